@@ -1,0 +1,3 @@
+//! The library side of the `relic` command: format detection and dispatch shared with `xtask`.
+
+pub mod formats;

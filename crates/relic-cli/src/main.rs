@@ -1,0 +1,3 @@
+//! The `relic` command. Not implemented yet.
+
+fn main() {}

@@ -1,0 +1,42 @@
+//! What a conversion between the common model and a format could not keep.
+
+use std::fmt;
+
+/// Something the target format cannot hold, or had to change, when a model was converted.
+/// Writers return these instead of dropping data silently.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Loss {
+    /// The element concerned (`meshes[3]`, `animations[2] "walk"`, `bones`).
+    pub element: String,
+    /// What was dropped or changed, and by how much.
+    pub what: String,
+}
+
+impl fmt::Display for Loss {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.element, self.what)
+    }
+}
+
+impl Loss {
+    /// A loss on `element`.
+    pub fn new(element: impl Into<String>, what: impl Into<String>) -> Self {
+        Self { element: element.into(), what: what.into() }
+    }
+}
+
+/// A converted value with the losses the conversion reported.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Converted<T> {
+    /// The result.
+    pub value: T,
+    /// What could not be kept.
+    pub losses: Vec<Loss>,
+}
+
+impl<T> Converted<T> {
+    /// A lossless conversion.
+    pub fn lossless(value: T) -> Self {
+        Self { value, losses: Vec::new() }
+    }
+}

@@ -1,0 +1,191 @@
+//! The one place where the games' coordinate frames meet the common model's.
+//!
+//! The common model uses glTF's frame: right-handed, +Y up, +Z toward the viewer. Each game frame
+//! differs from it by a signed permutation of the axes, so every conversion here is exact in
+//! floating point (a copy and sign flips, no arithmetic). Format crates call these functions in
+//! their `to_ir`/`from_ir` and nowhere else.
+//!
+//! | frame | games | canonical from game `(x, y, z)` | kind |
+//! |---|---|---|---|
+//! | [`Frame::LeftHandedYUp`] | LithTech (ABC) | `(x, y, −z)` | mirror: winding and rotation sense flip |
+//! | [`Frame::RightHandedZUp`] | WoW (M2), Nod (NOD/NAD) | `(x, z, −y)` | rotation −90° about X |
+
+// Indices here are the constants 0..3 into fixed-size axis arrays, never file data.
+#![allow(clippy::indexing_slicing)]
+
+use crate::math::Mat4;
+
+/// A game's model-space frame.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Frame {
+    /// Already the common model's frame (glTF).
+    Canonical,
+    /// Direct3D style: left-handed, +Y up (LithTech). Converting mirrors the Z axis.
+    LeftHandedYUp,
+    /// Right-handed, +Z up (World of Warcraft, Nod engine).
+    RightHandedZUp,
+}
+
+/// A signed axis permutation: canonical axis `i` = `sign[i]` × game axis `source[i]`.
+#[derive(Debug, Clone, Copy)]
+struct Axes {
+    source: [usize; 3],
+    sign: [f32; 3],
+}
+
+impl Axes {
+    fn apply(self, v: [f32; 3]) -> [f32; 3] {
+        std::array::from_fn(|i| self.sign[i] * v.get(self.source[i]).copied().unwrap_or(0.0))
+    }
+
+    /// The inverse permutation (game axis from canonical axes).
+    fn inverse(self) -> Self {
+        let mut source = [0; 3];
+        let mut sign = [1.0; 3];
+        for i in 0..3 {
+            let j = self.source[i];
+            if let (Some(s), Some(g)) = (source.get_mut(j), sign.get_mut(j)) {
+                *s = i;
+                *g = self.sign[i];
+            }
+        }
+        Self { source, sign }
+    }
+
+    fn determinant_sign(self) -> f32 {
+        let parity = match self.source {
+            [0, 1, 2] | [1, 2, 0] | [2, 0, 1] => 1.0,
+            _ => -1.0,
+        };
+        parity * self.sign[0] * self.sign[1] * self.sign[2]
+    }
+
+    /// `C · M · C⁻¹` for a column-major affine matrix.
+    fn conjugate_matrix(self, m: &Mat4) -> Mat4 {
+        // Index 3 (the homogeneous row/column) maps to itself with sign 1.
+        let src = |i: usize| if i < 3 { self.source[i] } else { 3 };
+        let sgn = |i: usize| if i < 3 { self.sign[i] } else { 1.0 };
+        std::array::from_fn(|k| {
+            let (col, row) = (k / 4, k % 4);
+            sgn(row) * sgn(col) * m.get(src(col) * 4 + src(row)).copied().unwrap_or(0.0)
+        })
+    }
+}
+
+impl Frame {
+    fn axes(self) -> Axes {
+        match self {
+            Frame::Canonical => Axes { source: [0, 1, 2], sign: [1.0, 1.0, 1.0] },
+            Frame::LeftHandedYUp => Axes { source: [0, 1, 2], sign: [1.0, 1.0, -1.0] },
+            Frame::RightHandedZUp => Axes { source: [0, 2, 1], sign: [1.0, 1.0, -1.0] },
+        }
+    }
+
+    /// True if the conversion is a mirror: triangle winding must be reversed to keep the same
+    /// front faces, and rotations change sense.
+    pub fn is_mirror(self) -> bool {
+        self.axes().determinant_sign() < 0.0
+    }
+
+    /// A position or direction (normal, translation, pivot) into the common frame.
+    pub fn vector_to_ir(self, v: [f32; 3]) -> [f32; 3] {
+        self.axes().apply(v)
+    }
+
+    /// A position or direction from the common frame back into the game frame.
+    pub fn vector_from_ir(self, v: [f32; 3]) -> [f32; 3] {
+        self.axes().inverse().apply(v)
+    }
+
+    /// A rotation quaternion `[x, y, z, w]` into the common frame: the vector part is permuted
+    /// like a position, and negated as well for a mirror (a mirrored rotation turns the other way).
+    pub fn quat_to_ir(self, q: [f32; 4]) -> [f32; 4] {
+        Self::quat_by(self.axes(), q)
+    }
+
+    /// A rotation quaternion from the common frame back into the game frame.
+    pub fn quat_from_ir(self, q: [f32; 4]) -> [f32; 4] {
+        Self::quat_by(self.axes().inverse(), q)
+    }
+
+    fn quat_by(axes: Axes, q: [f32; 4]) -> [f32; 4] {
+        let det = axes.determinant_sign();
+        let v = axes.apply([q[0], q[1], q[2]]);
+        [det * v[0], det * v[1], det * v[2], q[3]]
+    }
+
+    /// A per-axis scale into the common frame (permuted, never negated).
+    pub fn scale_to_ir(self, s: [f32; 3]) -> [f32; 3] {
+        let axes = self.axes();
+        std::array::from_fn(|i| s.get(axes.source[i]).copied().unwrap_or(1.0))
+    }
+
+    /// A per-axis scale from the common frame back into the game frame.
+    pub fn scale_from_ir(self, s: [f32; 3]) -> [f32; 3] {
+        let axes = self.axes().inverse();
+        std::array::from_fn(|i| s.get(axes.source[i]).copied().unwrap_or(1.0))
+    }
+
+    /// An affine transform (column-major) into the common frame: `C · M · C⁻¹`.
+    pub fn matrix_to_ir(self, m: &Mat4) -> Mat4 {
+        self.axes().conjugate_matrix(m)
+    }
+
+    /// An affine transform from the common frame back into the game frame.
+    pub fn matrix_from_ir(self, m: &Mat4) -> Mat4 {
+        self.axes().inverse().conjugate_matrix(m)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::math::{from_trs, max_abs_diff, transform_point};
+
+    const FRAMES: [Frame; 3] = [Frame::Canonical, Frame::LeftHandedYUp, Frame::RightHandedZUp];
+
+    #[test]
+    fn z_up_maps_up_to_y_and_keeps_handedness() {
+        let f = Frame::RightHandedZUp;
+        assert_eq!(f.vector_to_ir([1.0, 2.0, 3.0]), [1.0, 3.0, -2.0]);
+        assert_eq!(f.vector_to_ir([0.0, 0.0, 1.0]), [0.0, 1.0, 0.0]);
+        assert_eq!(f.quat_to_ir([0.1, 0.2, 0.3, 0.9]), [0.1, 0.3, -0.2, 0.9]);
+        assert_eq!(f.scale_to_ir([1.0, 2.0, 3.0]), [1.0, 3.0, 2.0]);
+        assert!(!f.is_mirror());
+        assert!(Frame::LeftHandedYUp.is_mirror());
+        assert_eq!(Frame::LeftHandedYUp.quat_to_ir([0.1, 0.2, 0.3, 0.9]), [-0.1, -0.2, 0.3, 0.9]);
+    }
+
+    #[test]
+    fn conversions_are_exact_inverses() {
+        let v = [0.1f32, -7.25, 1e-3];
+        let q = [0.1f32, 0.2, 0.3, 0.927_361_8];
+        let m = from_trs([1.5, -2.0, 3.0], q, [1.0, 2.0, 3.0]);
+        for f in FRAMES {
+            assert_eq!(f.vector_from_ir(f.vector_to_ir(v)), v);
+            assert_eq!(f.quat_from_ir(f.quat_to_ir(q)), q);
+            assert_eq!(f.scale_from_ir(f.scale_to_ir([1.0, 2.0, 3.0])), [1.0, 2.0, 3.0]);
+            assert_eq!(f.matrix_from_ir(&f.matrix_to_ir(&m)), m);
+        }
+    }
+
+    #[test]
+    fn matrices_quaternions_and_points_agree() {
+        // Converting the transform and then applying it equals applying it and converting the result.
+        let q = {
+            let raw = [0.3f32, -0.5, 0.2, 0.8];
+            let n = crate::math::quat_norm(raw);
+            raw.map(|c| c / n)
+        };
+        let t = [1.0, 2.0, -3.0];
+        let p = [0.25, -1.5, 4.0];
+        for f in FRAMES {
+            let m = from_trs(t, q, [1.0; 3]);
+            let via_matrix = transform_point(&f.matrix_to_ir(&m), f.vector_to_ir(p));
+            let direct = f.vector_to_ir(transform_point(&m, p));
+            assert!(max_abs_diff(&via_matrix, &direct) < 1e-5, "{f:?}");
+            let m_ir = from_trs(f.vector_to_ir(t), f.quat_to_ir(q), [1.0; 3]);
+            assert!(max_abs_diff(&m_ir, &f.matrix_to_ir(&m)) < 1e-6, "{f:?}");
+        }
+    }
+}

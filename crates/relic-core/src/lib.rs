@@ -1,0 +1,50 @@
+//! relic-core: what the relic format crates share.
+//!
+//! * [`binary`]: the in-memory [`binary::Source`], bounded array readers that check every count
+//!   against the bytes left before allocating, bulk readers for large arrays, strings, and a
+//!   back-patching [`binary::ByteWriter`].
+//! * [`error`]: typed read and write errors that name the byte offset and the field path.
+//! * [`model`]: the common skeletal-mesh model ("IR") every format maps into and out of, and
+//!   [`validate`]: the rules a model must satisfy before any writer accepts it.
+//! * [`frame`]: the only place where game coordinate frames are converted to the model's.
+//! * [`math`], [`text`], [`check`]: small helpers (matrices, Windows-1252, corpus check results).
+//!
+//! # Design
+//! Format crates (`relic-abc`, `relic-m2`, `relic-nod`) declare their file layouts with binrw
+//! derives on top of these primitives, parse from a byte slice, and convert to and from
+//! [`model::Model`]. Nothing here knows any format.
+//!
+//! ```
+//! use relic_core::binary::{parse, counted};
+//! use binrw::BinRead;
+//!
+//! #[derive(BinRead)]
+//! #[br(little)]
+//! struct Table {
+//!     count: u32,
+//!     #[br(parse_with = counted, args(u64::from(count), 4))]
+//!     values: Vec<u32>,
+//! }
+//!
+//! // A hostile count is refused before anything is allocated for it:
+//! let bytes = [0xFF, 0xFF, 0xFF, 0x7F, 1, 0, 0, 0];
+//! let err = parse(&bytes, |s| Table::read(s)).err().unwrap();
+//! assert_eq!(err.path, "values");
+//! assert!(err.to_string().starts_with("values: count 2147483647 of 4-byte records"));
+//! ```
+
+pub mod binary;
+pub mod check;
+pub mod convert;
+pub mod error;
+pub mod frame;
+pub mod math;
+pub mod model;
+pub mod text;
+pub mod validate;
+
+pub use convert::{Converted, Loss};
+pub use error::{ReadError, ReadErrorKind, WriteError};
+pub use frame::Frame;
+pub use model::Model;
+pub use validate::ValidationError;

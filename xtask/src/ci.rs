@@ -1,0 +1,50 @@
+//! `cargo xtask ci`: everything CI runs, in order, stopping at the first failure.
+
+use std::path::Path;
+use std::process::Command;
+use std::time::Instant;
+
+/// The real game files, next to the checkout. Never copied into the repository.
+pub const CORPUS: &str = "../shared/corpus";
+
+fn cargo(args: &[&str]) -> Result<(), String> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let status = Command::new(&cargo)
+        .args(args)
+        .current_dir(crate::workspace_root())
+        .env("CI", "true")
+        .status()
+        .map_err(|e| format!("cannot run cargo: {e}"))?;
+    if status.success() { Ok(()) } else { Err(format!("`cargo {}` failed ({status})", args.join(" "))) }
+}
+
+fn step(name: &str, f: impl FnOnce() -> Result<(), String>) -> Result<(), String> {
+    println!("==> {name}");
+    let started = Instant::now();
+    let result = f();
+    println!(
+        "<== {name}: {} in {:.1} s",
+        if result.is_ok() { "ok" } else { "FAILED" },
+        started.elapsed().as_secs_f64()
+    );
+    result
+}
+
+pub fn run() -> Result<(), String> {
+    step("fmt", || cargo(&["fmt", "--all", "--", "--check"]))?;
+    step("clippy", || cargo(&["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"]))?;
+    step("test", || cargo(&["test", "--workspace"]))?;
+    step("fixtures --check", || crate::fixtures::run(true))?;
+    step("bench smoke (cargo test --benches)", || cargo(&["test", "--workspace", "--benches"]))?;
+    let corpus = crate::workspace_root().join(CORPUS);
+    if corpus.is_dir() {
+        step("corpus", || crate::corpus::run(&corpus))?;
+    } else {
+        println!(
+            "==> corpus: SKIPPED, {} is absent (CI always has it; a user's clone may not)",
+            Path::new(CORPUS).display()
+        );
+    }
+    println!("ci: all steps passed");
+    Ok(())
+}

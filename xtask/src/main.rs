@@ -1,0 +1,71 @@
+//! Project automation for relic, run as `cargo xtask <command>`:
+//!
+//! * `fixtures [--check]`: (re)generate `fixtures/`, or fail if it is stale.
+//! * `corpus DIR`: run every check on every model file under DIR.
+//! * `ci`: everything CI runs (fmt, clippy, tests, fixtures --check, bench smoke, corpus).
+
+// A binary: `pub` marks what sibling modules use, not an API.
+#![allow(unreachable_pub)]
+// xtask indexes and unwraps only data it builds itself (fixture generators); a panic there is a
+// generator bug and should be loud. File data goes through the format crates, which never panic.
+#![allow(clippy::indexing_slicing, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod ci;
+mod corpus;
+mod fixtures;
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+const USAGE: &str = "usage: cargo xtask <command>
+
+commands:
+  fixtures [--check]   generate fixtures/ (--check: fail if the checked-in files are stale)
+  corpus DIR           run every check on every model under DIR (e.g. ../shared/corpus)
+  ci                   everything CI runs";
+
+/// The workspace root (the parent of `xtask/`).
+pub fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().map(Path::to_path_buf).unwrap_or_default()
+}
+
+/// Every file under `dir`, recursively, sorted.
+pub fn walk(dir: &Path) -> Result<Vec<PathBuf>, String> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let entries = std::fs::read_dir(&d).map_err(|e| format!("{}: {e}", d.display()))?;
+        for entry in entries {
+            let path = entry.map_err(|e| format!("{}: {e}", d.display()))?.path();
+            if path.is_dir() {
+                stack.push(path);
+            } else {
+                out.push(path);
+            }
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let result = match args.as_slice() {
+        ["fixtures"] => fixtures::run(false),
+        ["fixtures", "--check"] => fixtures::run(true),
+        ["corpus", dir] => corpus::run(Path::new(dir)),
+        ["ci"] => ci::run(),
+        _ => {
+            eprintln!("{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
