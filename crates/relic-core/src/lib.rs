@@ -7,7 +7,9 @@
 //! * [`model`]: the common skeletal-mesh model ("IR") every format maps into and out of, and
 //!   [`validate`]: the rules a model must satisfy before any writer accepts it.
 //! * [`frame`]: the only place where game coordinate frames are converted to the model's.
-//! * [`math`], [`text`], [`check`]: small helpers (matrices, Windows-1252, corpus check results).
+//! * [`sample`]: the one implementation of keyframe interpolation (step, linear/slerp, cubic).
+//! * [`math`], [`text`], [`check`], [`convert`]: small helpers (matrices, Windows-1252, corpus
+//!   check results, conversion losses).
 //!
 //! # Design
 //! Format crates (`relic-abc`, `relic-m2`, `relic-nod`) declare their file layouts with binrw
@@ -40,6 +42,7 @@ pub mod error;
 pub mod frame;
 pub mod math;
 pub mod model;
+pub mod sample;
 pub mod text;
 pub mod validate;
 
