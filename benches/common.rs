@@ -4,6 +4,9 @@
 //! Every parse/write group measures `memcpy` of the same bytes in the same run, so each result
 //! can be read as a ratio to the physical limit of this machine.
 
+// Benchmark set-up: a failure must stop the run loudly.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
+
 use std::hint::black_box;
 use std::path::PathBuf;
 

@@ -1,0 +1,67 @@
+//! Animation benchmarks: a 64-bone pose, skinning 100k vertices with 4 influences (fast loop
+//! beside the plain scalar reference loop), and per-clip bounds.
+
+// Benchmark set-up: a failure must stop the run loudly.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
+
+use std::hint::black_box;
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use relic_anim::pose::{ClipTime, Evaluator};
+use relic_anim::skin::{SkinBinding, skin_mesh, skin_reference};
+use relic_benches::synthetic_model;
+
+fn pose(c: &mut Criterion) {
+    // 64 bones, one clip of 30 linear keys on translation and rotation of every bone.
+    let model = synthetic_model(100, 1, 64, 4, 1, 30);
+    let anim = &model.animations[0];
+    let mut g = c.benchmark_group("pose");
+    g.throughput(Throughput::Elements(64));
+    let mut ev = Evaluator::new(&model, anim);
+    let mut frame = 0u32;
+    g.bench_function("64 bones, sequential playback", |b| {
+        b.iter(|| {
+            frame = frame.wrapping_add(1);
+            let t = (frame % 1000) as f32 / 1000.0 * anim.duration;
+            black_box(ev.evaluate(ClipTime::at(black_box(t))).skin.len())
+        })
+    });
+    let mut ev = Evaluator::new(&model, anim);
+    let mut seed = 1u32;
+    g.bench_function("64 bones, random times", |b| {
+        b.iter(|| {
+            seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            let t = (seed >> 8) as f32 / (1u32 << 24) as f32 * anim.duration;
+            black_box(ev.evaluate(ClipTime::at(black_box(t))).skin.len())
+        })
+    });
+    g.finish();
+}
+
+fn skinning(c: &mut Criterion) {
+    let model = synthetic_model(100_000, 1, 64, 4, 1, 8);
+    let mesh = &model.meshes[0];
+    let n = mesh.positions.len();
+    let mut ev = Evaluator::new(&model, &model.animations[0]);
+    let pose = ev.evaluate(ClipTime::at(0.37)).clone();
+    let binding = SkinBinding::new(mesh);
+    let (mut op, mut on) = (vec![[0.0f32; 3]; n], vec![[0.0f32; 3]; n]);
+    let mut g = c.benchmark_group("skinning");
+    g.throughput(Throughput::Elements(n as u64));
+    g.bench_function(format!("fast/{n} vertices x4 influences, positions+normals"), |b| {
+        b.iter(|| {
+            skin_mesh(mesh, &binding, &pose.skin, &mesh.positions, &mesh.normals, &mut op, &mut on).unwrap();
+            black_box(&op);
+        })
+    });
+    g.bench_function(format!("reference scalar loop/{n} vertices x4 influences, positions+normals"), |b| {
+        b.iter(|| {
+            skin_reference(mesh, &pose.skin, &mesh.positions, &mesh.normals, &mut op, &mut on).unwrap();
+            black_box(&op);
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(group, pose, skinning);
+criterion_main!(group);

@@ -1,0 +1,91 @@
+//! Key cursors for sequential playback.
+//!
+//! Playing a clip forward, the key a channel sits in changes rarely and only to the next one, so a
+//! cursor remembers it and moves forward from there: no binary search per key per frame. A jump
+//! backwards or far ahead falls back to a binary search, so any order of times is correct.
+
+use relic_core::model::Channel;
+use relic_core::sample::{Sample, Segment, find_segment, sample_segment, segment_at};
+
+/// How many keys a cursor steps forward before it gives up and binary-searches.
+const MAX_FORWARD_STEPS: usize = 4;
+
+/// The remembered key of one channel.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Cursor {
+    key: usize,
+}
+
+impl Cursor {
+    /// The segment of `times` holding `t` (clamped outside), starting the search at the last key.
+    #[inline(always)]
+    pub fn segment(&mut self, times: &[f32], t: f32) -> Segment {
+        // Fast path: still inside the segment of the last call (the common case when playing).
+        if let (Some(&a), Some(&b)) = (times.get(self.key), times.get(self.key + 1))
+            && a <= t
+            && t < b
+        {
+            return Segment { key: self.key, fraction: (t - a) / (b - a), span: b - a };
+        }
+        self.seek(times, t)
+    }
+
+    /// The slow path of [`Cursor::segment`]: clamping, stepping forward, or a binary search.
+    #[inline(never)]
+    fn seek(&mut self, times: &[f32], t: f32) -> Segment {
+        let n = times.len();
+        let (Some(&first), Some(&last)) = (times.first(), times.last()) else {
+            return Segment { key: 0, fraction: 0.0, span: 0.0 };
+        };
+        // Clamped (and NaN) times: the edge keys, as the one-shot sampler does.
+        if n < 2 || t.is_nan() || t <= first || t >= last {
+            let seg = find_segment(times, t);
+            self.key = seg.key;
+            return seg;
+        }
+        // Here times[0] < t < times[n-1], so a segment k with k + 1 < n exists.
+        let mut k = self.key.min(n - 2);
+        if times.get(k).is_some_and(|&tk| tk <= t) {
+            let mut steps = 0;
+            while times.get(k + 1).is_some_and(|&next| next <= t) {
+                k += 1;
+                steps += 1;
+                if steps > MAX_FORWARD_STEPS {
+                    k = times.partition_point(|&x| x <= t) - 1;
+                    break;
+                }
+            }
+        } else {
+            k = times.partition_point(|&x| x <= t).saturating_sub(1);
+        }
+        self.key = k;
+        segment_at(times, k, t)
+    }
+
+    /// Samples `channel` at `t` seconds of its clock.
+    #[inline]
+    pub fn sample(&mut self, channel: &Channel, t: f32) -> Option<Sample> {
+        let seg = self.segment(&channel.times, t);
+        sample_segment(channel, seg)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cursor_agrees_with_binary_search_in_any_order() {
+        let times: Vec<f32> = (0..50).map(|k| k as f32 * 0.1 + (k % 3) as f32 * 0.01).collect();
+        let mut c = Cursor::default();
+        let mut probes: Vec<f32> = (0..400).map(|i| i as f32 * 0.0137 - 0.2).collect();
+        // forward, then backward, then scattered
+        let mut backwards = probes.clone();
+        backwards.reverse();
+        probes.extend(backwards);
+        probes.extend((0..200).map(|i| ((i * 7919) % 600) as f32 * 0.01 - 0.5));
+        for t in probes {
+            assert_eq!(c.segment(&times, t), find_segment(&times, t), "t = {t}");
+        }
+    }
+}

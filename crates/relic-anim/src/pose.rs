@@ -1,0 +1,368 @@
+//! Pose evaluation: sample a clip's channels into local transforms, compose them parents first
+//! into model-space matrices, and multiply by the inverse bind matrices into skin matrices.
+//!
+//! Bone semantics carried by the model are honoured here:
+//! * [`BoneFlags::rotation_only`] (ABC "rotation only" nodes): translation channels are ignored,
+//!   the rest translation stays.
+//! * [`BoneFlags::inherit_translation`] / `inherit_rotation` / `inherit_scale` (M2 "ignore parent
+//!   translate/rotate/scale"): the parent's model-space transform is decomposed into translation,
+//!   rotation and scale and the ignored parts are replaced by identity before composing. With all
+//!   three set (every bone of the real files) this is the plain product `parent · local`.
+//! * Billboards need a camera and are not applied (they stay as flags for viewers).
+//! * NOD's "weight w on the bone, 1 − w on its parent" is ordinary two-bone skinning in the model
+//!   and needs nothing here.
+
+use nalgebra::{UnitQuaternion, Vector3};
+use relic_core::model::{Animation, BoneFlags, ChannelValues, Clock, Interpolation, Model, Transform};
+use relic_core::sample::{Segment, sample_rotation, sample_vector};
+
+use crate::affine::{self, Affine};
+use crate::cursor::Cursor;
+
+/// Times at which a clip is sampled.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct ClipTime {
+    /// Seconds into the clip (already wrapped or clamped by the caller, see [`ClipTime::playing`]).
+    pub clip: f32,
+    /// Seconds of the free-running clock that global sequences (M2) wrap by their own duration.
+    pub global: f32,
+}
+
+impl ClipTime {
+    /// The clip time for `elapsed` seconds of playback: wrapped for a looping clip, clamped to the
+    /// clip's duration otherwise; the global clock is `elapsed` itself.
+    pub fn playing(animation: &Animation, elapsed: f32) -> Self {
+        let d = animation.duration;
+        let clip = if animation.looping && d > 0.0 { elapsed.rem_euclid(d) } else { elapsed.clamp(0.0, d.max(0.0)) };
+        Self { clip, global: elapsed }
+    }
+
+    /// Sampling `t` seconds into the clip, with the global clock at the same time.
+    pub fn at(t: f32) -> Self {
+        Self { clip: t, global: t }
+    }
+}
+
+/// A pose: local transforms, model-space matrices and skin matrices of every bone.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Pose {
+    /// Local transform of each bone (relative to its parent).
+    pub locals: Vec<Transform>,
+    /// Model-space transform of each bone.
+    pub globals: Vec<Affine>,
+    /// `globals[b] · inverse_bind[b]`: moves bind-pose vertices to posed ones.
+    pub skin: Vec<Affine>,
+}
+
+impl Pose {
+    /// The rest pose of a model (no animation).
+    pub fn rest(model: &Model) -> Self {
+        let mut pose = Pose::default();
+        pose.set_rest(model);
+        pose.update_matrices(model);
+        pose
+    }
+
+    fn set_rest(&mut self, model: &Model) {
+        self.locals.clear();
+        self.locals.extend(model.bones.iter().map(|b| b.rest));
+    }
+
+    /// Recomputes `globals` and `skin` from `locals`, parents first, in one pass.
+    pub fn update_matrices(&mut self, model: &Model) {
+        let n = model.bones.len();
+        self.globals.resize(n, affine::IDENTITY);
+        self.skin.resize(n, affine::IDENTITY);
+        for (b, bone) in model.bones.iter().enumerate() {
+            let local = self.locals.get(b).map_or(affine::IDENTITY, transform_matrix);
+            let parent = bone.parent.filter(|&p| p < b).and_then(|p| self.globals.get(p));
+            let global = match parent {
+                Some(p) => compose(p, &local, &bone.flags),
+                None => local,
+            };
+            if let Some(g) = self.globals.get_mut(b) {
+                *g = global;
+            }
+            if let Some(s) = self.skin.get_mut(b) {
+                *s = affine::mul(&global, &affine::from_columns(&bone.inverse_bind_matrix));
+            }
+        }
+    }
+
+    /// Model-space matrix of bone `b` as a nalgebra matrix.
+    pub fn global_matrix(&self, b: usize) -> Option<nalgebra::Matrix4<f32>> {
+        self.globals.get(b).map(affine::to_matrix4)
+    }
+}
+
+/// `T · R · S` of a transform.
+#[inline]
+pub fn transform_matrix(t: &Transform) -> Affine {
+    affine::from_trs(t.translation, t.rotation, t.scale)
+}
+
+/// Composes a parent's model-space matrix with a child's local matrix under the child's flags.
+#[inline(always)]
+fn compose(parent: &Affine, local: &Affine, flags: &BoneFlags) -> Affine {
+    if flags.inherit_translation && flags.inherit_rotation && flags.inherit_scale {
+        return affine::mul(parent, local);
+    }
+    compose_partial(parent, local, flags)
+}
+
+/// The rare case of [`compose`]: some part of the parent's transform is not inherited.
+#[inline(never)]
+fn compose_partial(parent: &Affine, local: &Affine, flags: &BoneFlags) -> Affine {
+    let (t, r, s) = relic_core::math::decompose(&affine::to_columns(parent));
+    let t = if flags.inherit_translation { t } else { [0.0; 3] };
+    let r = if flags.inherit_rotation { r } else { [0.0, 0.0, 0.0, 1.0] };
+    let s = if flags.inherit_scale { s } else { [1.0; 3] };
+    affine::mul(&affine::from_trs(t, r, s), local)
+}
+
+/// One keyed property of one bone, bound to the clip's data once.
+#[derive(Debug, Clone)]
+struct Track<'m, const N: usize> {
+    times: &'m [f32],
+    values: &'m [[f32; N]],
+    interpolation: Interpolation,
+    clock: Clock,
+    cursor: Cursor,
+}
+
+impl<const N: usize> Track<'_, N> {
+    #[inline(always)]
+    fn segment(&mut self, model: &Model, time: ClipTime) -> Segment {
+        let t = channel_time(model, self.clock, time);
+        self.cursor.segment(self.times, t)
+    }
+}
+
+/// The tracks of one bone (a later channel for the same property replaces an earlier one).
+#[derive(Debug, Clone, Default)]
+struct BoneTracks<'m> {
+    translation: Option<Track<'m, 3>>,
+    rotation: Option<Track<'m, 4>>,
+    scale: Option<Track<'m, 3>>,
+}
+
+fn bind_tracks<'m>(model: &Model, animation: &'m Animation) -> Vec<BoneTracks<'m>> {
+    let mut tracks = vec![BoneTracks::default(); model.bones.len()];
+    for ch in &animation.channels {
+        let Some(bone) = tracks.get_mut(ch.bone) else { continue };
+        let (times, interpolation, clock, cursor) =
+            (ch.times.as_slice(), ch.interpolation, ch.clock, Cursor::default());
+        match &ch.values {
+            ChannelValues::Translation(values) => {
+                bone.translation = Some(Track { times, values, interpolation, clock, cursor })
+            }
+            ChannelValues::Rotation(values) => {
+                bone.rotation = Some(Track { times, values, interpolation, clock, cursor })
+            }
+            ChannelValues::Scale(values) => bone.scale = Some(Track { times, values, interpolation, clock, cursor }),
+        }
+    }
+    tracks
+}
+
+/// Evaluates one clip of one model, reusing its buffers and key cursors from call to call.
+#[derive(Debug, Clone)]
+pub struct Evaluator<'m> {
+    model: &'m Model,
+    animation: &'m Animation,
+    tracks: Vec<BoneTracks<'m>>,
+    inverse_binds: Vec<Affine>,
+    /// The pose of the last [`Evaluator::evaluate`].
+    pub pose: Pose,
+}
+
+impl<'m> Evaluator<'m> {
+    /// An evaluator for `model`'s animation `animation`.
+    pub fn new(model: &'m Model, animation: &'m Animation) -> Self {
+        let mut pose = Pose::default();
+        pose.set_rest(model);
+        pose.update_matrices(model);
+        Self {
+            model,
+            animation,
+            tracks: bind_tracks(model, animation),
+            inverse_binds: model.bones.iter().map(|b| affine::from_columns(&b.inverse_bind_matrix)).collect(),
+            pose,
+        }
+    }
+
+    /// Samples the clip at `time` and updates [`Evaluator::pose`] in one pass over the bones
+    /// (parents come first, so each parent's matrix is ready). Sequential playback costs no binary
+    /// search: each track's cursor moves forward from where it was.
+    pub fn evaluate(&mut self, time: ClipTime) -> &Pose {
+        let model = self.model;
+        let Pose { locals, globals, skin } = &mut self.pose;
+        let bones = model.bones.iter().zip(self.tracks.iter_mut()).zip(&self.inverse_binds);
+        let outputs = locals.iter_mut().zip(skin.iter_mut());
+        for (b, (((bone, tracks), inverse_bind), (local, skin))) in bones.zip(outputs).enumerate() {
+            *local = bone.rest;
+            if let Some(track) = &mut tracks.translation
+                && !bone.flags.rotation_only
+            {
+                let seg = track.segment(model, time);
+                if let Some(v) = sample_vector(track.values, track.interpolation, seg) {
+                    local.translation = v;
+                }
+            }
+            if let Some(track) = &mut tracks.rotation {
+                let seg = track.segment(model, time);
+                if let Some(q) = sample_rotation(track.values, track.interpolation, seg) {
+                    local.rotation = q;
+                }
+            }
+            if let Some(track) = &mut tracks.scale {
+                let seg = track.segment(model, time);
+                if let Some(v) = sample_vector(track.values, track.interpolation, seg) {
+                    local.scale = v;
+                }
+            }
+            let local_matrix = transform_matrix(local);
+            let global = match bone.parent.filter(|&p| p < b).and_then(|p| globals.get(p)) {
+                Some(parent) => compose(parent, &local_matrix, &bone.flags),
+                None => local_matrix,
+            };
+            *skin = affine::mul(&global, inverse_bind);
+            if let Some(g) = globals.get_mut(b) {
+                *g = global;
+            }
+        }
+        &self.pose
+    }
+
+    /// The model being animated.
+    pub fn model(&self) -> &'m Model {
+        self.model
+    }
+
+    /// The clip being evaluated.
+    pub fn animation(&self) -> &'m Animation {
+        self.animation
+    }
+}
+
+/// The time a channel sees: the clip time, or the global clock wrapped by its global sequence's
+/// duration (a zero-length global sequence holds its first key).
+#[inline]
+pub fn channel_time(model: &Model, clock: Clock, time: ClipTime) -> f32 {
+    match clock {
+        Clock::Animation => time.clip,
+        Clock::Global(g) => match model.global_sequences.get(g) {
+            Some(&d) if d > 0.0 => time.global.rem_euclid(d),
+            _ => 0.0,
+        },
+    }
+}
+
+/// Local transform to nalgebra parts (for callers that prefer them).
+pub fn transform_parts(t: &Transform) -> (Vector3<f32>, UnitQuaternion<f32>, Vector3<f32>) {
+    let [x, y, z, w] = t.rotation;
+    (
+        Vector3::from(t.translation),
+        UnitQuaternion::new_normalize(nalgebra::Quaternion::new(w, x, y, z)),
+        Vector3::from(t.scale),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use relic_core::model::{Bone, Channel, Interpolation};
+
+    fn chain() -> Model {
+        let mut m = Model::default();
+        for b in 0..3usize {
+            let y = b as f32;
+            let mut bind = relic_core::math::IDENTITY;
+            bind[13] = y;
+            let mut inv = relic_core::math::IDENTITY;
+            inv[13] = -y;
+            m.bones.push(Bone {
+                name: format!("b{b}"),
+                parent: b.checked_sub(1),
+                rest: Transform { translation: [0.0, if b == 0 { 0.0 } else { 1.0 }, 0.0], ..Transform::IDENTITY },
+                bind_matrix: bind,
+                inverse_bind_matrix: inv,
+                ..Bone::default()
+            });
+        }
+        m
+    }
+
+    #[test]
+    fn rest_pose_skin_matrices_are_identity() {
+        let m = chain();
+        let pose = Pose::rest(&m);
+        for s in &pose.skin {
+            assert!(relic_core::math::max_abs_diff(&affine::to_columns(s), &relic_core::math::IDENTITY) < 1e-6);
+        }
+        assert!((pose.globals[2][3][1] - 2.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn rotating_the_root_moves_children_and_rotation_only_ignores_translation() {
+        let mut m = chain();
+        let h = std::f32::consts::FRAC_1_SQRT_2;
+        let anim = Animation {
+            name: "a".into(),
+            duration: 1.0,
+            channels: vec![
+                Channel {
+                    bone: 0,
+                    clock: Clock::Animation,
+                    interpolation: Interpolation::Linear,
+                    times: vec![0.0],
+                    values: ChannelValues::Rotation(vec![[0.0, 0.0, h, h]]), // 90° about Z
+                },
+                Channel {
+                    bone: 1,
+                    clock: Clock::Animation,
+                    interpolation: Interpolation::Linear,
+                    times: vec![0.0],
+                    values: ChannelValues::Translation(vec![[0.0, 5.0, 0.0]]),
+                },
+            ],
+            ..Animation::default()
+        };
+        m.animations.push(anim);
+        let mut ev = Evaluator::new(&m, &m.animations[0]);
+        let pose = ev.evaluate(ClipTime::at(0.0)).clone();
+        // Bone 1 at (0, 5) rotated 90° about Z → (−5, 0); bone 2 one further: (−6, 0).
+        assert!((pose.globals[2][3][0] + 6.0).abs() < 1e-5, "{:?}", pose.globals[2]);
+        let mut m2 = m.clone();
+        m2.bones[1].flags.rotation_only = true;
+        let mut ev = Evaluator::new(&m2, &m2.animations[0]);
+        let pose = ev.evaluate(ClipTime::at(0.0));
+        assert!((pose.globals[2][3][0] + 2.0).abs() < 1e-5, "{:?}", pose.globals[2]);
+    }
+
+    #[test]
+    fn ignoring_parent_rotation() {
+        let mut m = chain();
+        let h = std::f32::consts::FRAC_1_SQRT_2;
+        m.bones[0].rest.rotation = [0.0, 0.0, h, h];
+        m.bones[1].flags.inherit_rotation = false;
+        let pose = Pose::rest(&m);
+        // Bone 1 keeps its own orientation: its +Y offset is not turned by the root.
+        assert!((pose.globals[1][3][1] - 1.0).abs() < 1e-5 && pose.globals[1][3][0].abs() < 1e-5);
+        assert!((pose.globals[1][0][0] - 1.0).abs() < 1e-5);
+    }
+
+    #[test]
+    fn global_clock_wraps_and_playback_loops() {
+        let mut m = chain();
+        m.global_sequences = vec![2.0, 0.0];
+        let t = ClipTime { clip: 0.5, global: 5.0 };
+        assert_eq!(channel_time(&m, Clock::Global(0), t), 1.0);
+        assert_eq!(channel_time(&m, Clock::Global(1), t), 0.0);
+        assert_eq!(channel_time(&m, Clock::Animation, t), 0.5);
+        let looping = Animation { duration: 2.0, looping: true, ..Animation::default() };
+        assert_eq!(ClipTime::playing(&looping, 5.0).clip, 1.0);
+        let once = Animation { duration: 2.0, ..Animation::default() };
+        assert_eq!(ClipTime::playing(&once, 5.0).clip, 2.0);
+    }
+}

@@ -1,0 +1,139 @@
+//! Real-data proofs on the common model, run per file by `cargo xtask corpus`.
+//!
+//! They pose and skin the *converted* model with this crate and compare against what the game
+//! files themselves state (bounding boxes stored per keyframe or per clip, bind-pose vertices). A
+//! wrong axis conversion, quaternion convention, pivot or bind matrix anywhere between the file
+//! and the pose misses by whole model sizes; the figures returned are the worst errors.
+
+use relic_core::model::{Aabb, Model};
+
+use crate::bounds::{ModelSkinner, clip_bounds, lod0, posed_bounds};
+use crate::pose::{ClipTime, Pose};
+use crate::skin::{SkinBinding, skin_mesh, skin_reference};
+
+/// A box a file states for a moment of a clip, in the model's frame.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct KeyBox {
+    /// Index into `model.animations`.
+    pub animation: usize,
+    /// Seconds into the clip.
+    pub time: f32,
+    /// The stored box.
+    pub bounds: Aabb,
+}
+
+/// Skinning the rest pose (the local rest transforms chained parents first, times the inverse bind
+/// matrices) must give back the stored vertices. Returns the worst position error.
+pub fn rest_pose(model: &Model, tolerance: f32) -> Result<String, String> {
+    let pose = Pose::rest(model);
+    let mut skinner = ModelSkinner::new(model);
+    skinner.skin(model, &pose, None, ClipTime::default()).map_err(|e| e.to_string())?;
+    let mut worst = 0.0f32;
+    let mut vertices = 0usize;
+    for (mesh, posed) in model.meshes.iter().zip(&skinner.positions) {
+        for (a, b) in mesh.positions.iter().zip(posed) {
+            worst = worst.max(relic_core::math::max_abs_diff(a, b));
+            vertices += 1;
+        }
+    }
+    let detail = format!("{vertices} vertices, worst error {worst:.2e}");
+    if worst <= tolerance { Ok(detail) } else { Err(format!("{detail} > {tolerance}")) }
+}
+
+/// Each stored key box (not all zero) must match the box of the posed LOD-0 meshes at that time.
+pub fn key_boxes(model: &Model, boxes: &[KeyBox], tolerance: f32) -> Result<String, String> {
+    let mut worst = (0.0f32, None::<KeyBox>);
+    let mut compared = 0usize;
+    let mut skipped = 0usize;
+    for kb in boxes {
+        if kb.bounds.min == [0.0; 3] && kb.bounds.max == [0.0; 3] {
+            skipped += 1;
+            continue;
+        }
+        let posed = posed_bounds(model, kb.animation, ClipTime::at(kb.time)).map_err(|e| e.to_string())?;
+        let Some(posed) = posed else { continue };
+        let err = posed.max_corner_distance(&kb.bounds);
+        compared += 1;
+        if err > worst.0 {
+            worst = (err, Some(*kb));
+        }
+    }
+    let at = worst.1.map(|k| format!(" at animation {} t={:.3}s", k.animation, k.time)).unwrap_or_default();
+    let detail = format!("{compared} key boxes, {skipped} empty skipped, worst corner error {:.2e}{at}", worst.0);
+    if worst.0 <= tolerance { Ok(detail) } else { Err(format!("{detail} > {tolerance}")) }
+}
+
+/// How a clip's posed box compares with the box the file stores for the clip.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ClipBoxFit {
+    /// Index into `model.animations`.
+    pub animation: usize,
+    /// Largest distance by which a posed vertex lies outside the stored box (0 if all inside).
+    pub outside: f32,
+    /// Largest per-corner distance between the posed box and the stored box.
+    pub corner: f32,
+}
+
+/// Poses every clip that states a box at every key time and measures the fit.
+pub fn clip_box_fits(model: &Model) -> Result<Vec<ClipBoxFit>, String> {
+    let mut out = Vec::new();
+    for (i, anim) in model.animations.iter().enumerate() {
+        let Some(stored) = anim.bounds else { continue };
+        let Some(posed) = clip_bounds(model, i).map_err(|e| e.to_string())? else { continue };
+        let below = stored.min.iter().zip(&posed.min).map(|(s, p)| s - p);
+        let above = posed.max.iter().zip(&stored.max).map(|(p, s)| p - s);
+        let outside = below.chain(above).fold(0.0f32, f32::max);
+        out.push(ClipBoxFit { animation: i, outside, corner: posed.max_corner_distance(&stored) });
+    }
+    Ok(out)
+}
+
+/// Every clip's posed box lies within `tolerance` of its stored box (per corner).
+pub fn clip_boxes(model: &Model, tolerance: f32) -> Result<String, String> {
+    let fits = clip_box_fits(model)?;
+    let worst = fits.iter().copied().max_by(|a, b| a.corner.total_cmp(&b.corner));
+    let worst_outside = fits.iter().map(|f| f.outside).fold(0.0f32, f32::max);
+    let Some(w) = worst else { return Ok("no clip states a box".into()) };
+    let detail = format!(
+        "{} clips, worst corner error {:.3} (animation {} {:?}), worst vertex outside {:.3}",
+        fits.len(),
+        w.corner,
+        w.animation,
+        model.animations.get(w.animation).map(|a| a.name.as_str()).unwrap_or(""),
+        worst_outside
+    );
+    if w.corner <= tolerance { Ok(detail) } else { Err(format!("{detail} > {tolerance}")) }
+}
+
+/// The fast and the reference skinning agree (to `tolerance`) on every mesh at the rest pose and at
+/// the middle of every clip.
+pub fn fast_matches_reference(model: &Model, tolerance: f32) -> Result<String, String> {
+    let mut poses = vec![(Pose::rest(model), None)];
+    for (i, anim) in model.animations.iter().enumerate() {
+        let mut ev = crate::pose::Evaluator::new(model, anim);
+        poses.push((ev.evaluate(ClipTime::at(anim.duration * 0.5)).clone(), Some(i)));
+    }
+    let mut worst = 0.0f32;
+    for (pose, _) in &poses {
+        for mesh in &model.meshes {
+            let n = mesh.positions.len();
+            let (mut rp, mut rn) = (vec![[0.0; 3]; n], vec![[0.0; 3]; mesh.normals.len()]);
+            let (mut fp, mut fnn) = (rp.clone(), rn.clone());
+            skin_reference(mesh, &pose.skin, &mesh.positions, &mesh.normals, &mut rp, &mut rn)
+                .map_err(|e| e.to_string())?;
+            let binding = SkinBinding::new(mesh);
+            skin_mesh(mesh, &binding, &pose.skin, &mesh.positions, &mesh.normals, &mut fp, &mut fnn)
+                .map_err(|e| e.to_string())?;
+            for (a, b) in rp.iter().zip(&fp).chain(rn.iter().zip(&fnn)) {
+                worst = worst.max(relic_core::math::max_abs_diff(a, b));
+            }
+        }
+    }
+    let detail = format!("{} poses, worst difference {worst:.1e}", poses.len());
+    if worst <= tolerance { Ok(detail) } else { Err(format!("{detail} > {tolerance}")) }
+}
+
+/// LOD-0 meshes of a model (re-exported for callers building their own checks).
+pub fn is_lod0(mesh: &relic_core::model::Mesh) -> bool {
+    lod0(mesh)
+}
