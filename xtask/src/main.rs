@@ -2,6 +2,7 @@
 //!
 //! * `fixtures [--check]`: (re)generate `fixtures/`, or fail if it is stale.
 //! * `corpus DIR`: run every check on every model file under DIR.
+//! * `blender-check DIR`: import every glTF under DIR into Blender and compare counts.
 //! * `ci`: everything CI runs (fmt, clippy, tests, fixtures --check, bench smoke, corpus).
 
 // A binary: `pub` marks what sibling modules use, not an API.
@@ -10,9 +11,11 @@
 // generator bug and should be loud. File data goes through the format crates, which never panic.
 #![allow(clippy::indexing_slicing, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod blender;
 mod ci;
 mod corpus;
 mod fixtures;
+mod gltf_validator;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -22,6 +25,7 @@ const USAGE: &str = "usage: cargo xtask <command>
 commands:
   fixtures [--check]   generate fixtures/ (--check: fail if the checked-in files are stale)
   corpus DIR           run every check on every model under DIR (e.g. ../shared/corpus)
+  blender-check DIR    import every .glb/.gltf under DIR into Blender and check its counts
   ci                   everything CI runs";
 
 /// The workspace root (the parent of `xtask/`).
@@ -55,6 +59,7 @@ fn main() -> ExitCode {
         ["fixtures"] => fixtures::run(false),
         ["fixtures", "--check"] => fixtures::run(true),
         ["corpus", dir] => corpus::run(Path::new(dir)),
+        ["blender-check", dir] => blender::run(Path::new(dir)),
         ["ci"] => ci::run(),
         _ => {
             eprintln!("{USAGE}");

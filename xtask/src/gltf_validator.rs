@@ -1,0 +1,1 @@
+//! Runs the Khronos glTF-Validator (npm package under tools/) on exported files.
