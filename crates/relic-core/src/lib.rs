@@ -8,6 +8,7 @@
 //!   [`validate`]: the rules a model must satisfy before any writer accepts it.
 //! * [`frame`]: the only place where game coordinate frames are converted to the model's.
 //! * [`sample`]: the one implementation of keyframe interpolation (step, linear/slerp, cubic).
+//! * `testkit` (feature): hostile-input test support (counting allocator, mutators, limits).
 //! * [`math`], [`text`], [`check`], [`convert`]: small helpers (matrices, Windows-1252, corpus
 //!   check results, conversion losses).
 //!
@@ -43,6 +44,8 @@ pub mod frame;
 pub mod math;
 pub mod model;
 pub mod sample;
+#[cfg(feature = "testkit")]
+pub mod testkit;
 pub mod text;
 pub mod validate;
 
