@@ -1,3 +1,4 @@
 //! The library side of the `relic` command: format detection and dispatch shared with `xtask`.
 
 pub mod formats;
+pub mod output;
