@@ -12,23 +12,42 @@ use relic_anim::skin::{SkinBinding, skin_mesh, skin_reference};
 use relic_benches::synthetic_model;
 
 fn pose(c: &mut Criterion) {
-    // 64 bones, one clip of 30 linear keys on translation and rotation of every bone.
-    let model = synthetic_model(100, 1, 64, 4, 1, 30);
-    let anim = &model.animations[0];
+    // 64 bones, one clip of 30 linear keys on translation and rotation of every bone. The synthetic
+    // skeleton is a chain (each bone waits for its parent: the worst case); a tree of the same size
+    // is measured beside it.
+    let chain = synthetic_model(100, 1, 64, 4, 1, 30);
+    let mut tree = chain.clone();
+    for (b, bone) in tree.bones.iter_mut().enumerate() {
+        bone.parent = b.checked_sub(1).map(|p| p / 2);
+    }
     let mut g = c.benchmark_group("pose");
     g.throughput(Throughput::Elements(64));
-    let mut ev = Evaluator::new(&model, anim);
+    for (name, model) in [("chain", &chain), ("tree", &tree)] {
+        let anim = &model.animations[0];
+        let mut ev = Evaluator::new(model, anim);
+        let mut frame = 0u32;
+        g.bench_function(format!("64 bones {name}, full pose (locals, model space, skin), sequential"), |b| {
+            b.iter(|| {
+                frame = frame.wrapping_add(1);
+                let t = (frame % 1000) as f32 / 1000.0 * anim.duration;
+                black_box(ev.evaluate(ClipTime::at(black_box(t))).skin.len())
+            })
+        });
+    }
+    let anim = &chain.animations[0];
+    let mut ev = Evaluator::new(&chain, anim);
     let mut frame = 0u32;
-    g.bench_function("64 bones, sequential playback", |b| {
+    g.bench_function("64 bones, sampling only (local TRS), sequential", |b| {
         b.iter(|| {
             frame = frame.wrapping_add(1);
             let t = (frame % 1000) as f32 / 1000.0 * anim.duration;
-            black_box(ev.evaluate(ClipTime::at(black_box(t))).skin.len())
+            ev.sample_locals(ClipTime::at(black_box(t)));
+            black_box(ev.pose.locals.len())
         })
     });
-    let mut ev = Evaluator::new(&model, anim);
+    let mut ev = Evaluator::new(&chain, anim);
     let mut seed = 1u32;
-    g.bench_function("64 bones, random times", |b| {
+    g.bench_function("64 bones chain, full pose, random times", |b| {
         b.iter(|| {
             seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
             let t = (seed >> 8) as f32 / (1u32 << 24) as f32 * anim.duration;

@@ -36,13 +36,15 @@ pub fn mul(a: &Affine, b: &Affine) -> Affine {
 #[inline]
 pub fn from_trs(t: [f32; 3], q: [f32; 4], s: [f32; 3]) -> Affine {
     let [x, y, z, w] = q;
-    let (xx, yy, zz) = (x * x, y * y, z * z);
-    let (xy, xz, yz) = (x * y, x * z, y * z);
-    let (wx, wy, wz) = (w * x, w * y, w * z);
+    let (x2, y2, z2) = (x + x, y + y, z + z);
+    let (xx, yy, zz) = (x * x2, y * y2, z * z2);
+    let (xy, xz, yz) = (x * y2, x * z2, y * z2);
+    let (wx, wy, wz) = (w * x2, w * y2, w * z2);
+    let [sx, sy, sz] = s;
     [
-        [(1.0 - 2.0 * (yy + zz)) * s[0], 2.0 * (xy + wz) * s[0], 2.0 * (xz - wy) * s[0], 0.0],
-        [2.0 * (xy - wz) * s[1], (1.0 - 2.0 * (xx + zz)) * s[1], 2.0 * (yz + wx) * s[1], 0.0],
-        [2.0 * (xz + wy) * s[2], 2.0 * (yz - wx) * s[2], (1.0 - 2.0 * (xx + yy)) * s[2], 0.0],
+        [(1.0 - (yy + zz)) * sx, (xy + wz) * sx, (xz - wy) * sx, 0.0],
+        [(xy - wz) * sy, (1.0 - (xx + zz)) * sy, (yz + wx) * sy, 0.0],
+        [(xz + wy) * sz, (yz - wx) * sz, (1.0 - (xx + yy)) * sz, 0.0],
         [t[0], t[1], t[2], 1.0],
     ]
 }

@@ -10,10 +10,21 @@ use relic_core::sample::{Sample, Segment, find_segment, sample_segment, segment_
 /// How many keys a cursor steps forward before it gives up and binary-searches.
 const MAX_FORWARD_STEPS: usize = 4;
 
-/// The remembered key of one channel.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+/// The remembered segment of one channel: its first key and its start and end times, so the
+/// common case (still inside it) is two comparisons and the same division the one-shot sampler
+/// does (results are bit-identical to [`find_segment`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Cursor {
     key: usize,
+    start: f32,
+    end: f32,
+}
+
+impl Default for Cursor {
+    fn default() -> Self {
+        // An empty segment: the first call always searches.
+        Self { key: 0, start: f32::INFINITY, end: f32::NEG_INFINITY }
+    }
 }
 
 impl Cursor {
@@ -21,13 +32,22 @@ impl Cursor {
     #[inline(always)]
     pub fn segment(&mut self, times: &[f32], t: f32) -> Segment {
         // Fast path: still inside the segment of the last call (the common case when playing).
-        if let (Some(&a), Some(&b)) = (times.get(self.key), times.get(self.key + 1))
-            && a <= t
-            && t < b
-        {
-            return Segment { key: self.key, fraction: (t - a) / (b - a), span: b - a };
+        if self.start <= t && t < self.end {
+            let span = self.end - self.start;
+            return Segment { key: self.key, fraction: ((t - self.start) / span).clamp(0.0, 1.0), span };
         }
-        self.seek(times, t)
+        let seg = self.seek(times, t);
+        self.remember(times, seg);
+        seg
+    }
+
+    /// Caches the segment for the fast path (only a real segment with a positive span).
+    #[inline]
+    fn remember(&mut self, times: &[f32], seg: Segment) {
+        (self.start, self.end) = match (times.get(seg.key), times.get(seg.key + 1)) {
+            (Some(&a), Some(&b)) if seg.span > 0.0 && b > a => (a, b),
+            _ => (f32::INFINITY, f32::NEG_INFINITY),
+        };
     }
 
     /// The slow path of [`Cursor::segment`]: clamping, stepping forward, or a binary search.

@@ -15,6 +15,9 @@
 use nalgebra::{UnitQuaternion, Vector3};
 use relic_core::model::{Animation, BoneFlags, ChannelValues, Clock, Interpolation, Model, Transform};
 use relic_core::sample::{Segment, sample_rotation, sample_vector};
+use wide::f32x4;
+
+use crate::lanes::slerp4;
 
 use crate::affine::{self, Affine};
 use crate::cursor::Cursor;
@@ -172,8 +175,24 @@ pub struct Evaluator<'m> {
     animation: &'m Animation,
     tracks: Vec<BoneTracks<'m>>,
     inverse_binds: Vec<Affine>,
+    pending: Vec<PendingSlerp>,
     /// The pose of the last [`Evaluator::evaluate`].
     pub pose: Pose,
+}
+
+/// A rotation between two keys, waiting to be slerped with three others.
+#[derive(Debug, Clone, Copy)]
+struct PendingSlerp {
+    bone: usize,
+    from: [f32; 4],
+    to: [f32; 4],
+    fraction: f32,
+}
+
+impl PendingSlerp {
+    /// Padding for an incomplete group of four.
+    const IDLE: PendingSlerp =
+        PendingSlerp { bone: usize::MAX, from: [0.0, 0.0, 0.0, 1.0], to: [0.0, 0.0, 0.0, 1.0], fraction: 0.0 };
 }
 
 impl<'m> Evaluator<'m> {
@@ -187,19 +206,27 @@ impl<'m> Evaluator<'m> {
             animation,
             tracks: bind_tracks(model, animation),
             inverse_binds: model.bones.iter().map(|b| affine::from_columns(&b.inverse_bind_matrix)).collect(),
+            pending: Vec::with_capacity(model.bones.len()),
             pose,
         }
     }
 
-    /// Samples the clip at `time` and updates [`Evaluator::pose`] in one pass over the bones
-    /// (parents come first, so each parent's matrix is ready). Sequential playback costs no binary
-    /// search: each track's cursor moves forward from where it was.
+    /// Samples the clip at `time` and updates [`Evaluator::pose`]. Sequential playback costs no
+    /// binary search: each track's cursor moves forward from where it was. Rotations between two
+    /// keys are slerped four bones at a time ([`slerp4`]); then the matrices are composed parents
+    /// first in one pass.
     pub fn evaluate(&mut self, time: ClipTime) -> &Pose {
+        self.sample_locals(time);
+        self.update_matrices();
+        &self.pose
+    }
+
+    /// Fills [`Pose::locals`] only.
+    pub fn sample_locals(&mut self, time: ClipTime) {
         let model = self.model;
-        let Pose { locals, globals, skin } = &mut self.pose;
-        let bones = model.bones.iter().zip(self.tracks.iter_mut()).zip(&self.inverse_binds);
-        let outputs = locals.iter_mut().zip(skin.iter_mut());
-        for (b, (((bone, tracks), inverse_bind), (local, skin))) in bones.zip(outputs).enumerate() {
+        self.pending.clear();
+        let bones = model.bones.iter().zip(self.tracks.iter_mut()).zip(self.pose.locals.iter_mut());
+        for (b, ((bone, tracks), local)) in bones.enumerate() {
             *local = bone.rest;
             if let Some(track) = &mut tracks.translation
                 && !bone.flags.rotation_only
@@ -209,18 +236,49 @@ impl<'m> Evaluator<'m> {
                     local.translation = v;
                 }
             }
-            if let Some(track) = &mut tracks.rotation {
-                let seg = track.segment(model, time);
-                if let Some(q) = sample_rotation(track.values, track.interpolation, seg) {
-                    local.rotation = q;
-                }
-            }
             if let Some(track) = &mut tracks.scale {
                 let seg = track.segment(model, time);
                 if let Some(v) = sample_vector(track.values, track.interpolation, seg) {
                     local.scale = v;
                 }
             }
+            if let Some(track) = &mut tracks.rotation {
+                let seg = track.segment(model, time);
+                let pair = (track.values.get(seg.key), track.values.get(seg.key + 1));
+                match pair {
+                    (Some(a), Some(c)) if track.interpolation == Interpolation::Linear && seg.fraction != 0.0 => {
+                        self.pending.push(PendingSlerp { bone: b, from: *a, to: *c, fraction: seg.fraction });
+                    }
+                    _ => {
+                        if let Some(q) = sample_rotation(track.values, track.interpolation, seg) {
+                            local.rotation = q;
+                        }
+                    }
+                }
+            }
+        }
+        for chunk in self.pending.chunks(4) {
+            let get = |i: usize| chunk.get(i).copied().unwrap_or(PendingSlerp::IDLE);
+            let [p0, p1, p2, p3] = [get(0), get(1), get(2), get(3)];
+            // Four quaternions in, transposed to one register per component, and back.
+            let soa =
+                |f: fn(&PendingSlerp) -> [f32; 4]| f32x4::transpose([f(&p0), f(&p1), f(&p2), f(&p3)].map(f32x4::from));
+            let fractions = f32x4::from([p0.fraction, p1.fraction, p2.fraction, p3.fraction]);
+            let rotations = f32x4::transpose(slerp4(soa(|p| p.from), soa(|p| p.to), fractions));
+            for (p, q) in chunk.iter().zip(rotations) {
+                if let Some(local) = self.pose.locals.get_mut(p.bone) {
+                    local.rotation = q.to_array();
+                }
+            }
+        }
+    }
+
+    /// Recomputes the model-space and skin matrices from [`Pose::locals`], parents first.
+    fn update_matrices(&mut self) {
+        let model = self.model;
+        let Pose { locals, globals, skin } = &mut self.pose;
+        let bones = model.bones.iter().zip(&self.inverse_binds).zip(locals.iter().zip(skin.iter_mut()));
+        for (b, ((bone, inverse_bind), (local, skin))) in bones.enumerate() {
             let local_matrix = transform_matrix(local);
             let global = match bone.parent.filter(|&p| p < b).and_then(|p| globals.get(p)) {
                 Some(parent) => compose(parent, &local_matrix, &bone.flags),
@@ -231,7 +289,6 @@ impl<'m> Evaluator<'m> {
                 *g = global;
             }
         }
-        &self.pose
     }
 
     /// The model being animated.

@@ -11,7 +11,6 @@
 //! Normals are transformed by the blended matrix's 3×3 part and renormalised.
 //! Outputs go into caller-provided buffers: no allocation per frame.
 
-use nalgebra::Vector4;
 use relic_core::model::{Mesh, MorphChannel};
 use relic_core::sample::find_segment;
 
@@ -151,7 +150,8 @@ fn normalized(v: [f32; 3]) -> [f32; 3] {
     }
 }
 
-/// The straightforward skinning: for each vertex, `Σ wᵢ · Mᵢ · p` over its influences.
+/// The straightforward skinning: for each vertex, `Σ wᵢ · Mᵢ · p` over its influences, in plain
+/// scalar arithmetic (the definition the fast loop is tested against).
 /// `positions`/`normals` are the (morphed) bind-pose inputs.
 pub fn skin_reference(
     mesh: &Mesh,
@@ -179,19 +179,26 @@ pub fn skin_reference(
             }
             continue;
         }
-        let mut pos = Vector4::zeros();
-        let mut nor = Vector4::zeros();
+        let mut pos = [0.0f32; 3];
+        let mut nor = [0.0f32; 3];
         for inf in mesh.skin.vertex(v) {
             let m = skin
                 .get(inf.bone as usize)
-                .map(affine::to_matrix4)
                 .ok_or(SkinError::MissingBone { bone: inf.bone as usize, matrices: skin.len() })?;
-            pos += inf.weight * (m * Vector4::new(p[0], p[1], p[2], 1.0));
-            nor += inf.weight * (m * Vector4::new(nrm[0], nrm[1], nrm[2], 0.0));
+            let tp = affine::transform_point(m, p);
+            let tn = affine::transform_vector(m, &nrm);
+            for k in 0..3 {
+                if let (Some(acc), Some(t)) = (pos.get_mut(k), tp.get(k)) {
+                    *acc += inf.weight * t;
+                }
+                if let (Some(acc), Some(t)) = (nor.get_mut(k), tn.get(k)) {
+                    *acc += inf.weight * t;
+                }
+            }
         }
-        *out_p = [pos.x, pos.y, pos.z];
+        *out_p = pos;
         if with_normals && let Some(o) = out_normals.get_mut(v) {
-            *o = normalized([nor.x, nor.y, nor.z]);
+            *o = normalized(nor);
         }
     }
     Ok(())
