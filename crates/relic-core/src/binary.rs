@@ -4,7 +4,8 @@
 //!   the end, so a truncated file is reported with the offset of the field that was cut.
 //! * [`parse`]: runs a binrw read on a byte slice and turns any failure into a [`ReadError`].
 //! * Bounded readers for `#[br(parse_with = …)]`: [`counted`], [`counted_args`], [`pod_vec`],
-//!   [`records`]. Each checks the count against the bytes left **before** it allocates.
+//!   [`records`], and for `(count, offset)` arrays [`count_offset`] and [`at_offset`]. Each checks
+//!   the count against the bytes left **before** it allocates.
 //! * Strings: [`LenString`] (u16 length + bytes), [`FixedString`] (`char[N]`, NUL-padded).
 //! * Small value types: [`PackedNormal`].
 //! * [`ByteWriter`]: the output buffer with back-patched offsets and alignment.
@@ -542,6 +543,40 @@ pub fn read_at<R: Read + Seek, T>(
     value
 }
 
+/// Runs `read` at the absolute `offset` once [`check_span`] has confirmed that `len` bytes exist
+/// there, then returns to where the reader was. `field_pos` is where the offset field itself lies
+/// (named in the error). The building block for `(count, offset)` arrays such as M2's `M2Array`:
+/// `at_offset(r, pos, offset, count * SIZE, |r| records(r, endian, (count,)))`.
+pub fn at_offset<R: Read + Seek, T>(
+    reader: &mut R,
+    field_pos: u64,
+    offset: u64,
+    len: u64,
+    read: impl FnOnce(&mut R) -> BinResult<T>,
+) -> BinResult<T> {
+    check_span(reader, field_pos, offset, len)?;
+    read_at(reader, offset, read)
+}
+
+/// `parse_with` reader for a `(u32 count, u32 offset)` pair and the `count` records (each at least
+/// `min_record_size` bytes) it points to; the reader ends just after the pair. Refuses a count or
+/// offset that would run past the end of the file before allocating. Args:
+/// `(min_record_size, element_args)`.
+pub fn count_offset<R: Read + Seek, T, A>(reader: &mut R, endian: Endian, args: (u64, A)) -> BinResult<Vec<T>>
+where
+    A: Clone,
+    T: for<'a> BinRead<Args<'a> = A>,
+{
+    let (min_record_size, element_args) = args;
+    let field_pos = reader.stream_position()?;
+    let count = u32::read_options(reader, endian, ())?;
+    let offset = u32::read_options(reader, endian, ())?;
+    let len = u64::from(count).saturating_mul(min_record_size.max(1));
+    at_offset(reader, field_pos, u64::from(offset), len, |r| {
+        counted_args(r, endian, (u64::from(count), min_record_size, element_args))
+    })
+}
+
 /// Converts a binrw error into a [`ReadError`] when the source's end-of-file position is not known.
 pub fn to_read_error(error: &binrw::Error) -> ReadError {
     ReadError::from_binrw(error, None)
@@ -705,6 +740,24 @@ mod tests {
         assert_eq!(n, [0.0, 1.0, 0.0]);
         assert_eq!(PackedNormal::encode([0.0, -1.0, 0.0]).0, [0, -127, 0]);
         assert!(PackedNormal([0, 0, 0]).decode().is_none());
+    }
+
+    #[test]
+    fn count_offset_reads_and_refuses() {
+        // (count 2, offset 8) then junk, then two u16 at 8.
+        let bytes = [2u8, 0, 0, 0, 8, 0, 0, 0, 7, 0, 9, 0];
+        let read = |b: &[u8]| parse(b, |s| count_offset::<_, u16, ()>(s, Endian::Little, (2, ())));
+        assert_eq!(read(&bytes).unwrap(), vec![7, 9]);
+        // An offset past the end names the pair's position and the span.
+        let mut far = bytes;
+        far[4] = 11;
+        let err = read(&far).unwrap_err();
+        assert_eq!(err.offset, 0);
+        assert_eq!(err.kind, ReadErrorKind::OffsetOutOfBounds { target: 11, len: 4, file_len: 12 });
+        // A hostile count is refused before allocating.
+        let mut huge = bytes;
+        huge[..4].copy_from_slice(&u32::MAX.to_le_bytes());
+        assert!(matches!(read(&huge).unwrap_err().kind, ReadErrorKind::OffsetOutOfBounds { .. }));
     }
 
     #[test]

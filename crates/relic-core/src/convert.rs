@@ -40,3 +40,11 @@ impl<T> Converted<T> {
         Self { value, losses: Vec::new() }
     }
 }
+
+/// Choices a format writer takes from the caller when it builds a file from the common model.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct WriteOptions {
+    /// Version of the format to write; `None` for the format's default (the version the model was
+    /// read from when it came from the same format, else the format's most widely supported one).
+    pub version: Option<u32>,
+}

@@ -9,6 +9,7 @@
 //! * [`frame`]: the only place where game coordinate frames are converted to the model's.
 //! * [`sample`]: the one implementation of keyframe interpolation (step, linear/slerp, cubic).
 //! * `testkit` (feature): hostile-input test support (counting allocator, mutators, limits).
+//! * [`info`]: the facts `relic info` shows for a file.
 //! * [`math`], [`text`], [`check`], [`convert`]: small helpers (matrices, Windows-1252, corpus
 //!   check results, conversion losses).
 //!
@@ -41,6 +42,7 @@ pub mod check;
 pub mod convert;
 pub mod error;
 pub mod frame;
+pub mod info;
 pub mod math;
 pub mod model;
 pub mod sample;
@@ -49,8 +51,9 @@ pub mod testkit;
 pub mod text;
 pub mod validate;
 
-pub use convert::{Converted, Loss};
+pub use convert::{Converted, Loss, WriteOptions};
 pub use error::{ReadError, ReadErrorKind, WriteError};
 pub use frame::Frame;
+pub use info::{Fact, Info};
 pub use model::Model;
 pub use validate::ValidationError;

@@ -390,6 +390,19 @@ pub struct Animation {
     pub events: Vec<Event>,
     /// Bounding box of the whole clip as the file states it.
     pub bounds: Option<Aabb>,
+    /// Boxes the file states for single moments of the clip (ABC v6 stores one per keyframe), in
+    /// ascending time. Kept for writing back and as a real-data check of the pose.
+    pub key_bounds: Vec<KeyBounds>,
+}
+
+/// The box of the posed mesh at one moment of a clip, as the file states it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct KeyBounds {
+    /// Seconds from the start of the clip.
+    pub time: f32,
+    /// The stored box (all zero where the exporter left it empty).
+    pub bounds: Aabb,
 }
 
 /// Which clock drives a channel.
