@@ -1,12 +1,143 @@
-//! relic-m2: World of Warcraft M2 models, versions 256–263 (Classic and The Burning Crusade): read, write, map to and from the common model.
+//! relic-m2: World of Warcraft M2 models of versions 256–263 (Classic 1.x and The Burning
+//! Crusade 2.x): read, write byte for byte, and map to and from the common model.
 //!
-//! Not implemented yet.
+//! | version | game | bone | submesh | rotation keys | notes |
+//! |---|---|---|---|---|---|
+//! | 256–259 | Classic 1.x | 108 B | 32 B | 4×f32 | the real 1.12 file is 256 |
+//! | 260–263 | The Burning Crusade 2.x | 112 B | 48 B | 4×i16, excess-32767 | + blend overrides with flag 0x8 |
+//! | 264+, `MD21` | Wrath and later | — | — | — | refused: views live in `.skin` files |
+//!
+//! | section | file layer ([`file`]) | common model ([`to_ir`], [`from_ir`]) |
+//! |---|---|---|
+//! | header, name, flags | [`file::M2File`] | `Model::name`; flags in extras |
+//! | global sequences | `M2File::global_sequences` (ms) | `Model::global_sequences` (s) |
+//! | sequences + lookups | [`file::Sequence`] | one `Animation` per sequence |
+//! | bones + tracks | [`file::Bone`], [`track::Track`] | bones (pivot → rest, bind), channels |
+//! | vertices, view 0 | [`file::Vertex`], [`file::View`] | one mesh per submesh of view 0 |
+//! | textures, render flags, texture units | [`file::Texture`], [`file::RenderFlag`], [`file::TextureUnit`] | materials |
+//! | attachments, events | [`file::Attachment`], [`file::Event`] | attachments, animation events |
+//! | views 1–3, colours, transparency, UV animations, lookups, collision, lights, cameras, ribbons, particles | their records | [`M2Extras`] in `Model::extras` |
+//!
+//! ```no_run
+//! let bytes = std::fs::read("GnomePounder-vanilla.m2").unwrap();
+//! let model = relic_m2::read_model(&bytes).unwrap();
+//! println!("{} bones, {} animations", model.bones.len(), model.animations.len());
+//! let back = relic_m2::write_model(&model, &Default::default()).unwrap();
+//! assert_eq!(back.value, bytes); // nothing changed, so the same bytes come back
+//! ```
 
+pub mod array;
 pub mod checks;
+pub mod file;
+pub mod from_ir;
+pub mod names;
+pub mod palette;
+pub mod pose;
+pub mod to_ir;
+pub mod track;
+mod validate;
+mod write;
 
-use relic_core::model::SourceInfo;
+pub use array::M2Array;
+pub use file::M2File;
+pub use to_ir::M2Extras;
 
-/// Recognises the format by its bytes; `None` if this is not such a file.
-pub fn detect(_bytes: &[u8]) -> Option<SourceInfo> {
-    None
+use relic_core::model::{FormatKind, SourceInfo};
+use relic_core::{Converted, Info, Model, ReadError, ReadErrorKind, WriteError, WriteOptions};
+
+/// The first version relic refuses: Wrath moved the views into `.skin` files.
+pub const FIRST_UNSUPPORTED: u32 = 264;
+
+/// Recognises M2 by its bytes: `MD20` with any version (256–263 are read, the others are
+/// recognised so that reading can refuse them with a reason), `MD21` (Legion+), and the two files
+/// users mistake for an M2 (`SKIN`, `MDLX`).
+pub fn detect(bytes: &[u8]) -> Option<SourceInfo> {
+    let magic = bytes.get(..4)?;
+    let u32_at = |at: usize| bytes.get(at..at + 4).and_then(|b| b.try_into().ok()).map(u32::from_le_bytes);
+    let version = match magic {
+        b"MD20" => u32_at(4)?,
+        b"MD21" => u32_at(12).unwrap_or(0),
+        b"SKIN" | b"MDLX" => 0,
+        _ => return None,
+    };
+    Some(SourceInfo { format: FormatKind::M2, version })
+}
+
+/// Why a file that [`detect`] accepts cannot be read, or `None` if it can.
+pub fn refusal(bytes: &[u8]) -> Option<ReadError> {
+    let magic = bytes.get(..4).unwrap_or_default();
+    let version = detect(bytes).map_or(0, |i| i.version);
+    let refuse = |reason: String| Some(ReadError::new(0, ReadErrorKind::UnsupportedVersion { version, reason }));
+    match magic {
+        b"MD20" if (256..FIRST_UNSUPPORTED).contains(&version) => None,
+        b"MD20" if version >= FIRST_UNSUPPORTED => refuse(format!(
+            "M2 version {version} ({}) keeps its views in external .skin files and its tracks per sequence; only 256–263 (Classic, The Burning Crusade) are supported",
+            if version == FIRST_UNSUPPORTED { "Wrath" } else { "Cataclysm or later" }
+        )),
+        b"MD20" => refuse(format!("M2 version {version} is older than any known release; only 256–263 are supported")),
+        b"MD21" => refuse("chunked M2 (MD21, Legion and later) is not supported; only 256–263".into()),
+        b"SKIN" => refuse("this is a .skin file (a view of a Wrath-or-later model), not an .m2".into()),
+        b"MDLX" => refuse("this is a WoW alpha / Warcraft III MDX file, not an M2".into()),
+        _ => Some(ReadError::new(
+            0,
+            ReadErrorKind::BadMagic { found: format!("{magic:?}"), expected: "MD20".into() },
+        )),
+    }
+}
+
+/// Parses an M2 file of versions 256–263 and checks every cross-reference.
+pub fn read(bytes: &[u8]) -> Result<M2File, ReadError> {
+    if let Some(e) = refusal(bytes) {
+        return Err(e);
+    }
+    let file = relic_core::binary::parse(bytes, |s| {
+        use binrw::BinRead;
+        M2File::read_options(s, binrw::Endian::Little, ())
+    })?;
+    validate::validate(&file, bytes.len() as u64)?;
+    Ok(file)
+}
+
+/// Writes an [`M2File`] (see [`M2File::to_bytes`]).
+pub fn write(file: &M2File) -> Vec<u8> {
+    file.to_bytes()
+}
+
+/// The file's own counts (`relic info`).
+pub fn info(bytes: &[u8]) -> Result<Info, ReadError> {
+    let file = read(bytes)?;
+    let mut info = Info::new(FormatKind::M2, file.version);
+    let view0 = file.views.first();
+    info.text("name", to_ir::name_text(&file.name))
+        .count("bones", file.bones.len())
+        .count("vertices", file.vertices.len())
+        .count("views", file.views.len())
+        .count("submeshes", view0.map_or(0, |v| v.submeshes.len()))
+        .count("triangles", view0.map_or(0, |v| v.triangles.len() / 3))
+        .count("textures", file.textures.len())
+        .count("sequences", file.sequences.len())
+        .count("global_sequences", file.global_sequences.len())
+        .count("attachments", file.attachments.len())
+        .count("events", file.events.len())
+        .count("lights", file.lights.len())
+        .count("cameras", file.cameras.len())
+        .count("particles", file.particle_emitters.len())
+        .count("ribbons", file.ribbon_emitters.len())
+        .count("colors", file.colors.len())
+        .count("transparency", file.transparency.len())
+        .count("texture_animations", file.texture_transforms.len());
+    Ok(info)
+}
+
+/// Parses and maps to the common model (glTF's frame, seconds; see [`to_ir`]).
+pub fn read_model(bytes: &[u8]) -> Result<Model, ReadError> {
+    let file = read(bytes)?;
+    to_ir::to_ir(&file)
+}
+
+/// Maps from the common model and writes (see [`from_ir`]). The version is
+/// `options.version`, else the version the model was read from when it came from M2, else 256.
+pub fn write_model(model: &Model, options: &WriteOptions) -> Result<Converted<Vec<u8>>, WriteError> {
+    let converted = from_ir::from_ir(model, options)?;
+    Ok(Converted { value: converted.value.to_bytes(), losses: converted.losses })
 }

@@ -1,0 +1,1 @@
+//! Names of AnimationData ids and key bones.

@@ -1,0 +1,1 @@
+//! Bone palettes of the four views.

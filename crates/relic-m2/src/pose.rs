@@ -1,0 +1,1 @@
+//! Posing in M2 space.
