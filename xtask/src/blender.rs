@@ -1,8 +1,108 @@
-//! `cargo xtask blender-check DIR`: imports every glTF export under DIR into Blender (headless)
-//! and checks bone, vertex, triangle and animation counts against relic's own model.
+//! `cargo xtask blender-check DIR`: imports every glTF export under DIR into Blender (headless,
+//! one Blender process for all files, `xtask/blender_check.py`) and checks bone, mesh, vertex,
+//! triangle and action counts against the sidecar `<file>.expect.json` that relic wrote beside
+//! each export from its own model (`relic_gltf::summary::expectation`; `cargo xtask
+//! gltf-validate` writes both).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::process::Command;
 
-pub fn run(_dir: &Path) -> Result<(), String> {
-    Err("blender-check is not implemented yet".into())
+use relic_gltf::summary::Expectation;
+
+fn is_gltf(path: &Path) -> bool {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| e.eq_ignore_ascii_case("glb") || e.eq_ignore_ascii_case("gltf"))
+}
+
+fn sidecar(path: &Path) -> PathBuf {
+    PathBuf::from(format!("{}.expect.json", path.display()))
+}
+
+/// What Blender reported for one file.
+fn parse_line(line: &str) -> Result<(String, Result<Expectation, String>), String> {
+    let v: serde_json::Value = serde_json::from_str(line).map_err(|e| format!("blender output {line:?}: {e}"))?;
+    let file = v.get("file").and_then(serde_json::Value::as_str).unwrap_or("").to_string();
+    if let Some(err) = v.get("error").and_then(serde_json::Value::as_str) {
+        return Ok((file, Err(err.to_string())));
+    }
+    let n = |k: &str| v.get(k).and_then(serde_json::Value::as_u64).unwrap_or(u64::MAX) as usize;
+    let got = Expectation {
+        bones: n("bones"),
+        meshes: n("meshes"),
+        vertices: n("vertices"),
+        triangles: n("triangles"),
+        actions: n("actions"),
+    };
+    Ok((file, Ok(got)))
+}
+
+fn describe(e: &Expectation) -> String {
+    format!(
+        "{} bones, {} meshes, {} vertices, {} triangles, {} actions",
+        e.bones, e.meshes, e.vertices, e.triangles, e.actions
+    )
+}
+
+pub fn run(dir: &Path) -> Result<(), String> {
+    if !dir.is_dir() {
+        return Err(format!("{} is not a folder", dir.display()));
+    }
+    let files: Vec<PathBuf> = crate::walk(dir)?.into_iter().filter(|p| is_gltf(p)).collect();
+    if files.is_empty() {
+        return Err(format!("no .glb or .gltf under {}", dir.display()));
+    }
+    let work = std::env::temp_dir().join(format!("relic-blender-check-{}", std::process::id()));
+    std::fs::create_dir_all(&work).map_err(|e| format!("{}: {e}", work.display()))?;
+    let listing = work.join("files.txt");
+    let output = work.join("counts.jsonl");
+    let absolute: Vec<PathBuf> = files.iter().map(|f| std::fs::canonicalize(f).unwrap_or_else(|_| f.clone())).collect();
+    let text: String = absolute.iter().map(|f| format!("{}\n", f.display())).collect();
+    std::fs::write(&listing, text).map_err(|e| format!("{}: {e}", listing.display()))?;
+    let script = crate::workspace_root().join("xtask/blender_check.py");
+    let version = Command::new("blender").arg("--version").output().map_err(|e| format!("cannot run blender: {e}"))?;
+    let version = String::from_utf8_lossy(&version.stdout).lines().next().unwrap_or("").to_string();
+    println!("blender-check: {version}, {} files, one Blender process", files.len());
+    let status = Command::new("blender")
+        .args(["-b", "--factory-startup", "--python-exit-code", "1", "--python"])
+        .arg(&script)
+        .arg("--")
+        .arg(&listing)
+        .arg(&output)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status()
+        .map_err(|e| format!("cannot run blender: {e}"))?;
+    let report = std::fs::read_to_string(&output).map_err(|e| format!("blender wrote no report ({status}): {e}"))?;
+    let _ = std::fs::remove_dir_all(&work);
+    let mut results = std::collections::HashMap::new();
+    for line in report.lines().filter(|l| !l.trim().is_empty()) {
+        let (file, got) = parse_line(line)?;
+        results.insert(file, got);
+    }
+    let (mut passed, mut failed) = (0, 0);
+    for (file, abs) in files.iter().zip(&absolute) {
+        let rel = file.strip_prefix(dir).unwrap_or(file).display().to_string();
+        let expected: Result<Expectation, String> = std::fs::read_to_string(sidecar(file))
+            .map_err(|e| format!("no sidecar {}: {e}", sidecar(file).display()))
+            .and_then(|t| serde_json::from_str(&t).map_err(|e| e.to_string()));
+        let got =
+            results.get(&abs.display().to_string()).cloned().unwrap_or_else(|| Err("Blender did not report it".into()));
+        match (expected, got) {
+            (Ok(want), Ok(got)) if want == got => {
+                passed += 1;
+                println!("ok   {rel}: {}", describe(&got));
+            }
+            (Ok(want), Ok(got)) => {
+                failed += 1;
+                println!("FAIL {rel}: Blender shows {} but relic expects {}", describe(&got), describe(&want));
+            }
+            (Err(e), _) | (_, Err(e)) => {
+                failed += 1;
+                println!("FAIL {rel}: {}", e.lines().next().unwrap_or(""));
+            }
+        }
+    }
+    println!("blender-check: {passed} passed, {failed} failed");
+    if failed > 0 { Err(format!("{failed} file(s) failed the Blender check")) } else { Ok(()) }
 }

@@ -1,1 +1,223 @@
-//! Runs the Khronos glTF-Validator (npm package under tools/) on exported files.
+//! Runs the Khronos glTF-Validator (npm package `gltf-validator`, pinned in tools/package.json,
+//! installed by `npm ci --prefix tools`) on exported files, through `tools/gltf-validate.js`.
+//!
+//! One node process serves every file of a run: it reads paths on stdin and answers one JSON line
+//! each ([`Validator`]). `cargo xtask gltf-validate [OUT]` exports the sample models (and every
+//! fixture and corpus file a format crate can read) to OUT with Blender expectation sidecars and
+//! validates them all; `cargo xtask corpus` validates each corpus file's export as one of its checks.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::{Mutex, OnceLock};
+
+use relic_core::Model;
+use relic_gltf::ExportOptions;
+
+/// The validator's verdict on one file.
+#[derive(Debug, Clone)]
+pub struct Report {
+    pub errors: u64,
+    pub warnings: u64,
+    pub infos: u64,
+    /// `CODE at /pointer: message` of the first errors and warnings.
+    pub messages: Vec<String>,
+}
+
+impl Report {
+    pub fn clean(&self) -> bool {
+        self.errors == 0 && self.warnings == 0
+    }
+
+    pub fn line(&self) -> String {
+        let mut s = format!("{} errors, {} warnings, {} infos", self.errors, self.warnings, self.infos);
+        for m in self.messages.iter().take(5) {
+            s.push_str(&format!("; {m}"));
+        }
+        s
+    }
+}
+
+/// A running `node tools/gltf-validate.js`, answering one path at a time.
+pub struct Validator {
+    child: Child,
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+}
+
+impl Validator {
+    pub fn start() -> Result<Self, String> {
+        let root = crate::workspace_root();
+        let script = root.join("tools/gltf-validate.js");
+        if !root.join("tools/node_modules/gltf-validator").is_dir() {
+            return Err("the glTF validator is not installed: run `npm ci --prefix tools`".into());
+        }
+        let mut child = Command::new("node")
+            .arg(&script)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .map_err(|e| format!("cannot run node {}: {e}", script.display()))?;
+        let stdin = child.stdin.take().ok_or("node: no stdin")?;
+        let stdout = BufReader::new(child.stdout.take().ok_or("node: no stdout")?);
+        Ok(Self { child, stdin, stdout })
+    }
+
+    /// Validates one file (`.glb`, or `.gltf` with its resources beside it).
+    pub fn validate(&mut self, path: &Path) -> Result<Report, String> {
+        let absolute = std::fs::canonicalize(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        writeln!(self.stdin, "{}", absolute.display()).map_err(|e| format!("validator: {e}"))?;
+        self.stdin.flush().map_err(|e| format!("validator: {e}"))?;
+        let mut line = String::new();
+        self.stdout.read_line(&mut line).map_err(|e| format!("validator: {e}"))?;
+        let v: serde_json::Value =
+            serde_json::from_str(&line).map_err(|e| format!("validator answered {line:?}: {e}"))?;
+        let n = |k: &str| v.get(k).and_then(serde_json::Value::as_u64).unwrap_or(0);
+        let messages = v
+            .get("messages")
+            .and_then(serde_json::Value::as_array)
+            .map(|ms| {
+                ms.iter()
+                    .map(|m| {
+                        let s = |k: &str| m.get(k).and_then(serde_json::Value::as_str).unwrap_or("");
+                        format!("{} at {}: {}", s("code"), s("pointer"), s("message"))
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        Ok(Report { errors: n("errors"), warnings: n("warnings"), infos: n("infos"), messages })
+    }
+}
+
+impl Drop for Validator {
+    fn drop(&mut self) {
+        // Closing stdin ends the script's loop; then reap it.
+        let _ = self.stdin.flush();
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The process shared by the checks of one `cargo xtask corpus` run.
+fn shared() -> &'static Mutex<Option<Validator>> {
+    static SHARED: OnceLock<Mutex<Option<Validator>>> = OnceLock::new();
+    SHARED.get_or_init(|| Mutex::new(None))
+}
+
+/// Validates one file with the shared validator process (started on first use).
+pub fn validate_shared(path: &Path) -> Result<Report, String> {
+    let mut guard = shared().lock().map_err(|_| "validator lock poisoned".to_string())?;
+    if guard.is_none() {
+        *guard = Some(Validator::start()?);
+    }
+    let validator = guard.as_mut().ok_or("validator did not start")?;
+    let result = validator.validate(path);
+    if result.is_err() {
+        *guard = None;
+    }
+    result
+}
+
+/// Exports `model` to `dir/<stem>.glb` with its Blender expectation `dir/<stem>.glb.expect.json`.
+pub fn export_glb(model: &Model, dir: &Path, stem: &str, options: &ExportOptions) -> Result<PathBuf, String> {
+    let glb = relic_gltf::export_glb(model, options).map_err(|e| format!("{stem}: export: {e}"))?;
+    let path = dir.join(format!("{stem}.glb"));
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
+    }
+    std::fs::write(&path, &glb.value).map_err(|e| format!("{}: {e}", path.display()))?;
+    write_expectation(model, options, &path)?;
+    Ok(path)
+}
+
+/// Writes `<file>.expect.json`: the counts `cargo xtask blender-check` wants Blender to show.
+pub fn write_expectation(model: &Model, options: &ExportOptions, file: &Path) -> Result<(), String> {
+    let expect = relic_gltf::summary::expectation(model, options);
+    let text = serde_json::to_string_pretty(&expect).map_err(|e| e.to_string())?;
+    let sidecar = PathBuf::from(format!("{}.expect.json", file.display()));
+    std::fs::write(&sidecar, text).map_err(|e| format!("{}: {e}", sidecar.display()))
+}
+
+/// The common model of a file, through the format crate that recognises it; `None` if no format
+/// crate can map files of that format to the model yet.
+pub fn read_model(bytes: &[u8]) -> Option<Result<Model, String>> {
+    let (format, _) = relic_cli::formats::detect(bytes)?;
+    // The format crates' `read_model` entry points are added here as they land.
+    let _ = format;
+    None
+}
+
+/// Models from the format crates: every fixture and corpus file whose format crate reads it,
+/// as (relative name, model). Files a crate cannot read yet are listed as skipped.
+fn real_models() -> Vec<(String, Model)> {
+    let mut out = Vec::new();
+    let root = crate::workspace_root();
+    for (label, dir) in [("fixtures", root.join("fixtures")), ("corpus", root.join(crate::ci::CORPUS))] {
+        let Ok(files) = crate::walk(&dir) else { continue };
+        for path in files {
+            if path.components().any(|c| c.as_os_str() == "hostile") {
+                continue;
+            }
+            let Ok(bytes) = std::fs::read(&path) else { continue };
+            let rel = path.strip_prefix(&dir).unwrap_or(&path).display().to_string();
+            match read_model(&bytes) {
+                Some(Ok(model)) => out.push((format!("{label}/{rel}"), model)),
+                Some(Err(e)) => println!("--   {label}/{rel}: not exported ({e})"),
+                None => {}
+            }
+        }
+    }
+    out
+}
+
+/// `cargo xtask gltf-validate [OUT]`: export every sample, fixture and corpus model to OUT
+/// (default `target/gltf-exports`) as `.glb` (and the first sample also as `.gltf` + `.bin`),
+/// with Blender sidecars, then validate every export in one validator process.
+pub fn run(out: Option<&Path>) -> Result<(), String> {
+    let out = out.map(Path::to_path_buf).unwrap_or_else(|| crate::workspace_root().join("target/gltf-exports"));
+    if out.exists() {
+        std::fs::remove_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
+    }
+    std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
+    let options = ExportOptions::default();
+    let mut files = Vec::new();
+    for (name, model) in relic_gltf::samples::all() {
+        files.push(export_glb(&model, &out, &format!("samples/{name}"), &options)?);
+        let lod0 = ExportOptions { lod0_only: true, ..options.clone() };
+        files.push(export_glb(&model, &out, &format!("samples/{name}.lod0"), &lod0)?);
+    }
+    // The .gltf + .bin form of the richest sample.
+    let sample = relic_gltf::samples::skinned_animated();
+    let gltf = relic_gltf::export_gltf(&sample, &options, "skinned_animated.bin").map_err(|e| e.to_string())?;
+    let (json, bin) = gltf.value;
+    let path = out.join("samples/skinned_animated.gltf");
+    std::fs::write(&path, json).map_err(|e| e.to_string())?;
+    std::fs::write(out.join("samples/skinned_animated.bin"), bin).map_err(|e| e.to_string())?;
+    write_expectation(&sample, &options, &path)?;
+    files.push(path);
+    for (name, model) in real_models() {
+        let stem = name.replace(['\\', ' '], "_");
+        match export_glb(&model, &out, &stem, &options) {
+            Ok(p) => files.push(p),
+            Err(e) => {
+                println!("FAIL {name}: {e}");
+                return Err(format!("{name} could not be exported"));
+            }
+        }
+    }
+    let mut validator = Validator::start()?;
+    let (mut passed, mut failed) = (0, 0);
+    for file in &files {
+        let rel = file.strip_prefix(&out).unwrap_or(file).display().to_string();
+        let report = validator.validate(file)?;
+        if report.clean() {
+            passed += 1;
+            println!("ok   {rel}: {}", report.line());
+        } else {
+            failed += 1;
+            println!("FAIL {rel}: {}", report.line());
+        }
+    }
+    println!("gltf-validate: {passed} passed, {failed} failed ({})", out.display());
+    if failed > 0 { Err(format!("{failed} export(s) have validator errors or warnings")) } else { Ok(()) }
+}

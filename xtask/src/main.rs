@@ -2,6 +2,7 @@
 //!
 //! * `fixtures [--check]`: (re)generate `fixtures/`, or fail if it is stale.
 //! * `corpus DIR`: run every check on every model file under DIR.
+//! * `gltf-validate [OUT]`: export samples, fixtures and corpus files to glTF and run the Khronos validator.
 //! * `blender-check DIR`: import every glTF under DIR into Blender and compare counts.
 //! * `ci`: everything CI runs (fmt, clippy, tests, fixtures --check, bench smoke, corpus).
 
@@ -25,6 +26,8 @@ const USAGE: &str = "usage: cargo xtask <command>
 commands:
   fixtures [--check]   generate fixtures/ (--check: fail if the checked-in files are stale)
   corpus DIR           run every check on every model under DIR (e.g. ../shared/corpus)
+  gltf-validate [OUT]  export samples, fixtures and corpus models to glTF under OUT (default
+                       target/gltf-exports) and validate each with the Khronos glTF-Validator
   blender-check DIR    import every .glb/.gltf under DIR into Blender and check its counts
   ci                   everything CI runs";
 
@@ -59,6 +62,8 @@ fn main() -> ExitCode {
         ["fixtures"] => fixtures::run(false),
         ["fixtures", "--check"] => fixtures::run(true),
         ["corpus", dir] => corpus::run(Path::new(dir)),
+        ["gltf-validate"] => gltf_validator::run(None),
+        ["gltf-validate", out] => gltf_validator::run(Some(Path::new(out))),
         ["blender-check", dir] => blender::run(Path::new(dir)),
         ["ci"] => ci::run(),
         _ => {

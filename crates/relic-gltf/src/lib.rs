@@ -1,1 +1,97 @@
-//! relic-gltf: glTF 2.0 export and import for the common model. Not implemented yet.
+//! relic-gltf: glTF 2.0 export and import of the relic common model ([`relic_core::Model`]).
+//!
+//! The model is already in glTF's frame (right-handed, +Y up, counter-clockwise front faces,
+//! quaternions `[x, y, z, w]`, column-major matrices, seconds), so neither direction converts
+//! axes. Lengths stay in the game's own units (the asset's `extras` say so).
+//!
+//! ```
+//! use relic_gltf::{ExportOptions, export_glb, import};
+//!
+//! let model = relic_gltf::samples::skinned_animated();
+//! let glb = export_glb(&model, &ExportOptions::default()).unwrap();
+//! assert!(glb.losses.is_empty());
+//! let back = import(&glb.value, None).unwrap();
+//! assert_eq!(back.bones.len(), model.bones.len());
+//! assert_eq!(back.animations.len(), model.animations.len());
+//! ```
+//!
+//! # What goes where
+//!
+//! | model | glTF |
+//! |---|---|
+//! | bones | one node per bone (node *i* = bone *i*), the hierarchy as node children, one skin whose joint *i* is bone *i*, inverse bind matrices from [`Bone::inverse_bind_matrix`](relic_core::model::Bone) |
+//! | several root bones | a synthetic root node above them (glTF wants joints under one common root); not a bone on import |
+//! | meshes (every LOD) | one mesh with one primitive and one root node each: `POSITION` (min/max), `NORMAL`, `TEXCOORD_0/1`, `JOINTS_n`/`WEIGHTS_n` in groups of four influences, morph targets; LOD and part id in mesh `extras` (`lod0_only` keeps LOD 0) |
+//! | materials | double-sided, alpha mode from the blend mode, `KHR_materials_unlit`; the game's texture paths in `extras`; an image only where a PNG or JPEG of the texture exists under [`ExportOptions::texture_dir`] (embedded in the binary buffer) |
+//! | animations | one glTF animation per clip: translation, rotation, scale channels with STEP, LINEAR or CUBICSPLINE as stored; morph weight channels on the mesh nodes; events, looping, duration and boxes in `extras` |
+//! | attachments | named child nodes of their bones |
+//! | format extras | root `extras.relic.format_extras`, handed back on import as [`FormatExtras::from_json`](relic_core::model::FormatExtras::from_json) |
+//!
+//! See [`extras`] for the exact JSON shapes.
+//!
+//! # What glTF cannot say, and what export does about it
+//!
+//! * **Bone flags** (M2 "do not inherit the parent's translation/rotation/scale"): glTF nodes
+//!   always inherit everything. The node of such a bone gets the *evaluated* local transform
+//!   (`inverse(parent global) · global`, with relic-anim's [`Evaluator`](relic_anim::Evaluator)
+//!   as the semantics of record), in the rest pose and, in every clip that moves the bone or one of
+//!   its ancestors, sampled at every key time and at [`ExportOptions::bake_fps`] in between. The
+//!   flags, the bone's own rest transform and its original channels are kept in `extras`, so import
+//!   restores them exactly. **Rotation-only** bones (ABC) simply get no translation channel (the
+//!   evaluator ignores it; it is kept in `extras`). **Billboards** need a camera: flags only.
+//! * **Global sequences** (M2 [`Clock::Global`](relic_core::model::Clock)): sampled into every
+//!   clip that uses them, over the clip's duration, with the global clock starting with the clip
+//!   (relic-anim's `ClipTime::at`). Each period wrap is kept as a pair of keys one float step
+//!   apart. The original channels travel in `extras` and come back on import.
+//! * **Blend modes** glTF lacks (additive, modulate) export as `BLEND`; the exact mode is in
+//!   `extras`.
+//! * Normals further than 0.5 % from unit length are renormalised (the validator requires unit
+//!   normals); rotations in LINEAR channels are flipped into the hemisphere of the previous key
+//!   ([`ExportOptions::quaternion_continuity`]) so that viewers interpolating component-wise take
+//!   the short way, as slerp does.
+//!
+//! Import reads `.glb` and `.gltf` (external `.bin` files next to it, or data URIs), bounds-checks
+//! every accessor against its buffer before it allocates, and returns a model that passes
+//! [`Model::validate`](relic_core::Model::validate) or an error.
+
+mod buffer;
+pub mod error;
+pub mod export;
+pub mod extras;
+pub mod import;
+pub mod samples;
+pub mod summary;
+
+mod bake;
+mod read;
+mod textures;
+
+use std::path::PathBuf;
+
+pub use error::GltfError;
+pub use export::{export_glb, export_gltf};
+pub use import::import;
+
+/// Choices for [`export_glb`] and [`export_gltf`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExportOptions {
+    /// Export only the full-detail meshes (LOD 0).
+    pub lod0_only: bool,
+    /// Where to look for PNG or JPEG versions of the game's textures: `<dir>/<texture path with
+    /// .png/.jpg>` or `<dir>/<file stem>.png`, case-insensitively. An image is referenced only when
+    /// such a file exists; otherwise only the texture's game path is kept (in material `extras`).
+    pub texture_dir: Option<PathBuf>,
+    /// Flip each LINEAR rotation key into the hemisphere of the previous one (same rotation,
+    /// opposite sign) so viewers that interpolate component-wise (Blender) take the short way.
+    /// Off keeps the stored quaternions bit for bit.
+    pub quaternion_continuity: bool,
+    /// Samples per second between keys where channels must be baked (bones whose flags glTF
+    /// cannot express, global sequences).
+    pub bake_fps: f32,
+}
+
+impl Default for ExportOptions {
+    fn default() -> Self {
+        Self { lod0_only: false, texture_dir: None, quaternion_continuity: true, bake_fps: 30.0 }
+    }
+}

@@ -1,0 +1,112 @@
+//! Baking what glTF cannot express: bones that do not inherit all of their parent's transform, and
+//! channels on global-sequence clocks. relic-anim's evaluator is the semantics of record: a baked
+//! node gets `inverse(parent global) · global` of the evaluated pose.
+
+use relic_anim::pose::{ClipTime, Evaluator, Pose};
+use relic_core::math::{self, Mat4};
+use relic_core::model::{Animation, Bone, Clock, Interpolation, Model, Transform};
+
+/// True if glTF cannot compose the bone with its parent as the model does.
+pub(crate) fn flagged(bone: &Bone) -> bool {
+    let f = bone.flags;
+    bone.parent.is_some() && !(f.inherit_translation && f.inherit_rotation && f.inherit_scale)
+}
+
+/// The glTF local transform of bone `b` in a pose: the pose's own local for ordinary bones, the
+/// evaluated `inverse(parent global) · global` for flagged ones.
+pub(crate) fn gltf_local(model: &Model, pose: &Pose, b: usize) -> Transform {
+    let own = pose.locals.get(b).copied().unwrap_or_default();
+    let Some(bone) = model.bones.get(b) else { return own };
+    let (Some(parent), true) = (bone.parent, flagged(bone)) else { return own };
+    let (Some(pg), Some(g)) = (pose.globals.get(parent), pose.globals.get(b)) else { return own };
+    let pg: Mat4 = relic_anim::affine::to_columns(pg);
+    let g: Mat4 = relic_anim::affine::to_columns(g);
+    let Some(inv) = math::inverse(&pg) else { return own };
+    let (translation, rotation, scale) = math::decompose(&math::mul(&inv, &g));
+    Transform { translation, rotation, scale }
+}
+
+/// The glTF node transform of every bone in the rest pose.
+pub(crate) fn rest_locals(model: &Model) -> Vec<Transform> {
+    let pose = Pose::rest(model);
+    (0..model.bones.len()).map(|b| gltf_local(model, &pose, b)).collect()
+}
+
+/// Largest number of samples a baked clip gets (a guard against tiny global sequences in long clips).
+const MAX_SAMPLES: usize = 20_000;
+
+/// Times at which baked channels of `anim` are sampled: every key of every channel (global-clock
+/// keys repeated over each period, with a key one float step before each wrap), both ends, and a
+/// grid of `fps` samples per second.
+pub(crate) fn sample_times(model: &Model, anim: &Animation, fps: f32) -> Vec<f32> {
+    let d = if anim.duration.is_finite() { anim.duration.max(0.0) } else { 0.0 };
+    let mut times = vec![0.0, d];
+    for ch in &anim.channels {
+        match ch.clock {
+            Clock::Animation => times.extend(ch.times.iter().copied().filter(|t| (0.0..=d).contains(t))),
+            Clock::Global(g) => {
+                let period = model.global_sequences.get(g).copied().unwrap_or(0.0);
+                if period <= 0.0 || !period.is_finite() {
+                    continue;
+                }
+                let periods = (d / period).ceil() as usize + 1;
+                if periods.saturating_mul(ch.times.len() + 2) > MAX_SAMPLES {
+                    continue;
+                }
+                for k in 0..periods {
+                    let start = k as f32 * period;
+                    if start > d {
+                        break;
+                    }
+                    times.push(start);
+                    if start > 0.0 {
+                        times.push(start.next_down());
+                    }
+                    let keys = ch.times.iter().map(|t| start + t).filter(|t| (start..start + period).contains(t));
+                    times.extend(keys.filter(|t| (0.0..=d).contains(t)));
+                }
+            }
+        }
+    }
+    if fps > 0.0 && fps.is_finite() {
+        let n = ((d * fps).ceil() as usize).min(MAX_SAMPLES);
+        times.extend((0..=n).map(|i| (i as f32 / fps).min(d)));
+    }
+    times.retain(|t| t.is_finite() && *t >= 0.0);
+    times.sort_by(f32::total_cmp);
+    times.dedup();
+    times
+}
+
+/// Samples the glTF local transforms of `bones` at `times`: `out[i][k]` is bone `bones[i]` at
+/// `times[k]`.
+pub(crate) fn sample_bones(model: &Model, anim: &Animation, bones: &[usize], times: &[f32]) -> Vec<Vec<Transform>> {
+    let mut out = vec![Vec::with_capacity(times.len()); bones.len()];
+    let mut evaluator = Evaluator::new(model, anim);
+    for &t in times {
+        let pose = evaluator.evaluate(ClipTime::at(t));
+        for (track, &b) in out.iter_mut().zip(bones) {
+            track.push(gltf_local(model, pose, b));
+        }
+    }
+    out
+}
+
+/// Flips each quaternion into the hemisphere of the previous one.
+pub(crate) fn continuous(rotations: &mut [[f32; 4]]) {
+    let mut prev: Option<[f32; 4]> = None;
+    for q in rotations.iter_mut() {
+        if let Some(p) = prev
+            && p[0] * q[0] + p[1] * q[1] + p[2] * q[2] + p[3] * q[3] < 0.0
+        {
+            *q = q.map(|c| -c);
+        }
+        prev = Some(*q);
+    }
+}
+
+/// Whether a channel can go to glTF as it is (own clock, no negative times).
+pub(crate) fn verbatim_ok(clock: Clock, times: &[f32], interpolation: Interpolation) -> bool {
+    let _ = interpolation;
+    clock == Clock::Animation && times.first().is_none_or(|&t| t >= 0.0)
+}

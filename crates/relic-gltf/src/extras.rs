@@ -1,0 +1,447 @@
+//! What relic keeps in glTF `extras`: everything the common model holds that glTF has no place
+//! for. Every object's extras carry one key, `relic`, with the shapes below (mesh extras also carry
+//! the conventional `targetNames` for morph target names).
+//!
+//! | object | `extras.relic` |
+//! |---|---|
+//! | root | [`RootExtras`]: model name, source format and version, global sequence durations, the source format's own extras as JSON |
+//! | asset | `{ "units": … }`: lengths are the game's own units, not metres |
+//! | bone node | [`BoneExtras`]: flags, and the original rest transform and bind matrix where glTF could not hold them |
+//! | attachment node | [`AttachmentExtras`]: the attachment id |
+//! | mesh | [`MeshExtras`]: LOD level and distance, part id |
+//! | material | [`MaterialExtras`]: the game's texture references, exact blend mode, fog, depth write, specular |
+//! | animation | [`AnimationExtras`]: duration, looping, blend-in, events, stated boxes, and the channels stored as they were where the glTF channels are baked |
+
+use relic_core::model::{
+    Aabb, Billboard, BlendMode, BoneFlags, Channel, ChannelValues, Clock, Event, Interpolation, KeyBounds, Specular,
+    TextureRef, Transform,
+};
+use serde::{Deserialize, Serialize};
+
+/// `{ "relic": T }`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(crate) struct Wrapped<T> {
+    pub(crate) relic: T,
+}
+
+/// Model-level data (root `extras.relic`).
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct RootExtras {
+    /// [`relic_core::Model::name`].
+    pub name: String,
+    /// Source format (`abc`, `m2`, `nod`, `nad`) and its version.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<SourceExtras>,
+    /// Durations of the global sequences in seconds (their channels are baked into each clip).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub global_sequences: Vec<f32>,
+    /// The source format's typed extras as JSON ([`relic_core::model::FormatExtras::json`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub format_extras: Option<FormatExtrasJson>,
+    /// Index of the synthetic root node that joins several root bones under one common root (glTF
+    /// requires one); it is not a bone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub synthetic_root: Option<usize>,
+}
+
+/// Where the model came from.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct SourceExtras {
+    /// Format short name.
+    pub format: String,
+    /// Format version.
+    pub version: u32,
+}
+
+/// A format's extras.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct FormatExtrasJson {
+    /// Format short name.
+    pub format: String,
+    /// The format's JSON, embedded as JSON.
+    pub data: serde_json::Value,
+}
+
+/// A bone node's data.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct BoneExtras {
+    /// Flags, when not the default (inherit everything, no billboard).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub flags: Option<FlagsJson>,
+    /// The bone's own rest transform where the node's TRS is baked (flags not inherited).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rest: Option<TransformJson>,
+    /// The model-space bind matrix where it is not exactly the inverse of the inverse bind matrix.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bind_matrix: Option<Vec<f32>>,
+}
+
+/// [`BoneFlags`] as JSON.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FlagsJson {
+    /// Inherit the parent's translation.
+    pub inherit_translation: bool,
+    /// Inherit the parent's rotation.
+    pub inherit_rotation: bool,
+    /// Inherit the parent's scale.
+    pub inherit_scale: bool,
+    /// Animations move only the rotation.
+    pub rotation_only: bool,
+    /// `none`, `spherical`, `cylindrical_x`, `cylindrical_y`, `cylindrical_z`.
+    pub billboard: String,
+}
+
+impl From<BoneFlags> for FlagsJson {
+    fn from(f: BoneFlags) -> Self {
+        let billboard = match f.billboard {
+            Billboard::None => "none",
+            Billboard::Spherical => "spherical",
+            Billboard::CylindricalX => "cylindrical_x",
+            Billboard::CylindricalY => "cylindrical_y",
+            Billboard::CylindricalZ => "cylindrical_z",
+        };
+        Self {
+            inherit_translation: f.inherit_translation,
+            inherit_rotation: f.inherit_rotation,
+            inherit_scale: f.inherit_scale,
+            rotation_only: f.rotation_only,
+            billboard: billboard.into(),
+        }
+    }
+}
+
+impl From<&FlagsJson> for BoneFlags {
+    fn from(f: &FlagsJson) -> Self {
+        let billboard = match f.billboard.as_str() {
+            "spherical" => Billboard::Spherical,
+            "cylindrical_x" => Billboard::CylindricalX,
+            "cylindrical_y" => Billboard::CylindricalY,
+            "cylindrical_z" => Billboard::CylindricalZ,
+            _ => Billboard::None,
+        };
+        Self {
+            inherit_translation: f.inherit_translation,
+            inherit_rotation: f.inherit_rotation,
+            inherit_scale: f.inherit_scale,
+            rotation_only: f.rotation_only,
+            billboard,
+        }
+    }
+}
+
+/// A [`Transform`] as JSON.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
+pub struct TransformJson {
+    /// Translation.
+    pub translation: [f32; 3],
+    /// Rotation `[x, y, z, w]`.
+    pub rotation: [f32; 4],
+    /// Scale.
+    pub scale: [f32; 3],
+}
+
+impl From<Transform> for TransformJson {
+    fn from(t: Transform) -> Self {
+        Self { translation: t.translation, rotation: t.rotation, scale: t.scale }
+    }
+}
+
+impl From<TransformJson> for Transform {
+    fn from(t: TransformJson) -> Self {
+        Self { translation: t.translation, rotation: t.rotation, scale: t.scale }
+    }
+}
+
+/// An attachment node's data.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct AttachmentExtras {
+    /// Marks the node as an attachment.
+    pub attachment: bool,
+    /// [`relic_core::model::Attachment::id`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<u32>,
+}
+
+/// A mesh's data.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct MeshExtras {
+    /// LOD level (0 = full detail).
+    pub lod: u32,
+    /// Camera distance from which the LOD is used, in model units.
+    pub lod_distance: f32,
+    /// Part id (M2 geoset id).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub part_id: Option<u32>,
+}
+
+/// Mesh `extras` (with glTF's conventional `targetNames`).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(crate) struct MeshExtrasOuter {
+    #[serde(default, rename = "targetNames", skip_serializing_if = "Vec::is_empty")]
+    pub(crate) target_names: Vec<String>,
+    #[serde(default)]
+    pub(crate) relic: Option<MeshExtras>,
+}
+
+/// A material's data.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct MaterialExtras {
+    /// The game's texture references, base layer first.
+    pub textures: Vec<TextureJson>,
+    /// Exact blend mode (glTF's alpha mode is an approximation for additive and modulate).
+    pub blend: String,
+    /// Not affected by fog.
+    pub unfogged: bool,
+    /// Writes depth.
+    pub depth_write: bool,
+    /// Specular exponent and intensity.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub specular: Option<[f32; 2]>,
+}
+
+/// A [`TextureRef`] as JSON.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct TextureJson {
+    /// The game's file path as stored.
+    pub path: String,
+    /// M2 replaceable texture type.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replaceable: Option<u32>,
+    /// UV set; absent for environment mapping.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub uv_set: Option<u32>,
+    /// Repeat horizontally.
+    pub wrap_u: bool,
+    /// Repeat vertically.
+    pub wrap_v: bool,
+}
+
+impl From<&TextureRef> for TextureJson {
+    fn from(t: &TextureRef) -> Self {
+        Self { path: t.path.clone(), replaceable: t.replaceable, uv_set: t.uv_set, wrap_u: t.wrap_u, wrap_v: t.wrap_v }
+    }
+}
+
+impl From<&TextureJson> for TextureRef {
+    fn from(t: &TextureJson) -> Self {
+        Self { path: t.path.clone(), replaceable: t.replaceable, uv_set: t.uv_set, wrap_u: t.wrap_u, wrap_v: t.wrap_v }
+    }
+}
+
+/// Blend mode names.
+pub(crate) fn blend_name(b: BlendMode) -> &'static str {
+    match b {
+        BlendMode::Opaque => "opaque",
+        BlendMode::AlphaKey => "alpha_key",
+        BlendMode::Alpha => "alpha",
+        BlendMode::Add => "add",
+        BlendMode::AddAlpha => "add_alpha",
+        BlendMode::Modulate => "modulate",
+        BlendMode::Modulate2x => "modulate_2x",
+    }
+}
+
+/// The blend mode of a name from [`blend_name`].
+pub(crate) fn blend_from_name(s: &str) -> Option<BlendMode> {
+    Some(match s {
+        "opaque" => BlendMode::Opaque,
+        "alpha_key" => BlendMode::AlphaKey,
+        "alpha" => BlendMode::Alpha,
+        "add" => BlendMode::Add,
+        "add_alpha" => BlendMode::AddAlpha,
+        "modulate" => BlendMode::Modulate,
+        "modulate_2x" => BlendMode::Modulate2x,
+        _ => return None,
+    })
+}
+
+impl MaterialExtras {
+    /// The specular parameters.
+    pub(crate) fn specular(&self) -> Option<Specular> {
+        self.specular.map(|[power, scale]| Specular { power, scale })
+    }
+}
+
+/// An animation's data.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct AnimationExtras {
+    /// Length in seconds (glTF clips end at their last key).
+    pub duration: f32,
+    /// Plays in a loop.
+    pub looping: bool,
+    /// Seconds over which the game blends into the clip.
+    pub blend_in: f32,
+    /// Timed events.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub events: Vec<EventJson>,
+    /// The clip's box as the file states it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bounds: Option<[[f32; 3]; 2]>,
+    /// Boxes stated per moment: `[time, min, max]`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub key_bounds: Vec<(f32, [f32; 3], [f32; 3])>,
+    /// For each glTF channel of the clip (in order), the index of the model channel it holds
+    /// verbatim, or `null` for a channel baked by the exporter (sampled evaluated transforms,
+    /// a hold key for a clip without channels).
+    pub channels: Vec<Option<usize>>,
+    /// The model channels that are not in the glTF channels verbatim (baked or dropped), as they
+    /// were, with their index.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub stashed: Vec<StashedChannel>,
+}
+
+/// An [`Event`] as JSON.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct EventJson {
+    /// Seconds from the start of the clip.
+    pub time: f32,
+    /// What happens.
+    pub name: String,
+    /// Bone it happens at.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bone: Option<usize>,
+    /// Position relative to the bone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub position: Option<[f32; 3]>,
+    /// Integer parameter.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parameter: Option<u32>,
+}
+
+impl From<&Event> for EventJson {
+    fn from(e: &Event) -> Self {
+        Self { time: e.time, name: e.name.clone(), bone: e.bone, position: e.position, parameter: e.parameter }
+    }
+}
+
+impl From<&EventJson> for Event {
+    fn from(e: &EventJson) -> Self {
+        Self { time: e.time, name: e.name.clone(), bone: e.bone, position: e.position, parameter: e.parameter }
+    }
+}
+
+/// A model channel kept as it was.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct StashedChannel {
+    /// Index in [`relic_core::model::Animation::channels`].
+    pub index: usize,
+    /// Bone index.
+    pub bone: usize,
+    /// `null` for the clip's clock, else the global sequence index.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub global_sequence: Option<usize>,
+    /// `step`, `linear`, `cubic`.
+    pub interpolation: String,
+    /// `translation`, `rotation`, `scale`.
+    pub property: String,
+    /// Key times.
+    pub times: Vec<f32>,
+    /// Values, flat (3 or 4 per value).
+    pub values: Vec<f32>,
+}
+
+pub(crate) fn interpolation_name(i: Interpolation) -> &'static str {
+    match i {
+        Interpolation::Step => "step",
+        Interpolation::Linear => "linear",
+        Interpolation::CubicSpline => "cubic",
+    }
+}
+
+impl StashedChannel {
+    pub(crate) fn new(index: usize, c: &Channel) -> Self {
+        let values: Vec<f32> = match &c.values {
+            ChannelValues::Translation(v) | ChannelValues::Scale(v) => v.iter().flatten().copied().collect(),
+            ChannelValues::Rotation(v) => v.iter().flatten().copied().collect(),
+        };
+        Self {
+            index,
+            bone: c.bone,
+            global_sequence: match c.clock {
+                Clock::Animation => None,
+                Clock::Global(g) => Some(g),
+            },
+            interpolation: interpolation_name(c.interpolation).into(),
+            property: c.values.property().into(),
+            times: c.times.clone(),
+            values,
+        }
+    }
+
+    /// The channel back; `None` if the JSON is inconsistent.
+    pub(crate) fn channel(&self) -> Option<Channel> {
+        let interpolation = match self.interpolation.as_str() {
+            "step" => Interpolation::Step,
+            "linear" => Interpolation::Linear,
+            "cubic" => Interpolation::CubicSpline,
+            _ => return None,
+        };
+        let v3 = || -> Option<Vec<[f32; 3]>> {
+            let chunks = self.values.chunks_exact(3);
+            if !chunks.remainder().is_empty() {
+                return None;
+            }
+            Some(
+                chunks
+                    .map(|c| {
+                        [
+                            c.first().copied().unwrap_or(0.0),
+                            c.get(1).copied().unwrap_or(0.0),
+                            c.get(2).copied().unwrap_or(0.0),
+                        ]
+                    })
+                    .collect(),
+            )
+        };
+        let values = match self.property.as_str() {
+            "translation" => ChannelValues::Translation(v3()?),
+            "scale" => ChannelValues::Scale(v3()?),
+            "rotation" => {
+                let chunks = self.values.chunks_exact(4);
+                if !chunks.remainder().is_empty() {
+                    return None;
+                }
+                ChannelValues::Rotation(
+                    chunks.map(|c| std::array::from_fn(|i| c.get(i).copied().unwrap_or(0.0))).collect(),
+                )
+            }
+            _ => return None,
+        };
+        Some(Channel {
+            bone: self.bone,
+            clock: self.global_sequence.map_or(Clock::Animation, Clock::Global),
+            interpolation,
+            times: self.times.clone(),
+            values,
+        })
+    }
+}
+
+/// An [`Aabb`] as `[min, max]`.
+pub(crate) fn aabb_json(b: &Aabb) -> [[f32; 3]; 2] {
+    [b.min, b.max]
+}
+
+/// A [`KeyBounds`] as `(time, min, max)`.
+pub(crate) fn key_bounds_json(k: &KeyBounds) -> (f32, [f32; 3], [f32; 3]) {
+    (k.time, k.bounds.min, k.bounds.max)
+}
+
+/// Serializes `{ "relic": value }` as glTF extras.
+pub(crate) fn wrap<T: Serialize>(value: T) -> Result<gltf_json::Extras, crate::GltfError> {
+    raw(&Wrapped { relic: value })
+}
+
+/// Serializes any value as glTF extras.
+pub(crate) fn raw<T: Serialize>(value: &T) -> Result<gltf_json::Extras, crate::GltfError> {
+    let text = serde_json::to_string(value).map_err(|e| crate::GltfError::Json(e.to_string()))?;
+    let raw = serde_json::value::RawValue::from_string(text).map_err(|e| crate::GltfError::Json(e.to_string()))?;
+    Ok(Some(raw))
+}
+
+/// Reads `extras.relic` as `T`; `None` if absent or not of that shape (extras are advisory: a file
+/// edited by another tool may carry anything there).
+pub(crate) fn unwrap<T: for<'de> Deserialize<'de>>(extras: &gltf_json::Extras) -> Option<T> {
+    let raw = extras.as_ref()?;
+    serde_json::from_str::<Wrapped<T>>(raw.get()).ok().map(|w| w.relic)
+}

@@ -1,0 +1,233 @@
+//! Readable summaries of an exported document (for snapshot tests and `relic info`), and the
+//! counts a glTF importer such as Blender should show for a model (for `cargo xtask
+//! blender-check`).
+
+use gltf_json as json;
+use json::validation::Checked::Valid;
+use relic_core::Model;
+use serde::{Deserialize, Serialize};
+
+use crate::ExportOptions;
+
+/// The shape of an exported document: counts, names, hierarchy, channel layout and a checksum of
+/// the binary buffer. Never the raw data.
+#[derive(Debug, Clone, Serialize)]
+pub struct Summary {
+    /// `asset.generator`.
+    pub generator: String,
+    /// `extensionsUsed`.
+    pub extensions_used: Vec<String>,
+    /// Every node: `name [mesh m] [skin] <- parent`.
+    pub nodes: Vec<String>,
+    /// Joint count of each skin.
+    pub skins: Vec<usize>,
+    /// Every mesh.
+    pub meshes: Vec<MeshSummary>,
+    /// Every material: `name: alpha mode, double-sided, unlit, textured`.
+    pub materials: Vec<String>,
+    /// Every animation.
+    pub animations: Vec<AnimationSummary>,
+    /// Accessors, buffer views, images.
+    pub accessors: usize,
+    /// Buffer views.
+    pub buffer_views: usize,
+    /// Images.
+    pub images: usize,
+    /// Bytes of the binary buffer.
+    pub bin_bytes: usize,
+    /// FNV-1a 64 of the binary buffer, hex.
+    pub bin_fnv1a: String,
+}
+
+/// One mesh of a [`Summary`].
+#[derive(Debug, Clone, Serialize)]
+pub struct MeshSummary {
+    /// Mesh name.
+    pub name: String,
+    /// Per primitive: `ATTRIBUTE×count` list, index count, morph target count.
+    pub primitives: Vec<String>,
+    /// Mesh `extras` as JSON text.
+    pub extras: String,
+}
+
+/// One animation of a [`Summary`].
+#[derive(Debug, Clone, Serialize)]
+pub struct AnimationSummary {
+    /// Animation name.
+    pub name: String,
+    /// Per channel: `node.path INTERPOLATION keys`.
+    pub channels: Vec<String>,
+}
+
+/// FNV-1a 64 of bytes.
+pub fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+}
+
+fn checked_name<T: std::fmt::Debug>(c: &json::validation::Checked<T>) -> String {
+    match c {
+        Valid(v) => format!("{v:?}"),
+        json::validation::Checked::Invalid => "invalid".into(),
+    }
+}
+
+/// Summarises a document.
+pub fn summarize(root: &json::Root, bin: &[u8]) -> Summary {
+    let name_of = |n: usize| root.nodes.get(n).and_then(|n| n.name.clone()).unwrap_or_else(|| format!("#{n}"));
+    let mut parent = vec![None; root.nodes.len()];
+    for (p, n) in root.nodes.iter().enumerate() {
+        for c in n.children.iter().flatten() {
+            if let Some(slot) = parent.get_mut(c.value()) {
+                *slot = Some(p);
+            }
+        }
+    }
+    let nodes = root
+        .nodes
+        .iter()
+        .enumerate()
+        .map(|(i, n)| {
+            let mut s = name_of(i);
+            if let Some(m) = n.mesh {
+                s.push_str(&format!(" [mesh {}]", m.value()));
+            }
+            if n.skin.is_some() {
+                s.push_str(" [skin]");
+            }
+            if let Some(p) = parent.get(i).copied().flatten() {
+                s.push_str(&format!(" <- {}", name_of(p)));
+            }
+            s
+        })
+        .collect();
+    let count = |a: json::Index<json::Accessor>| root.get(a).map_or(0, |a| a.count.0);
+    let meshes = root
+        .meshes
+        .iter()
+        .map(|m| MeshSummary {
+            name: m.name.clone().unwrap_or_default(),
+            primitives: m
+                .primitives
+                .iter()
+                .map(|p| {
+                    let attrs: Vec<String> =
+                        p.attributes.iter().map(|(k, a)| format!("{}×{}", checked_name(k), count(*a))).collect();
+                    format!(
+                        "{}; indices {}; targets {}",
+                        attrs.join(", "),
+                        p.indices.map_or(0, count),
+                        p.targets.as_ref().map_or(0, Vec::len)
+                    )
+                })
+                .collect(),
+            extras: m.extras.as_ref().map(|r| r.get().to_string()).unwrap_or_default(),
+        })
+        .collect();
+    let materials = root
+        .materials
+        .iter()
+        .map(|m| {
+            format!(
+                "{}: {}{}{}{}",
+                m.name.clone().unwrap_or_default(),
+                checked_name(&m.alpha_mode),
+                if m.double_sided { ", double-sided" } else { "" },
+                if m.extensions.as_ref().is_some_and(|e| e.unlit.is_some()) { ", unlit" } else { "" },
+                if m.pbr_metallic_roughness.base_color_texture.is_some() { ", textured" } else { "" },
+            )
+        })
+        .collect();
+    let animations = root
+        .animations
+        .iter()
+        .map(|a| AnimationSummary {
+            name: a.name.clone().unwrap_or_default(),
+            channels: a
+                .channels
+                .iter()
+                .map(|c| {
+                    let sampler = a.samplers.get(c.sampler.value());
+                    format!(
+                        "{}.{} {} {}",
+                        name_of(c.target.node.value()),
+                        checked_name(&c.target.path),
+                        sampler.map_or("?".into(), |s| checked_name(&s.interpolation)),
+                        sampler.map_or(0, |s| count(s.input)),
+                    )
+                })
+                .collect(),
+        })
+        .collect();
+    Summary {
+        generator: root.asset.generator.clone().unwrap_or_default(),
+        extensions_used: root.extensions_used.clone(),
+        nodes,
+        skins: root.skins.iter().map(|s| s.joints.len()).collect(),
+        meshes,
+        materials,
+        animations,
+        accessors: root.accessors.len(),
+        buffer_views: root.buffer_views.len(),
+        images: root.images.len(),
+        bin_bytes: bin.len(),
+        bin_fnv1a: format!("{:016x}", fnv1a(bin)),
+    }
+}
+
+/// What an importer should show for an exported model: the sidecar `<file>.expect.json` that
+/// `cargo xtask blender-check` compares Blender's scene against.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Expectation {
+    /// Bones of the armature (one per model bone).
+    pub bones: usize,
+    /// Mesh objects (one per exported mesh).
+    pub meshes: usize,
+    /// Vertices over all mesh objects: the vertices the triangles use (Blender drops unused ones).
+    pub vertices: usize,
+    /// Triangles over all mesh objects, without degenerate ones (two equal corners).
+    pub triangles: usize,
+    /// Actions: one per clip for the armature, plus one per (clip, mesh) with morph weights.
+    pub actions: usize,
+}
+
+/// The counts Blender should show after importing the export of `model` with `options`.
+pub fn expectation(model: &Model, options: &ExportOptions) -> Expectation {
+    let exported = |m: &&relic_core::model::Mesh| {
+        !(options.lod0_only && m.lod.level != 0) && !m.positions.is_empty() && !m.triangles.is_empty()
+    };
+    let meshes: Vec<&relic_core::model::Mesh> = model.meshes.iter().filter(exported).collect();
+    let mut vertices = 0;
+    let mut triangles = 0;
+    for m in &meshes {
+        let mut used = vec![false; m.positions.len()];
+        for t in &m.triangles {
+            if t[0] == t[1] || t[1] == t[2] || t[0] == t[2] {
+                continue;
+            }
+            triangles += 1;
+            for &i in t {
+                if let Some(u) = used.get_mut(i as usize) {
+                    *u = true;
+                }
+            }
+        }
+        vertices += used.iter().filter(|u| **u).count();
+    }
+    let mut actions = 0;
+    for a in &model.animations {
+        let skeletal = !model.bones.is_empty();
+        let morph_meshes = {
+            let mut ms: Vec<usize> = a
+                .morph_channels
+                .iter()
+                .filter(|c| model.meshes.get(c.mesh).is_some_and(|m| exported(&m) && !m.morph_targets.is_empty()))
+                .map(|c| c.mesh)
+                .collect();
+            ms.sort_unstable();
+            ms.dedup();
+            ms.len()
+        };
+        actions += usize::from(skeletal) + morph_meshes;
+    }
+    Expectation { bones: model.bones.len(), meshes: meshes.len(), vertices, triangles, actions }
+}
