@@ -321,10 +321,9 @@ impl Exporter<'_> {
             BlendMode::AlphaKey => (AlphaMode::Mask, Some(AlphaCutoff(0.5))),
             _ => (AlphaMode::Blend, None),
         };
-        let extensions = material.unlit.then(|| json::extensions::material::Material {
-            unlit: Some(json::extensions::material::Unlit {}),
-            ..Default::default()
-        });
+        let extensions = material
+            .unlit
+            .then_some(json::extensions::material::Material { unlit: Some(json::extensions::material::Unlit {}) });
         if material.unlit && !self.root.extensions_used.iter().any(|e| e == "KHR_materials_unlit") {
             self.root.extensions_used.push("KHR_materials_unlit".into());
         }
@@ -383,7 +382,10 @@ impl Exporter<'_> {
                 // Filled in by `skin_and_scene` (the skin comes after the meshes).
                 n.skin = Some(Index::new(0));
             }
-            self.mesh_nodes[m] = Some(self.root.push(n));
+            let index = self.root.push(n);
+            if let Some(slot) = self.mesh_nodes.get_mut(m) {
+                *slot = Some(index);
+            }
         }
         Ok(())
     }

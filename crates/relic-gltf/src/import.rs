@@ -357,10 +357,10 @@ impl Importer<'_> {
             let Some(node) = root.nodes.get(n) else { continue };
             let Some(mesh_index) = node.mesh else { continue };
             let Some(mesh) = root.get(mesh_index) else { continue };
-            let joints: Option<Vec<Option<usize>>> = match node.skin.and_then(|s| root.get(s)) {
-                Some(skin) => Some(skin.joints.iter().map(|j| node_bone.get(j.value()).copied().flatten()).collect()),
-                None => None,
-            };
+            let joints: Option<Vec<Option<usize>>> = node
+                .skin
+                .and_then(|s| root.get(s))
+                .map(|skin| skin.joints.iter().map(|j| node_bone.get(j.value()).copied().flatten()).collect());
             // Unskinned: bound rigidly to the nearest bone above, in model space.
             let mut global = node_matrix(node);
             let mut at = tree.parent.get(n).copied().flatten();
@@ -531,7 +531,7 @@ impl Importer<'_> {
             for (js, ws) in &sets {
                 let (Some(j), Some(w)) = (js.get(v), ws.get(v)) else { continue };
                 for (&joint, &weight) in j.iter().zip(w) {
-                    if !(weight > 0.0) || !weight.is_finite() {
+                    if weight <= 0.0 || !weight.is_finite() {
                         continue;
                     }
                     let bone = joints.get(joint as usize).copied().flatten().ok_or_else(|| {
@@ -558,7 +558,10 @@ impl Importer<'_> {
     }
 
     fn attachments(&mut self, tree: &Tree, node_bone: &[Option<usize>]) {
-        for &n in &tree.order {
+        // Node order (a relic export writes attachments in model order).
+        let mut in_scene = tree.order.clone();
+        in_scene.sort_unstable();
+        for &n in &in_scene {
             let Some(node) = self.root.nodes.get(n) else { continue };
             if node_bone.get(n).copied().flatten().is_some() || node.mesh.is_some() || node.camera.is_some() {
                 continue;

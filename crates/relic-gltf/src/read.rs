@@ -290,7 +290,7 @@ impl<'a> Reader<'a> {
             0 => 0,
             n => (n - 1).checked_mul(stride).and_then(|x| x.checked_add(element_size)).unwrap_or(u64::MAX),
         };
-        let end = offset.checked_add(needed).unwrap_or(u64::MAX);
+        let end = offset.saturating_add(needed);
         if end > view_len {
             return Err(GltfError::invalid(
                 element,
@@ -318,13 +318,17 @@ impl<'a> Reader<'a> {
         let element = format!("accessors[{}]", index.value());
         let a = self.accessor(index)?;
         let (component, normalized, count) = self.check_type(&element, a, N, types)?;
-        let mut out = vec![[0.0f32; N]; 0];
-        self.charge(&element, count.saturating_mul(4 * N as u64))?;
-        out.reserve_exact(count as usize);
         let size = component_size(component);
-        match a.buffer_view {
+        let span = match a.buffer_view {
             Some(view) => {
-                let span = self.span(&element, view, a.byte_offset.map_or(0, |o| o.0), count, element_size(size, N))?;
+                Some(self.span(&element, view, a.byte_offset.map_or(0, |o| o.0), count, element_size(size, N))?)
+            }
+            None => None,
+        };
+        self.charge(&element, count.saturating_mul(4 * N as u64))?;
+        let mut out: Vec<[f32; N]> = Vec::with_capacity(count as usize);
+        match span {
+            Some(span) => {
                 for i in 0..span.count {
                     let bytes = span.get(i).unwrap_or_default();
                     out.push(std::array::from_fn(|c| {
@@ -359,17 +363,22 @@ impl<'a> Reader<'a> {
         if normalized {
             return Err(GltfError::invalid(element, "integer indices must not be normalized"));
         }
+        let size = component_size(component);
+        let span = match a.buffer_view {
+            Some(view) => {
+                Some(self.span(&element, view, a.byte_offset.map_or(0, |o| o.0), count, element_size(size, N))?)
+            }
+            None => None,
+        };
         self.charge(&element, count.saturating_mul(4 * N as u64))?;
         let mut out: Vec<[u32; N]> = Vec::with_capacity(count as usize);
-        let size = component_size(component);
         let one = |bytes: &[u8]| -> [u32; N] {
             std::array::from_fn(|c| {
                 decode_int(component, bytes.get(c * size as usize..).unwrap_or_default()).unwrap_or(0)
             })
         };
-        match a.buffer_view {
-            Some(view) => {
-                let span = self.span(&element, view, a.byte_offset.map_or(0, |o| o.0), count, element_size(size, N))?;
+        match span {
+            Some(span) => {
                 for i in 0..span.count {
                     out.push(one(span.get(i).unwrap_or_default()));
                 }

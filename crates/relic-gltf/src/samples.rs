@@ -29,7 +29,10 @@ fn axis_angle(axis: [f32; 3], angle: f32) -> [f32; 4] {
 }
 
 /// Bones from (name, parent, local translation, local rotation); bind matrices from the rest pose.
-fn skeleton(spec: &[(&str, Option<usize>, [f32; 3], [f32; 4])]) -> Vec<Bone> {
+/// (name, parent, local translation, local rotation) of one bone.
+type BoneSpec<'a> = (&'a str, Option<usize>, [f32; 3], [f32; 4]);
+
+fn skeleton(spec: &[BoneSpec<'_>]) -> Vec<Bone> {
     let mut bones: Vec<Bone> = Vec::new();
     let mut globals: Vec<Mat4> = Vec::new();
     for &(name, parent, t, r) in spec {

@@ -193,7 +193,7 @@ pub struct Expectation {
 /// The counts Blender should show after importing the export of `model` with `options`.
 pub fn expectation(model: &Model, options: &ExportOptions) -> Expectation {
     let exported = |m: &&relic_core::model::Mesh| {
-        !(options.lod0_only && m.lod.level != 0) && !m.positions.is_empty() && !m.triangles.is_empty()
+        !(m.positions.is_empty() || m.triangles.is_empty() || options.lod0_only && m.lod.level != 0)
     };
     let meshes: Vec<&relic_core::model::Mesh> = model.meshes.iter().filter(exported).collect();
     let mut vertices = 0;

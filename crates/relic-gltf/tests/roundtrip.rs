@@ -1,0 +1,198 @@
+//! IR → glTF → IR round trips, and "animates the same" checks of the baked exports.
+
+use relic_anim::pose::{ClipTime, Evaluator};
+use relic_anim::{ModelSkinner, Pose};
+use relic_core::Model;
+use relic_core::model::{ChannelValues, Interpolation};
+use relic_gltf::{ExportOptions, GltfError, export_glb, export_gltf, import, samples};
+
+fn exact() -> ExportOptions {
+    ExportOptions { quaternion_continuity: false, ..ExportOptions::default() }
+}
+
+/// Checks skin weights to 1e-6 (export renormalises in f64), then copies them over so the rest of
+/// the model can be compared exactly.
+fn weights_match_then_align(original: &Model, back: &mut Model) {
+    assert_eq!(original.meshes.len(), back.meshes.len());
+    for (a, b) in original.meshes.iter().zip(back.meshes.iter_mut()) {
+        assert_eq!(a.skin.offsets, b.skin.offsets, "{}", a.name);
+        for (x, y) in a.skin.influences.iter().zip(&b.skin.influences) {
+            assert_eq!(x.bone, y.bone, "{}", a.name);
+            assert!((x.weight - y.weight).abs() <= 1e-6, "{}: {} vs {}", a.name, x.weight, y.weight);
+        }
+        b.skin = a.skin.clone();
+    }
+}
+
+fn glb_round_trip(model: &Model, options: &ExportOptions) -> Model {
+    let glb = export_glb(model, options).unwrap();
+    let back = import(&glb.value, None).unwrap();
+    assert_eq!(back.validate(), Ok(()));
+    back
+}
+
+#[test]
+fn every_sample_comes_back_equal() {
+    for (name, model) in samples::all() {
+        let mut back = glb_round_trip(&model, &exact());
+        weights_match_then_align(&model, &mut back);
+        assert_eq!(back, model, "{name}");
+    }
+}
+
+#[test]
+fn rich_sample_keeps_what_the_issue_names() {
+    let model = samples::skinned_animated();
+    let back = glb_round_trip(&model, &exact());
+    // Skeleton, six influences per vertex, LODs, morphs, materials with texture names, clips with
+    // cubic and step keys, events, attachments and format extras: all there, by value.
+    assert_eq!(
+        back.bones.iter().map(|b| b.name.as_str()).collect::<Vec<_>>(),
+        ["root", "hips", "spine", "chest", "head", "arm_l", "arm_r"]
+    );
+    assert_eq!(back.meshes[0].skin.max_influences(), 6);
+    assert_eq!(back.meshes[1].lod.level, 1);
+    assert_eq!(back.meshes[1].lod.distance, 12.5);
+    assert_eq!(back.meshes[2].morph_targets[0].name, "smile");
+    assert_eq!(back.materials[1].textures[0].path, "TEXTURES\\SAMPLE\\SKIN1.BLP");
+    assert_eq!(back.materials[1].textures[0].replaceable, Some(11));
+    let wave = &back.animations[1];
+    assert_eq!(wave.channels[0].interpolation, Interpolation::CubicSpline);
+    assert_eq!(back.animations[2].channels[0].interpolation, Interpolation::Step);
+    assert_eq!(back.animations[2].morph_channels[0].weights, vec![0.0, 0.0, 0.5, 1.0, 0.0, 0.0]);
+    assert_eq!(back.animations[0].events[0].name, "footstep left");
+    assert!(back.animations[3].channels.is_empty(), "the hold channel of an empty clip is not imported");
+    assert_eq!(back.attachments[0].name, "hand_r");
+    let fx = back.extras.as_ref().unwrap();
+    assert_eq!(fx.format(), relic_core::model::FormatKind::Abc);
+    assert!(fx.json().unwrap().contains("weight_sets"));
+}
+
+#[test]
+fn continuity_flips_signs_but_not_rotations() {
+    let model = samples::skinned_animated();
+    let back = glb_round_trip(&model, &ExportOptions::default());
+    let (ChannelValues::Rotation(a), ChannelValues::Rotation(b)) =
+        (&model.animations[0].channels[1].values, &back.animations[0].channels[1].values)
+    else {
+        panic!("rotation channel expected");
+    };
+    // The last key was stored in the far hemisphere: exported flipped, same rotation.
+    assert_eq!(b[2], a[2].map(|c| -c));
+    assert_eq!(&b[..2], &a[..2]);
+}
+
+#[test]
+fn gltf_with_external_bin_round_trips() {
+    let model = samples::skinned_animated();
+    let dir = tempfile::tempdir().unwrap();
+    let out = export_gltf(&model, &exact(), "sample.bin").unwrap();
+    let (json, bin) = out.value;
+    assert!(json.contains("\"uri\": \"sample.bin\""));
+    std::fs::write(dir.path().join("sample.gltf"), &json).unwrap();
+    std::fs::write(dir.path().join("sample.bin"), &bin).unwrap();
+    let bytes = std::fs::read(dir.path().join("sample.gltf")).unwrap();
+    let mut back = import(&bytes, Some(dir.path())).unwrap();
+    weights_match_then_align(&model, &mut back);
+    assert_eq!(back, model);
+    // Without the folder the external buffer cannot be found: a clear error, no panic.
+    assert!(matches!(import(&bytes, None), Err(GltfError::Resource { .. })));
+}
+
+#[test]
+fn lod0_only_drops_other_levels() {
+    let model = samples::skinned_animated();
+    let options = ExportOptions { lod0_only: true, ..exact() };
+    let back = glb_round_trip(&model, &options);
+    assert_eq!(back.meshes.len(), model.meshes.len() - 1);
+    assert!(back.meshes.iter().all(|m| m.lod.level == 0));
+    // The morph channel of mesh 2 now targets mesh 1.
+    assert_eq!(back.animations[2].morph_channels[0].mesh, 1);
+}
+
+#[test]
+fn export_refuses_an_invalid_model() {
+    let mut model = samples::skinned_animated();
+    model.bones[1].parent = Some(3);
+    let err = export_glb(&model, &ExportOptions::default()).unwrap_err();
+    assert!(matches!(err, GltfError::InvalidModel(_)), "{err}");
+    assert!(err.to_string().contains("bones[1]"), "{err}");
+}
+
+/// Removes every `extras` object from a GLB's JSON: what a viewer that ignores relic's extras sees.
+fn strip_extras(glb: &[u8]) -> Vec<u8> {
+    fn strip(v: &mut serde_json::Value) {
+        match v {
+            serde_json::Value::Object(map) => {
+                map.remove("extras");
+                map.values_mut().for_each(strip);
+            }
+            serde_json::Value::Array(items) => items.iter_mut().for_each(strip),
+            _ => {}
+        }
+    }
+    let parsed = gltf::binary::Glb::from_slice(glb).unwrap();
+    let mut json: serde_json::Value = serde_json::from_slice(&parsed.json).unwrap();
+    strip(&mut json);
+    let out = gltf::binary::Glb {
+        header: parsed.header,
+        json: serde_json::to_vec(&json).unwrap().into(),
+        bin: parsed.bin.clone(),
+    };
+    out.to_vec().unwrap()
+}
+
+/// Skinned positions of every LOD-0 mesh of `model` in clip `a` at `t` (rest pose for `None`).
+fn posed(model: &Model, a: Option<usize>, t: f32) -> Vec<Vec<[f32; 3]>> {
+    let mut skinner = ModelSkinner::new(model);
+    match a {
+        Some(a) => {
+            let anim = &model.animations[a];
+            let mut ev = Evaluator::new(model, anim);
+            let time = ClipTime::at(t);
+            let pose = ev.evaluate(time).clone();
+            skinner.skin(model, &pose, Some(anim), time).unwrap();
+        }
+        None => skinner.skin(model, &Pose::rest(model), None, ClipTime::default()).unwrap(),
+    }
+    skinner.positions
+}
+
+fn worst(a: &[Vec<[f32; 3]>], b: &[Vec<[f32; 3]>]) -> f32 {
+    a.iter().flatten().zip(b.iter().flatten()).map(|(p, q)| relic_core::math::max_abs_diff(p, q)).fold(0.0, f32::max)
+}
+
+/// What a plain glTF viewer shows (no relic extras, plain node composition) moves every vertex as
+/// relic-anim moves the original model: at rest, and at every key and bake sample of every clip.
+#[test]
+fn exports_animate_the_same_without_relic_extras() {
+    for (name, model) in samples::all() {
+        let glb = export_glb(&model, &ExportOptions::default()).unwrap();
+        let plain = import(&strip_extras(&glb.value), None).unwrap();
+        assert!(plain.bones.iter().all(|b| b.flags == Default::default()), "{name}: flags are extras only");
+        let rest = worst(&posed(&model, None, 0.0), &posed(&plain, None, 0.0));
+        assert!(rest < 1e-5, "{name}: rest pose differs by {rest}");
+        for (a, anim) in model.animations.iter().enumerate() {
+            let n = 60;
+            let mut max = 0.0f32;
+            // Times on the 30 fps bake grid (every key of the samples is on it too).
+            for k in 0..=n {
+                let t = (k as f32 / 30.0).min(anim.duration);
+                max = max.max(worst(&posed(&model, Some(a), t), &posed(&plain, Some(a), t)));
+            }
+            assert!(max < 2e-4, "{name} {}: posed vertices differ by {max}", anim.name);
+        }
+    }
+}
+
+/// Without baking the flags, a plain viewer would show something else: the check above can fail.
+#[test]
+fn ignoring_the_flags_would_be_visible() {
+    let model = samples::flagged_bones();
+    let mut unflagged = model.clone();
+    for b in &mut unflagged.bones {
+        b.flags = Default::default();
+    }
+    let d = worst(&posed(&model, Some(0), 0.5), &posed(&unflagged, Some(0), 0.5));
+    assert!(d > 0.1, "the sample's flags must matter ({d})");
+}
