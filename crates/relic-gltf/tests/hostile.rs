@@ -1,5 +1,8 @@
 //! Import of damaged and hostile glTF: typed errors, never a panic, a hang or a giant allocation.
 
+// Test helpers: a failure must stop the test loudly.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
+
 use relic_core::testkit::{self, CountingAllocator, Limits, Rng};
 use relic_gltf::{ExportOptions, GltfError, export_glb, import, samples};
 use serde_json::{Value, json};

@@ -1,5 +1,8 @@
 //! IR → glTF → IR round trips, and "animates the same" checks of the baked exports.
 
+// Test helpers: a failure must stop the test loudly.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
+
 use relic_anim::pose::{ClipTime, Evaluator};
 use relic_anim::{ModelSkinner, Pose};
 use relic_core::Model;

@@ -1,6 +1,9 @@
 //! Snapshots of the export of every sample model: the document's shape (nodes, skins, meshes,
 //! materials, channels), the losses reported, and a checksum of the binary buffer.
 
+// Test helpers: a failure must stop the test loudly.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
+
 use relic_gltf::{ExportOptions, export, samples, summary};
 
 #[derive(serde::Serialize)]
