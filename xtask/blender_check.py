@@ -2,11 +2,15 @@
 # Blender made of each: bones, mesh objects, vertices, triangles, actions.
 #
 # Run by `cargo xtask blender-check DIR` as
-#   blender -b --factory-startup --python xtask/blender_check.py -- LIST OUT
+#   blender -b --factory-startup --python xtask/blender_check.py -- LIST OUT [REEXPORT_DIR]
 # where LIST has one file path per line; OUT receives one JSON object per line and file:
-#   {"file": ..., "bones": n, "meshes": n, "vertices": n, "triangles": n, "actions": n}
-# or {"file": ..., "error": "..."} when the import fails.
+#   {"file": ..., "bones": n, "meshes": n, "vertices": n, "triangles": n, "actions": n,
+#    "reexport": path}
+# or {"file": ..., "error": "..."} when the import fails. With REEXPORT_DIR, Blender also exports
+# each imported scene back to glTF (REEXPORT_DIR/<line number>.glb): the way back from Blender,
+# which relic then imports.
 import json
+import os
 import sys
 import traceback
 
@@ -56,12 +60,18 @@ def counts(path):
 def main():
     argv = sys.argv[sys.argv.index('--') + 1:]
     listing, out_path = argv[0], argv[1]
+    reexport_dir = argv[2] if len(argv) > 2 else None
     with open(listing) as f:
         files = [line.strip() for line in f if line.strip()]
     with open(out_path, 'w') as out:
-        for path in files:
+        for number, path in enumerate(files):
             try:
                 record = counts(path)
+                if reexport_dir:
+                    target = os.path.join(reexport_dir, '%d.glb' % number)
+                    result = bpy.ops.export_scene.gltf(filepath=target, export_format='GLB')
+                    if 'FINISHED' in result:
+                        record['reexport'] = target
             except Exception as e:  # report and go on with the next file
                 record = {'error': '%s: %s' % (type(e).__name__, e), 'trace': traceback.format_exc()[-2000:]}
             record['file'] = path

@@ -3,6 +3,9 @@
 //! triangle and action counts against the sidecar `<file>.expect.json` that relic wrote beside
 //! each export from its own model (`relic_gltf::summary::expectation`; `cargo xtask
 //! gltf-validate` writes both).
+//!
+//! Blender then exports each imported scene back to glTF, and relic imports that (the way from
+//! Blender back into the games): it must give a valid model with the same bones and meshes.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -19,12 +22,16 @@ fn sidecar(path: &Path) -> PathBuf {
     PathBuf::from(format!("{}.expect.json", path.display()))
 }
 
+/// What Blender reported for one file: its counts (or import error) and its re-export.
+type Reported = (Result<Expectation, String>, Option<PathBuf>);
+
 /// What Blender reported for one file.
-fn parse_line(line: &str) -> Result<(String, Result<Expectation, String>), String> {
+fn parse_line(line: &str) -> Result<(String, Reported), String> {
     let v: serde_json::Value = serde_json::from_str(line).map_err(|e| format!("blender output {line:?}: {e}"))?;
     let file = v.get("file").and_then(serde_json::Value::as_str).unwrap_or("").to_string();
+    let reexport = v.get("reexport").and_then(serde_json::Value::as_str).map(PathBuf::from);
     if let Some(err) = v.get("error").and_then(serde_json::Value::as_str) {
-        return Ok((file, Err(err.to_string())));
+        return Ok((file, (Err(err.to_string()), reexport)));
     }
     let n = |k: &str| v.get(k).and_then(serde_json::Value::as_u64).unwrap_or(u64::MAX) as usize;
     let got = Expectation {
@@ -34,7 +41,7 @@ fn parse_line(line: &str) -> Result<(String, Result<Expectation, String>), Strin
         triangles: n("triangles"),
         actions: n("actions"),
     };
-    Ok((file, Ok(got)))
+    Ok((file, (Ok(got), reexport)))
 }
 
 fn describe(e: &Expectation) -> String {
@@ -44,7 +51,63 @@ fn describe(e: &Expectation) -> String {
     )
 }
 
+/// True if Blender's Python can import numpy, which Blender's glTF importer needs (Debian's
+/// `blender` package does not depend on `python3-numpy`).
+fn numpy_available() -> bool {
+    Command::new("blender")
+        .args(["-b", "--factory-startup", "--python-exit-code", "1", "--python-expr", "import numpy"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+/// On CI (CI=true), installs the Debian package `python3-numpy` when Blender lacks numpy; elsewhere
+/// says what to install.
+fn ensure_numpy() -> Result<(), String> {
+    if numpy_available() {
+        return Ok(());
+    }
+    let hint = "Blender's Python has no numpy, which its glTF importer needs: apt-get install python3-numpy";
+    if std::env::var("CI").as_deref() != Ok("true") {
+        return Err(hint.into());
+    }
+    println!("blender-check: installing python3-numpy (Debian package) for Blender's glTF importer");
+    let apt = |args: &[&str]| {
+        Command::new("apt-get")
+            .args(args)
+            .env("DEBIAN_FRONTEND", "noninteractive")
+            .stdout(std::process::Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success())
+    };
+    if !(apt(&["install", "-y", "-qq", "python3-numpy"])
+        || (apt(&["update", "-qq"]) && apt(&["install", "-y", "-qq", "python3-numpy"])))
+    {
+        return Err(hint.into());
+    }
+    if numpy_available() { Ok(()) } else { Err(hint.into()) }
+}
+
+/// relic's import of Blender's re-export: a valid model with the bones and meshes expected.
+fn back_from_blender(want: &Expectation, reexport: Option<&Path>) -> Result<String, String> {
+    let path = reexport.ok_or("Blender did not export the scene back")?;
+    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let model = relic_gltf::import(&bytes, None).map_err(|e| format!("relic cannot import Blender's export: {e}"))?;
+    let line = format!(
+        "back from Blender: relic reads {} bones, {} meshes, {} clips",
+        model.bones.len(),
+        model.meshes.len(),
+        model.animations.len()
+    );
+    if model.bones.len() != want.bones || model.meshes.len() != want.meshes {
+        return Err(line);
+    }
+    Ok(line)
+}
+
 pub fn run(dir: &Path) -> Result<(), String> {
+    ensure_numpy()?;
     if !dir.is_dir() {
         return Err(format!("{} is not a folder", dir.display()));
     }
@@ -56,6 +119,8 @@ pub fn run(dir: &Path) -> Result<(), String> {
     std::fs::create_dir_all(&work).map_err(|e| format!("{}: {e}", work.display()))?;
     let listing = work.join("files.txt");
     let output = work.join("counts.jsonl");
+    let reexports = work.join("reexport");
+    std::fs::create_dir_all(&reexports).map_err(|e| format!("{}: {e}", reexports.display()))?;
     let absolute: Vec<PathBuf> = files.iter().map(|f| std::fs::canonicalize(f).unwrap_or_else(|_| f.clone())).collect();
     let text: String = absolute.iter().map(|f| format!("{}\n", f.display())).collect();
     std::fs::write(&listing, text).map_err(|e| format!("{}: {e}", listing.display()))?;
@@ -69,12 +134,12 @@ pub fn run(dir: &Path) -> Result<(), String> {
         .arg("--")
         .arg(&listing)
         .arg(&output)
+        .arg(&reexports)
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .status()
         .map_err(|e| format!("cannot run blender: {e}"))?;
     let report = std::fs::read_to_string(&output).map_err(|e| format!("blender wrote no report ({status}): {e}"))?;
-    let _ = std::fs::remove_dir_all(&work);
     let mut results = std::collections::HashMap::new();
     for line in report.lines().filter(|l| !l.trim().is_empty()) {
         let (file, got) = parse_line(line)?;
@@ -86,23 +151,31 @@ pub fn run(dir: &Path) -> Result<(), String> {
         let expected: Result<Expectation, String> = std::fs::read_to_string(sidecar(file))
             .map_err(|e| format!("no sidecar {}: {e}", sidecar(file).display()))
             .and_then(|t| serde_json::from_str(&t).map_err(|e| e.to_string()));
-        let got =
-            results.get(&abs.display().to_string()).cloned().unwrap_or_else(|| Err("Blender did not report it".into()));
-        match (expected, got) {
+        let (got, reexport) = results
+            .get(&abs.display().to_string())
+            .cloned()
+            .unwrap_or_else(|| (Err("Blender did not report it".into()), None));
+        let verdict = match (expected, got) {
             (Ok(want), Ok(got)) if want == got => {
-                passed += 1;
-                println!("ok   {rel}: {}", describe(&got));
+                back_from_blender(&want, reexport.as_deref()).map(|back| format!("{}; {back}", describe(&got)))
             }
             (Ok(want), Ok(got)) => {
-                failed += 1;
-                println!("FAIL {rel}: Blender shows {} but relic expects {}", describe(&got), describe(&want));
+                Err(format!("Blender shows {} but relic expects {}", describe(&got), describe(&want)))
             }
-            (Err(e), _) | (_, Err(e)) => {
+            (Err(e), _) | (_, Err(e)) => Err(e.lines().next().unwrap_or("").to_string()),
+        };
+        match verdict {
+            Ok(line) => {
+                passed += 1;
+                println!("ok   {rel}: {line}");
+            }
+            Err(e) => {
                 failed += 1;
-                println!("FAIL {rel}: {}", e.lines().next().unwrap_or(""));
+                println!("FAIL {rel}: {e}");
             }
         }
     }
+    let _ = std::fs::remove_dir_all(&work);
     println!("blender-check: {passed} passed, {failed} failed");
     if failed > 0 { Err(format!("{failed} file(s) failed the Blender check")) } else { Ok(()) }
 }

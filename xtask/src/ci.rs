@@ -36,6 +36,10 @@ pub fn run() -> Result<(), String> {
     step("test", || cargo(&["test", "--workspace"]))?;
     step("fixtures --check", || crate::fixtures::run(true))?;
     step("bench smoke (cargo test --benches)", || cargo(&["test", "--workspace", "--benches"]))?;
+    // glTF: every sample, fixture and corpus export through the Khronos validator, then into Blender.
+    let exports = crate::workspace_root().join("target/gltf-exports");
+    step("gltf-validate", || crate::gltf_validator::run(Some(&exports)))?;
+    step("blender-check", || crate::blender::run(&exports))?;
     let corpus = crate::workspace_root().join(CORPUS);
     if corpus.is_dir() {
         step("corpus", || crate::corpus::run(&corpus))?;

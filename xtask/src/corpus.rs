@@ -11,8 +11,11 @@ use std::time::Instant;
 use relic_core::check::{Checks, Status};
 
 /// Checks that need more than one crate (animation proofs, glTF export), by format name.
-fn extra_checks(_format: &str, _bytes: &[u8]) -> Checks {
-    Checks::new()
+fn extra_checks(_format: &str, bytes: &[u8]) -> Checks {
+    let mut checks = Checks::new();
+    // glTF: export, Khronos validator (0 errors, 0 warnings), import back.
+    checks.extend(crate::gltf_validator::corpus_checks(bytes));
+    checks
 }
 
 /// Outcome of one file.

@@ -147,6 +147,59 @@ pub fn read_model(bytes: &[u8]) -> Option<Result<Model, String>> {
     None
 }
 
+/// The glTF checks of one corpus file (for `cargo xtask corpus`): export to `.glb` (refused
+/// models fail), validate with the shared validator process (0 errors and 0 warnings), and
+/// import the export back into a valid model with the same bone, mesh and clip counts.
+pub fn corpus_checks(bytes: &[u8]) -> relic_core::check::Checks {
+    let mut checks = relic_core::check::Checks::new();
+    let model = match read_model(bytes) {
+        None => {
+            checks.skip("gltf", "the format crate cannot map this file to the model yet");
+            return checks;
+        }
+        Some(Err(e)) => {
+            checks.skip("gltf", format!("no model: {e}"));
+            return checks;
+        }
+        Some(Ok(m)) => m,
+    };
+    let options = ExportOptions::default();
+    let glb = match relic_gltf::export_glb(&model, &options) {
+        Ok(g) => g,
+        Err(e) => {
+            checks.fail("gltf export", e.to_string());
+            return checks;
+        }
+    };
+    let size = glb.value.len();
+    let losses = glb.losses.len();
+    checks.pass("gltf export", format!("{size} bytes, {losses} losses"));
+    let dir = std::env::temp_dir().join(format!("relic-corpus-gltf-{}", std::process::id()));
+    let path = dir.join("export.glb");
+    let written = std::fs::create_dir_all(&dir).and_then(|()| std::fs::write(&path, &glb.value));
+    checks.run("gltf validator", || {
+        written.map_err(|e| e.to_string())?;
+        let report = validate_shared(&path)?;
+        if report.clean() { Ok(report.line()) } else { Err(report.line()) }
+    });
+    let _ = std::fs::remove_file(&path);
+    checks.run("gltf import", || {
+        let back = relic_gltf::import(&glb.value, None).map_err(|e| e.to_string())?;
+        let counts = |m: &Model| (m.bones.len(), m.meshes.len(), m.animations.len());
+        if counts(&back) == counts(&model) {
+            Ok(format!(
+                "{} bones, {} meshes, {} clips back",
+                back.bones.len(),
+                back.meshes.len(),
+                back.animations.len()
+            ))
+        } else {
+            Err(format!("counts {:?} came back as {:?}", counts(&model), counts(&back)))
+        }
+    });
+    checks
+}
+
 /// Models from the format crates: every fixture and corpus file whose format crate reads it,
 /// as (relative name, model). Files a crate cannot read yet are listed as skipped.
 fn real_models() -> Vec<(String, Model)> {

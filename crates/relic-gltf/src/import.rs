@@ -204,23 +204,50 @@ impl Importer<'_> {
         let nodes = &self.root.nodes;
         let synthetic = synthetic
             .filter(|&s| nodes.get(s).is_some_and(|n| node_local(n) == Transform::IDENTITY && n.mesh.is_none()));
+        // Nodes that animations move: an ancestor of joints that moves is a bone even if its rest
+        // transform is the identity.
+        let mut animated = vec![false; nodes.len()];
+        for ch in self.root.animations.iter().flat_map(|a| &a.channels) {
+            if let Some(x) = animated.get_mut(ch.target.node.value()) {
+                *x = true;
+            }
+        }
+        let is_joint = |n: usize| self.root.skins.iter().any(|s| s.joints.iter().any(|j| j.value() == n));
+        // Joints and their ancestors, except ancestors that change nothing (an identity, never
+        // animated node such as Blender's armature object) and relic's synthetic root.
         let mut candidates: Vec<usize> = Vec::new();
         let mut is_bone = vec![false; nodes.len()];
+        let mut visited = vec![false; nodes.len()];
         for skin in &self.root.skins {
             for j in &skin.joints {
                 let mut at = Some(j.value());
                 while let Some(n) = at {
-                    if Some(n) == synthetic || is_bone.get(n).copied().unwrap_or(true) {
+                    if Some(n) == synthetic || std::mem::replace(visited.get_mut(n).unwrap_or(&mut true), true) {
                         break;
                     }
-                    if let Some(b) = is_bone.get_mut(n) {
-                        *b = true;
+                    let inert = nodes.get(n).is_none_or(|node| node_local(node) == Transform::IDENTITY)
+                        && !animated.get(n).copied().unwrap_or(false);
+                    if is_joint(n) || !inert {
+                        if let Some(b) = is_bone.get_mut(n) {
+                            *b = true;
+                        }
+                        candidates.push(n);
                     }
-                    candidates.push(n);
                     at = tree.parent.get(n).copied().flatten();
                 }
             }
         }
+        // The nearest ancestor that is a bone.
+        let bone_parent = |n: usize| -> Option<usize> {
+            let mut at = tree.parent.get(n).copied().flatten();
+            while let Some(p) = at {
+                if is_bone.get(p).copied().unwrap_or(false) {
+                    return Some(p);
+                }
+                at = tree.parent.get(p).copied().flatten();
+            }
+            None
+        };
         // Keep the first skin's joint order (joints are pushed before their ancestors above, so
         // re-sort: joints of skins in order first, then the other ancestors).
         let mut ordered: Vec<usize> = Vec::with_capacity(candidates.len());
@@ -241,11 +268,11 @@ impl Importer<'_> {
             let mut chain = Vec::new();
             let mut at = Some(n);
             while let Some(x) = at {
-                if node_bone.get(x).copied().flatten().is_some() || !is_bone.get(x).copied().unwrap_or(false) {
+                if node_bone.get(x).copied().flatten().is_some() {
                     break;
                 }
                 chain.push(x);
-                at = tree.parent.get(x).copied().flatten();
+                at = bone_parent(x);
             }
             for &x in chain.iter().rev() {
                 if let Some(slot) = node_bone.get_mut(x) {
@@ -276,7 +303,7 @@ impl Importer<'_> {
         for (b, &n) in placed.iter().enumerate() {
             let Some(node) = nodes.get(n) else { continue };
             let extras: ex::BoneExtras = ex::unwrap(&node.extras).unwrap_or_default();
-            let parent = tree.parent.get(n).copied().flatten().and_then(|p| node_bone.get(p).copied().flatten());
+            let parent = bone_parent(n).and_then(|p| node_bone.get(p).copied().flatten());
             let flags = extras.flags.as_ref().map(BoneFlags::from).unwrap_or_default();
             let rest = extras.rest.map(Transform::from).unwrap_or_else(|| node_local(node));
             let name = node.name.clone().unwrap_or_else(|| format!("bone_{b}"));
