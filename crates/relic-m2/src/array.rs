@@ -12,7 +12,7 @@ use relic_core::binary::{at_offset, counted_args, pod_vec};
 ///
 /// Only the records take part in comparisons: the offset is where the file stored them, kept for
 /// error messages and the layout check, and recomputed by the writer's layout pass.
-#[derive(Clone, Default)]
+#[derive(Clone)]
 pub struct M2Array<T> {
     /// The records.
     pub items: Vec<T>,
@@ -24,6 +24,12 @@ impl<T> M2Array<T> {
     /// An array of `items` (offset 0: not read from a file).
     pub fn new(items: Vec<T>) -> Self {
         Self { items, offset: 0 }
+    }
+}
+
+impl<T> Default for M2Array<T> {
+    fn default() -> Self {
+        Self::new(Vec::new())
     }
 }
 

@@ -45,7 +45,7 @@ pub fn values_per_key(interpolation: u16) -> usize {
 }
 
 /// An animated value (`M2Track<T>`, 28 bytes before Wrath).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Track<T> {
     /// 0 none (step), 1 linear, 2 Hermite, 3 Bezier.
     pub interpolation: u16,
@@ -59,6 +59,19 @@ pub struct Track<T> {
     /// Key values: one per key, or three per key (value, in-tangent, out-tangent) for Hermite and
     /// Bezier tracks. The stored count is the number of keys.
     pub values: M2Array<T>,
+}
+
+impl<T> Default for Track<T> {
+    /// No key, interpolation 0, driven by the sequences.
+    fn default() -> Self {
+        Self {
+            interpolation: 0,
+            global_sequence: -1,
+            ranges: M2Array::default(),
+            timestamps: M2Array::default(),
+            values: M2Array::default(),
+        }
+    }
 }
 
 impl<T> Track<T> {
