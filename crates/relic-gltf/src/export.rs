@@ -473,9 +473,14 @@ impl Exporter<'_> {
         attributes: &mut std::collections::BTreeMap<json::validation::Checked<Semantic>, Index<json::Accessor>>,
     ) {
         let n = mesh.positions.len();
-        let mut per_vertex: Vec<Vec<(u32, f32)>> = Vec::with_capacity(n);
+        // Merged, normalised influences of every vertex, flat: vertex v has
+        // `flat[offsets[v]..offsets[v + 1]]` (one reusable scratch list, no allocation per vertex).
+        let mut flat: Vec<(u32, f32)> = Vec::with_capacity(mesh.skin.influences.len());
+        let mut offsets: Vec<usize> = Vec::with_capacity(n + 1);
+        offsets.push(0);
+        let mut list: Vec<(u32, f64)> = Vec::with_capacity(8);
         for v in 0..n {
-            let mut list: Vec<(u32, f64)> = Vec::new();
+            list.clear();
             for inf in mesh.skin.vertex(v) {
                 if inf.weight <= 0.0 {
                     continue;
@@ -486,24 +491,26 @@ impl Exporter<'_> {
                 }
             }
             let sum: f64 = list.iter().map(|(_, w)| w).sum();
-            per_vertex.push(list.into_iter().map(|(b, w)| (b, (w / sum) as f32)).collect());
+            flat.extend(list.iter().map(|&(b, w)| (b, (w / sum) as f32)));
+            offsets.push(flat.len());
         }
-        let sets = per_vertex.iter().map(Vec::len).max().unwrap_or(0).div_ceil(4).max(1);
+        let most = offsets.windows(2).map(|w| w.get(1).zip(w.first()).map_or(0, |(b, a)| b - a)).max().unwrap_or(0);
+        let sets = most.div_ceil(4).max(1);
         let wide = self.model.bones.len() > 256;
         for set in 0..sets {
             let mut joints: Vec<[u16; 4]> = Vec::with_capacity(n);
             let mut weights: Vec<[f32; 4]> = Vec::with_capacity(n);
-            for list in &per_vertex {
+            for w in offsets.windows(2) {
+                let (start, end) = (w.first().copied().unwrap_or(0), w.get(1).copied().unwrap_or(0));
                 let mut j = [0u16; 4];
-                let mut w = [0f32; 4];
-                for (slot, (b, x)) in list.iter().skip(set * 4).take(4).enumerate() {
-                    if let (Some(js), Some(ws)) = (j.get_mut(slot), w.get_mut(slot)) {
-                        *js = *b as u16;
-                        *ws = *x;
-                    }
+                let mut x = [0f32; 4];
+                let group = flat.get(start..end).unwrap_or_default().iter().skip(set * 4).take(4);
+                for ((js, ws), (b, weight)) in j.iter_mut().zip(x.iter_mut()).zip(group) {
+                    *js = *b as u16;
+                    *ws = *weight;
                 }
                 joints.push(j);
-                weights.push(w);
+                weights.push(x);
             }
             let ja = if wide {
                 self.bin.accessor(&mut self.root, &joints, Some(Target::ArrayBuffer), false, false)

@@ -1,0 +1,42 @@
+//! glTF benchmarks: export of a large synthetic model to `.glb` (throughput in output bytes) and
+//! import of that file back (throughput in input bytes), beside a memcpy of the same bytes; and,
+//! when the format crates read them, the real PARTNER_DANCIN.ABC and GnomePounder-vanilla.m2.
+
+// Benchmark set-up: a failure must stop the run loudly.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
+
+use std::hint::black_box;
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use relic_benches::{bench_memcpy, synthetic_model};
+use relic_core::Model;
+use relic_gltf::{ExportOptions, export_glb, import};
+
+fn bench_model(c: &mut Criterion, group: &str, name: &str, model: &Model) {
+    let options = ExportOptions::default();
+    let glb = export_glb(model, &options).unwrap().value;
+    let mut g = c.benchmark_group(group);
+    g.throughput(Throughput::Bytes(glb.len() as u64));
+    bench_memcpy(&mut g, name, &glb);
+    g.bench_function(format!("export_glb/{name}"), |b| {
+        b.iter(|| black_box(export_glb(black_box(model), &options).unwrap().value.len()))
+    });
+    g.bench_function(format!("import/{name}"), |b| b.iter(|| black_box(import(black_box(&glb), None).unwrap().bones.len())));
+    g.finish();
+}
+
+fn synthetic(c: &mut Criterion) {
+    // 100k vertices in 8 meshes, 64 bones, 4 influences, 10 clips of 30 keys on every bone.
+    let model = synthetic_model(100_000, 8, 64, 4, 10, 30);
+    bench_model(c, "gltf synthetic", "100k vertices, 64 bones, 10 clips", &model);
+}
+
+/// The real files, through their format crates' `read_model` once those exist.
+fn real(c: &mut Criterion) {
+    let _ = c;
+    // PARTNER_DANCIN.ABC (relic_abc::read_model) and GnomePounder-vanilla.m2
+    // (relic_m2::read_model) are added here when their crates map files to the model.
+}
+
+criterion_group!(group, synthetic, real);
+criterion_main!(group);
