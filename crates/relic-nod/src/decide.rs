@@ -1,0 +1,346 @@
+//! Per-file plausibility checks that pick a reading for each open layout question of a NOD
+//! (spec §9), and the cross-reference checks that depend on the picked group-tail layout.
+//!
+//! | question | candidates pass when | then preferred | tie |
+//! |---|---|---|---|
+//! | group tail | every group's mesh number < NumMeshs and bone number < NumBones | more groups with flags ≤ 0xF | B |
+//! | matrix layout | every bone's 3×3 block is a rotation (`|BᵀB − I|`, `|det − 1|` ≤ 10⁻³) | bone origins match `RestTranslate` (half the error or less), then bound vertices lie closer to their bone (10 % or more) | H1 |
+//! | RestTranslate space | — | parent-space or model-space origins match `RestTranslate` (half the error or less) | parent |
+//! | winding | — | three quarters or more of the faces agree with the stored normals | ccw |
+
+use relic_core::frame::Frame;
+use relic_core::{ReadError, ReadErrorKind};
+
+use crate::geometry::{Affine64, length3, matrix34_to_mat4, max_diff3, rotation_error, wide3, zip3x4};
+use crate::nod::{GROUP_SIZE, NodFile, TailFields, VERTEX_SIZE};
+use crate::options::{
+    Choice, Decided, GROUP_NOSKINNING, GroupTail, How, MatrixLayout, NodOptions, RestTranslateSpace, UvOrigin, Winding,
+};
+
+/// The NOD's frame (spec §3: +Z up, +Y forward, +X the character's right hand: right-handed).
+pub const NOD_FRAME: Frame = Frame::RightHandedZUp;
+
+/// Largest `|BᵀB − I|` / `|det B − 1|` for a block to count as a rotation.
+pub const ROTATION_TOLERANCE: f64 = 1e-3;
+
+/// The readings taken for one NOD file.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct NodChoices {
+    /// `RestMatrixInverse` layout.
+    pub matrix_layout: Decided<MatrixLayout>,
+    /// Group bytes 22–27.
+    pub group_tail: Decided<GroupTail>,
+    /// Space of `RestTranslate`.
+    pub rest_translate: Decided<RestTranslateSpace>,
+    /// Front-face winding.
+    pub winding: Decided<Winding>,
+    /// UV origin (an option only).
+    pub uv_origin: UvOrigin,
+}
+
+impl NodChoices {
+    /// The working assumptions, as a writer uses them for a model that did not come from a NOD.
+    pub fn defaults() -> Self {
+        let why = "default for a model from elsewhere";
+        NodChoices {
+            matrix_layout: Decided::fixed(MatrixLayout::default(), why),
+            group_tail: Decided::fixed(GroupTail::default(), why),
+            rest_translate: Decided::fixed(RestTranslateSpace::default(), why),
+            winding: Decided::fixed(Winding::default(), why),
+            uv_origin: UvOrigin::default(),
+        }
+    }
+
+    /// The group-tail reading of group `g`.
+    pub fn tail(&self, file: &NodFile, g: usize) -> Option<TailFields> {
+        file.groups.get(g).map(|group| self.group_tail.value.decode(group.tail))
+    }
+}
+
+/// Picks a reading for every open question of `file` and checks the references that depend on
+/// it (mesh and bone numbers of the groups, bone numbers of the vertices).
+pub fn decide_nod(file: &NodFile, options: &NodOptions) -> Result<NodChoices, ReadError> {
+    let group_tail = decide_tail(file, options.group_tail)?;
+    check_vertex_bones(file, group_tail.value)?;
+    let matrix_layout = decide_matrix(file, options.matrix_layout, group_tail.value);
+    let rest_translate = decide_rest_translate(file, options.rest_translate, matrix_layout.value);
+    let winding = decide_winding(file, options.winding);
+    Ok(NodChoices { matrix_layout, group_tail, rest_translate, winding, uv_origin: options.uv_origin })
+}
+
+/// The first group whose tail does not give in-range numbers under `layout`: (offset, path, why).
+fn tail_problem(file: &NodFile, layout: GroupTail) -> Option<(u64, String, String)> {
+    let groups_at = file.layout().groups;
+    let (meshes, bones) = (file.mesh_names.len(), file.bones.len());
+    let (bone_off, mesh_off) = layout.bone_mesh_offsets();
+    for (i, g) in file.groups.iter().enumerate() {
+        let t = layout.decode(g.tail);
+        let at = groups_at + GROUP_SIZE * i as u64 + 22;
+        if usize::from(t.mesh) >= meshes {
+            return Some((
+                at + mesh_off,
+                format!("groups[{i}].tail"),
+                format!("under layout {layout} group {i} names mesh {} ({meshes} meshes)", t.mesh),
+            ));
+        }
+        if bones > 0 && usize::from(t.bone) >= bones {
+            return Some((
+                at + bone_off,
+                format!("groups[{i}].tail"),
+                format!("under layout {layout} group {i} names bone {} ({bones} bones)", t.bone),
+            ));
+        }
+    }
+    None
+}
+
+fn decide_tail(file: &NodFile, choice: Choice<GroupTail>) -> Result<Decided<GroupTail>, ReadError> {
+    let refuse = |(offset, path, why): (u64, String, String)| ReadError::at(offset, path, ReadErrorKind::Invalid(why));
+    if let Choice::Fixed(layout) = choice {
+        return match tail_problem(file, layout) {
+            Some(p) => Err(refuse(p)),
+            None => Ok(Decided::fixed(layout, "set by the caller")),
+        };
+    }
+    let (a, b) = (tail_problem(file, GroupTail::A), tail_problem(file, GroupTail::B));
+    let n = file.groups.len();
+    let plausible = |layout: GroupTail| {
+        file.groups.iter().filter(|g| layout.decode(g.tail).flags == layout.decode(g.tail).effective_flags()).count()
+    };
+    match (a, b) {
+        (None, None) => {
+            let (pa, pb) = (plausible(GroupTail::A), plausible(GroupTail::B));
+            let evidence = format!(
+                "both give in-range mesh/bone numbers; flags ≤ 0xF in {pa}/{n} groups under A, {pb}/{n} under B"
+            );
+            Ok(match pa.cmp(&pb) {
+                std::cmp::Ordering::Greater => Decided { value: GroupTail::A, how: How::Auto, evidence },
+                std::cmp::Ordering::Less => Decided { value: GroupTail::B, how: How::Auto, evidence },
+                std::cmp::Ordering::Equal => Decided { value: GroupTail::default(), how: How::Undecided, evidence },
+            })
+        }
+        (None, Some((_, _, why))) => Ok(Decided {
+            value: GroupTail::A,
+            how: How::Auto,
+            evidence: format!("only A gives in-range numbers ({why})"),
+        }),
+        (Some((_, _, why)), None) => Ok(Decided {
+            value: GroupTail::B,
+            how: How::Auto,
+            evidence: format!("only B gives in-range numbers ({why})"),
+        }),
+        (Some(pa), Some((_, _, why_b))) => {
+            let (offset, path, why_a) = pa;
+            Err(ReadError::at(
+                offset,
+                path,
+                ReadErrorKind::Invalid(format!("no group-tail layout fits: {why_a}; {why_b}")),
+            ))
+        }
+    }
+}
+
+fn check_vertex_bones(file: &NodFile, tail: GroupTail) -> Result<(), ReadError> {
+    let bones = file.bones.len();
+    if bones == 0 {
+        return Ok(());
+    }
+    let vertices_at = file.layout().vertices;
+    for (group, (first, _)) in file.groups.iter().zip(file.group_starts()) {
+        if tail.decode(group.tail).effective_flags() & GROUP_NOSKINNING != 0 {
+            continue; // The per-vertex binding is ignored: the group is rigid on its bone.
+        }
+        let range = first..first + usize::from(group.num_vertices);
+        let vertices = file.vertices.get(range).unwrap_or_default();
+        if let Some((k, v)) = vertices.iter().enumerate().find(|(_, v)| usize::from(v.bone_num) >= bones) {
+            let index = first + k;
+            return Err(ReadError::at(
+                vertices_at + VERTEX_SIZE * index as u64 + 36,
+                format!("vertices[{index}].bone_num"),
+                ReadErrorKind::Invalid(format!("bone {} is out of range ({bones} bones)", v.bone_num)),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Each bone's `RestMatrixInverse` under `layout`, in the game frame.
+pub fn inverse_rest(file: &NodFile, layout: MatrixLayout) -> Vec<Affine64> {
+    file.bones.iter().map(|b| Affine64::from_mat4(&matrix34_to_mat4(&b.rest_matrix_inverse, layout))).collect()
+}
+
+/// The largest coordinate of the model (for scale-aware tolerances).
+pub fn model_extent(file: &NodFile) -> f64 {
+    let from_vertices = file.vertices.iter().flat_map(|v| v.pos).map(|c| f64::from(c).abs()).fold(0.0, f64::max);
+    let from_bones = file.bones.iter().flat_map(|b| b.rest_translate).map(|c| f64::from(c).abs()).fold(0.0, f64::max);
+    let e = from_vertices.max(from_bones);
+    if e.is_finite() { e } else { 0.0 }
+}
+
+/// How far `RestTranslate` is from each bone's origin (from the inverse rest matrices) in parent
+/// space and in model space: the worst distance over all bones for each reading.
+pub fn rest_translate_fit(file: &NodFile, layout: MatrixLayout) -> (f64, f64) {
+    let inv = inverse_rest(file, layout);
+    let mut parent_fit = 0.0f64;
+    let mut model_fit = 0.0f64;
+    for (b, bone) in file.bones.iter().enumerate() {
+        let Some(world) = inv.get(b).and_then(Affine64::inverse) else {
+            return (f64::INFINITY, f64::INFINITY);
+        };
+        let origin = world.t;
+        let rt = wide3(bone.rest_translate);
+        let local = match usize::try_from(bone.parent).ok().and_then(|p| inv.get(p)) {
+            Some(parent_inverse) => parent_inverse.point(origin),
+            None => origin,
+        };
+        parent_fit = parent_fit.max(max_diff3(local, rt));
+        model_fit = model_fit.max(max_diff3(origin, rt));
+    }
+    let clean = |x: f64| if x.is_nan() { f64::INFINITY } else { x };
+    (clean(parent_fit), clean(model_fit))
+}
+
+/// Mean distance of the vertices bound to each bone from that bone's origin, in bone space.
+pub fn bone_space_spread(file: &NodFile, layout: MatrixLayout) -> f64 {
+    let inv = inverse_rest(file, layout);
+    let (mut sum, mut n) = (0.0f64, 0usize);
+    for v in &file.vertices {
+        if let Some(m) = inv.get(usize::from(v.bone_num)) {
+            sum += length3(m.point(wide3(v.pos)));
+            n += 1;
+        }
+    }
+    let mean = if n == 0 { 0.0 } else { sum / n as f64 };
+    if mean.is_finite() { mean } else { f64::INFINITY }
+}
+
+/// `a` is clearly smaller than `b`: at most half, and apart by more than `tol`.
+fn clearly_below(a: f64, b: f64, tol: f64) -> bool {
+    a <= 0.5 * b && b - a > tol
+}
+
+fn decide_matrix(file: &NodFile, choice: Choice<MatrixLayout>, _tail: GroupTail) -> Decided<MatrixLayout> {
+    if let Choice::Fixed(layout) = choice {
+        return Decided::fixed(layout, "set by the caller");
+    }
+    if file.bones.is_empty() {
+        return Decided { value: MatrixLayout::default(), how: How::Undecided, evidence: "no bones".into() };
+    }
+    let layouts = [MatrixLayout::H1, MatrixLayout::H2, MatrixLayout::H3];
+    let errors = layouts.map(|l| {
+        let e = inverse_rest(file, l).iter().map(|m| rotation_error(&m.r)).fold(0.0, f64::max);
+        if e.is_nan() { f64::INFINITY } else { e }
+    });
+    let mut evidence = format!("rotation-block error H1 {:.1e}, H2 {:.1e}, H3 {:.1e}", errors[0], errors[1], errors[2]);
+    let mut candidates: Vec<MatrixLayout> =
+        layouts.iter().zip(errors).filter(|(_, e)| *e <= ROTATION_TOLERANCE).map(|(l, _)| *l).collect();
+    match candidates.as_slice() {
+        [] => {
+            evidence.push_str(&format!("; none is a rotation (tolerance {ROTATION_TOLERANCE:e})"));
+            return Decided { value: MatrixLayout::default(), how: How::Undecided, evidence };
+        }
+        [only] => return Decided { value: *only, how: How::Auto, evidence },
+        _ => {}
+    }
+    let tol = 1e-4 * (1.0 + model_extent(file));
+    // RestTranslate against the origins, in whichever space fits better.
+    let fits: Vec<(MatrixLayout, f64)> = candidates
+        .iter()
+        .map(|&l| {
+            let (p, m) = rest_translate_fit(file, l);
+            (l, p.min(m))
+        })
+        .collect();
+    evidence.push_str("; RestTranslate vs origins");
+    for (l, f) in &fits {
+        evidence.push_str(&format!(" {l} {f:.2e}"));
+    }
+    if let Some(&(best, f)) = fits.iter().min_by(|a, b| a.1.total_cmp(&b.1))
+        && fits.iter().all(|&(l, g)| l == best || clearly_below(f, g, tol))
+    {
+        return Decided { value: best, how: How::Auto, evidence };
+    }
+    let best_fit = fits.iter().map(|x| x.1).fold(f64::INFINITY, f64::min);
+    candidates.retain(|l| fits.iter().any(|&(m, f)| m == *l && !clearly_below(best_fit, f, tol)));
+    let spreads: Vec<(MatrixLayout, f64)> = candidates.iter().map(|&l| (l, bone_space_spread(file, l))).collect();
+    evidence.push_str("; vertices from their bone");
+    for (l, s) in &spreads {
+        evidence.push_str(&format!(" {l} {s:.3}"));
+    }
+    if let Some(&(best, s)) = spreads.iter().min_by(|a, b| a.1.total_cmp(&b.1))
+        && spreads.iter().all(|&(l, t)| l == best || (s < 0.9 * t && t - s > tol))
+    {
+        return Decided { value: best, how: How::Auto, evidence };
+    }
+    let value = if candidates.contains(&MatrixLayout::default()) {
+        MatrixLayout::default()
+    } else {
+        candidates.first().copied().unwrap_or_default()
+    };
+    Decided { value, how: How::Undecided, evidence }
+}
+
+fn decide_rest_translate(
+    file: &NodFile,
+    choice: Choice<RestTranslateSpace>,
+    layout: MatrixLayout,
+) -> Decided<RestTranslateSpace> {
+    if let Choice::Fixed(space) = choice {
+        return Decided::fixed(space, "set by the caller");
+    }
+    let (parent, model) = rest_translate_fit(file, layout);
+    let evidence = format!("worst distance to the origins: parent-space {parent:.2e}, model-space {model:.2e}");
+    let tol = 1e-4 * (1.0 + model_extent(file));
+    if clearly_below(parent, model, tol) {
+        Decided { value: RestTranslateSpace::Parent, how: How::Auto, evidence }
+    } else if clearly_below(model, parent, tol) {
+        Decided { value: RestTranslateSpace::Model, how: How::Auto, evidence }
+    } else {
+        Decided { value: RestTranslateSpace::default(), how: How::Undecided, evidence }
+    }
+}
+
+/// Faces whose geometric normal (counter-clockwise, right-handed) agrees with the sum of their
+/// stored vertex normals, and faces where it disagrees.
+pub fn winding_votes(file: &NodFile) -> (usize, usize) {
+    let (mut agree, mut disagree) = (0usize, 0usize);
+    for (group, (v0, f0)) in file.groups.iter().zip(file.group_starts()) {
+        let faces = file.faces.get(f0..f0 + usize::from(group.num_faces)).unwrap_or_default();
+        for face in faces {
+            let Some([a, b, c]) = face_vertices(file, v0, face) else { continue };
+            let (pa, pb, pc) = (wide3(a.pos), wide3(b.pos), wide3(c.pos));
+            let e1 = [pb[0] - pa[0], pb[1] - pa[1], pb[2] - pa[2]];
+            let e2 = [pc[0] - pa[0], pc[1] - pa[1], pc[2] - pa[2]];
+            let n = [e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2], e1[0] * e2[1] - e1[1] * e2[0]];
+            let s = zip3x4(a.norm, b.norm, c.norm, [(); 3], |x, y, z, ()| f64::from(x) + f64::from(y) + f64::from(z));
+            let dot = n[0] * s[0] + n[1] * s[1] + n[2] * s[2];
+            if dot > 0.0 {
+                agree += 1;
+            } else if dot < 0.0 {
+                disagree += 1;
+            }
+        }
+    }
+    (agree, disagree)
+}
+
+fn face_vertices<'a>(file: &'a NodFile, first: usize, face: &[u16; 3]) -> Option<[&'a crate::nod::NodVertex; 3]> {
+    let get = |i: u16| file.vertices.get(first + usize::from(i));
+    Some([get(face[0])?, get(face[1])?, get(face[2])?])
+}
+
+fn decide_winding(file: &NodFile, choice: Choice<Winding>) -> Decided<Winding> {
+    if let Choice::Fixed(w) = choice {
+        return Decided::fixed(w, "set by the caller");
+    }
+    let (agree, disagree) = winding_votes(file);
+    let total = agree + disagree;
+    let evidence = format!("stored normals agree with counter-clockwise faces on {agree} of {total}");
+    if total > 0 && 4 * agree >= 3 * total {
+        Decided { value: Winding::CounterClockwise, how: How::Auto, evidence }
+    } else if total > 0 && 4 * disagree >= 3 * total {
+        Decided { value: Winding::Clockwise, how: How::Auto, evidence }
+    } else {
+        Decided { value: Winding::default(), how: How::Undecided, evidence }
+    }
+}
