@@ -239,6 +239,16 @@ pub fn run(out: Option<&Path>) -> Result<(), String> {
         let lod0 = ExportOptions { lod0_only: true, ..options.clone() };
         files.push(export_glb(&model, &out, &format!("samples/{name}.lod0"), &lod0)?);
     }
+    // The richest sample with PNG textures embedded.
+    let textures = out.join("texture-source");
+    relic_gltf::samples::write_textures(&textures).map_err(|e| format!("{}: {e}", textures.display()))?;
+    let textured = ExportOptions { texture_dir: Some(textures), ..options.clone() };
+    files.push(export_glb(
+        &relic_gltf::samples::skinned_animated(),
+        &out,
+        "samples/skinned_animated.textured",
+        &textured,
+    )?);
     // The .gltf + .bin form of the richest sample.
     let sample = relic_gltf::samples::skinned_animated();
     let gltf = relic_gltf::export_gltf(&sample, &options, "skinned_animated.bin").map_err(|e| e.to_string())?;

@@ -13,6 +13,23 @@ use relic_core::model::{
     Specular, TextureRef, Transform,
 };
 
+/// A valid 1 × 1 RGBA PNG (checked chunk by chunk: IHDR, IDAT, IEND with correct CRCs).
+pub const PNG_1X1: [u8; 70] = [
+    137, 80, 78, 71, 13, 10, 26, 10, 0, 0, 0, 13, 73, 72, 68, 82, 0, 0, 0, 1, 0, 0, 0, 1, 8, 6, 0, 0, 0, 31, 21, 196,
+    137, 0, 0, 0, 13, 73, 68, 65, 84, 120, 218, 99, 100, 248, 207, 80, 15, 0, 3, 134, 1, 128, 90, 52, 125, 107, 0, 0,
+    0, 0, 73, 69, 78, 68, 174, 66, 96, 130,
+];
+
+/// Writes PNG versions of two of [`skinned_animated`]'s textures under `dir`, one at its game path
+/// (`textures/sample/skin0.png`) and one by file stem only (`SKIN2.png`), for
+/// [`crate::ExportOptions::texture_dir`]. A third (`skin1.jpg`) is not an image at all.
+pub fn write_textures(dir: &std::path::Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(dir.join("textures/sample"))?;
+    std::fs::write(dir.join("textures/sample/skin0.png"), PNG_1X1)?;
+    std::fs::write(dir.join("SKIN2.png"), PNG_1X1)?;
+    std::fs::write(dir.join("skin1.jpg"), b"not a JPEG")
+}
+
 /// Every sample with its name.
 pub fn all() -> Vec<(&'static str, Model)> {
     vec![

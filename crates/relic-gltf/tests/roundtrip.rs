@@ -199,3 +199,24 @@ fn ignoring_the_flags_would_be_visible() {
     let d = worst(&posed(&model, Some(0), 0.5), &posed(&unflagged, Some(0), 0.5));
     assert!(d > 0.1, "the sample's flags must matter ({d})");
 }
+
+#[test]
+fn textures_are_embedded_only_where_an_image_exists() {
+    let model = samples::skinned_animated();
+    let dir = tempfile::tempdir().unwrap();
+    samples::write_textures(dir.path()).unwrap();
+    let options = ExportOptions { texture_dir: Some(dir.path().to_path_buf()), ..exact() };
+    let built = relic_gltf::export::build(&model, &options, None).unwrap();
+    let root = &built.value.root;
+    // skin0 (by path) and SKIN2 (by stem) are PNGs; skin1.jpg is not an image: reported.
+    assert_eq!(root.images.len(), 2);
+    let textured: Vec<bool> =
+        root.materials.iter().map(|m| m.pbr_metallic_roughness.base_color_texture.is_some()).collect();
+    assert_eq!(textured, [true, false, true, false, false, false, false]);
+    assert!(built.losses.iter().any(|l| l.what.contains("not a PNG or JPEG")), "{:?}", built.losses);
+    // The game's texture names survive either way.
+    let glb = export_glb(&model, &options).unwrap();
+    let mut back = import(&glb.value, None).unwrap();
+    weights_match_then_align(&model, &mut back);
+    assert_eq!(back, model);
+}
