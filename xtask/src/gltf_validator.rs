@@ -142,9 +142,13 @@ pub fn write_expectation(model: &Model, options: &ExportOptions, file: &Path) ->
 /// crate can map files of that format to the model yet.
 pub fn read_model(bytes: &[u8]) -> Option<Result<Model, String>> {
     let (format, _) = relic_cli::formats::detect(bytes)?;
-    // The format crates' `read_model` entry points are added here as they land.
-    let _ = format;
-    None
+    // The format crates' `read_model` entry points, as they land.
+    let read: fn(&[u8]) -> Result<Model, relic_core::ReadError> = match format.name {
+        "m2" => relic_m2::read_model,
+        "nod" => relic_nod::read_model,
+        _ => return None,
+    };
+    Some(read(bytes).map_err(|e| e.to_string()))
 }
 
 /// The glTF checks of one corpus file (for `cargo xtask corpus`): export to `.glb` (refused
