@@ -432,20 +432,25 @@ fn rotation_channel(track: &NadTrack, choices: &NadChoices) -> Channel {
 }
 
 /// The largest angle (radians) between a model rotation channel and the NAD rotation track it was
-/// made from, checked at `substeps` points per frame.
+/// made from, checked at the channel's keys and `substeps` − 1 points between each pair.
 pub fn rotation_error(channel: &Channel, track: &NadTrack, choices: &NadChoices, substeps: usize) -> f64 {
     let ChannelValues::Rotation(values) = &channel.values else { return 0.0 };
-    let (Some(first), Some(last)) = (track.keys.first(), track.keys.last()) else { return 0.0 };
-    let (start, end) = (f64::from(first.frame), f64::from(last.frame));
-    let steps = ((end - start) * substeps as f64).ceil().max(0.0) as usize;
-    let mut worst = 0.0f64;
-    for i in 0..=steps {
-        let f = (start + i as f64 / substeps.max(1) as f64).min(end);
+    let fps = f64::from(FRAMES_PER_SECOND);
+    let truth = |f: f64| {
         let angles = eval_track(&track.keys, f, choices.polynomial.value).map(|a| a * choices.angle_unit.to_radians());
-        let truth = NOD_FRAME.quat_to_ir(euler_to_quat(angles, choices.euler_order).map(|c| c as f32));
-        let seg = find_segment(&channel.times, seconds(f));
-        if let Some(q) = sample_rotation(values, channel.interpolation, seg) {
-            worst = worst.max(quat_angle(q.map(f64::from), truth.map(f64::from)));
+        NOD_FRAME.quat_to_ir(euler_to_quat(angles, choices.euler_order).map(|c| c as f32)).map(f64::from)
+    };
+    let mut worst = 0.0f64;
+    let substeps = substeps.max(1);
+    for (k, pair) in channel.times.windows(2).enumerate() {
+        let [a, b] = pair else { continue };
+        let (fa, fb) = (f64::from(*a) * fps, f64::from(*b) * fps);
+        for i in 0..substeps {
+            let f = fa + (fb - fa) * i as f64 / substeps as f64;
+            let seg = relic_core::sample::segment_at(&channel.times, k, (f / fps) as f32);
+            if let Some(q) = sample_rotation(values, channel.interpolation, seg) {
+                worst = worst.max(quat_angle(q.map(f64::from), truth(f)));
+            }
         }
     }
     worst
@@ -614,13 +619,21 @@ fn vector_keys(
 }
 
 fn rotation_keys(ch: &Channel, values: &[[f32; 4]], choices: &NadChoices) -> Vec<NadKey> {
-    let (Some(&first), Some(&last)) = (ch.times.first(), ch.times.last()) else { return Vec::new() };
+    let Some(&last) = ch.times.last() else { return Vec::new() };
     let fps = f64::from(FRAMES_PER_SECOND);
-    let mut wanted: Vec<f64> = ch.times.iter().map(|t| f64::from(*t) * fps).collect();
-    let (lo, hi) = ((f64::from(first) * fps).ceil(), (f64::from(last) * fps).floor());
-    if hi >= lo {
-        wanted.extend((0..=((hi - lo) as u64)).map(|i| lo + i as f64));
+    // Every key, and every whole frame inside a segment along which the rotation changes.
+    let mut wanted: Vec<f64> = Vec::with_capacity(ch.times.len());
+    for (k, pair) in ch.times.windows(2).enumerate() {
+        let [a, b] = pair else { continue };
+        wanted.push(f64::from(*a) * fps);
+        if rotation_moves(ch.interpolation, values, k) {
+            let (lo, hi) = ((f64::from(*a) * fps).floor() + 1.0, (f64::from(*b) * fps).ceil() - 1.0);
+            if hi >= lo {
+                wanted.extend((0..=((hi - lo) as u64)).map(|i| lo + i as f64));
+            }
+        }
     }
+    wanted.push(f64::from(last) * fps);
     wanted.sort_by(f64::total_cmp);
     let frames = increasing_frames(wanted);
     let unit = choices.angle_unit.to_radians();
@@ -645,8 +658,8 @@ fn rotation_keys(ch: &Channel, values: &[[f32; 4]], choices: &NadChoices) -> Vec
         .enumerate()
         .map(|(j, (&(_, frame), value))| {
             let delta = match eulers.get(j + 1) {
-                Some(next) => zip3(*next, *value, |a, b| a - b),
-                None => [0.0; 3],
+                Some(next) if ch.interpolation != Interpolation::Step => zip3(*next, *value, |a, b| a - b),
+                _ => [0.0; 3],
             };
             let (c, a) = match choices.polynomial.value {
                 Polynomial::Ascending => (delta, [0.0; 3]),
@@ -655,4 +668,18 @@ fn rotation_keys(ch: &Channel, values: &[[f32; 4]], choices: &NadChoices) -> Vec
             NadKey { frame, frame_scale: frame_scale(&frames, j), value: *value, c, b: [0.0; 3], a }
         })
         .collect()
+}
+
+/// True if a rotation channel changes along segment `k` (a step holds, then jumps at the next key).
+fn rotation_moves(interpolation: Interpolation, values: &[[f32; 4]], k: usize) -> bool {
+    match interpolation {
+        Interpolation::Step => false,
+        Interpolation::Linear => values.get(k) != values.get(k + 1),
+        // Segment k: value 3k+1, out-tangent 3k+2, in-tangent 3k+3, value 3k+4.
+        Interpolation::CubicSpline => {
+            values.get(3 * k + 1) != values.get(3 * k + 4)
+                || values.get(3 * k + 2).is_some_and(|t| *t != [0.0; 4])
+                || values.get(3 * k + 3).is_some_and(|t| *t != [0.0; 4])
+        }
+    }
 }

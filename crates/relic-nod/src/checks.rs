@@ -12,7 +12,7 @@
 
 use relic_core::Model;
 use relic_core::check::Checks;
-use relic_core::model::{Bone, ChannelValues, FormatKind};
+use relic_core::model::{Bone, ChannelValues};
 
 use crate::anim::{animation_from_nad, curve_report, decide_nad, nad_from_animation, rotation_error};
 use crate::decide::{NodChoices, inverse_rest, model_extent};
@@ -27,10 +27,7 @@ use crate::{attach_animation, read_nod, write_animation, write_model, write_mode
 
 /// Runs every format-level check on one file.
 pub fn corpus_checks(bytes: &[u8]) -> Checks {
-    match crate::detect(bytes).map(|s| s.format) {
-        Some(FormatKind::Nad) => nad_checks(bytes),
-        _ => nod_checks(bytes),
-    }
+    if crate::is_nad(bytes) { nad_checks(bytes) } else { nod_checks(bytes) }
 }
 
 fn nod_checks(bytes: &[u8]) -> Checks {

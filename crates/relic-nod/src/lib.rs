@@ -94,6 +94,12 @@ fn detect_nod(bytes: &[u8]) -> bool {
     vertices == u64::from(counts.vertices) && faces == u64::from(counts.faces)
 }
 
+/// True if the file starts with the NAD version (3) rather than the NOD version: such a file is
+/// read (and its errors reported) as a NAD.
+pub fn is_nad(bytes: &[u8]) -> bool {
+    bytes.get(..4).and_then(|b| b.try_into().ok()).map(u32::from_le_bytes) == Some(NAD_VERSION)
+}
+
 /// Parses a NOD and picks the readings of its open layout questions.
 pub fn read_nod(bytes: &[u8], options: &NodOptions) -> Result<(NodFile, NodChoices), ReadError> {
     let file = parse_nod(bytes)?;
@@ -107,7 +113,7 @@ pub fn read_nod(bytes: &[u8], options: &NodOptions) -> Result<(NodFile, NodChoic
 /// chosen. For a NAD: `tracks`, `keys`, `tags`, `duration_frames`, `flags`, the track kinds, the
 /// curve figures and the readings `polynomial`, `euler_order`, `angle_unit`.
 pub fn info(bytes: &[u8]) -> Result<Info, ReadError> {
-    if peek_nad(bytes).is_some() {
+    if is_nad(bytes) {
         let nad = parse_nad(bytes)?;
         return Ok(nad_info(&nad, &NadOptions::default()));
     }
@@ -185,7 +191,7 @@ pub fn read_model(bytes: &[u8]) -> Result<Model, ReadError> {
 
 /// [`read_model`] with explicit readings.
 pub fn read_model_with(bytes: &[u8], options: &NodOptions) -> Result<Model, ReadError> {
-    if peek_nad(bytes).is_some() {
+    if is_nad(bytes) {
         return Err(ReadError::at(
             0,
             "version",

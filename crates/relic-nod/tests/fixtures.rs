@@ -1,0 +1,431 @@
+//! Every generated fixture: parse, byte-identical rewrite, model round trips, the readings the
+//! plausibility checks take, the bind-pose proofs, the corpus checks, and a snapshot summary.
+
+// Test code: a failed unwrap or index is a failed test.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
+
+use std::path::{Path, PathBuf};
+
+use relic_core::check::Status;
+use relic_core::model::FormatKind;
+use relic_nod::decide::NodChoices;
+use relic_nod::extras::fnv1a_u16;
+use relic_nod::nad::{NadFile, parse_nad};
+use relic_nod::nod::NodFile;
+use relic_nod::options::{GroupTail, How, MatrixLayout, NodOptions, Polynomial, RestTranslateSpace, Winding};
+use serde::Serialize;
+
+fn fixtures_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/nod")
+}
+
+/// The non-hostile fixtures with the given extension.
+fn fixtures(ext: &str) -> Vec<(String, Vec<u8>)> {
+    let mut out: Vec<(String, Vec<u8>)> = std::fs::read_dir(fixtures_dir())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == ext))
+        .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read(&p).unwrap()))
+        .collect();
+    out.sort();
+    assert!(!out.is_empty(), "no .{ext} fixtures: run `cargo xtask fixtures`");
+    out
+}
+
+fn read(name: &str) -> Vec<u8> {
+    std::fs::read(fixtures_dir().join(name)).unwrap()
+}
+
+#[test]
+fn every_fixture_parses_and_rewrites_byte_identically() {
+    for (name, bytes) in fixtures("nod") {
+        let file = relic_nod::nod::parse_nod(&bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(file.to_bytes().unwrap(), bytes, "{name}");
+    }
+    for (name, bytes) in fixtures("nad") {
+        let file = parse_nad(&bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(file.to_bytes().unwrap(), bytes, "{name}");
+    }
+}
+
+#[test]
+fn nod_model_nod_is_byte_identical_and_lossless() {
+    for (name, bytes) in fixtures("nod") {
+        let model = relic_nod::read_model(&bytes).unwrap();
+        assert_eq!(model.validate(), Ok(()), "{name}");
+        let out = relic_nod::write_model(&model, &Default::default()).unwrap();
+        assert_eq!(out.losses, vec![], "{name}");
+        assert!(out.value == bytes, "{name}: rewritten bytes differ");
+    }
+}
+
+#[test]
+fn extras_through_json_give_the_same_bytes() {
+    for (name, bytes) in fixtures("nod") {
+        let mut model = relic_nod::read_model(&bytes).unwrap();
+        let json = model.extras.as_ref().unwrap().json().unwrap();
+        model.extras = Some(relic_core::model::FormatExtras::from_json(FormatKind::Nod, json));
+        let out = relic_nod::write_model(&model, &Default::default()).unwrap();
+        assert!(out.value == bytes && out.losses.is_empty(), "{name}: {:?}", out.losses);
+    }
+}
+
+#[test]
+fn model_without_extras_rebuilds_a_nod_that_reads_back_equal() {
+    for (name, bytes) in fixtures("nod") {
+        let (_, choices) = relic_nod::read_nod(&bytes, &NodOptions::default()).unwrap();
+        let options = fixed(&choices);
+        let mut model = relic_nod::read_model(&bytes).unwrap();
+        model.extras = None;
+        let out = relic_nod::write_model_with(&model, &Default::default(), &options).unwrap();
+        assert_eq!(out.losses, vec![], "{name}");
+        let mut again = relic_nod::read_model_with(&out.value, &options).unwrap();
+        again.extras = None;
+        assert!(again == model, "{name}: {}", relic_nod::checks::model_difference(&model, &again));
+        // What differs in the file is only what the model does not hold.
+        let (a, b) = (relic_nod::nod::parse_nod(&bytes).unwrap(), relic_nod::nod::parse_nod(&out.value).unwrap());
+        assert_eq!((a.bones.len(), a.vertices.len(), a.faces.len()), (b.bones.len(), b.vertices.len(), b.faces.len()));
+        assert_eq!(
+            a.bones.iter().map(|x| x.rest_matrix_inverse).collect::<Vec<_>>(),
+            b.bones.iter().map(|x| x.rest_matrix_inverse).collect::<Vec<_>>()
+        );
+        assert_eq!(a.faces, b.faces, "{name}");
+        assert!(b.lod.is_none(), "{name}: the LOD table travels in the extras only");
+    }
+}
+
+fn fixed(c: &NodChoices) -> NodOptions {
+    use relic_nod::options::Choice::Fixed;
+    NodOptions {
+        matrix_layout: Fixed(c.matrix_layout.value),
+        group_tail: Fixed(c.group_tail.value),
+        rest_translate: Fixed(c.rest_translate.value),
+        winding: Fixed(c.winding.value),
+        uv_origin: c.uv_origin,
+    }
+}
+
+/// The readings each fixture was built to provoke.
+#[test]
+fn plausibility_checks_pick_the_layout_each_fixture_was_built_with() {
+    let expect = |name: &str, matrix: (MatrixLayout, How), tail: (GroupTail, How), winding: (Winding, How)| {
+        let (_, c) = relic_nod::read_nod(&read(name), &NodOptions::default()).unwrap();
+        assert_eq!((c.matrix_layout.value, c.matrix_layout.how), matrix, "{name}: {}", c.matrix_layout);
+        assert_eq!((c.group_tail.value, c.group_tail.how), tail, "{name}: {}", c.group_tail);
+        assert_eq!((c.winding.value, c.winding.how), winding, "{name}: {}", c.winding);
+        c
+    };
+    use How::{Auto, Undecided};
+    use MatrixLayout::H1;
+    // Identity rest matrix: H1 and H2 coincide, neutral tail reads the same under A and B.
+    expect("triangle.nod", (H1, Undecided), (GroupTail::B, Undecided), (Winding::CounterClockwise, Auto));
+    // Neutral tails: B sees flags 0x0100 for mesh 1 (implausible), so A explains more groups.
+    let c = expect("skinned.nod", (H1, Auto), (GroupTail::A, Auto), (Winding::CounterClockwise, Auto));
+    assert_eq!((c.rest_translate.value, c.rest_translate.how), (RestTranslateSpace::Parent, Auto));
+    expect("static_groups.nod", (H1, Auto), (GroupTail::B, Auto), (Winding::Clockwise, Auto));
+    expect("noesis_style.nod", (H1, Auto), (GroupTail::A, Auto), (Winding::CounterClockwise, Auto));
+    expect("bones64.nod", (H1, Auto), (GroupTail::B, Undecided), (Winding::CounterClockwise, Auto));
+    expect("static_model.nod", (H1, Undecided), (GroupTail::B, Undecided), (Winding::CounterClockwise, Auto));
+    // The NAD's smooth curves have no slope jumps under P1.
+    let nad = parse_nad(&read("walk.nad")).unwrap();
+    let c = relic_nod::anim::decide_nad(&nad, &Default::default());
+    assert_eq!((c.polynomial.value, c.polynomial.how), (Polynomial::Ascending, Auto), "{}", c.polynomial);
+}
+
+#[test]
+fn fixed_options_override_and_wrong_ones_fail_the_bind_pose() {
+    use relic_nod::options::Choice::Fixed;
+    let bytes = read("skinned.nod");
+    // Under H2 the same bytes give a skeleton whose chained rest pose misses its own matrices.
+    let options = NodOptions { matrix_layout: Fixed(MatrixLayout::H2), ..NodOptions::default() };
+    let (file, choices) = relic_nod::read_nod(&bytes, &options).unwrap();
+    assert_eq!((choices.matrix_layout.value, choices.matrix_layout.how), (MatrixLayout::H2, How::Fixed));
+    let wrong = relic_nod::checks::bind_pose(&file, &choices);
+    assert!(wrong.chain_error > 1.0, "{wrong:?}");
+    let (file, choices) = relic_nod::read_nod(&bytes, &NodOptions::default()).unwrap();
+    let right = relic_nod::checks::bind_pose(&file, &choices);
+    assert!(right.chain_error < 1e-5 && right.vertex_error < 1e-5, "{right:?}");
+    // A fixed tail layout that does not fit is an error naming the group.
+    let err = relic_nod::read_nod(
+        &read("static_groups.nod"),
+        &NodOptions { group_tail: Fixed(GroupTail::A), ..NodOptions::default() },
+    )
+    .unwrap_err();
+    assert_eq!(err.path, "groups[0].tail");
+    assert!(err.to_string().contains("names bone 4 (3 bones)"), "{err}");
+}
+
+#[test]
+fn rest_pose_proof_through_the_model_and_relic_anim() {
+    for (name, bytes) in fixtures("nod") {
+        let model = relic_nod::read_model(&bytes).unwrap();
+        let detail = relic_anim::proofs::rest_pose(&model, 1e-4).unwrap_or_else(|e| panic!("{name}: {e}"));
+        println!("{name}: {detail}");
+    }
+}
+
+#[test]
+fn corpus_checks_pass_on_every_fixture() {
+    for (name, bytes) in fixtures("nod").into_iter().chain(fixtures("nad")) {
+        let checks = relic_nod::checks::corpus_checks(&bytes);
+        let failed: Vec<String> = checks.failures().map(ToString::to_string).collect();
+        assert!(failed.is_empty(), "{name}: {failed:?}");
+        assert!(checks.0.iter().filter(|c| c.status == Status::Pass).count() >= 5, "{name}: {:?}", checks.0);
+    }
+}
+
+#[test]
+fn detect_recognises_both_formats_and_nothing_else() {
+    for (name, bytes) in fixtures("nod") {
+        assert_eq!(relic_nod::detect(&bytes).map(|s| (s.format, s.version)), Some((FormatKind::Nod, 7)), "{name}");
+    }
+    for (name, bytes) in fixtures("nad") {
+        assert_eq!(relic_nod::detect(&bytes).map(|s| (s.format, s.version)), Some((FormatKind::Nad, 3)), "{name}");
+    }
+    // Other formats' fixtures (whatever exists of them) and other files are never taken.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures");
+    for dir in ["abc", "m2"] {
+        for entry in std::fs::read_dir(root.join(dir)).into_iter().flatten() {
+            let path = entry.unwrap().path();
+            if path.is_file() {
+                assert_eq!(relic_nod::detect(&std::fs::read(&path).unwrap()), None, "{}", path.display());
+            }
+        }
+    }
+    let mut rng = relic_core::testkit::Rng::new(11);
+    for len in [0usize, 4, 16, 100, 334, 1000, 4096] {
+        for _ in 0..200 {
+            let mut bytes: Vec<u8> = (0..len).map(|_| rng.next_u64() as u8).collect();
+            if len >= 4 && rng.below(2) == 0 {
+                bytes[..4].copy_from_slice(&(if rng.below(2) == 0 { 7u32 } else { 3 }).to_le_bytes());
+            }
+            assert_eq!(relic_nod::detect(&bytes), None, "random {len} bytes");
+        }
+    }
+    let gltf = br#"{"asset":{"version":"2.0"},"meshes":[]}"#;
+    assert_eq!(relic_nod::detect(gltf), None);
+    assert_eq!(relic_nod::detect(b"glTF\x02\0\0\0\x0c\0\0\0"), None);
+    assert_eq!(relic_nod::detect(b"MD20\x08\x01\0\0"), None);
+    // A NAD is not a model on its own.
+    let err = relic_nod::read_model(&read("walk.nad")).unwrap_err();
+    assert!(err.to_string().contains("NAD animation"), "{err}");
+}
+
+// ---- snapshots ------------------------------------------------------------------------------
+
+#[derive(Serialize)]
+struct NodSummary {
+    version: u32,
+    materials: Vec<String>,
+    mesh_names: Vec<String>,
+    model_flags: String,
+    bounds: [f32; 6],
+    bones: Vec<String>,
+    groups: Vec<String>,
+    vertices: usize,
+    first_vertices: Vec<String>,
+    last_vertex: String,
+    vertex_checksum: String,
+    faces: usize,
+    first_faces: Vec<[u16; 3]>,
+    face_checksum: String,
+    lod: Option<String>,
+    readings: Vec<String>,
+    model: ModelSummary,
+}
+
+#[derive(Serialize)]
+struct ModelSummary {
+    bones: Vec<String>,
+    meshes: Vec<String>,
+    materials: Vec<String>,
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn nod_summary(file: &NodFile, choices: &NodChoices, bytes: &[u8]) -> NodSummary {
+    let vertex = |v: &relic_nod::nod::NodVertex| {
+        format!(
+            "pos {:?} norm {:?} uv {:?} weight {} bone {} pad {}",
+            v.pos,
+            v.norm,
+            v.uv,
+            v.weight,
+            v.bone_num,
+            hex(&v.pad)
+        )
+    };
+    let model = relic_nod::read_model(bytes).unwrap();
+    let round = |x: f32| (x * 1e5).round() / 1e5 + 0.0;
+    NodSummary {
+        version: file.version,
+        materials: file.materials.iter().map(|n| format!("{:?} raw {}", n.to_text(), hex(&n.0))).collect(),
+        mesh_names: file.mesh_names.iter().map(|n| n.to_text()).collect(),
+        model_flags: format!("{:#x}", file.model_flags),
+        bounds: file.bounds,
+        bones: file
+            .bones
+            .iter()
+            .take(6)
+            .map(|b| format!("parent {} child {} sibling {} rest_translate {:?}", b.parent, b.child, b.sibling, b.rest_translate))
+            .collect(),
+        groups: file
+            .groups
+            .iter()
+            .map(|g| {
+                format!(
+                    "material {} faces {} vertices {} min {:#06x} tail {} reserved {}",
+                    g.material_id,
+                    g.num_faces,
+                    g.num_vertices,
+                    g.min_vertices,
+                    hex(&g.tail),
+                    hex(&g.reserved)
+                )
+            })
+            .collect(),
+        vertices: file.vertices.len(),
+        first_vertices: file.vertices.iter().take(2).map(vertex).collect(),
+        last_vertex: file.vertices.last().map(vertex).unwrap_or_default(),
+        vertex_checksum: format!("{:016x}", fnv1a_u16(bytemuck::cast_slice::<_, u16>(&file.vertices).iter().copied())),
+        faces: file.faces.len(),
+        first_faces: file.faces.iter().take(2).copied().collect(),
+        face_checksum: format!("{:016x}", fnv1a_u16(file.faces.iter().flatten().copied())),
+        lod: file.lod.as_ref().map(|l| format!("{} entries, first {:?}, checksum {:016x}", l.len(), &l[..l.len().min(8)], fnv1a_u16(l.iter().copied()))),
+        readings: vec![
+            format!("matrix {}", choices.matrix_layout.value),
+            format!("tail {}", choices.group_tail.value),
+            format!("rest_translate {}", choices.rest_translate.value),
+            format!("winding {}", choices.winding.value),
+        ],
+        model: ModelSummary {
+            bones: model
+                .bones
+                .iter()
+                .take(6)
+                .map(|b| {
+                    format!(
+                        "{} parent {:?} rest t {:?} r {:?}",
+                        b.name,
+                        b.parent,
+                        b.rest.translation,
+                        b.rest.rotation.map(round)
+                    )
+                })
+                .collect(),
+            meshes: model
+                .meshes
+                .iter()
+                .map(|m| {
+                    format!(
+                        "{:?} material {:?} vertices {} triangles {} influences ≤ {} first position {:?} first triangle {:?}",
+                        m.name,
+                        m.material,
+                        m.positions.len(),
+                        m.triangles.len(),
+                        m.skin.max_influences(),
+                        m.positions.first(),
+                        m.triangles.first()
+                    )
+                })
+                .collect(),
+            materials: model.materials.iter().map(|m| format!("{:?} textures {:?}", m.name, m.textures.iter().map(|t| &t.path).collect::<Vec<_>>())).collect(),
+        },
+    }
+}
+
+#[derive(Serialize)]
+struct NadSummary {
+    version: u32,
+    flags: u32,
+    duration: f32,
+    tracks: Vec<String>,
+    tags: Vec<String>,
+    key_checksum: String,
+    polynomial: String,
+    animation: Vec<String>,
+    events: Vec<String>,
+}
+
+fn nad_summary(nad: &NadFile, bytes: &[u8]) -> NadSummary {
+    let skeleton = relic_nod::read_model(&read("skinned.nod")).unwrap();
+    let anim = relic_nod::read_animation(&skeleton, bytes, "clip", &Default::default()).unwrap();
+    let key = |k: &relic_nod::nad::NadKey| format!("frame {} scale {} value {:?}", k.frame, k.frame_scale, k.value);
+    NadSummary {
+        version: nad.version,
+        flags: nad.flags,
+        duration: nad.duration,
+        tracks: nad
+            .tracks
+            .iter()
+            .map(|t| {
+                format!(
+                    "bone {} type {} keys {} first ({}) last ({})",
+                    t.bone,
+                    t.track_type,
+                    t.keys.len(),
+                    t.keys.first().map(key).unwrap_or_default(),
+                    t.keys.last().map(key).unwrap_or_default()
+                )
+            })
+            .collect(),
+        tags: nad.tags.iter().map(|t| format!("frame {} type {}", t.frame, t.tag_type)).collect(),
+        key_checksum: format!(
+            "{:016x}",
+            fnv1a_u16(nad.tracks.iter().flat_map(|t| bytemuck::cast_slice::<_, u16>(&t.keys).to_vec()))
+        ),
+        polynomial: relic_nod::anim::decide_nad(nad, &Default::default()).polynomial.value.to_string(),
+        animation: anim
+            .channels
+            .iter()
+            .map(|c| {
+                format!(
+                    "bone {} {} {:?} keys {} from {} s to {} s",
+                    c.bone,
+                    c.values.property(),
+                    c.interpolation,
+                    c.times.len(),
+                    c.times.first().unwrap(),
+                    c.times.last().unwrap()
+                )
+            })
+            .collect(),
+        events: anim.events.iter().map(|e| format!("{} at {} s ({:?})", e.name, e.time, e.parameter)).collect(),
+    }
+}
+
+#[test]
+fn snapshots() {
+    insta::glob!("../../../fixtures", "nod/*.nod", |path| {
+        let bytes = std::fs::read(path).unwrap();
+        let (file, choices) = relic_nod::read_nod(&bytes, &NodOptions::default()).unwrap();
+        insta::assert_yaml_snapshot!(nod_summary(&file, &choices, &bytes));
+    });
+    insta::glob!("../../../fixtures", "nod/*.nad", |path| {
+        let bytes = std::fs::read(path).unwrap();
+        let nad = parse_nad(&bytes).unwrap();
+        insta::assert_yaml_snapshot!(nad_summary(&nad, &bytes));
+    });
+}
+
+#[test]
+fn info_lists_counts_and_readings() {
+    let info = relic_nod::info(&read("static_groups.nod")).unwrap();
+    use relic_core::Fact::{Count, Text};
+    assert_eq!(info.get("bones"), Some(&Count(3)));
+    assert_eq!(info.get("groups"), Some(&Count(2)));
+    assert_eq!(info.get("vertices"), Some(&Count(18)));
+    let Some(Text(tail)) = info.get("group_tail") else { panic!() };
+    assert!(tail.starts_with("B (auto: only B gives in-range numbers"), "{tail}");
+    let Some(Text(winding)) = info.get("winding") else { panic!() };
+    assert!(winding.starts_with("cw (auto"), "{winding}");
+    let info = relic_nod::info(&read("walk.nad")).unwrap();
+    assert_eq!((info.format, info.version), (FormatKind::Nad, 3));
+    assert_eq!(info.get("tracks"), Some(&Count(6)));
+    assert_eq!(info.get("keys"), Some(&Count(25)));
+    assert_eq!(info.get("tags"), Some(&Count(4)));
+    let Some(Text(poly)) = info.get("polynomial") else { panic!() };
+    assert!(poly.starts_with("P1"), "{poly}");
+}
