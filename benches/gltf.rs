@@ -31,11 +31,18 @@ fn synthetic(c: &mut Criterion) {
     bench_model(c, "gltf synthetic", "100k vertices, 64 bones, 10 clips", &model);
 }
 
-/// The real files, through their format crates' `read_model` once those exist.
+/// The real files, through their format crates' `read_model`.
 fn real(c: &mut Criterion) {
-    let _ = c;
-    // PARTNER_DANCIN.ABC (relic_abc::read_model) and GnomePounder-vanilla.m2
-    // (relic_m2::read_model) are added here when their crates map files to the model.
+    type Read = fn(&[u8]) -> Result<Model, relic_core::ReadError>;
+    let files: [(&str, Read); 2] = [
+        ("abc/PARTNER_DANCIN.ABC", relic_abc::read_model),
+        ("m2/GnomePounder-vanilla.m2", relic_m2::read_model),
+    ];
+    for (rel, read) in files {
+        let Some(bytes) = relic_benches::corpus_file(rel) else { continue };
+        let model = read(&bytes).unwrap();
+        bench_model(c, "gltf corpus", rel, &model);
+    }
 }
 
 criterion_group!(group, synthetic, real);

@@ -144,6 +144,7 @@ pub fn read_model(bytes: &[u8]) -> Option<Result<Model, String>> {
     let (format, _) = relic_cli::formats::detect(bytes)?;
     // The format crates' `read_model` entry points, as they land.
     let read: fn(&[u8]) -> Result<Model, relic_core::ReadError> = match format.name {
+        "abc" => relic_abc::read_model,
         "m2" => relic_m2::read_model,
         "nod" => relic_nod::read_model,
         _ => return None,
