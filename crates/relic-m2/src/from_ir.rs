@@ -150,7 +150,7 @@ impl Builder<'_> {
     fn sequences(&mut self) -> bool {
         let m = self.model;
         let base_seqs: &[Sequence] = self.base.map_or(&[], |b| &b.sequences);
-        let fit = !m.animations.is_empty() && base_seqs.len() == m.animations.len();
+        let fit = self.base.is_some() && base_seqs.len() == m.animations.len();
         let base_names = to_ir::animation_names(base_seqs);
         let mut seqs = Vec::with_capacity(m.animations.len());
         let mut cursor = 0i64;

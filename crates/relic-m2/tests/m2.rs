@@ -1,0 +1,441 @@
+//! relic-m2: fixtures, the real 1.12 file, hostile inputs, the common-model round trip and the
+//! animation proof.
+
+use std::path::{Path, PathBuf};
+
+use relic_core::model::{ChannelValues, Influence, Model, Skin};
+use relic_core::testkit::{self, CountingAllocator, Limits};
+use relic_core::{ReadErrorKind, WriteOptions};
+
+#[global_allocator]
+static ALLOC: CountingAllocator = CountingAllocator;
+
+fn fixtures_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/m2")
+}
+
+fn fixtures() -> Vec<(String, Vec<u8>)> {
+    let mut out: Vec<(String, Vec<u8>)> = std::fs::read_dir(fixtures_dir())
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "m2"))
+        .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read(&p).unwrap()))
+        .collect();
+    out.sort();
+    assert!(out.len() >= 10, "fixtures missing: run `cargo xtask fixtures`");
+    out
+}
+
+fn hostile() -> Vec<(String, Vec<u8>)> {
+    let dir = fixtures_dir().join("hostile");
+    let mut out: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .map(|e| (e.file_name().to_string_lossy().into_owned(), std::fs::read(e.path()).unwrap()))
+        .collect();
+    out.sort();
+    assert!(out.len() >= 8);
+    out
+}
+
+fn corpus() -> Option<Vec<u8>> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/m2/GnomePounder-vanilla.m2");
+    match std::fs::read(path) {
+        Ok(b) => Some(b),
+        Err(_) => {
+            println!("skipping: ../shared/corpus is absent");
+            None
+        }
+    }
+}
+
+fn blizzard_layout(name: &str) -> bool {
+    !name.contains("reordered")
+}
+
+#[test]
+fn fixtures_round_trip_byte_for_byte() {
+    for (name, bytes) in fixtures() {
+        let file = relic_m2::read(&bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let out = relic_m2::write(&file);
+        if blizzard_layout(&name) {
+            assert!(out == bytes, "{name}: re-write differs");
+        } else {
+            assert_ne!(out, bytes, "{name} is meant to be in a foreign layout");
+            assert_eq!(relic_m2::read(&out).unwrap(), file, "{name}: normalised re-write re-parses differently");
+            assert_eq!(relic_m2::write(&relic_m2::read(&out).unwrap()), out);
+        }
+    }
+}
+
+#[test]
+fn real_file_round_trips_byte_for_byte() {
+    let Some(bytes) = corpus() else { return };
+    let file = relic_m2::read(&bytes).unwrap();
+    assert_eq!((file.version, file.bones.len(), file.vertices.len(), file.views.len()), (256, 104, 3902, 4));
+    assert_eq!((file.sequences.len(), file.particle_emitters.len()), (11, 12));
+    assert!(relic_m2::write(&file) == bytes);
+}
+
+#[test]
+fn ir_round_trip_is_byte_identical() {
+    let mut inputs = fixtures();
+    if let Some(b) = corpus() {
+        inputs.push(("GnomePounder-vanilla.m2".into(), b));
+    }
+    for (name, bytes) in inputs {
+        let model = relic_m2::read_model(&bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
+        model.validate().unwrap_or_else(|e| panic!("{name}: {e}"));
+        let out = relic_m2::write_model(&model, &WriteOptions::default()).unwrap();
+        assert!(out.losses.is_empty(), "{name}: {:?}", out.losses);
+        let original = relic_m2::read(&bytes).unwrap();
+        let again = relic_m2::read(&out.value).unwrap();
+        assert_eq!(again, original, "{name}: format → model → format re-parses differently");
+        if blizzard_layout(&name) {
+            assert!(out.value == bytes, "{name}: not byte-identical");
+        }
+        // Through JSON extras (glTF's path) the model still writes a file that reads the same.
+        let mut via_json = model.clone();
+        let json = model.extras.as_ref().unwrap().json().unwrap();
+        via_json.extras = Some(relic_core::model::FormatExtras::from_json(relic_core::model::FormatKind::M2, json));
+        let out = relic_m2::write_model(&via_json, &WriteOptions::default()).unwrap();
+        assert_eq!(relic_m2::read_model(&out.value).unwrap().meshes, model.meshes, "{name} via JSON");
+    }
+}
+
+/// Channels compared with a tolerance (the pivot offset makes translations round differently).
+fn assert_animations_close(a: &Model, b: &Model, what: &str) {
+    assert_eq!(a.animations.len(), b.animations.len(), "{what}");
+    for (x, y) in a.animations.iter().zip(&b.animations) {
+        assert_eq!((x.name.as_str(), x.looping), (y.name.as_str(), y.looping), "{what}");
+        assert!((x.duration - y.duration).abs() < 1e-6, "{what}");
+        assert_eq!(x.channels.len(), y.channels.len(), "{what} {}", x.name);
+        for (c, d) in x.channels.iter().zip(&y.channels) {
+            assert_eq!((c.bone, c.clock, c.interpolation), (d.bone, d.clock, d.interpolation), "{what} {}", x.name);
+            assert_eq!(c.times.len(), d.times.len());
+            for (t, u) in c.times.iter().zip(&d.times) {
+                assert!((t - u).abs() < 1e-6, "{what}: time {t} vs {u}");
+            }
+            let (p, q): (Vec<f32>, Vec<f32>) = match (&c.values, &d.values) {
+                (ChannelValues::Rotation(p), ChannelValues::Rotation(q)) => (p.concat(), q.concat()),
+                (ChannelValues::Translation(p), ChannelValues::Translation(q))
+                | (ChannelValues::Scale(p), ChannelValues::Scale(q)) => (p.concat(), q.concat()),
+                _ => panic!("{what}: channel kinds differ"),
+            };
+            let worst = relic_core::math::max_abs_diff(&p, &q);
+            assert!(worst < 1e-4, "{what} {}: values differ by {worst}", x.name);
+        }
+        assert_eq!(x.events, y.events, "{what}");
+    }
+}
+
+#[test]
+fn rebuild_without_extras_re_reads_the_same_model() {
+    let mut inputs = fixtures();
+    if let Some(b) = corpus() {
+        inputs.push(("GnomePounder-vanilla.m2".into(), b));
+    }
+    for (name, bytes) in inputs {
+        let mut model = relic_m2::read_model(&bytes).unwrap();
+        model.extras = None;
+        let out = relic_m2::write_model(&model, &WriteOptions::default()).unwrap();
+        let back = relic_m2::read_model(&out.value).unwrap_or_else(|e| panic!("{name}: rebuilt file does not read: {e}"));
+        assert_eq!(back.meshes, model.meshes, "{name}");
+        assert_eq!(back.materials, model.materials, "{name}");
+        assert_eq!(back.bones, model.bones, "{name}");
+        assert_eq!(back.attachments, model.attachments, "{name}");
+        assert_eq!(back.global_sequences, model.global_sequences, "{name}");
+        assert_animations_close(&back, &model, &name);
+        // All four views satisfy the palette rule.
+        let file = relic_m2::read(&out.value).unwrap();
+        assert_eq!(file.views.len(), 4);
+        for v in file.views.iter() {
+            assert!(relic_m2::palette::palettes_hold(v, &file.vertices, &file.bone_lookup), "{name}");
+        }
+    }
+}
+
+#[test]
+fn versions_convert_both_ways() {
+    let bytes = std::fs::read(fixtures_dir().join("v256_hermite.m2")).unwrap();
+    let model = relic_m2::read_model(&bytes).unwrap();
+    for version in [260, 263, 256] {
+        let out = relic_m2::write_model(&model, &WriteOptions { version: Some(version) }).unwrap();
+        let back = relic_m2::read_model(&out.value).unwrap();
+        assert_eq!(back.source.unwrap().version, version);
+        assert_eq!(back.meshes, model.meshes);
+        assert_animations_close(&back, &model, &format!("v{version}"));
+    }
+    assert!(relic_m2::write_model(&model, &WriteOptions { version: Some(264) }).is_err());
+}
+
+#[test]
+fn hostile_inputs_give_typed_errors() {
+    for (name, bytes) in hostile() {
+        let err = relic_m2::read(&bytes).expect_err(&name);
+        let refused = matches!(err.kind, ReadErrorKind::UnsupportedVersion { .. });
+        assert_eq!(refused, ["md21.m2", "skin.m2", "version_264.m2"].contains(&name.as_str()), "{name}: {err}");
+        assert!(relic_m2::read_model(&bytes).is_err());
+        testkit::check(&name, &bytes, Limits::default(), relic_m2::read_model).unwrap();
+        println!("{name}: {err}");
+    }
+    let err = |name: &str| relic_m2::read(&std::fs::read(fixtures_dir().join("hostile").join(name)).unwrap()).unwrap_err();
+    assert!(err("version_264.m2").to_string().contains("version 264"));
+    assert!(err("version_264.m2").to_string().contains(".skin"));
+    assert!(err("cyclic_parents.m2").to_string().contains("cycle"));
+    assert!(err("overlapping_arrays.m2").to_string().contains("overlap"));
+    assert!(err("range_past_keys.m2").to_string().contains("past the 4 keys"));
+    assert_eq!(err("parent_out_of_range.m2").path, "M2File.bones[2].parent");
+    assert!(matches!(err("offset_past_end.m2").kind, ReadErrorKind::OffsetOutOfBounds { .. }));
+    assert!(matches!(err("count_past_end.m2").kind, ReadErrorKind::OffsetOutOfBounds { .. }));
+}
+
+#[test]
+fn every_truncation_of_the_small_fixtures_errors_cleanly() {
+    for (name, bytes) in fixtures() {
+        for cut in testkit::truncations(&bytes, 1) {
+            testkit::check(&name, cut, Limits::default(), relic_m2::read_model).unwrap();
+            // Only the final padding may go: then the layout pass puts it back.
+            if let Ok(file) = relic_m2::read(cut) {
+                assert!(blizzard_layout(&name) && relic_m2::write(&file) == bytes, "{name} cut to {} bytes still reads", cut.len());
+            }
+        }
+    }
+}
+
+#[test]
+fn mutations_never_panic_or_overallocate() {
+    let mut rng = testkit::Rng::new(4);
+    for (name, bytes) in fixtures() {
+        for _ in 0..300 {
+            let m = testkit::mutate(&bytes, &mut rng, 3);
+            testkit::check(&name, &m, Limits::default(), |b| {
+                relic_m2::read_model(b).and_then(|model| {
+                    relic_m2::write_model(&model, &WriteOptions::default()).map_err(|_| relic_core::ReadError::new(0, ReadErrorKind::Truncated))
+                })
+            })
+            .unwrap();
+        }
+    }
+}
+
+#[test]
+fn sampled_truncations_of_the_real_file() {
+    let Some(bytes) = corpus() else { return };
+    for cut in testkit::truncations(&bytes, 4099) {
+        testkit::check("GnomePounder", cut, Limits { time: std::time::Duration::from_secs(5), ..Limits::default() }, relic_m2::read)
+            .unwrap();
+        if let Ok(file) = relic_m2::read(cut) {
+            assert!(relic_m2::write(&file) == bytes, "cut to {} bytes still reads", cut.len());
+        }
+    }
+}
+
+#[test]
+fn compressed_quaternions_round_trip_every_code() {
+    use relic_m2::track::{decode_component, encode_component};
+    for v in i16::MIN..=i16::MAX {
+        let f = decode_component(v);
+        assert!((-1.0..=1.0).contains(&f), "{v} → {f}");
+        let back = encode_component(f);
+        if v == i16::MIN {
+            assert_eq!(back, 32767, "−32768 is an alias of 0");
+        } else {
+            assert_eq!(back, v, "{v} → {f} → {back}");
+        }
+    }
+    // The seed's formula maps code 0 to +1: the correct one gives −1.
+    assert_eq!(decode_component(0), -1.0);
+    assert_eq!(decode_component(-1), 1.0);
+    // Unit quaternions survive encoding to within one code.
+    let q = relic_core::sample::normalize4([0.3, -0.5, 0.2, 0.8]);
+    let d = relic_m2::track::decode_quat(relic_m2::track::encode_quat(q));
+    assert!(relic_core::math::max_abs_diff(&q, &d) <= 0.5 / 32767.0 + 1e-7);
+}
+
+#[test]
+fn more_than_four_influences_are_pruned_with_a_loss() {
+    let bytes = std::fs::read(fixtures_dir().join("v256_linear.m2")).unwrap();
+    let mut model = relic_m2::read_model(&bytes).unwrap();
+    model.extras = None;
+    let mesh = &mut model.meshes[0];
+    let n = mesh.positions.len();
+    mesh.skin = Skin::from_vertices((0..n).map(|v| {
+        if v == 3 {
+            // Six influences over three bones (repeated bones are allowed in the model).
+            [0.3, 0.25, 0.2, 0.1, 0.1, 0.05].iter().enumerate().map(|(i, &w)| Influence { bone: (i % 3) as u32, weight: w }).collect()
+        } else {
+            vec![Influence { bone: 1, weight: 1.0 }]
+        }
+    }));
+    model.validate().unwrap();
+    let out = relic_m2::write_model(&model, &WriteOptions::default()).unwrap();
+    let loss = out.losses.iter().find(|l| l.what.contains("more than 4 influences")).expect("a pruning loss");
+    assert!(loss.what.contains("largest position error"), "{loss}");
+    let file = relic_m2::read(&out.value).unwrap();
+    let v = &file.vertices[3];
+    assert_eq!(v.bone_weights.iter().map(|&w| u32::from(w)).sum::<u32>(), 255);
+    assert_eq!(v.bone_weights.iter().filter(|&&w| w > 0).count(), 4);
+}
+
+#[test]
+fn models_from_elsewhere_write_valid_files() {
+    // A model built in memory, with no M2 origin: chain of bones, linear keys, 4 influences.
+    let model = synthetic(2000, 12, 3);
+    model.validate().unwrap();
+    let out = relic_m2::write_model(&model, &WriteOptions::default()).unwrap();
+    let back = relic_m2::read_model(&out.value).unwrap();
+    assert_eq!(back.source.unwrap().version, 256);
+    assert_eq!(back.vertex_count(), model.vertex_count());
+    assert_eq!(back.animations.len(), 3);
+    assert_eq!(back.bones.len(), 12);
+    let file = relic_m2::read(&out.value).unwrap();
+    for v in file.views.iter() {
+        assert!(relic_m2::palette::palettes_hold(v, &file.vertices, &file.bone_lookup));
+        for s in v.submeshes.iter() {
+            assert!(u32::from(s.bone_count) <= v.bone_count_max);
+        }
+    }
+    // 12 bones exceed no budget; with 40 bones view 3 (21) must split.
+    let big = synthetic(2000, 40, 1);
+    let file = relic_m2::read(&relic_m2::write_model(&big, &WriteOptions::default()).unwrap().value).unwrap();
+    assert!(file.views[3].submeshes.len() > file.views[0].submeshes.len());
+    for v in file.views.iter() {
+        assert!(relic_m2::palette::palettes_hold(v, &file.vertices, &file.bone_lookup));
+        assert!(v.submeshes.iter().all(|s| u32::from(s.bone_count) <= v.bone_count_max));
+    }
+}
+
+/// A chain of bones along +Y with a grid skinned to neighbouring bones.
+fn synthetic(vertices: usize, bones: usize, animations: usize) -> Model {
+    use relic_core::model::*;
+    let mut m = Model { name: "synthetic".into(), ..Model::default() };
+    for b in 0..bones {
+        let mut bind = relic_core::math::IDENTITY;
+        bind[13] = b as f32;
+        let mut inv = relic_core::math::IDENTITY;
+        inv[13] = -(b as f32);
+        m.bones.push(Bone {
+            name: format!("b{b}"),
+            parent: b.checked_sub(1),
+            rest: Transform { translation: [0.0, if b == 0 { 0.0 } else { 1.0 }, 0.0], ..Transform::IDENTITY },
+            bind_matrix: bind,
+            inverse_bind_matrix: inv,
+            ..Bone::default()
+        });
+    }
+    m.materials.push(Material { name: "m".into(), textures: vec![TextureRef { path: "A.BLP".into(), uv_set: Some(0), ..TextureRef::default() }], depth_write: true, ..Material::default() });
+    let side = (vertices as f64).sqrt() as usize;
+    let mut mesh = Mesh { name: "grid".into(), material: Some(0), part_id: Some(0), ..Mesh::default() };
+    let mut weights = Vec::new();
+    for i in 0..side * side {
+        let (x, y) = ((i % side) as f32, (i / side) as f32 / side as f32 * bones as f32);
+        mesh.positions.push([x * 0.01, y, 0.0]);
+        mesh.normals.push([0.0, 0.0, 1.0]);
+        let b0 = (y as usize).min(bones - 1);
+        let b1 = (b0 + 1).min(bones - 1);
+        weights.push(if b0 == b1 {
+            vec![Influence { bone: b0 as u32, weight: 1.0 }]
+        } else {
+            vec![Influence { bone: b0 as u32, weight: 0.75 }, Influence { bone: b1 as u32, weight: 0.25 }]
+        });
+    }
+    mesh.uv_sets.push(mesh.positions.iter().map(|p| [p[0], p[1]]).collect());
+    mesh.skin = Skin::from_vertices(weights);
+    for i in 0..side * (side - 1) {
+        if i % side == side - 1 {
+            continue;
+        }
+        let (a, b, c, d) = (i as u32, i as u32 + 1, (i + side) as u32, (i + side + 1) as u32);
+        mesh.triangles.push([a, b, d]);
+        mesh.triangles.push([a, d, c]);
+    }
+    m.meshes.push(mesh);
+    for a in 0..animations {
+        let times = vec![0.0, 0.5, 1.0];
+        let mut channels = Vec::new();
+        for b in 0..bones {
+            let angle = |k: usize| (k as f32 * 0.3 + a as f32 + b as f32 * 0.1).sin() * 0.4;
+            channels.push(Channel {
+                bone: b,
+                clock: Clock::Animation,
+                interpolation: Interpolation::Linear,
+                times: times.clone(),
+                values: ChannelValues::Rotation((0..3).map(|k| [0.0, 0.0, angle(k).sin(), angle(k).cos()]).collect()),
+            });
+        }
+        m.animations.push(Animation { name: ["Stand", "Walk", "Run"][a % 3].into(), duration: 1.0, looping: true, channels, ..Animation::default() });
+    }
+    m
+}
+
+/// The real-data proof through the common model and relic-anim: pose every sequence at each of its
+/// keys, compare with the stored boxes; a wrong pivot or quaternion convention fails it.
+#[test]
+fn posed_boxes_match_the_stored_boxes() {
+    let Some(bytes) = corpus() else { return };
+    let model = relic_m2::read_model(&bytes).unwrap();
+    relic_anim::proofs::rest_pose(&model, 1e-5).unwrap();
+    let fits = relic_anim::proofs::clip_box_fits(&model).unwrap();
+    for f in &fits {
+        println!("{:>20} corner {:.4} outside {:.4}", model.animations[f.animation].name, f.corner, f.outside);
+    }
+    assert!(fits[0].corner <= relic_m2::checks::BOX_TOLERANCE, "{:?}", fits[0]);
+    // The model's own posing and the file's agree on every sequence to a few micro-units.
+    let file = relic_m2::read(&bytes).unwrap();
+    for (a, b) in fits.iter().zip(relic_m2::pose::sequence_box_fits(&file, false, false)) {
+        assert!((a.corner - b.corner).abs() < 1e-3, "{a:?} vs {b:?}");
+    }
+    // Pivots ignored: inverse binds left out.
+    let mut no_pivot = model.clone();
+    for b in &mut no_pivot.bones {
+        b.inverse_bind_matrix = relic_core::math::IDENTITY;
+    }
+    let bad = relic_anim::proofs::clip_box_fits(&no_pivot).unwrap();
+    println!("pivot ignored: corner {:.3}", bad[0].corner);
+    assert!(bad[0].corner > 1.0);
+    // Quaternions conjugated (the other convention).
+    let mut conjugated = model.clone();
+    for a in &mut conjugated.animations {
+        for c in &mut a.channels {
+            if let ChannelValues::Rotation(v) = &mut c.values {
+                v.iter_mut().for_each(|q| *q = [-q[0], -q[1], -q[2], q[3]]);
+            }
+        }
+    }
+    let bad = relic_anim::proofs::clip_box_fits(&conjugated).unwrap();
+    println!("conjugated: corner {:.3}", bad[0].corner);
+    assert!(bad[0].corner > 0.1);
+    // The same two mistakes in the file's own posing.
+    assert!(relic_m2::pose::sequence_box_fits(&file, true, false)[0].corner > 1.0);
+    assert!(relic_m2::pose::sequence_box_fits(&file, false, true)[0].corner > 0.1);
+}
+
+#[test]
+fn detection_and_refusals() {
+    assert_eq!(relic_m2::detect(b"MD20\x00\x01\x00\x00").unwrap().version, 256);
+    assert_eq!(relic_m2::detect(b"MD20\x08\x01\x00\x00").unwrap().version, 264);
+    assert!(relic_m2::detect(b"MD21").is_some());
+    assert!(relic_m2::detect(b"LTMX").is_none());
+    assert!(relic_m2::detect(b"MD").is_none());
+    let msg = relic_m2::read(b"MD20\x10\x01\x00\x00").unwrap_err().to_string();
+    assert!(msg.contains("272") && msg.contains("only 256–263"), "{msg}");
+    let checks = relic_m2::checks::corpus_checks(b"MD20\x08\x01\x00\x00");
+    assert!(checks.refused());
+}
+
+#[test]
+fn corpus_checks_pass_on_the_real_file() {
+    let Some(bytes) = corpus() else { return };
+    let checks = relic_m2::checks::corpus_checks(&bytes);
+    for c in &checks.0 {
+        println!("{c}");
+    }
+    assert!(checks.passed() && !checks.refused());
+    assert_eq!(checks.0.len(), 7);
+    let info = relic_m2::info(&bytes).unwrap();
+    for key in ["bones", "vertices", "views", "submeshes", "textures", "sequences", "global_sequences", "attachments", "particles", "ribbons"] {
+        assert!(info.get(key).is_some(), "{key}");
+    }
+}
