@@ -29,7 +29,9 @@ use crate::file::{self as m2, *};
 use crate::names;
 use crate::palette::{self, Part, VIEW_BUDGETS};
 use crate::to_ir::{self, FRAME, M2Extras};
-use crate::track::{EventTrack, INTERPOLATION_HERMITE, INTERPOLATION_LINEAR, INTERPOLATION_NONE, RotationTrack, Track, encode_quat};
+use crate::track::{
+    EventTrack, INTERPOLATION_HERMITE, INTERPOLATION_LINEAR, INTERPOLATION_NONE, RotationTrack, Track, encode_quat,
+};
 
 type Result<T> = std::result::Result<T, WriteError>;
 
@@ -52,7 +54,9 @@ pub fn from_ir(model: &Model, options: &WriteOptions) -> Result<Converted<M2File
     let mut base = extras_file(model);
     let version = options
         .version
-        .or_else(|| model.source.filter(|s| s.format == FormatKind::M2 && (256..264).contains(&s.version)).map(|s| s.version))
+        .or_else(|| {
+            model.source.filter(|s| s.format == FormatKind::M2 && (256..264).contains(&s.version)).map(|s| s.version)
+        })
         .or_else(|| base.as_ref().map(|b| b.version))
         .unwrap_or(256);
     if !(256..264).contains(&version) {
@@ -88,7 +92,13 @@ fn retarget(file: &mut M2File, version: u32) {
                 values: values.iter().map(|q| encode_quat(*q)).collect::<Vec<_>>().into(),
             })
         } else {
-            RotationTrack::Float(Track { interpolation: i, global_sequence: g, ranges, timestamps, values: values.into() })
+            RotationTrack::Float(Track {
+                interpolation: i,
+                global_sequence: g,
+                ranges,
+                timestamps,
+                values: values.into(),
+            })
         };
     }
     file.views = Default::default();
@@ -219,7 +229,11 @@ impl Builder<'_> {
     fn bones(&mut self, seq_fit: bool) -> Result<bool> {
         let m = self.model;
         let fit = self.base.is_some_and(|b| skeleton_fits(b, m));
-        let tracks_fit = fit && seq_fit && self.base.is_some_and(|b| b.sequences.iter().zip(self.file.sequences.iter()).all(|(a, c)| a.start == c.start && a.end == c.end));
+        let tracks_fit = fit
+            && seq_fit
+            && self.base.is_some_and(|b| {
+                b.sequences.iter().zip(self.file.sequences.iter()).all(|(a, c)| a.start == c.start && a.end == c.end)
+            });
         let binds: Vec<(Mat4, [f32; 4])> = m
             .bones
             .iter()
@@ -337,7 +351,10 @@ impl Builder<'_> {
         if let Some(g) = global {
             let first = present.first().copied();
             if present.iter().any(|c| Some(*c) != first) {
-                self.loss(format!("bones[{bone}]"), "global-sequence channels differ between animations: the first is kept");
+                self.loss(
+                    format!("bones[{bone}]"),
+                    "global-sequence channels differ between animations: the first is kept",
+                );
             }
             let Some(c) = first else { return Track::default() };
             let keys = self.channel_keys(c, 0, &map, c.interpolation);
@@ -391,12 +408,15 @@ impl Builder<'_> {
             };
         }
         let pk = per_key(target);
-        let (mut ts, mut vals, mut ranges): (Vec<u32>, Vec<[f32; N]>, Vec<[u32; 2]>) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut ts, mut vals, mut ranges): (Vec<u32>, Vec<[f32; N]>, Vec<[u32; 2]>) =
+            (Vec::new(), Vec::new(), Vec::new());
         let mut placed: Vec<(usize, usize)> = Vec::new(); // (first, len) of each sequence's keys
         for (t, v) in &lists {
             let n = t.len();
             let same_as = placed.iter().position(|&(f, len)| {
-                len == n && ts.get(f..f + len) == Some(t.as_slice()) && vals.get(f * pk..(f + len) * pk) == Some(v.as_slice())
+                len == n
+                    && ts.get(f..f + len) == Some(t.as_slice())
+                    && vals.get(f * pk..(f + len) * pk) == Some(v.as_slice())
             });
             let first = if let Some(p) = same_as {
                 placed.get(p).map_or(0, |x| x.0)
@@ -456,7 +476,10 @@ impl Builder<'_> {
             }
         }
         if dropped > 0 {
-            self.loss(format!("bones[{}]", c.bone), format!("{dropped} keys closer than 1 ms to the previous one dropped"));
+            self.loss(
+                format!("bones[{}]", c.bone),
+                format!("{dropped} keys closer than 1 ms to the previous one dropped"),
+            );
         }
         (ts, values)
     }
@@ -478,10 +501,22 @@ impl Builder<'_> {
                 }
                 vertices.push(vertex);
             }
-            let g = |i: u32| u16::try_from(first + i as usize).map_err(|_| unsupported("more than 65535 vertices: M2 views index them with u16"));
-            let vertex_ids = (first..vertices.len()).map(|i| u16::try_from(i).map_err(|_| unsupported("more than 65535 vertices: M2 views index them with u16"))).collect::<Result<Vec<_>>>()?;
-            let triangles = mesh.triangles.iter().map(|t| Ok([g(t[0])?, g(t[1])?, g(t[2])?])).collect::<Result<Vec<_>>>()?;
-            parts.push(Part { id: mesh.part_id.and_then(|p| u16::try_from(p).ok()).unwrap_or(0), vertices: vertex_ids, triangles });
+            let g = |i: u32| {
+                u16::try_from(first + i as usize)
+                    .map_err(|_| unsupported("more than 65535 vertices: M2 views index them with u16"))
+            };
+            let vertex_ids = (first..vertices.len())
+                .map(|i| {
+                    u16::try_from(i).map_err(|_| unsupported("more than 65535 vertices: M2 views index them with u16"))
+                })
+                .collect::<Result<Vec<_>>>()?;
+            let triangles =
+                mesh.triangles.iter().map(|t| Ok([g(t[0])?, g(t[1])?, g(t[2])?])).collect::<Result<Vec<_>>>()?;
+            parts.push(Part {
+                id: mesh.part_id.and_then(|p| u16::try_from(p).ok()).unwrap_or(0),
+                vertices: vertex_ids,
+                triangles,
+            });
         }
         if !pruned.is_empty() {
             let error = crate::pose::pruning_error(m, &pruned);
@@ -493,7 +528,8 @@ impl Builder<'_> {
         let tbc = self.version >= 260;
         // Stored views fit when the rebuilt view 0 has the stored one's topology and every stored
         // view's palettes still name the vertices' bones.
-        let (view0, _) = palette::build_view(&vertices, &parts, VIEW_BUDGETS[0], &mut Vec::new(), tbc).map_err(unsupported)?;
+        let (view0, _) =
+            palette::build_view(&vertices, &parts, VIEW_BUDGETS[0], &mut Vec::new(), tbc).map_err(unsupported)?;
         let base = self.base.filter(|_| skeleton_fit);
         let views_fit = base.is_some_and(|b| {
             b.views.first().is_some_and(|bv| {
@@ -510,9 +546,10 @@ impl Builder<'_> {
         let materials_fit = base.is_some_and(|b| {
             let (mats, of_sub) = to_ir::materials_to_ir(b);
             of_sub.len() == m.meshes.len()
-                && m.meshes.iter().zip(&of_sub).all(|(mesh, s)| {
-                    mesh.material.and_then(|i| m.materials.get(i)) == s.and_then(|i| mats.get(i))
-                })
+                && m.meshes
+                    .iter()
+                    .zip(&of_sub)
+                    .all(|(mesh, s)| mesh.material.and_then(|i| m.materials.get(i)) == s.and_then(|i| mats.get(i)))
         });
         let view0_units = if materials_fit {
             let b = base.and_then(|b| b.views.first()).map(|v| v.texture_units.items.clone()).unwrap_or_default();
@@ -525,12 +562,21 @@ impl Builder<'_> {
             self.file.views = b.views.clone();
             self.file.bone_lookup = b.bone_lookup.clone();
             if !materials_fit {
-                let origins: Vec<Vec<usize>> = b.views.iter().map(|v| v.texture_units.iter().map(|u| usize::from(u.geoset_index)).collect()).collect();
+                let origins: Vec<Vec<usize>> = b
+                    .views
+                    .iter()
+                    .map(|v| v.texture_units.iter().map(|u| usize::from(u.geoset_index)).collect())
+                    .collect();
                 for (v, _) in self.file.views.iter_mut().zip(origins) {
-                    let origin: Vec<usize> = (0..v.submeshes.len()).map(|s| {
-                        // A stored view's submesh comes from the view-0 submesh of its first unit.
-                        v.texture_units.iter().find(|u| usize::from(u.submesh_index) == s).map_or(s, |u| usize::from(u.geoset_index))
-                    }).collect();
+                    let origin: Vec<usize> = (0..v.submeshes.len())
+                        .map(|s| {
+                            // A stored view's submesh comes from the view-0 submesh of its first unit.
+                            v.texture_units
+                                .iter()
+                                .find(|u| usize::from(u.submesh_index) == s)
+                                .map_or(s, |u| usize::from(u.geoset_index))
+                        })
+                        .collect();
                     v.texture_units = palette::units_for(&view0_units, &origin).into();
                 }
             }
@@ -538,7 +584,8 @@ impl Builder<'_> {
             let mut lookup = Vec::new();
             let mut views = Vec::with_capacity(4);
             for budget in VIEW_BUDGETS {
-                let (mut v, origin) = palette::build_view(&vertices, &parts, budget, &mut lookup, tbc).map_err(unsupported)?;
+                let (mut v, origin) =
+                    palette::build_view(&vertices, &parts, budget, &mut lookup, tbc).map_err(unsupported)?;
                 v.texture_units = palette::units_for(&view0_units, &origin).into();
                 views.push(v);
             }
@@ -581,7 +628,10 @@ impl Builder<'_> {
         for (s, mesh) in m.meshes.iter().enumerate() {
             let Some(mat) = mesh.material.and_then(|i| m.materials.get(i)) else { continue };
             let rf = RenderFlag {
-                flags: u16::from(mat.unlit) | u16::from(mat.unfogged) << 1 | u16::from(mat.double_sided) << 2 | u16::from(!mat.depth_write) << 4,
+                flags: u16::from(mat.unlit)
+                    | u16::from(mat.unfogged) << 1
+                    | u16::from(mat.double_sided) << 2
+                    | u16::from(!mat.depth_write) << 4,
                 blend_mode: blend_code(mat.blend),
             };
             let rfi = index_of(&mut flags, rf);
@@ -589,7 +639,11 @@ impl Builder<'_> {
                 let tex = Texture {
                     kind: t.replaceable.unwrap_or(0),
                     flags: u32::from(t.wrap_u) | u32::from(t.wrap_v) << 1,
-                    filename: M2Array::new(if t.replaceable.is_some() { vec![0] } else { t.path.bytes().chain([0]).collect() }),
+                    filename: M2Array::new(if t.replaceable.is_some() {
+                        vec![0]
+                    } else {
+                        t.path.bytes().chain([0]).collect()
+                    }),
                 };
                 let ti = index_of(&mut textures, tex);
                 if let Some(r) = t.replaceable.and_then(|r| usize::try_from(r).ok()) {
@@ -660,7 +714,10 @@ impl Builder<'_> {
             let pivot = self.file.bones.get(a.bone).map_or([0.0; 3], |b| b.pivot);
             let t = FRAME.vector_from_ir(a.transform.translation);
             if a.transform.rotation != [0.0, 0.0, 0.0, 1.0] || a.transform.scale != [1.0; 3] {
-                self.loss(format!("attachments[{i}] {:?}", a.name), "rotation and scale of the attachment point dropped (M2 stores a position)");
+                self.loss(
+                    format!("attachments[{i}] {:?}", a.name),
+                    "rotation and scale of the attachment point dropped (M2 stores a position)",
+                );
             }
             out.push(m2::Attachment {
                 id,
@@ -701,7 +758,7 @@ impl Builder<'_> {
             }
         }
         // Group by what the event is; one firing-time list per sequence.
-        let mut kinds: Vec<(String, Option<usize>, Option<[f32; 3]>, Option<u32>)> = Vec::new();
+        let mut kinds: Vec<EventKind> = Vec::new();
         for a in &m.animations {
             for e in &a.events {
                 let k = (e.name.clone(), e.bone, e.position, e.parameter);
@@ -717,7 +774,11 @@ impl Builder<'_> {
             for (s, a) in m.animations.iter().enumerate() {
                 let start = i64::from(self.file.sequences.get(s).map_or(0, |q| q.start));
                 let first = ts.len();
-                for e in a.events.iter().filter(|e| e.name == name && e.bone == bone && e.position == position && e.parameter == parameter) {
+                for e in a
+                    .events
+                    .iter()
+                    .filter(|e| e.name == name && e.bone == bone && e.position == position && e.parameter == parameter)
+                {
                     let t = to_u32(start + ms(e.time));
                     if ts.last().is_none_or(|&l| t > l) {
                         ts.push(t);
@@ -741,7 +802,12 @@ impl Builder<'_> {
                 data: parameter.unwrap_or(0),
                 bone: b as u32,
                 position: [pivot[0] + p[0], pivot[1] + p[1], pivot[2] + p[2]],
-                times: EventTrack { interpolation: 0, global_sequence: -1, ranges: ranges.into(), timestamps: ts.into() },
+                times: EventTrack {
+                    interpolation: 0,
+                    global_sequence: -1,
+                    ranges: ranges.into(),
+                    timestamps: ts.into(),
+                },
             });
         }
         self.file.events = out.into();
@@ -787,8 +853,12 @@ impl Builder<'_> {
         if ribbons.len() < b.ribbon_emitters.len() {
             dropped.push("ribbon emitters");
         }
-        let particles: Vec<Particle> =
-            b.particle_emitters.iter().filter(|p| bone_ok(i64::from(p.bone)) && usize::from(p.texture) < nt.max(1)).cloned().collect();
+        let particles: Vec<Particle> = b
+            .particle_emitters
+            .iter()
+            .filter(|p| bone_ok(i64::from(p.bone)) && usize::from(p.texture) < nt.max(1))
+            .cloned()
+            .collect();
         if particles.len() < b.particle_emitters.len() {
             dropped.push("particle emitters");
         }
@@ -836,6 +906,9 @@ impl Builder<'_> {
     }
 }
 
+/// What an event is: name, bone, position, parameter.
+type EventKind = (String, Option<usize>, Option<[f32; 3]>, Option<u32>);
+
 fn identity(n: usize) -> Vec<usize> {
     (0..n).collect()
 }
@@ -882,7 +955,11 @@ fn fresh_bone(b: &relic_core::model::Bone, version: u32) -> m2::Bone {
     m2::Bone {
         key_bone_id: names::key_bone_id(&b.name).unwrap_or(-1),
         unknown: (version >= 260).then_some(0),
-        rotation: if version >= 260 { RotationTrack::Compressed(Track::default()) } else { RotationTrack::Float(Track::default()) },
+        rotation: if version >= 260 {
+            RotationTrack::Compressed(Track::default())
+        } else {
+            RotationTrack::Float(Track::default())
+        },
         pivot: FRAME.vector_from_ir([b.bind_matrix[12], b.bind_matrix[13], b.bind_matrix[14]]),
         ..m2::Bone::default()
     }
@@ -943,6 +1020,8 @@ fn key_extent(a: &Animation) -> (i64, i64) {
 }
 
 /// A sequence box back in M2's frame.
+// Component indices 0..3 of 3-element arrays.
+#[allow(clippy::indexing_slicing)]
 fn bounds_from_ir(b: &Aabb) -> Bounds {
     let (a, c) = (FRAME.vector_from_ir(b.min), FRAME.vector_from_ir(b.max));
     Bounds { min: std::array::from_fn(|i| a[i].min(c[i])), max: std::array::from_fn(|i| a[i].max(c[i])) }
@@ -954,7 +1033,9 @@ fn raw_values<const N: usize>(v: &ChannelValues) -> Vec<[f32; N]> {
         ChannelValues::Translation(x) | ChannelValues::Scale(x) => {
             x.iter().map(|p| std::array::from_fn(|i| p.get(i).copied().unwrap_or(0.0))).collect()
         }
-        ChannelValues::Rotation(x) => x.iter().map(|p| std::array::from_fn(|i| p.get(i).copied().unwrap_or(0.0))).collect(),
+        ChannelValues::Rotation(x) => {
+            x.iter().map(|p| std::array::from_fn(|i| p.get(i).copied().unwrap_or(0.0))).collect()
+        }
     }
 }
 
@@ -978,11 +1059,22 @@ fn resample(c: &Channel) -> Channel {
     let sample = |t: f32| c.sample(t);
     let values = match &c.values {
         ChannelValues::Rotation(_) => ChannelValues::Rotation(
-            times.iter().map(|&t| match sample(t) { Some(relic_core::sample::Sample::Rotation(q)) => q, _ => [0.0, 0.0, 0.0, 1.0] }).collect(),
+            times
+                .iter()
+                .map(|&t| match sample(t) {
+                    Some(relic_core::sample::Sample::Rotation(q)) => q,
+                    _ => [0.0, 0.0, 0.0, 1.0],
+                })
+                .collect(),
         ),
         other => {
-            let v: Vec<[f32; 3]> =
-                times.iter().map(|&t| match sample(t) { Some(relic_core::sample::Sample::Vector(v)) => v, _ => [0.0; 3] }).collect();
+            let v: Vec<[f32; 3]> = times
+                .iter()
+                .map(|&t| match sample(t) {
+                    Some(relic_core::sample::Sample::Vector(v)) => v,
+                    _ => [0.0; 3],
+                })
+                .collect();
             match other {
                 ChannelValues::Scale(_) => ChannelValues::Scale(v),
                 _ => ChannelValues::Translation(v),
@@ -1118,7 +1210,14 @@ fn vertex_from(mesh: &Mesh, v: usize, bones: usize) -> Result<(Vertex, bool)> {
     }
     let (weights, indices) = quantise(&inf)?;
     Ok((
-        Vertex { position, bone_weights: weights, bone_indices: indices, normal, tex_coords: uv(0), tex_coords2: uv(1) },
+        Vertex {
+            position,
+            bone_weights: weights,
+            bone_indices: indices,
+            normal,
+            tex_coords: uv(0),
+            tex_coords2: uv(1),
+        },
         pruned,
     ))
 }
@@ -1151,7 +1250,11 @@ pub fn quantise(inf: &[Influence]) -> Result<([u8; 4], [u8; 4])> {
         }
     }
     for (k, (i, w)) in inf.iter().zip(q).enumerate() {
-        let b = u8::try_from(i.bone).map_err(|_| WriteError::DoesNotFit { field: "vertex bone index".into(), value: u64::from(i.bone), ty: "u8" })?;
+        let b = u8::try_from(i.bone).map_err(|_| WriteError::DoesNotFit {
+            field: "vertex bone index".into(),
+            value: u64::from(i.bone),
+            ty: "u8",
+        })?;
         if let (Some(ws), Some(is)) = (weights.get_mut(k), indices.get_mut(k)) {
             *ws = w.clamp(0, 255) as u8;
             *is = b;

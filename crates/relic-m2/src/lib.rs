@@ -78,10 +78,7 @@ pub fn refusal(bytes: &[u8]) -> Option<ReadError> {
         b"MD21" => refuse("chunked M2 (MD21, Legion and later) is not supported; only 256–263".into()),
         b"SKIN" => refuse("this is a .skin file (a view of a Wrath-or-later model), not an .m2".into()),
         b"MDLX" => refuse("this is a WoW alpha / Warcraft III MDX file, not an M2".into()),
-        _ => Some(ReadError::new(
-            0,
-            ReadErrorKind::BadMagic { found: format!("{magic:?}"), expected: "MD20".into() },
-        )),
+        _ => Some(ReadError::new(0, ReadErrorKind::BadMagic { found: format!("{magic:?}"), expected: "MD20".into() })),
     }
 }
 

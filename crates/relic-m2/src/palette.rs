@@ -93,10 +93,21 @@ pub fn build_view(
             for t in &tris {
                 for g in t {
                     let local = used.iter().position(|x| x == g).unwrap_or(0) + vertex_start;
-                    view.triangles.push(u16::try_from(local).map_err(|_| "a view needs more than 65535 vertices".to_string())?);
+                    view.triangles
+                        .push(u16::try_from(local).map_err(|_| "a view needs more than 65535 vertices".to_string())?);
                 }
             }
-            let submesh = describe(vertices, &used, part.id, vertex_start, index_start, tris.len() * 3, palette.len(), combo, tbc)?;
+            let submesh = describe(
+                vertices,
+                &used,
+                part.id,
+                vertex_start,
+                index_start,
+                tris.len() * 3,
+                palette.len(),
+                combo,
+                tbc,
+            )?;
             view.submeshes.push(submesh);
             origin.push(pi);
         }

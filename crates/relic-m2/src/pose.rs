@@ -15,8 +15,10 @@ use crate::file::{M2File, Sequence};
 use crate::to_ir::bone_order;
 use crate::track::{INTERPOLATION_BEZIER, INTERPOLATION_HERMITE, INTERPOLATION_NONE, Track};
 
+// Component indices run over 0..N of `[f32; N]` arrays.
 /// Samples `N` components of a track at absolute time `t` (ms) for sequence `s`; `None` if the
 /// track does not animate that sequence. Clamped outside the keys.
+#[allow(clippy::too_many_arguments, clippy::indexing_slicing)]
 fn sample_track<const N: usize>(
     interpolation: u16,
     global_sequence: i16,
@@ -89,7 +91,18 @@ fn to4<const N: usize>(v: [f32; N]) -> [f32; 4] {
 }
 
 fn sample3(track: &Track<[f32; 3]>, s: usize, t: f64, tg: f64, globals: &[u32]) -> Option<[f32; 3]> {
-    sample_track(track.interpolation, track.global_sequence, &track.ranges, &track.timestamps, &track.values, s, t, tg, globals, false)
+    sample_track(
+        track.interpolation,
+        track.global_sequence,
+        &track.ranges,
+        &track.timestamps,
+        &track.values,
+        s,
+        t,
+        tg,
+        globals,
+        false,
+    )
 }
 
 /// Model-space bone matrices `W_b` (M2 frame) of sequence `s` at `tau` ms into it. `conjugate`
@@ -105,12 +118,16 @@ pub fn bone_matrices(file: &M2File, s: usize, tau: f64, ignore_pivots: bool, con
         let sc = sample3(&b.scale, s, t, tg, &file.global_sequences).unwrap_or([1.0; 3]);
         let (i, g, r, ts) = b.rotation.head();
         let values = b.rotation.float_values();
-        let mut q = sample_track(i, g, r, ts, &values, s, t, tg, &file.global_sequences, true).unwrap_or([0.0, 0.0, 0.0, 1.0]);
+        let mut q =
+            sample_track(i, g, r, ts, &values, s, t, tg, &file.global_sequences, true).unwrap_or([0.0, 0.0, 0.0, 1.0]);
         if conjugate {
             q = [-q[0], -q[1], -q[2], q[3]];
         }
         let p = if ignore_pivots { [0.0; 3] } else { b.pivot };
-        let local = mul(&mul(&from_trs(add(p, tr), q, sc), &IDENTITY), &from_trs(p.map(|c| -c), [0.0, 0.0, 0.0, 1.0], [1.0; 3]));
+        let local = mul(
+            &mul(&from_trs(add(p, tr), q, sc), &IDENTITY),
+            &from_trs(p.map(|c| -c), [0.0, 0.0, 0.0, 1.0], [1.0; 3]),
+        );
         let parent = usize::try_from(b.parent).ok().and_then(|p| out.get(p)).copied();
         let global = parent.map_or(local, |w| mul(&w, &local));
         if let Some(o) = out.get_mut(f) {

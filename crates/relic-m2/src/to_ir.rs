@@ -174,6 +174,8 @@ pub fn animation_names(sequences: &[Sequence]) -> Vec<String> {
 }
 
 /// A sequence box in the model's frame.
+// Component indices 0..3 of 3-element arrays.
+#[allow(clippy::indexing_slicing)]
 pub fn bounds_to_ir(b: &Bounds) -> Aabb {
     let (a, c) = (FRAME.vector_to_ir(b.min), FRAME.vector_to_ir(b.max));
     Aabb { min: std::array::from_fn(|i| a[i].min(c[i])), max: std::array::from_fn(|i| a[i].max(c[i])) }
@@ -250,6 +252,8 @@ pub(crate) fn spans(times: &[f32], k: usize) -> (f32, f32) {
 }
 
 /// M2 spline keys (value, in, out) → glTF cubic triples (in/s, value, out/s).
+// Component indices run over 0..N of `[f32; N]` arrays.
+#[allow(clippy::indexing_slicing)]
 fn cubic_values<const N: usize>(stored: &[[f32; N]], times: &[f32], bezier: bool) -> Vec<[f32; N]> {
     let mut out = Vec::with_capacity(stored.len());
     for (k, key) in stored.chunks_exact(3).enumerate() {
@@ -282,10 +286,7 @@ fn translation_values(values: &[[f32; 3]], interpolation: u16, offset: [f32; 3])
 }
 
 /// The three tracks of a file bone as views in the model's frame.
-pub(crate) fn bone_tracks(
-    file: &M2File,
-    f: usize,
-) -> Option<(TrackView<'_, 3>, TrackView<'_, 4>, TrackView<'_, 3>)> {
+pub(crate) fn bone_tracks(file: &M2File, f: usize) -> Option<(TrackView<'_, 3>, TrackView<'_, 4>, TrackView<'_, 3>)> {
     let b = file.bones.get(f)?;
     let offset = rest_offset(file, f);
     let t = &b.translation;

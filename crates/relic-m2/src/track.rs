@@ -153,13 +153,7 @@ fn head<R: Read + Seek>(reader: &mut R, endian: Endian, ctx: Ctx) -> BinResult<(
 
 /// Checks ranges against the keys: each sequence's range lies within the keys and its key times
 /// strictly increase. `half_open` for event tracks. `pos` is the track's position (for errors).
-fn check_ranges(
-    pos: u64,
-    ranges: &[[u32; 2]],
-    timestamps: &[u32],
-    sequences: u32,
-    half_open: bool,
-) -> BinResult<()> {
+fn check_ranges(pos: u64, ranges: &[[u32; 2]], timestamps: &[u32], sequences: u32, half_open: bool) -> BinResult<()> {
     let keys = timestamps.len() as u64;
     for (s, range) in ranges.iter().take(sequences as usize).enumerate() {
         let [first, last] = *range;
@@ -204,8 +198,7 @@ impl<T: Pod> BinRead for Track<T> {
         let ranges = pod_array(reader, endian, ()).map_err(|e| field(e, "ranges"))?;
         let timestamps: M2Array<u32> = pod_array(reader, endian, ()).map_err(|e| field(e, "timestamps"))?;
         let per_key = values_per_key(interpolation);
-        let values: M2Array<T> =
-            pod_keys(reader, endian, (per_key as u64,)).map_err(|e| field(e, "values"))?;
+        let values: M2Array<T> = pod_keys(reader, endian, (per_key as u64,)).map_err(|e| field(e, "values"))?;
         if values.len() != timestamps.len() * per_key {
             return Err(count_mismatch(pos, values.len() / per_key, timestamps.len()));
         }

@@ -77,7 +77,11 @@ fn bones(f: &M2File) -> Result<(), ReadError> {
         while p >= 0 {
             steps += 1;
             if steps > n || p as usize == i {
-                return Err(invalid(offset, path(), format!("bone {i} is its own ancestor (the parents form a cycle)")));
+                return Err(invalid(
+                    offset,
+                    path(),
+                    format!("bone {i} is its own ancestor (the parents form a cycle)"),
+                ));
             }
             p = f.bones.get(p as usize).map_or(-1, |b| b.parent);
         }
@@ -152,7 +156,11 @@ fn views(f: &M2File) -> Result<(), ReadError> {
                 return Err(invalid(
                     at(&view.triangles, is + k, 2, 0),
                     p(&format!("triangles[{}]", is + k)),
-                    format!("a triangle of submesh {si} uses view vertex {} outside the submesh's {vs}..{}", tris.get(k).copied().unwrap_or(0), vs + vc),
+                    format!(
+                        "a triangle of submesh {si} uses view vertex {} outside the submesh's {vs}..{}",
+                        tris.get(k).copied().unwrap_or(0),
+                        vs + vc
+                    ),
                 ));
             }
             let palette_end = usize::from(s.bone_combo_index) + usize::from(s.bone_count);
@@ -160,14 +168,25 @@ fn views(f: &M2File) -> Result<(), ReadError> {
                 return Err(invalid(
                     off(14),
                     sp("bone_combo_index"),
-                    format!("palette {}..{palette_end} runs past the {} bone-lookup entries", s.bone_combo_index, f.bone_lookup.len()),
+                    format!(
+                        "palette {}..{palette_end} runs past the {} bone-lookup entries",
+                        s.bone_combo_index,
+                        f.bone_lookup.len()
+                    ),
                 ));
             }
         }
         for (ui, u) in view.texture_units.iter().enumerate() {
             let off = |field: u64| at(&view.texture_units, ui, 24, field);
             let up = |field: &str| p(&format!("texture_units[{ui}].{field}"));
-            check_index(i64::from(u.submesh_index), view.submeshes.len(), false, off(4), || up("submesh_index"), "submesh")?;
+            check_index(
+                i64::from(u.submesh_index),
+                view.submeshes.len(),
+                false,
+                off(4),
+                || up("submesh_index"),
+                "submesh",
+            )?;
             check_index(i64::from(u.color_index), f.colors.len(), true, off(8), || up("color_index"), "colour")?;
             check_index(
                 i64::from(u.render_flag_index),
@@ -180,7 +199,14 @@ fn views(f: &M2File) -> Result<(), ReadError> {
             let count = usize::from(u.texture_count.max(1));
             let tex_end = usize::from(u.texture_combo_index) + count;
             if tex_end > f.texture_lookup.len() {
-                return Err(invalid(off(16), up("texture_combo_index"), format!("texture combo ends at {tex_end} past the {} texture-lookup entries", f.texture_lookup.len())));
+                return Err(invalid(
+                    off(16),
+                    up("texture_combo_index"),
+                    format!(
+                        "texture combo ends at {tex_end} past the {} texture-lookup entries",
+                        f.texture_lookup.len()
+                    ),
+                ));
             }
             check_index(
                 i64::from(u.texture_coord_combo_index),
@@ -223,12 +249,7 @@ pub(crate) fn submesh_indices(s: &Submesh) -> (usize, usize) {
     ((usize::from(s.level) << 16) + usize::from(s.index_start), usize::from(s.index_count))
 }
 
-fn lookup(
-    table: &M2Array<i16>,
-    count: usize,
-    name: &str,
-    what: &str,
-) -> Result<(), ReadError> {
+fn lookup(table: &M2Array<i16>, count: usize, name: &str, what: &str) -> Result<(), ReadError> {
     for (i, &v) in table.iter().enumerate() {
         check_index(i64::from(v), count, true, at(table, i, 2, 0), || format!("M2File.{name}[{i}]"), what)?;
     }
@@ -245,7 +266,14 @@ fn lookups(f: &M2File) -> Result<(), ReadError> {
     lookup(&f.attachment_lookup, f.attachments.len(), "attachment_lookup", "attachment")?;
     lookup(&f.camera_lookup, f.cameras.len(), "camera_lookup", "camera")?;
     for (i, &b) in f.bone_lookup.iter().enumerate() {
-        check_index(i64::from(b), f.bones.len(), false, at(&f.bone_lookup, i, 2, 0), || format!("M2File.bone_lookup[{i}]"), "bone")?;
+        check_index(
+            i64::from(b),
+            f.bones.len(),
+            false,
+            at(&f.bone_lookup, i, 2, 0),
+            || format!("M2File.bone_lookup[{i}]"),
+            "bone",
+        )?;
     }
     for (i, &v) in f.collision_triangles.iter().enumerate() {
         check_index(
@@ -263,25 +291,74 @@ fn lookups(f: &M2File) -> Result<(), ReadError> {
 fn others(f: &M2File) -> Result<(), ReadError> {
     let nb = f.bones.len();
     for (i, a) in f.attachments.iter().enumerate() {
-        check_index(i64::from(a.bone), nb, false, at(&f.attachments, i, 48, 4), || format!("M2File.attachments[{i}].bone"), "bone")?;
+        check_index(
+            i64::from(a.bone),
+            nb,
+            false,
+            at(&f.attachments, i, 48, 4),
+            || format!("M2File.attachments[{i}].bone"),
+            "bone",
+        )?;
     }
     for (i, e) in f.events.iter().enumerate() {
-        check_index(i64::from(e.bone), nb, false, at(&f.events, i, 44, 8), || format!("M2File.events[{i}].bone"), "bone")?;
+        check_index(
+            i64::from(e.bone),
+            nb,
+            false,
+            at(&f.events, i, 44, 8),
+            || format!("M2File.events[{i}].bone"),
+            "bone",
+        )?;
     }
     for (i, l) in f.lights.iter().enumerate() {
-        check_index(i64::from(l.bone), nb, true, at(&f.lights, i, 212, 2), || format!("M2File.lights[{i}].bone"), "bone")?;
+        check_index(
+            i64::from(l.bone),
+            nb,
+            true,
+            at(&f.lights, i, 212, 2),
+            || format!("M2File.lights[{i}].bone"),
+            "bone",
+        )?;
     }
     for (i, r) in f.ribbon_emitters.iter().enumerate() {
-        check_index(i64::from(r.bone), nb, false, at(&f.ribbon_emitters, i, 220, 4), || format!("M2File.ribbon_emitters[{i}].bone"), "bone")?;
+        check_index(
+            i64::from(r.bone),
+            nb,
+            false,
+            at(&f.ribbon_emitters, i, 220, 4),
+            || format!("M2File.ribbon_emitters[{i}].bone"),
+            "bone",
+        )?;
         for (k, &t) in r.textures.iter().enumerate() {
-            check_index(i64::from(t), f.textures.len(), false, at(&r.textures, k, 2, 0), || format!("M2File.ribbon_emitters[{i}].textures[{k}]"), "texture")?;
+            check_index(
+                i64::from(t),
+                f.textures.len(),
+                false,
+                at(&r.textures, k, 2, 0),
+                || format!("M2File.ribbon_emitters[{i}].textures[{k}]"),
+                "texture",
+            )?;
         }
         for (k, &m) in r.materials.iter().enumerate() {
-            check_index(i64::from(m), f.render_flags.len(), false, at(&r.materials, k, 2, 0), || format!("M2File.ribbon_emitters[{i}].materials[{k}]"), "render flag")?;
+            check_index(
+                i64::from(m),
+                f.render_flags.len(),
+                false,
+                at(&r.materials, k, 2, 0),
+                || format!("M2File.ribbon_emitters[{i}].materials[{k}]"),
+                "render flag",
+            )?;
         }
     }
     for (i, p) in f.particle_emitters.iter().enumerate() {
-        check_index(i64::from(p.bone), nb, false, at(&f.particle_emitters, i, 504, 20), || format!("M2File.particle_emitters[{i}].bone"), "bone")?;
+        check_index(
+            i64::from(p.bone),
+            nb,
+            false,
+            at(&f.particle_emitters, i, 504, 20),
+            || format!("M2File.particle_emitters[{i}].bone"),
+            "bone",
+        )?;
     }
     Ok(())
 }
@@ -330,7 +407,12 @@ fn overlaps(f: &M2File, file_len: u64) -> Result<(), ReadError> {
     s.add(&f.sequences, "sequences", 0);
     s.add(&f.sequence_lookup, "sequence_lookup", 0);
     s.add(&f.playable_lookup, "playable_lookup", 0);
-    s.0.push(Span { start: u64::from(f.bones.offset), len: f.bones.len() as u64 * bone_size(f.version), what: "bones", index: 0 });
+    s.0.push(Span {
+        start: u64::from(f.bones.offset),
+        len: f.bones.len() as u64 * bone_size(f.version),
+        what: "bones",
+        index: 0,
+    });
     for (i, b) in f.bones.iter().enumerate() {
         s.track(&b.translation, "bone translation", i);
         match &b.rotation {

@@ -1,6 +1,9 @@
 //! relic-m2: fixtures, the real 1.12 file, hostile inputs, the common-model round trip and the
 //! animation proof.
 
+// Test helpers: a failed unwrap is a failed test.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
+
 use std::path::{Path, PathBuf};
 
 use relic_core::model::{ChannelValues, Influence, Model, Skin};
@@ -140,7 +143,8 @@ fn rebuild_without_extras_re_reads_the_same_model() {
         let mut model = relic_m2::read_model(&bytes).unwrap();
         model.extras = None;
         let out = relic_m2::write_model(&model, &WriteOptions::default()).unwrap();
-        let back = relic_m2::read_model(&out.value).unwrap_or_else(|e| panic!("{name}: rebuilt file does not read: {e}"));
+        let back =
+            relic_m2::read_model(&out.value).unwrap_or_else(|e| panic!("{name}: rebuilt file does not read: {e}"));
         assert_eq!(back.meshes, model.meshes, "{name}");
         assert_eq!(back.materials, model.materials, "{name}");
         assert_eq!(back.bones, model.bones, "{name}");
@@ -180,7 +184,8 @@ fn hostile_inputs_give_typed_errors() {
         testkit::check(&name, &bytes, Limits::default(), relic_m2::read_model).unwrap();
         println!("{name}: {err}");
     }
-    let err = |name: &str| relic_m2::read(&std::fs::read(fixtures_dir().join("hostile").join(name)).unwrap()).unwrap_err();
+    let err =
+        |name: &str| relic_m2::read(&std::fs::read(fixtures_dir().join("hostile").join(name)).unwrap()).unwrap_err();
     assert!(err("version_264.m2").to_string().contains("version 264"));
     assert!(err("version_264.m2").to_string().contains(".skin"));
     assert!(err("cyclic_parents.m2").to_string().contains("cycle"));
@@ -198,7 +203,11 @@ fn every_truncation_of_the_small_fixtures_errors_cleanly() {
             testkit::check(&name, cut, Limits::default(), relic_m2::read_model).unwrap();
             // Only the final padding may go: then the layout pass puts it back.
             if let Ok(file) = relic_m2::read(cut) {
-                assert!(blizzard_layout(&name) && relic_m2::write(&file) == bytes, "{name} cut to {} bytes still reads", cut.len());
+                assert!(
+                    blizzard_layout(&name) && relic_m2::write(&file) == bytes,
+                    "{name} cut to {} bytes still reads",
+                    cut.len()
+                );
             }
         }
     }
@@ -212,7 +221,8 @@ fn mutations_never_panic_or_overallocate() {
             let m = testkit::mutate(&bytes, &mut rng, 3);
             testkit::check(&name, &m, Limits::default(), |b| {
                 relic_m2::read_model(b).and_then(|model| {
-                    relic_m2::write_model(&model, &WriteOptions::default()).map_err(|_| relic_core::ReadError::new(0, ReadErrorKind::Truncated))
+                    relic_m2::write_model(&model, &WriteOptions::default())
+                        .map_err(|_| relic_core::ReadError::new(0, ReadErrorKind::Truncated))
                 })
             })
             .unwrap();
@@ -224,8 +234,13 @@ fn mutations_never_panic_or_overallocate() {
 fn sampled_truncations_of_the_real_file() {
     let Some(bytes) = corpus() else { return };
     for cut in testkit::truncations(&bytes, 4099) {
-        testkit::check("GnomePounder", cut, Limits { time: std::time::Duration::from_secs(5), ..Limits::default() }, relic_m2::read)
-            .unwrap();
+        testkit::check(
+            "GnomePounder",
+            cut,
+            Limits { time: std::time::Duration::from_secs(5), ..Limits::default() },
+            relic_m2::read,
+        )
+        .unwrap();
         if let Ok(file) = relic_m2::read(cut) {
             assert!(relic_m2::write(&file) == bytes, "cut to {} bytes still reads", cut.len());
         }
@@ -264,7 +279,11 @@ fn more_than_four_influences_are_pruned_with_a_loss() {
     mesh.skin = Skin::from_vertices((0..n).map(|v| {
         if v == 3 {
             // Six influences over three bones (repeated bones are allowed in the model).
-            [0.3, 0.25, 0.2, 0.1, 0.1, 0.05].iter().enumerate().map(|(i, &w)| Influence { bone: (i % 3) as u32, weight: w }).collect()
+            [0.3, 0.25, 0.2, 0.1, 0.1, 0.05]
+                .iter()
+                .enumerate()
+                .map(|(i, &w)| Influence { bone: (i % 3) as u32, weight: w })
+                .collect()
         } else {
             vec![Influence { bone: 1, weight: 1.0 }]
         }
@@ -325,7 +344,12 @@ fn synthetic(vertices: usize, bones: usize, animations: usize) -> Model {
             ..Bone::default()
         });
     }
-    m.materials.push(Material { name: "m".into(), textures: vec![TextureRef { path: "A.BLP".into(), uv_set: Some(0), ..TextureRef::default() }], depth_write: true, ..Material::default() });
+    m.materials.push(Material {
+        name: "m".into(),
+        textures: vec![TextureRef { path: "A.BLP".into(), uv_set: Some(0), ..TextureRef::default() }],
+        depth_write: true,
+        ..Material::default()
+    });
     let side = (vertices as f64).sqrt() as usize;
     let mut mesh = Mesh { name: "grid".into(), material: Some(0), part_id: Some(0), ..Mesh::default() };
     let mut weights = Vec::new();
@@ -365,7 +389,13 @@ fn synthetic(vertices: usize, bones: usize, animations: usize) -> Model {
                 values: ChannelValues::Rotation((0..3).map(|k| [0.0, 0.0, angle(k).sin(), angle(k).cos()]).collect()),
             });
         }
-        m.animations.push(Animation { name: ["Stand", "Walk", "Run"][a % 3].into(), duration: 1.0, looping: true, channels, ..Animation::default() });
+        m.animations.push(Animation {
+            name: ["Stand", "Walk", "Run"][a % 3].into(),
+            duration: 1.0,
+            looping: true,
+            channels,
+            ..Animation::default()
+        });
     }
     m
 }
@@ -435,7 +465,18 @@ fn corpus_checks_pass_on_the_real_file() {
     assert!(checks.passed() && !checks.refused());
     assert_eq!(checks.0.len(), 7);
     let info = relic_m2::info(&bytes).unwrap();
-    for key in ["bones", "vertices", "views", "submeshes", "textures", "sequences", "global_sequences", "attachments", "particles", "ribbons"] {
+    for key in [
+        "bones",
+        "vertices",
+        "views",
+        "submeshes",
+        "textures",
+        "sequences",
+        "global_sequences",
+        "attachments",
+        "particles",
+        "ribbons",
+    ] {
         assert!(info.get(key).is_some(), "{key}");
     }
 }
