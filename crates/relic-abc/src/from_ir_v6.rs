@@ -481,7 +481,19 @@ fn build_animation(
         .map(|n| {
             let bone = sk.bone(model, n);
             let tr = sk.nodes.get(n).copied().flatten().and_then(|b| tracks.get(b));
-            times.iter().map(|&t| sample_local(bone, tr, t as f32 / 1000.0)).collect()
+            // v6 has no "rotation only" nodes: such a bone keeps its rest translation, as it would
+            // when posed.
+            let rotation_only = bone.is_some_and(|b| b.flags.rotation_only);
+            times
+                .iter()
+                .map(|&t| {
+                    let mut local = sample_local(bone, tr, t as f32 / 1000.0);
+                    if let (true, Some(b)) = (rotation_only, bone) {
+                        local.translation = b.rest.translation;
+                    }
+                    local
+                })
+                .collect()
         })
         .collect();
     let mut keyframes = Vec::with_capacity(times.len());
