@@ -271,7 +271,7 @@ fn check_for_model(nad: &NadFile, bones: usize) -> Result<(), ReadError> {
                     samples = samples.saturating_add(interior_frames(key.frame, next.frame));
                 }
             }
-            samples += 1;
+            samples = samples.saturating_add(1);
         }
         if samples > budget {
             return Err(invalid(

@@ -1,0 +1,230 @@
+//! Hostile input: the hostile fixtures give typed errors with offset and field; every truncation
+//! and single-byte mutation of every small fixture (and random multi-byte mutations) is refused
+//! or read without a panic, within a second, allocating at most 16 × the input + 1 MiB.
+
+// Test code: a failed unwrap or index is a failed test.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
+
+use std::path::{Path, PathBuf};
+
+use relic_core::testkit::{CountingAllocator, Limits, Rng, check, counting_installed, mutate, truncations};
+use relic_core::{Model, ReadError, ReadErrorKind};
+use relic_nod::nad::parse_nad;
+
+#[global_allocator]
+static ALLOCATOR: CountingAllocator = CountingAllocator;
+
+fn dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/nod")
+}
+
+fn read(name: &str) -> Vec<u8> {
+    std::fs::read(dir().join(name)).unwrap_or_else(|e| panic!("{name}: {e} (run `cargo xtask fixtures`)"))
+}
+
+fn skeleton() -> Model {
+    relic_nod::read_model(&read("skinned.nod")).unwrap()
+}
+
+/// Every fixture, hostile ones included.
+fn all_fixtures() -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    for d in [dir(), dir().join("hostile")] {
+        for entry in std::fs::read_dir(&d).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_file() {
+                let name = path.strip_prefix(dir()).unwrap().display().to_string();
+                out.push((name, std::fs::read(&path).unwrap()));
+            }
+        }
+    }
+    out.sort();
+    assert!(out.len() >= 15, "fixtures missing: run `cargo xtask fixtures`");
+    out
+}
+
+fn expect_error(err: ReadError, offset: u64, path: &str, text: &str) {
+    assert_eq!((err.offset, err.path.as_str()), (offset, path), "{err}");
+    assert!(err.to_string().contains(text), "{err}");
+}
+
+#[test]
+fn hostile_fixtures_name_offset_and_field() {
+    let err = relic_nod::read_model(&read("hostile/size_rule.nod")).unwrap_err();
+    assert_eq!(err.kind, ReadErrorKind::TrailingBytes(1));
+    expect_error(err, 334, "size_rule", "1 unexpected bytes");
+
+    let err = relic_nod::read_model(&read("hostile/version.nod")).unwrap_err();
+    assert!(matches!(err.kind, ReadErrorKind::UnsupportedVersion { version: 6, .. }), "{err}");
+    expect_error(err, 0, "version", "reads NOD version 7");
+
+    // Faces start at 8 + 32 + 42 + 66 + 32 + 3·40 = 300; corner 2 of face 0 is at 304.
+    let err = relic_nod::read_model(&read("hostile/face_index.nod")).unwrap_err();
+    assert!(matches!(err.kind, ReadErrorKind::Invalid(_)));
+    expect_error(err, 304, "faces[0][2]", "vertex 3 is out of group 0's range (3 vertices)");
+
+    // Bones start at 8 + 2·32 + 42 = 114; bone 2's parent is at 114 + 2·66 + 64.
+    let err = relic_nod::read_model(&read("hostile/parent_cycle.nod")).unwrap_err();
+    expect_error(err, 114 + 2 * 66 + 64, "bones[2].parent", "bone parents form a cycle (2 → 3 → 2)");
+
+    let err = relic_nod::read_model(&read("hostile/bones65.nod")).unwrap_err();
+    expect_error(err, 40, "num_bones", "65 bones; a NOD holds at most 64");
+
+    let err = relic_nod::read_model(&read("hostile/group_sums.nod")).unwrap_err();
+    expect_error(err, 306, "groups.num_vertices", "the groups hold 2 vertices but the header says 3");
+
+    // Group 0 at 306: the tail at +22, layout A's mesh byte at +3.
+    let err = relic_nod::read_model(&read("hostile/group_tail.nod")).unwrap_err();
+    expect_error(err, 306 + 22 + 3, "groups[0].tail", "no group-tail layout fits");
+
+    let err = parse_nad(&read("hostile/track_type.nad")).unwrap_err();
+    expect_error(err, 16 + 8, "tracks[0].track_type", "track type 7");
+
+    let err = parse_nad(&read("hostile/trailing.nad")).unwrap_err();
+    assert_eq!(err.kind, ReadErrorKind::TrailingBytes(1));
+    expect_error(err, 1524, "end", "1 unexpected bytes");
+
+    let err = parse_nad(&read("hostile/key_count.nad")).unwrap_err();
+    assert!(matches!(err.kind, ReadErrorKind::CountTooLarge { count: 0x7FFF_FFFF, record_size: 56, .. }), "{err}");
+    expect_error(err, 28, "tracks[0].keys", "count 2147483647 of 56-byte records");
+
+    // The file is well-formed; the mapping refuses frames that go backwards (key 2 at 16 + 12 + 2·56).
+    let bytes = read("hostile/frames.nad");
+    assert!(parse_nad(&bytes).is_ok());
+    let err = relic_nod::read_animation(&skeleton(), &bytes, "bad", &Default::default()).unwrap_err();
+    expect_error(err, 140, "tracks[0].keys[2].frame", "frame 5 does not come after frame 10");
+
+    // A NAD for more bones than the model has.
+    let mut walk = read("walk.nad");
+    walk[16 + 4..16 + 8].copy_from_slice(&9u32.to_le_bytes());
+    let err = relic_nod::read_animation(&skeleton(), &walk, "walk", &Default::default()).unwrap_err();
+    expect_error(err, 20, "tracks[0].bone", "bone 9 is out of range (the model has 4 bones)");
+}
+
+#[test]
+fn hostile_counts_are_refused_before_allocating() {
+    let limits = Limits { per_input_byte: 16, fixed: 64 << 10, ..Limits::default() };
+    let base = read("triangle.nod");
+    // NumVertices (at 8 + 32 + 4) and NumFaces (+8) set to huge values: the size rule refuses them.
+    for (at, value) in [(44usize, u32::MAX), (48, u32::MAX), (4, u32::MAX)] {
+        let mut bytes = base.clone();
+        bytes[at..at + 4].copy_from_slice(&value.to_le_bytes());
+        check("count", &bytes, limits, relic_nod::read_model).unwrap();
+        assert!(relic_nod::read_model(&bytes).is_err());
+    }
+    let mut nad = read("walk.nad");
+    nad[4..8].copy_from_slice(&u32::MAX.to_le_bytes());
+    check("tracks", &nad, limits, parse_nad).unwrap();
+    assert!(matches!(parse_nad(&nad).unwrap_err().kind, ReadErrorKind::CountTooLarge { .. }));
+}
+
+/// The readers a hostile file meets: both parsers, `info`, the model and animation mappings, and
+/// the whole corpus battery (which also writes).
+fn run_all(name: &str, input: &[u8], model: &Model, corpus: bool) -> Result<(), String> {
+    let limits = Limits::default();
+    check(name, input, limits, relic_nod::read_model)?;
+    check(name, input, limits, relic_nod::info)?;
+    check(name, input, limits, parse_nad)?;
+    check(name, input, limits, |b| relic_nod::read_animation(model, b, "x", &Default::default()))?;
+    if corpus {
+        check(name, input, limits, |b| -> Result<(), ()> {
+            std::hint::black_box(relic_nod::checks::corpus_checks(b));
+            Ok(())
+        })?;
+    }
+    Ok(())
+}
+
+#[test]
+fn every_truncation_is_refused_cleanly() {
+    assert!(counting_installed());
+    let model = skeleton();
+    let mut failures = Vec::new();
+    for (name, bytes) in all_fixtures() {
+        for cut in truncations(&bytes, 1) {
+            if let Err(e) = run_all(&format!("{name} cut at {}", cut.len()), cut, &model, false) {
+                failures.push(e);
+            }
+            // A truncated file is never read as a whole one (a hostile file minus its extra byte is).
+            if !name.starts_with("hostile") && (relic_nod::read_model(cut).is_ok() || parse_nad(cut).is_ok()) {
+                failures.push(format!("{name} cut at {} was accepted", cut.len()));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{} failures, first: {:?}", failures.len(), &failures[..failures.len().min(5)]);
+}
+
+#[test]
+fn every_single_byte_mutation_is_survived() {
+    let model = skeleton();
+    let mut failures = Vec::new();
+    let mut checked = 0usize;
+    for (name, bytes) in all_fixtures() {
+        // The 12 KB skeleton: every byte of the header and the 64 bones, then every 37th byte,
+        // through `read_model` alone (which parses, decides and maps); the small files: every
+        // byte, four values, through every reader (and every seventh byte through the battery).
+        let large = bytes.len() > 4096;
+        for at in (0..bytes.len()).filter(|&at| !large || at < 8 + 32 + 42 + 64 * 66 || at % 37 == 0) {
+            let old = bytes[at];
+            let values: &[u8] = if large { &[0xFF, 0x01] } else { &[0x00, 0xFF, 0x01, 0x80] };
+            for &flip in values {
+                let new = if flip == 0x00 || flip == 0xFF { flip } else { old ^ flip };
+                if new == old {
+                    continue;
+                }
+                let mut m = bytes.clone();
+                m[at] = new;
+                let what = format!("{name} byte {at} = {new:#04x}");
+                let result = if large {
+                    check(&what, &m, Limits::default(), relic_nod::read_model)
+                } else {
+                    run_all(&what, &m, &model, at % 7 == 0)
+                };
+                if let Err(e) = result {
+                    failures.push(e);
+                }
+                checked += 1;
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {checked} failed, first: {:?}",
+        failures.len(),
+        &failures[..failures.len().min(5)]
+    );
+}
+
+#[test]
+fn random_mutations_are_survived() {
+    let model = skeleton();
+    let mut rng = Rng::new(0x5EED_0D);
+    let mut failures = Vec::new();
+    for (name, bytes) in all_fixtures() {
+        for round in 0..if bytes.len() > 4096 { 30 } else { 150 } {
+            let m = mutate(&bytes, &mut rng, 1 + round % 6);
+            if let Err(e) = run_all(&format!("{name} round {round}"), &m, &model, true) {
+                failures.push(e);
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{} failures, first: {:?}", failures.len(), &failures[..failures.len().min(5)]);
+}
+
+#[test]
+fn hostile_frames_cannot_make_the_sampler_run_away() {
+    // Two keys a billion frames apart on a moving rotation track: refused by the sample budget.
+    let mut walk = read("walk.nad");
+    let last_frame = 16 + 12 + 4 * 56; // the first track's fifth and last key
+    walk[last_frame..last_frame + 4].copy_from_slice(&1.0e9f32.to_le_bytes());
+    let limits = Limits::default();
+    check("far key", &walk, limits, |b| relic_nod::read_animation(&skeleton(), b, "x", &Default::default())).unwrap();
+    let err = relic_nod::read_animation(&skeleton(), &walk, "x", &Default::default()).unwrap_err();
+    assert!(err.to_string().contains("sampling the rotations at 30 frames per second needs more than"), "{err}");
+    // A constant track may span any time: it needs no samples in between.
+    let mut constant = read("single_keys.nad");
+    assert!(relic_nod::read_animation(&skeleton(), &constant, "x", &Default::default()).is_ok());
+    constant[12..16].copy_from_slice(&1.0e9f32.to_le_bytes()); // duration
+    check("long clip", &constant, limits, |b| relic_nod::read_animation(&skeleton(), b, "x", &Default::default()))
+        .unwrap();
+}
