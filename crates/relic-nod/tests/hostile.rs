@@ -198,7 +198,7 @@ fn every_single_byte_mutation_is_survived() {
 #[test]
 fn random_mutations_are_survived() {
     let model = skeleton();
-    let mut rng = Rng::new(0x5EED_0D);
+    let mut rng = Rng::new(0x005E_ED0D);
     let mut failures = Vec::new();
     for (name, bytes) in all_fixtures() {
         for round in 0..if bytes.len() > 4096 { 30 } else { 150 } {
