@@ -219,7 +219,21 @@ fn real_models() -> Vec<(String, Model)> {
             let Ok(bytes) = std::fs::read(&path) else { continue };
             let rel = path.strip_prefix(&dir).unwrap_or(&path).display().to_string();
             match read_model(&bytes) {
-                Some(Ok(model)) => out.push((format!("{label}/{rel}"), model)),
+                Some(Ok(model)) => {
+                    // Cross-format: an M2 model written as ABC v12 and read back (issue 7:
+                    // GnomePounder-vanilla.m2 → ABC v12 → glTF must validate).
+                    if relic_m2::detect(&bytes).is_some() {
+                        let v12 = relic_core::WriteOptions { version: Some(12) };
+                        match relic_abc::write_model(&model, &v12)
+                            .map_err(|e| e.to_string())
+                            .and_then(|abc| relic_abc::read_model(&abc.value).map_err(|e| e.to_string()))
+                        {
+                            Ok(via) => out.push((format!("cross/{rel}.abc12"), via)),
+                            Err(e) => println!("FAIL cross/{rel}.abc12: {e}"),
+                        }
+                    }
+                    out.push((format!("{label}/{rel}"), model));
+                }
                 Some(Err(e)) => println!("--   {label}/{rel}: not exported ({e})"),
                 None => {}
             }

@@ -149,3 +149,92 @@ fn gnome_pounder_export_summary() {
     };
     insta::assert_yaml_snapshot!(snapshot);
 }
+
+/// Every corpus model a format crate reads: IR → glTF → IR gives the model back (weights to 1e-6,
+/// format extras equal as JSON), and a plain viewer poses it like relic-anim at every key.
+#[test]
+fn every_corpus_model_round_trips_and_animates_the_same() {
+    type Read = fn(&[u8]) -> Result<Model, relic_core::ReadError>;
+    let files: [(&str, Read); 6] = [
+        ("abc/INTHERO_ACTION.ABC", relic_abc::read_model),
+        ("abc/PARTNER_DANCIN.ABC", relic_abc::read_model),
+        ("abc/SHOTGUN_PV.ABC", relic_abc::read_model),
+        ("abc/SPIDER.ABC", relic_abc::read_model),
+        ("abc/WORKGUARD_ACTION.ABC", relic_abc::read_model),
+        ("m2/GnomePounder-vanilla.m2", relic_m2::read_model),
+    ];
+    for (rel, read) in files {
+        let Some(bytes) = corpus(rel) else { return };
+        let model = read(&bytes).unwrap();
+        let exact = ExportOptions { quaternion_continuity: false, ..ExportOptions::default() };
+        let glb = export_glb(&model, &exact).unwrap();
+        let mut back = import(&glb.value, None).unwrap();
+        if let (Some(a), Some(b)) = (&model.extras, &back.extras) {
+            let parse = |s: String| serde_json::from_str::<serde_json::Value>(&s).unwrap();
+            assert_eq!(parse(a.json().unwrap()), parse(b.json().unwrap()), "{rel}");
+            back.extras = model.extras.clone();
+        }
+        assert_eq!(back.extras.is_some(), model.extras.is_some(), "{rel}");
+        for (m, n) in model.meshes.iter().zip(back.meshes.iter_mut()) {
+            for (x, y) in m.skin.influences.iter().zip(&n.skin.influences) {
+                assert!(x.bone == y.bone && (x.weight - y.weight).abs() <= 1e-6, "{rel}");
+            }
+            n.skin = m.skin.clone();
+            if glb.losses.iter().any(|l| l.what.contains("normals")) {
+                n.normals = m.normals.clone();
+            }
+        }
+        assert_eq!(back, model, "{rel}");
+        // A viewer's view.
+        let plain = import(&strip_extras(&export_glb(&model, &ExportOptions::default()).unwrap().value), None).unwrap();
+        let mut worst_error = worst(&posed(&model, None, 0.0), &posed(&plain, None, 0.0));
+        for (a, anim) in model.animations.iter().enumerate() {
+            let mut times = relic_anim::bounds::key_times(anim);
+            times.truncate(24);
+            for t in times {
+                worst_error = worst_error.max(worst(&posed(&model, Some(a), t), &posed(&plain, Some(a), t)));
+            }
+        }
+        println!("{rel}: worst posed vertex difference {worst_error:.1e}");
+        assert!(worst_error < 1e-3, "{rel}: posed vertices differ by {worst_error}");
+    }
+}
+
+/// GnomePounder-vanilla.m2 → ABC v12 → glTF: the glTF (as a plain viewer reads it) poses like the
+/// M2 model in relic-anim: the skinned box of the full-detail meshes at every key of every clip.
+#[test]
+fn gnome_pounder_via_abc_v12_animates_the_same() {
+    let Some(model) = gnome() else { return };
+    let abc = relic_abc::write_model(&model, &relic_core::WriteOptions { version: Some(12) }).unwrap();
+    for loss in abc.losses.iter().take(8) {
+        println!("m2 → abc v12 loss: {loss}");
+    }
+    let via_abc = relic_abc::read_model(&abc.value).unwrap();
+    let glb = export_glb(&via_abc, &ExportOptions::default()).unwrap();
+    let plain = import(&strip_extras(&glb.value), None).unwrap();
+    assert_eq!(plain.animations.len(), model.animations.len());
+    let bounds = |m: &Model, a: usize, t: f32| {
+        let pos = posed(m, Some(a), t);
+        relic_core::model::Aabb::of_points(pos.iter().flatten()).unwrap()
+    };
+    let size = {
+        let b = relic_core::model::Aabb::of_points(model.meshes.iter().flat_map(|m| &m.positions)).unwrap();
+        relic_core::math::max_abs_diff(&b.max, &b.min)
+    };
+    let mut worst_box = (0.0f32, String::new());
+    let mut keys = 0;
+    for (a, anim) in model.animations.iter().enumerate() {
+        for t in relic_anim::bounds::key_times(anim) {
+            let d = bounds(&model, a, t).max_corner_distance(&bounds(&plain, a, t));
+            keys += 1;
+            if d > worst_box.0 {
+                worst_box = (d, format!("{} at {t:.3} s", anim.name));
+            }
+        }
+    }
+    println!(
+        "m2 → abc v12 → glTF: {keys} keys, worst box corner difference {:.2e} ({}), model size {size:.2}",
+        worst_box.0, worst_box.1
+    );
+    assert!(worst_box.0 <= 1e-3 * size.max(1.0), "boxes differ by {} at {}", worst_box.0, worst_box.1);
+}
