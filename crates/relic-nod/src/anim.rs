@@ -232,6 +232,7 @@ fn check_for_model(nad: &NadFile, bones: usize) -> Result<(), ReadError> {
     let budget = MAX_SAMPLES_FIXED + MAX_SAMPLES_PER_KEY * nad.key_count() as u64;
     let mut samples = 0u64;
     for (t, track) in nad.tracks.iter().enumerate() {
+        let sampled = track.track_type == TRACK_ROTATION && !holds(track);
         if track.bone as usize >= bones {
             return Err(invalid(
                 nad.track_offset(t) + 4,
@@ -267,7 +268,7 @@ fn check_for_model(nad: &NadFile, bones: usize) -> Result<(), ReadError> {
                         format!("frame scale {} before the last key", key.frame_scale),
                     ));
                 }
-                if track.track_type == TRACK_ROTATION && !constant(key, next) {
+                if sampled && !constant(key, next) {
                     samples = samples.saturating_add(interior_frames(key.frame, next.frame));
                 }
             }
@@ -321,9 +322,27 @@ pub fn animation_from_nad(
     let mut channels = Vec::with_capacity(nad.tracks.len());
     for track in &nad.tracks {
         let bone = track.bone as usize;
-        let channel = match track.track_type {
-            TRACK_TRANSLATION => cubic_channel(track, poly, |v| NOD_FRAME.vector_to_ir(v), ChannelValues::Translation),
-            TRACK_SCALE => cubic_channel(track, poly, |v| NOD_FRAME.scale_to_ir(v), ChannelValues::Scale),
+        let channel = match (track.track_type, holds(track)) {
+            (TRACK_TRANSLATION, true) => {
+                step_channel(track, |v| ChannelValues::Translation(v.map(|v| NOD_FRAME.vector_to_ir(v)).collect()))
+            }
+            (TRACK_SCALE, true) => {
+                step_channel(track, |v| ChannelValues::Scale(v.map(|v| NOD_FRAME.scale_to_ir(v)).collect()))
+            }
+            (TRACK_ROTATION, true) => step_channel(track, |v| {
+                let unit = choices.angle_unit.to_radians();
+                let order = choices.euler_order;
+                ChannelValues::Rotation(
+                    v.map(|e| {
+                        NOD_FRAME.quat_to_ir(euler_to_quat(e.map(|a| f64::from(a) * unit), order).map(|c| c as f32))
+                    })
+                    .collect(),
+                )
+            }),
+            (TRACK_TRANSLATION, false) => {
+                cubic_channel(track, poly, |v| NOD_FRAME.vector_to_ir(v), ChannelValues::Translation)
+            }
+            (TRACK_SCALE, false) => cubic_channel(track, poly, |v| NOD_FRAME.scale_to_ir(v), ChannelValues::Scale),
             _ => rotation_channel(track, choices),
         };
         channels.push(Channel { bone, ..channel });
@@ -350,6 +369,19 @@ pub fn animation_from_nad(
         bounds: None,
         key_bounds: Vec::new(),
     })
+}
+
+/// True if every segment of the track holds its key's value (all coefficients zero): the engine
+/// then steps from key to key, which [`Interpolation::Step`] says exactly.
+pub fn holds(track: &NadTrack) -> bool {
+    let n = track.keys.len();
+    track.keys.iter().take(n.saturating_sub(1)).all(|k| k.c == [0.0; 3] && k.b == [0.0; 3] && k.a == [0.0; 3])
+}
+
+fn step_channel(track: &NadTrack, values: impl FnOnce(&mut dyn Iterator<Item = [f32; 3]>) -> ChannelValues) -> Channel {
+    let times = track.keys.iter().map(|k| seconds(f64::from(k.frame))).collect();
+    let values = values(&mut track.keys.iter().map(|k| k.value));
+    Channel { bone: 0, clock: Clock::Animation, interpolation: Interpolation::Step, times, values }
 }
 
 fn cubic_channel(
