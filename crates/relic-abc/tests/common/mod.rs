@@ -24,6 +24,11 @@ pub(crate) fn hostile_fixtures() -> Vec<(String, Vec<u8>)> {
     files_in(fixtures_dir().join("hostile"), "abc")
 }
 
+/// True for the names of the hostile fixtures.
+pub(crate) fn is_hostile(name: &str) -> bool {
+    hostile_fixtures().iter().any(|(n, _)| n == name)
+}
+
 /// Every real ABC file, or `None` (after printing why) if the corpus is absent.
 pub(crate) fn corpus() -> Option<Vec<(String, Vec<u8>)>> {
     let dir = corpus_dir();
