@@ -1,0 +1,60 @@
+//! YAML summaries of every fixture and of the real file (counts, names, first values, checksums).
+
+// Test helpers: a failed unwrap is a failed test.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
+
+use std::path::Path;
+
+fn fnv(bytes: &[u8]) -> String {
+    let h = bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3));
+    format!("{h:016x}")
+}
+
+fn summary(bytes: &[u8]) -> serde_json::Value {
+    let f = relic_m2::read(bytes).unwrap();
+    let m = relic_m2::read_model(bytes).unwrap();
+    let v0 = f.views.first();
+    serde_json::json!({
+        "version": f.version,
+        "name": m.name,
+        "bytes": bytes.len(),
+        "bones": f.bones.len(),
+        "bone_parents": f.bones.iter().take(12).map(|b| b.parent).collect::<Vec<_>>(),
+        "pivots_first": f.bones.iter().take(3).map(|b| b.pivot).collect::<Vec<_>>(),
+        "vertices": f.vertices.len(),
+        "vertices_fnv": fnv(bytemuck::cast_slice(&f.vertices)),
+        "first_vertex": f.vertices.first().map(|v| (v.position, v.bone_weights, v.bone_indices)),
+        "views": f.views.iter().map(|v| (v.indices.len(), v.triangles.len() / 3, v.submeshes.len(), v.texture_units.len(), v.bone_count_max)).collect::<Vec<_>>(),
+        "geosets": v0.map(|v| v.submeshes.iter().map(|s| s.id).collect::<Vec<_>>()),
+        "textures": f.textures.iter().map(|t| (t.kind, relic_m2::to_ir::name_text(&t.filename))).collect::<Vec<_>>(),
+        "sequences": f.sequences.iter().map(|s| (s.id, s.start, s.end, s.flags)).collect::<Vec<_>>(),
+        "animations": m.animations.iter().map(|a| (a.name.clone(), a.duration, a.channels.len(), a.events.len())).collect::<Vec<_>>(),
+        "global_sequences": f.global_sequences.items.clone(),
+        "materials": m.materials.iter().map(|x| (x.name.clone(), x.textures.len(), format!("{:?}", x.blend))).collect::<Vec<_>>(),
+        "attachments": m.attachments.iter().map(|a| (a.id, a.bone)).collect::<Vec<_>>(),
+        "events": f.events.iter().map(|e| relic_m2::to_ir::event_name(&e.identifier)).collect::<Vec<_>>(),
+        "particles": f.particle_emitters.len(),
+        "ribbons": f.ribbon_emitters.len(),
+        "lights": f.lights.len(),
+        "cameras": f.cameras.len(),
+        "blend_overrides": f.blend_overrides.as_ref().map(|o| o.len()),
+    })
+}
+
+#[test]
+fn fixture_summaries() {
+    insta::glob!("../../../fixtures/m2", "*.m2", |path| {
+        let bytes = std::fs::read(path).unwrap();
+        insta::assert_yaml_snapshot!(summary(&bytes));
+    });
+}
+
+#[test]
+fn corpus_summary() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/m2/GnomePounder-vanilla.m2");
+    let Ok(bytes) = std::fs::read(path) else {
+        println!("skipping: ../shared/corpus is absent");
+        return;
+    };
+    insta::assert_yaml_snapshot!("GnomePounder-vanilla", summary(&bytes));
+}
