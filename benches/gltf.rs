@@ -21,7 +21,9 @@ fn bench_model(c: &mut Criterion, group: &str, name: &str, model: &Model) {
     g.bench_function(format!("export_glb/{name}"), |b| {
         b.iter(|| black_box(export_glb(black_box(model), &options).unwrap().value.len()))
     });
-    g.bench_function(format!("import/{name}"), |b| b.iter(|| black_box(import(black_box(&glb), None).unwrap().bones.len())));
+    g.bench_function(format!("import/{name}"), |b| {
+        b.iter(|| black_box(import(black_box(&glb), None).unwrap().bones.len()))
+    });
     g.finish();
 }
 
@@ -34,10 +36,8 @@ fn synthetic(c: &mut Criterion) {
 /// The real files, through their format crates' `read_model`.
 fn real(c: &mut Criterion) {
     type Read = fn(&[u8]) -> Result<Model, relic_core::ReadError>;
-    let files: [(&str, Read); 2] = [
-        ("abc/PARTNER_DANCIN.ABC", relic_abc::read_model),
-        ("m2/GnomePounder-vanilla.m2", relic_m2::read_model),
-    ];
+    let files: [(&str, Read); 2] =
+        [("abc/PARTNER_DANCIN.ABC", relic_abc::read_model), ("m2/GnomePounder-vanilla.m2", relic_m2::read_model)];
     for (rel, read) in files {
         let Some(bytes) = relic_benches::corpus_file(rel) else { continue };
         let model = read(&bytes).unwrap();
