@@ -207,8 +207,10 @@ fn group_pieces(model: &Model, losses: &mut Vec<Loss>) -> Vec<Vec<usize>> {
     }
     let lods = pieces.iter().map(Vec::len).max().unwrap_or(0);
     for p in &mut pieces {
-        if p.len() < lods {
-            if let Some(&last) = p.last() {
+        if p.len() < lods
+            && let Some(&last) = p.last()
+        {
+            {
                 let name = model.meshes.get(last).map(|m| m.name.clone()).unwrap_or_default();
                 losses.push(Loss::new(
                     format!("meshes[{last}] {name:?}"),

@@ -12,7 +12,7 @@ use relic_core::math::{self, IDENTITY, Mat4};
 use relic_core::model::{Aabb, Animation, Model};
 use relic_core::{Loss, WriteError};
 
-use crate::common::{NodeKey, len_string};
+use crate::common::{NodeKey, len_string, zip3};
 use crate::extras::{AbcExtras, FamilyExtras, V6Extras, bind_digest, mesh_digest, morph_digest};
 use crate::from_ir::{
     BoneTracks, Skeleton, bone_tracks, key_commands, key_times, millis, morph_weights, sample_local, stored_name,
@@ -279,6 +279,9 @@ fn build_geometry(
     Ok(Geo { geometry, exact: false, meshes })
 }
 
+/// `[key]`: `(file vertex, node-local position)` of each deformed vertex.
+type KeyedPositions = Vec<Vec<(u32, [f32; 3])>>;
+
 /// Mesh-deformation data: per node its MD vertices; per animation and node the frames and their
 /// quantisation.
 struct Deformation {
@@ -287,8 +290,8 @@ struct Deformation {
     frames: Vec<Vec<Vec<[u8; 3]>>>,
     /// `[animation][node]`: `(scale, translation)`.
     quantization: Vec<Vec<[[f32; 3]; 2]>>,
-    /// `[animation]`: node-local position of each deformed file vertex at each key, `[key][vertex]`.
-    positions: Vec<Vec<Vec<(u32, [f32; 3])>>>,
+    /// `[animation]`: node-local position of each deformed file vertex at each key.
+    positions: Vec<KeyedPositions>,
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -395,12 +398,11 @@ fn mesh_deformation(
             let points: Vec<[f32; 3]> =
                 at_keys.iter().flat_map(|row| row.iter().filter(|(f, _)| node_of(*f) == n).map(|(_, p)| *p)).collect();
             let bounds = Aabb::of_points(&points).unwrap_or(Aabb { min: [0.0; 3], max: [0.0; 3] });
-            let scale = std::array::from_fn(|i| (bounds.max[i] - bounds.min[i]) / 255.0);
+            let scale = zip3(bounds.max, bounds.min, |hi, lo| (hi - lo) / 255.0);
             node_q.push([scale, bounds.min]);
             let quantise = |p: [f32; 3]| -> [u8; 3] {
-                std::array::from_fn(|i| {
-                    if scale[i] > 0.0 { ((p[i] - bounds.min[i]) / scale[i]).round().clamp(0.0, 255.0) as u8 } else { 0 }
-                })
+                let steps = zip3(zip3(p, bounds.min, |p, lo| p - lo), scale, |d, s| if s > 0.0 { d / s } else { 0.0 });
+                steps.map(|x| x.round().clamp(0.0, 255.0) as u8)
             };
             let mut bytes = Vec::with_capacity(times.len() * list.len());
             for row in &at_keys {

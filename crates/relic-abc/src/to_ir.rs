@@ -26,7 +26,7 @@ use relic_core::model::{
 };
 use relic_core::{ReadError, ReadErrorKind};
 
-use crate::common::{NodeKey, text};
+use crate::common::{NodeKey, text, zip3};
 use crate::extras::{
     AbcExtras, AnimExtras, FamilyExtras, LodExtras, NodeExtras, PieceExtras, RawV6Vertex, V6AnimExtras, V6Extras,
     V6NodeExtras, V12Extras, bind_digest, mesh_digest, morph_digest,
@@ -70,7 +70,7 @@ pub fn column_major(row_major: &[f32; 16]) -> Mat4 {
 
 fn box_to_ir(frame: Frame, min: [f32; 3], max: [f32; 3]) -> Aabb {
     let (a, b) = (frame.vector_to_ir(min), frame.vector_to_ir(max));
-    Aabb { min: std::array::from_fn(|i| a[i].min(b[i])), max: std::array::from_fn(|i| a[i].max(b[i])) }
+    Aabb { min: zip3(a, b, f32::min), max: zip3(a, b, f32::max) }
 }
 
 /// Model vertices from face corners: model vertex `v` is file vertex `v` with the UV of its first
@@ -380,7 +380,8 @@ fn v6_to_ir(file: &V6File) -> Result<Model, ReadError> {
     let mut triangles = Vec::with_capacity(g.triangles.len());
     let mut face_of_vertex: Vec<Option<usize>> = vec![None; g.vertices.len()];
     for (t, tri) in g.triangles.iter().enumerate() {
-        let [a, b, c] = [0, 1, 2].map(|i| split.corner(u32::from(tri.indices[i]), tri.uvs[i]));
+        let ([i0, i1, i2], [u0, u1, u2]) = (tri.indices, tri.uvs);
+        let [a, b, c] = [(i0, u0), (i1, u1), (i2, u2)].map(|(i, uv)| split.corner(u32::from(i), uv));
         triangles.push([c, b, a]);
         for &i in &tri.indices {
             if let Some(slot @ None) = face_of_vertex.get_mut(usize::from(i)) {
@@ -546,8 +547,8 @@ fn v6_morphs(
                 let bind = binds.get(n).copied().unwrap_or(IDENTITY);
                 let frames = track.vertex_frames.get(k * node.md_vertices.len()..).unwrap_or_default();
                 for (&v, bytes) in node.md_vertices.iter().zip(frames) {
-                    let local: [f32; 3] =
-                        std::array::from_fn(|i| f32::from(bytes[i]) * track.scale[i] + track.translation[i]);
+                    let local =
+                        zip3(zip3(bytes.map(f32::from), track.scale, |b, s| b * s), track.translation, |p, t| p + t);
                     let p = math::transform_point(&bind, frame.vector_to_ir(local));
                     for &m in copies.get(usize::from(v)).map(Vec::as_slice).unwrap_or_default() {
                         if let (Some(d), Some(base)) = (deltas.get_mut(m as usize), mesh.positions.get(m as usize)) {

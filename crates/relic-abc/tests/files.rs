@@ -1,6 +1,9 @@
 //! The file layer: byte-identical rewrites, header counts, version deltas, detection, `info`, and
 //! the typed errors of the hostile fixtures.
 
+// Test helpers may fail loudly: a failed unwrap is a failed test.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
+
 mod common;
 
 use relic_abc::file::{Family, family};

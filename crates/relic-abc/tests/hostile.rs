@@ -2,6 +2,9 @@
 //! must end in an error or a model, never a panic, a hang, or an allocation out of proportion
 //! (`relic_core::testkit::check`: ≤ 16 × input + 1 MiB, ≤ 1 s per input).
 
+// Test helpers may fail loudly: a failed unwrap is a failed test.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
+
 mod common;
 
 use relic_core::testkit::{

@@ -1,6 +1,9 @@
 //! The common-model mapping: round trips, the winding and frame choice, the real-data proofs
 //! through the model and relic-anim, and models that did not come from ABC.
 
+// Test helpers may fail loudly: a failed unwrap is a failed test.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
+
 mod common;
 
 use relic_abc::{AbcFile, parse, read_model, write_model};

@@ -2,6 +2,9 @@
 //! (sections, header, nodes, pieces, animations, …, first values and checksums of the large
 //! arrays) and the model it maps to. Parsed floats are printed exactly; nothing is rounded.
 
+// Test helpers may fail loudly: a failed unwrap is a failed test.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
+
 mod common;
 
 use std::fmt::Write;

@@ -1,6 +1,6 @@
 //! Shared test helpers: where the fixtures and the real files are.
 
-#![allow(dead_code)]
+#![allow(dead_code, clippy::unwrap_used, clippy::panic)]
 
 use std::path::PathBuf;
 
