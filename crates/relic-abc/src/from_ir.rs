@@ -1,5 +1,5 @@
 //! Common model → ABC: what both families share (version choice, skeleton order, key times,
-//! sampling, events). The family builders are [`crate::from_ir_v12`] and [`crate::from_ir_v6`].
+//! sampling, events). The family builders are the private modules `from_ir_v12` and `from_ir_v6`.
 //!
 //! Any valid model can be written. What the target cannot hold is reported as a `Loss`:
 //! scale keys, cubic or step interpolation (ABC interpolates linearly between its keys), global

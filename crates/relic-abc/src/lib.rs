@@ -10,8 +10,8 @@
 //!
 //! Every section is a binrw type in [`v6`] and [`v12`] (one struct per record, fields in file
 //! order); sections are walked by their next-offset and unknown sections are kept. Large arrays
-//! (vertices, faces, keys) are read in bulk. [`write`] gives back the same bytes for every file
-//! [`parse`] accepts; header counts are recomputed from the data ([`counts`]).
+//! (vertices, faces, keys) are read in bulk. [`write()`] gives back the same bytes for every file
+//! [`parse()`] accepts; header counts are recomputed from the data ([`counts`]).
 //!
 //! [`to_ir::to_ir`] and [`from_ir::from_ir`] map to and from [`relic_core::Model`]; what the model does
 //! not describe travels in [`extras::AbcExtras`]. [`checks::corpus_checks`] runs the real-data
