@@ -36,12 +36,72 @@ pub fn from_ir(model: &Model, options: &WriteOptions) -> Result<Converted<AbcFil
             None
         }
     };
+    report_unstorable(model, version, &mut losses);
     let file = if version == 6 {
         AbcFile::V6(crate::from_ir_v6::build(model, extras.as_ref(), &mut losses)?)
     } else {
         AbcFile::V12(crate::from_ir_v12::build(model, version, extras.as_ref(), &mut losses)?)
     };
     Ok(Converted { value: file, losses })
+}
+
+/// Reports model data no ABC version stores (each family reports its own gaps as it builds).
+fn report_unstorable(model: &Model, version: u32, losses: &mut Vec<Loss>) {
+    for (i, b) in model.bones.iter().enumerate() {
+        let element = || format!("bones[{i}] {:?}", b.name);
+        let f = &b.flags;
+        if !(f.inherit_translation && f.inherit_rotation && f.inherit_scale) {
+            losses.push(Loss::new(
+                element(),
+                "\"ignore parent translation/rotation/scale\" not stored (ABC nodes always inherit)",
+            ));
+        }
+        if f.billboard != relic_core::model::Billboard::None {
+            losses.push(Loss::new(element(), "billboarding not stored"));
+        }
+        if b.rest.scale.iter().any(|s| (s - 1.0).abs() > 1e-5) {
+            losses.push(Loss::new(element(), "rest scale not stored in animation keys (ABC keys have no scale)"));
+        }
+    }
+    if version != 6 {
+        for (i, m) in model.materials.iter().enumerate() {
+            let plain = m.textures.is_empty()
+                && m.blend == relic_core::model::BlendMode::Opaque
+                && !m.double_sided
+                && !m.unlit
+                && !m.unfogged;
+            if !plain {
+                losses.push(Loss::new(
+                    format!("materials[{i}] {:?}", m.name),
+                    "textures and render flags not stored (ABC keeps a material slot; skins are set by the game)",
+                ));
+            }
+        }
+    }
+    for (i, mesh) in model.meshes.iter().enumerate() {
+        if let Some(id) = mesh.part_id {
+            losses.push(Loss::new(format!("meshes[{i}] {:?}", mesh.name), format!("part id {id} not stored")));
+        }
+        if version == 6 && mesh.morph_targets.iter().any(|t| !t.normal_deltas.is_empty()) {
+            losses.push(Loss::new(
+                format!("meshes[{i}] {:?}", mesh.name),
+                "morph normal deltas not stored (v6 deforms positions only)",
+            ));
+        }
+    }
+    for (i, anim) in model.animations.iter().enumerate() {
+        let element = || format!("animations[{i}] {:?}", anim.name);
+        if anim.looping {
+            losses.push(Loss::new(element(), "looping flag not stored (the game decides)"));
+        }
+        if version != 6 && !anim.key_bounds.is_empty() {
+            losses.push(Loss::new(element(), "keyframe boxes not stored by v9–v13"));
+        }
+    }
+    if !model.global_sequences.is_empty() {
+        losses
+            .push(Loss::new("global sequences", format!("{} global clocks not stored", model.global_sequences.len())));
+    }
 }
 
 /// The version to write.

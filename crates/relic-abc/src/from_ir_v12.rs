@@ -451,6 +451,18 @@ fn computed_radius(pieces: &[Piece]) -> f32 {
         .fold(0.0, f32::max)
 }
 
+/// Dims of an animation without stored ones: the half-extents of its box, else of the bind-pose
+/// mesh.
+fn animation_dims(anim: &relic_core::model::Animation, mesh_dims: [f32; 3], frame: Frame) -> [f32; 3] {
+    match &anim.bounds {
+        Some(b) => {
+            let (p, q) = (frame.vector_from_ir(b.min), frame.vector_from_ir(b.max));
+            crate::common::zip3(p, q, |a, b| (a - b).abs() / 2.0)
+        }
+        None => mesh_dims,
+    }
+}
+
 /// Half-extents of the full-detail bind-pose mesh, for animations without stored dims.
 fn computed_dims(model: &Model, frame: Frame) -> [f32; 3] {
     let mut d = [0.0f32; 3];
@@ -519,7 +531,7 @@ fn build_animations(
             losses.push(Loss::new(element(), format!("blend-in time {blend} ms not stored before v12")));
         }
         out.push(Animation {
-            dims: stored.map_or(dims, |s| s.dims),
+            dims: stored.map_or_else(|| animation_dims(anim, dims, frame), |s| s.dims),
             name: stored_name(element, &anim.name, losses),
             marker: stored.map_or(-1, |s| s.marker),
             interpolation_time: (version >= 12).then_some(blend),

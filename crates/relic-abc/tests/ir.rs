@@ -355,6 +355,7 @@ fn a_foreign_model_writes_v12_and_v6_and_reports_losses() {
         "numeric id",
         "scale dropped",
         "parameter dropped",
+        "looping flag",
     ] {
         assert!(has(&out.losses, what), "v12 should report {what:?}: {:?}", out.losses);
     }
