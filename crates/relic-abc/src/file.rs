@@ -225,6 +225,9 @@ fn read_v12(bytes: &[u8]) -> Result<V12File, ReadError> {
         order: Vec::new(),
     };
     while let Some(span) = walk.next()? {
+        if span.name == b"Header" {
+            return Err(duplicate(&span));
+        }
         let Some(id) = SectionId::from_name(&span.name) else {
             file.order.push(SectionId::Unknown(file.unknown.len()));
             file.unknown.push(unknown(bytes, &span));
@@ -287,6 +290,9 @@ fn read_v6(bytes: &[u8]) -> Result<V6File, ReadError> {
     let (mut anim_dims, mut transform_info) = (None, None);
     let (mut unknowns, mut order) = (Vec::new(), Vec::new());
     while let Some(span) = walk.next()? {
+        if span.name == b"Header" {
+            return Err(duplicate(&span));
+        }
         let Some(id) = V6SectionId::from_name(&span.name) else {
             order.push(V6SectionId::Unknown(unknowns.len()));
             unknowns.push(unknown(bytes, &span));
