@@ -574,7 +574,15 @@ impl Importer<'_> {
                 }
             }
             let sum: f32 = list.iter().map(|(_, w)| w).sum();
-            if list.is_empty() || (sum - 1.0).abs() > WEIGHT_IMPORT_TOLERANCE {
+            if list.is_empty() {
+                return Err(GltfError::invalid(
+                    element,
+                    format!(
+                        "vertex {v} has no bone weight: every vertex of a skinned mesh needs one (in Blender: assign it to a vertex group, then Normalize All)"
+                    ),
+                ));
+            }
+            if (sum - 1.0).abs() > WEIGHT_IMPORT_TOLERANCE {
                 return Err(GltfError::invalid(element, format!("vertex {v} weights sum to {sum}, not 1")));
             }
             let scale = if (sum - 1.0).abs() > WEIGHT_SUM_TOLERANCE / 10.0 { 1.0 / sum } else { 1.0 };

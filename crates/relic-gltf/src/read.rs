@@ -56,8 +56,40 @@ pub(crate) fn split_container(bytes: &[u8]) -> Result<(&[u8], Option<&[u8]>), Gl
     Ok((json, bin_chunk))
 }
 
+/// Fewest JSON bytes per object a document may average. gltf-json holds every object in a typed
+/// struct of a few hundred bytes, so a document of empty objects (`[{},{},…]`, 3 bytes each)
+/// would cost ~140 × its size; real documents average far more than this per object.
+pub const MIN_JSON_BYTES_PER_OBJECT: usize = 12;
+
+/// Objects (`{`) in JSON text, outside strings.
+fn count_objects(text: &[u8]) -> usize {
+    let (mut objects, mut in_string, mut escaped) = (0usize, false, false);
+    for &b in text {
+        if in_string {
+            match (escaped, b) {
+                (true, _) => escaped = false,
+                (false, b'\\') => escaped = true,
+                (false, b'"') => in_string = false,
+                _ => {}
+            }
+        } else if b == b'"' {
+            in_string = true;
+        } else if b == b'{' {
+            objects += 1;
+        }
+    }
+    objects
+}
+
 /// Parses and validates (references in range, required fields) the JSON document.
 pub(crate) fn parse_json(text: &[u8]) -> Result<Root, GltfError> {
+    let objects = count_objects(text);
+    if objects.saturating_mul(MIN_JSON_BYTES_PER_OBJECT) > text.len() + 1024 {
+        return Err(GltfError::Document(format!(
+            "{objects} JSON objects in {} bytes: implausibly dense for glTF (fewer than {MIN_JSON_BYTES_PER_OBJECT} bytes each)",
+            text.len()
+        )));
+    }
     let root = Root::from_slice(text).map_err(|e| GltfError::Document(e.to_string()))?;
     let document = gltf::Document::from_json(root).map_err(|e| GltfError::Document(e.to_string()))?;
     let root = document.into_json();
@@ -460,6 +492,11 @@ fn element_size(component: u64, n: usize) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn objects_are_counted_outside_strings() {
+        assert_eq!(count_objects(br#"{"a":{"b":"{\"{"},"c":[{}]}"#), 3);
+    }
 
     #[test]
     fn base64_and_percent() {

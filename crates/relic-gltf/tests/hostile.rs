@@ -215,3 +215,24 @@ fn random_mutations_never_panic_or_overallocate() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert!(errors.get() > 100, "mutations should break most inputs ({} errors)", errors.get());
 }
+
+/// The densest JSON (empty objects) would cost gltf-json's typed document ~140 × its size: such
+/// documents are refused; the densest accepted one stays within 48 × the input (+ 1 MiB).
+#[test]
+fn dense_json_is_refused_or_bounded() {
+    let dense = |n: usize, object: &str| {
+        let mut text = String::from(r#"{"asset":{"version":"2.0"},"nodes":["#);
+        text.push_str(&vec![object; n].join(","));
+        text.push_str("]}");
+        text
+    };
+    let empty = dense(100_000, "{}");
+    assert!(matches!(import(empty.as_bytes(), None), Err(GltfError::Document(e)) if e.contains("dense")));
+    // 12 bytes per node: accepted, and bounded.
+    let named = dense(100_000, r#"{"name":"b"}"#);
+    let (result, peak) = testkit::peak_allocation(|| import(named.as_bytes(), None));
+    assert!(result.is_ok(), "{result:?}");
+    println!("{} bytes of JSON, peak {peak} bytes ({:.0}× the input)", named.len(), peak as f64 / named.len() as f64);
+    let limits = Limits { per_input_byte: 48, ..Limits::default() };
+    testkit::check("dense", named.as_bytes(), limits, |b| import(b, None)).unwrap();
+}
