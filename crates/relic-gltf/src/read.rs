@@ -59,7 +59,7 @@ pub(crate) fn split_container(bytes: &[u8]) -> Result<(&[u8], Option<&[u8]>), Gl
 /// Fewest JSON bytes per object a document may average. gltf-json holds every object in a typed
 /// struct of a few hundred bytes, so a document of empty objects (`[{},{},…]`, 3 bytes each)
 /// would cost ~140 × its size; real documents average far more than this per object.
-pub const MIN_JSON_BYTES_PER_OBJECT: usize = 12;
+pub(crate) const MIN_JSON_BYTES_PER_OBJECT: usize = 12;
 
 /// Objects (`{`) in JSON text, outside strings.
 fn count_objects(text: &[u8]) -> usize {
