@@ -12,17 +12,22 @@
 //! is an option in [`options`] with the spec's working assumption as default, and a per-file
 //! plausibility check ([`decide`]) picks and reports a reading (`relic info` prints it).
 //!
-//! Mapping ([`to_ir`], [`from_ir`], [`anim`]): Z-up right-handed → the model's Y-up through
-//! [`relic_core::frame::Frame::RightHandedZUp`] (exact); bind pose from the inverse rest matrices;
+//! Mapping ([`to_ir`], [`from_ir`], [`anim`]): the SDK states +Z up, +Y forward and +X the
+//! character's right hand, a right-handed frame, so [`relic_core::frame::Frame::RightHandedZUp`]
+//! takes it to the model's Y-up (exact; a character facing +Y in the NOD faces −Z in the model,
+//! as WoW characters do); bind pose from the inverse rest matrices;
 //! vertices skinned to their bone with weight `w` and to its parent with `1 − w`; one mesh per
 //! group; NAD cubic translation/scale segments as cubic Hermite keys exactly, Euler rotations
 //! sampled into quaternion keys at 30 fps, tags as events. What the model cannot hold travels in
 //! [`extras::NodExtras`], so NOD → model → NOD gives the same bytes.
 //!
 //! ```
-//! # fn demo(nod: &[u8], walk: &[u8]) -> Result<(), Box<dyn std::error::Error>> {
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! let nod: &[u8] = include_bytes!("../../../fixtures/nod/skinned.nod");
+//! let walk: &[u8] = include_bytes!("../../../fixtures/nod/walk.nad");
 //! let mut model = relic_nod::read_model(nod)?;
 //! relic_nod::attach_animation(&mut model, walk, "walk", &relic_nod::options::NadOptions::default())?;
+//! assert_eq!((model.bones.len(), model.meshes.len(), model.animations[0].channels.len()), (4, 2, 6));
 //! let nod_again = relic_nod::write_model(&model, &Default::default())?;
 //! let walk_again = relic_nod::write_animation(&model, 0, &Default::default())?;
 //! assert_eq!((nod_again.value.as_slice(), walk_again.value.as_slice()), (nod, walk));

@@ -311,6 +311,39 @@ impl NodFile {
         out
     }
 
+    /// The faces of group `g` at the level of detail with `n` vertices (spec §2.5, an inferred
+    /// reading of the progressive-mesh description): every index at or above `n` follows the
+    /// collapse table until it is below `n`, and faces that become degenerate are dropped.
+    /// `n` is clamped to `MinVertices..=NumVertices`. `None` without a LOD table or group `g`.
+    pub fn lod_faces(&self, g: usize, n: u16) -> Option<Vec<[u16; 3]>> {
+        let table = self.lod.as_ref()?;
+        let group = self.groups.get(g)?;
+        let &(v0, f0) = self.group_starts().get(g)?;
+        let count = group.num_vertices;
+        let table = table.get(v0..v0 + usize::from(count))?;
+        let n = n.clamp(group.min_vertices.min(count), count);
+        let collapse = |mut i: u16| {
+            // Entries are below `count` (checked on read); following only lower indices ends.
+            while i >= n {
+                match table.get(usize::from(i)) {
+                    Some(&next) if next < i => i = next,
+                    _ => return None,
+                }
+            }
+            Some(i)
+        };
+        let faces = self.faces.get(f0..f0 + usize::from(group.num_faces))?;
+        Some(
+            faces
+                .iter()
+                .filter_map(|f| {
+                    let [a, b, c] = [collapse(f[0])?, collapse(f[1])?, collapse(f[2])?];
+                    (a != b && b != c && a != c).then_some([a, b, c])
+                })
+                .collect(),
+        )
+    }
+
     /// Writes the file; refuses values that break the format's rules (counts that do not fit
     /// their fields, more than 64 bones, a LOD table that disagrees with the flag or the vertex
     /// count, group sums that disagree with the arrays).

@@ -60,6 +60,19 @@ impl Binding {
         }
     }
 
+    /// Appends the model's influences to `out`.
+    #[inline]
+    pub fn push_influences(self, out: &mut Vec<Influence>) {
+        match self {
+            Binding::Unbound => {}
+            Binding::Rigid(b) => out.push(Influence { bone: u32::from(b), weight: 1.0 }),
+            Binding::Pair { bone, weight, parent } => {
+                out.push(Influence { bone: u32::from(bone), weight });
+                out.push(Influence { bone: u32::from(parent), weight: 1.0 - weight });
+            }
+        }
+    }
+
     /// The model's influences.
     pub fn influences(self) -> Vec<Influence> {
         match self {

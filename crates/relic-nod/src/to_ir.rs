@@ -49,11 +49,7 @@ pub fn model_from_nod(file: &NodFile, choices: &NodChoices) -> Model {
             }
             bindings.push(binding);
         }
-        let skin = if parents.is_empty() {
-            Skin::default()
-        } else {
-            Skin::from_vertices(bindings.iter().map(|b| b.influences()))
-        };
+        let skin = if parents.is_empty() { Skin::default() } else { skin_of(&bindings) };
         let uv = |uv: [f32; 2]| match choices.uv_origin {
             UvOrigin::TopLeft => uv,
             UvOrigin::BottomLeft => [uv[0], 1.0 - uv[1]],
@@ -95,6 +91,18 @@ pub fn model_from_nod(file: &NodFile, choices: &NodChoices) -> Model {
         attachments: Vec::new(),
         extras: Some(extras.into_format_extras()),
     }
+}
+
+/// The model's skin for a group's bindings (built flat, without a list per vertex).
+fn skin_of(bindings: &[Binding]) -> Skin {
+    let mut skin =
+        Skin { offsets: Vec::with_capacity(bindings.len() + 1), influences: Vec::with_capacity(2 * bindings.len()) };
+    skin.offsets.push(0);
+    for b in bindings {
+        b.push_influences(&mut skin.influences);
+        skin.offsets.push(skin.influences.len() as u32);
+    }
+    skin
 }
 
 /// A material named as stored, with that name as its texture reference.

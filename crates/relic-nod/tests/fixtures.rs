@@ -429,3 +429,23 @@ fn info_lists_counts_and_readings() {
     let Some(Text(poly)) = info.get("polynomial") else { panic!() };
     assert!(poly.starts_with("P1"), "{poly}");
 }
+
+#[test]
+fn lod_table_reduces_groups() {
+    let file = relic_nod::nod::parse_nod(&read("skinned_lod.nod")).unwrap();
+    let full = relic_nod::nod::parse_nod(&read("skinned.nod")).unwrap();
+    let g0 = &file.groups[0];
+    assert_eq!((g0.num_vertices, g0.min_vertices), (12, 6));
+    // All vertices: the faces as stored.
+    assert_eq!(file.lod_faces(0, 12).unwrap(), full.faces[..12].to_vec());
+    // The second ring collapses onto the first: the tube flattens to nothing.
+    assert_eq!(file.lod_faces(0, 6).unwrap(), Vec::<[u16; 3]>::new());
+    // Halfway: faces touching collapsed vertices that stay non-degenerate are kept, remapped.
+    let half = file.lod_faces(0, 9).unwrap();
+    assert!(!half.is_empty() && half.len() < 12, "{half:?}");
+    assert!(half.iter().flatten().all(|&i| i < 9));
+    // Below MinVertices clamps to it; no table, no reduction.
+    assert_eq!(file.lod_faces(0, 0).unwrap(), Vec::<[u16; 3]>::new());
+    assert!(full.lod_faces(0, 6).is_none());
+    assert!(file.lod_faces(5, 6).is_none());
+}
