@@ -222,6 +222,11 @@ fn invalid(offset: u64, path: String, message: String) -> ReadError {
     ReadError::at(offset, path, ReadErrorKind::Invalid(message))
 }
 
+/// Seconds → frame (in f64, rounded once).
+fn frame_of(time: f32) -> f32 {
+    (f64::from(time) * f64::from(FRAMES_PER_SECOND)) as f32
+}
+
 /// Frame → seconds.
 fn seconds(frame: f64) -> f32 {
     (frame / f64::from(FRAMES_PER_SECOND)) as f32
@@ -551,7 +556,7 @@ pub fn nad_from_animation(animation: &Animation, map: &BoneMap, options: &NadOpt
     let mut tags = Vec::with_capacity(animation.events.len());
     for (e, event) in animation.events.iter().enumerate() {
         match tag_type(&event.name) {
-            Some(tag_type) => tags.push(NadTag { frame: event.time * FRAMES_PER_SECOND, tag_type }),
+            Some(tag_type) => tags.push(NadTag { frame: frame_of(event.time), tag_type }),
             None => losses.push(Loss::new(
                 format!("{element}.events[{e}] {:?}", event.name),
                 "not a NAD tag name (Lwalk, Fire, Strike, …): dropped",
@@ -564,8 +569,7 @@ pub fn nad_from_animation(animation: &Animation, map: &BoneMap, options: &NadOpt
     if !animation.morph_channels.is_empty() {
         losses.push(Loss::new(&element, "morph-target channels dropped (a NAD animates bones only)"));
     }
-    let nad =
-        NadFile { version: NAD_VERSION, flags: 0, duration: animation.duration * FRAMES_PER_SECOND, tracks, tags };
+    let nad = NadFile { version: NAD_VERSION, flags: 0, duration: frame_of(animation.duration), tracks, tags };
     Converted { value: nad, losses }
 }
 

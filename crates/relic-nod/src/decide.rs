@@ -62,7 +62,7 @@ impl NodChoices {
 pub fn decide_nod(file: &NodFile, options: &NodOptions) -> Result<NodChoices, ReadError> {
     let group_tail = decide_tail(file, options.group_tail)?;
     check_vertex_bones(file, group_tail.value)?;
-    let matrix_layout = decide_matrix(file, options.matrix_layout, group_tail.value);
+    let matrix_layout = decide_matrix(file, options.matrix_layout);
     let rest_translate = decide_rest_translate(file, options.rest_translate, matrix_layout.value);
     let winding = decide_winding(file, options.winding);
     Ok(NodChoices { matrix_layout, group_tail, rest_translate, winding, uv_origin: options.uv_origin })
@@ -219,7 +219,7 @@ fn clearly_below(a: f64, b: f64, tol: f64) -> bool {
     a <= 0.5 * b && b - a > tol
 }
 
-fn decide_matrix(file: &NodFile, choice: Choice<MatrixLayout>, _tail: GroupTail) -> Decided<MatrixLayout> {
+fn decide_matrix(file: &NodFile, choice: Choice<MatrixLayout>) -> Decided<MatrixLayout> {
     if let Choice::Fixed(layout) = choice {
         return Decided::fixed(layout, "set by the caller");
     }
