@@ -711,24 +711,25 @@ impl Exporter<'_> {
                 ),
             );
         }
-        let morph_start = channels.len();
-        for (c, mc) in anim.morph_channels.iter().enumerate() {
-            self.morph_channel(&element, c, mc, &mut inputs, &mut channels, &mut samplers)?;
-        }
-        let morphs = channels.len() - morph_start;
-        if channels.is_empty() {
-            // glTF animations need a channel: hold the first bone's rest rotation.
-            if n == 0 {
-                self.loss(&element, "clip without channels on a model without bones: not exported");
-                return Ok(());
-            }
+        if channels.is_empty() && n > 0 {
+            // Every clip moves the skeleton in glTF (one armature action per clip in Blender, and
+            // glTF animations need a channel): hold the first bone's rest rotation.
             let input = self.input(&mut inputs, &[0.0]);
             let rest = self.rest.first().map_or([0.0, 0.0, 0.0, 1.0], |t| t.rotation);
             let output = self.bin.accessor(&mut self.root, &[rest], None, false, false);
             push_channel(&mut channels, &mut samplers, input, output, GltfInterpolation::Linear, 0, Property::Rotation);
             order.push(None);
         }
-        let _ = morphs;
+        // Morph weight channels (their order entry is unused: import reads them as they are).
+        for (c, mc) in anim.morph_channels.iter().enumerate() {
+            let before = channels.len();
+            self.morph_channel(&element, c, mc, &mut inputs, &mut channels, &mut samplers)?;
+            order.extend(std::iter::repeat_n(None, channels.len() - before));
+        }
+        if channels.is_empty() {
+            self.loss(&element, "clip without channels on a model without bones: not exported");
+            return Ok(());
+        }
         let extras = ex::AnimationExtras {
             duration: anim.duration,
             looping: anim.looping,

@@ -282,7 +282,8 @@ pub struct AnimationExtras {
     pub key_bounds: Vec<(f32, [f32; 3], [f32; 3])>,
     /// For each glTF channel of the clip (in order), the index of the model channel it holds
     /// verbatim, or `null` for a channel baked by the exporter (sampled evaluated transforms,
-    /// a hold key for a clip without channels).
+    /// a hold key for a clip without bone channels) and for morph weight channels (read as they
+    /// are).
     pub channels: Vec<Option<usize>>,
     /// The model channels that are not in the glTF channels verbatim (baked or dropped), as they
     /// were, with their index.

@@ -639,13 +639,13 @@ impl Importer<'_> {
                 let Valid(path) = ch.target.path else { continue };
                 let Valid(interp) = sampler.interpolation else { continue };
                 let node = ch.target.node.value();
-                // A channel relic's export baked: the original is in the stash.
+                // A bone channel relic's export baked (or a hold key): the original is in the stash.
                 let original = match order {
-                    Some(o) => match o.get(c).copied().flatten() {
+                    Some(o) if path != Property::MorphTargetWeights => match o.get(c).copied().flatten() {
                         Some(i) => Some(i),
                         None => continue,
                     },
-                    None => None,
+                    _ => None,
                 };
                 let times = self.times(&element, sampler.input)?;
                 last_time = last_time.max(times.last().copied().unwrap_or(0.0));

@@ -297,6 +297,18 @@ pub fn skinned_animated() -> Model {
         }],
         ..Animation::default()
     };
+    // Morph weights only: glTF still gets a (hold) channel on the skeleton.
+    let smile = Animation {
+        name: "smile".into(),
+        duration: 1.0,
+        morph_channels: vec![MorphChannel {
+            mesh: 2,
+            interpolation: Interpolation::Step,
+            times: vec![0.0, 0.5],
+            weights: vec![0.0, 0.0, 1.0, 0.0],
+        }],
+        ..Animation::default()
+    };
     let pose = Animation {
         name: "pose".into(),
         duration: 0.0,
@@ -309,7 +321,7 @@ pub fn skinned_animated() -> Model {
         bones,
         meshes: vec![body, lod1, face, prop],
         materials,
-        animations: vec![walk, wave, blink, pose],
+        animations: vec![walk, wave, blink, smile, pose],
         global_sequences: Vec::new(),
         attachments: vec![
             Attachment {
@@ -368,12 +380,13 @@ pub fn flagged_bones() -> Model {
     let (l0, l1) = at(2, 0.1);
     let (t0, t1) = at(3, 0.1);
     let (s0, s1) = at(5, 0.2);
-    let meshes = vec![
-        column("arm", 1, a0, a1),
-        column("level", 2, l0, l1),
-        column("tip", 3, t0, t1),
-        column("sprite", 5, s0, s1),
-    ];
+    let mut sprite = column("sprite", 5, s0, s1);
+    sprite.morph_targets = vec![MorphTarget {
+        name: "grow".into(),
+        position_deltas: sprite.positions.iter().map(|p| [0.0, if p[1] > s0[1] { 0.1 } else { 0.0 }, 0.0]).collect(),
+        normal_deltas: Vec::new(),
+    }];
+    let meshes = vec![column("arm", 1, a0, a1), column("level", 2, l0, l1), column("tip", 3, t0, t1), sprite];
     let swing = Animation {
         name: "swing".into(),
         duration: 2.0,
@@ -419,6 +432,13 @@ pub fn flagged_bones() -> Model {
                 values: ChannelValues::Translation(vec![[0.0, 0.5, 0.0], [0.0, 0.75, 0.0]]),
             },
         ],
+        // Morph weights in a clip whose bone channels are partly baked.
+        morph_channels: vec![MorphChannel {
+            mesh: 3,
+            interpolation: Interpolation::Linear,
+            times: vec![0.0, 1.0, 2.0],
+            weights: vec![0.0, 1.0, 0.0],
+        }],
         ..Animation::default()
     };
     Model {

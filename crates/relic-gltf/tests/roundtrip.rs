@@ -64,7 +64,9 @@ fn rich_sample_keeps_what_the_issue_names() {
     assert_eq!(back.animations[2].channels[0].interpolation, Interpolation::Step);
     assert_eq!(back.animations[2].morph_channels[0].weights, vec![0.0, 0.0, 0.5, 1.0, 0.0, 0.0]);
     assert_eq!(back.animations[0].events[0].name, "footstep left");
-    assert!(back.animations[3].channels.is_empty(), "the hold channel of an empty clip is not imported");
+    assert!(back.animations[3].channels.is_empty(), "the hold channel of a morph-only clip is not imported");
+    assert_eq!(back.animations[3].morph_channels.len(), 1);
+    assert!(back.animations[4].channels.is_empty(), "the hold channel of an empty clip is not imported");
     assert_eq!(back.attachments[0].name, "hand_r");
     let fx = back.extras.as_ref().unwrap();
     assert_eq!(fx.format(), relic_core::model::FormatKind::Abc);
