@@ -492,3 +492,25 @@ fn write_v6(file: &V6File) -> Result<Vec<u8>, WriteError> {
     }
     Ok(w.into_bytes())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn families_and_refusals() {
+        let mut v12 = b"\x06\x00Header\x8a\x00\x00\x00".to_vec();
+        v12.extend_from_slice(&12u32.to_le_bytes());
+        assert_eq!(family(&v12), Some(Family::Numbered(12)));
+        let mut v6 = b"\x06\x00Header\x3b\x00\x00\x00\x1c\x00".to_vec();
+        v6.extend_from_slice(v6::FILE_TOKEN);
+        assert_eq!(family(&v6), Some(Family::V6));
+        assert_eq!(family(b"\x06\x00Header\x00\x00"), None);
+        assert!(refusal(12).is_none() && refusal(9).is_none() && refusal(13).is_none());
+        assert!(refusal(106).is_some_and(|r| r.contains("Global Operations")));
+        assert!(refusal(14).is_some());
+        let err = parse(&[0x06, 0, b'H', b'e', b'a', b'd', b'e', b'r', 0, 0, 0, 0, 108, 0, 0, 0]).unwrap_err();
+        assert!(matches!(err.kind, ReadErrorKind::UnsupportedVersion { version: 108, .. }));
+        assert_eq!(parse(b"not an abc").unwrap_err().offset, 0);
+    }
+}

@@ -723,3 +723,20 @@ pub struct AnimBinding {
     /// Offset this model applies to it.
     pub translation: [f32; 3],
 }
+
+#[cfg(test)]
+mod tests {
+    use super::tree_parents;
+
+    #[test]
+    fn depth_first_child_counts_give_parents() {
+        // root(2) → a(1) → b(0); root → c(0)
+        assert_eq!(tree_parents([2, 1, 0, 0]), Ok(vec![None, Some(0), Some(1), Some(0)]));
+        // Two roots are allowed: the second starts after the first tree closes.
+        assert_eq!(tree_parents([1, 0, 0]), Ok(vec![None, Some(0), None]));
+        // A node announcing more children than follow.
+        assert_eq!(tree_parents([1, 3, 0]), Err(1));
+        assert_eq!(tree_parents([u32::MAX]), Err(0));
+        assert_eq!(tree_parents([]), Ok(vec![]));
+    }
+}
