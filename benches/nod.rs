@@ -121,7 +121,9 @@ fn nad_benches(c: &mut Criterion) {
     let mut g = c.benchmark_group("nad model");
     g.throughput(Throughput::Bytes(clip.len() as u64));
     g.bench_function(format!("read_animation (to_ir, rotations sampled at 30 fps)/{label}"), |b| {
-        b.iter(|| black_box(relic_nod::read_animation(&skeleton, black_box(&clip), "clip", &NadOptions::default()).unwrap()))
+        b.iter(|| {
+            black_box(relic_nod::read_animation(&skeleton, black_box(&clip), "clip", &NadOptions::default()).unwrap())
+        })
     });
     g.bench_function(format!("write_animation (from_ir, rotations to Euler keys)/{label}"), |b| {
         b.iter(|| black_box(relic_nod::write_animation(black_box(&with), 0, &NadOptions::default()).unwrap()))
