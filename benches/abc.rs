@@ -17,6 +17,7 @@ fn large_file() -> Vec<u8> {
     let model = synthetic_model(70_000, 4, 32, 4, 8, 60);
     let bytes = relic_abc::write_model(&model, &WriteOptions { version: Some(12) }).unwrap().value;
     assert!(bytes.len() >= 10 << 20, "synthetic file is only {} bytes", bytes.len());
+    eprintln!("synthetic ABC v12: {} bytes", bytes.len());
     bytes
 }
 
