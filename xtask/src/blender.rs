@@ -103,7 +103,37 @@ fn back_from_blender(want: &Expectation, reexport: Option<&Path>) -> Result<Stri
     if model.bones.len() != want.bones || model.meshes.len() != want.meshes {
         return Err(line);
     }
-    Ok(line)
+    Ok(format!("{line}; {}", write_as_games(&model)?))
+}
+
+/// Writes a model (as it came back from Blender) with each format crate's from-model writer and
+/// reads the result back with the same crate.
+fn write_as_games(model: &relic_core::Model) -> Result<String, String> {
+    type Write = fn(
+        &relic_core::Model,
+        &relic_core::WriteOptions,
+    ) -> Result<relic_core::Converted<Vec<u8>>, relic_core::WriteError>;
+    type Read = fn(&[u8]) -> Result<relic_core::Model, relic_core::ReadError>;
+    let formats: [(&str, Write, Read); 3] = [
+        ("abc", relic_abc::write_model, relic_abc::read_model),
+        ("m2", relic_m2::write_model, relic_m2::read_model),
+        ("nod", relic_nod::write_model, relic_nod::read_model),
+    ];
+    let mut parts = Vec::new();
+    for (name, write, read) in formats {
+        let written = match write(model, &relic_core::WriteOptions::default()) {
+            Ok(w) => w,
+            // What the game format cannot hold (64 NOD bones, 16-bit ABC indices) is a typed refusal.
+            Err(e @ (relic_core::WriteError::DoesNotFit { .. } | relic_core::WriteError::Unsupported(_))) => {
+                parts.push(format!("{name} refused ({e})"));
+                continue;
+            }
+            Err(e) => return Err(format!("{name} writer: {e}")),
+        };
+        read(&written.value).map_err(|e| format!("{name} reader on the {name} writer's output: {e}"))?;
+        parts.push(format!("{name} {} bytes", written.value.len()));
+    }
+    Ok(format!("written as {}", parts.join(", ")))
 }
 
 pub fn run(dir: &Path) -> Result<(), String> {

@@ -2,6 +2,7 @@
 //! target folder and renamed into place (so a crash or a full disk leaves no half-written output),
 //! an existing output is kept unless the user passed `--force`, and an input is never written.
 
+use std::collections::HashSet;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -34,16 +35,20 @@ fn io(path: &Path) -> impl FnOnce(std::io::Error) -> OutputError + '_ {
 pub struct OutputPolicy {
     /// Overwrite existing outputs.
     pub force: bool,
-    /// Files that must never be written (the inputs), compared after canonicalisation.
-    pub protected: Vec<PathBuf>,
+    /// Files that must never be written (the inputs), canonicalised: see [`OutputPolicy::protect`].
+    pub protected: HashSet<PathBuf>,
 }
 
 impl OutputPolicy {
+    /// Adds an input that must never be written (however it is spelled).
+    pub fn protect(&mut self, input: &Path) {
+        self.protected.insert(input.canonicalize().unwrap_or_else(|_| input.to_path_buf()));
+    }
+
     /// Checks that `path` may be written: not an input, and new unless `force`.
     pub fn check(&self, path: &Path) -> Result<(), OutputError> {
-        let canonical = path.canonicalize().ok();
-        if let Some(c) = &canonical
-            && self.protected.iter().any(|p| p.canonicalize().ok().as_ref() == Some(c))
+        if let Ok(canonical) = path.canonicalize()
+            && self.protected.contains(&canonical)
         {
             return Err(OutputError::IsInput(path.to_path_buf()));
         }
@@ -119,7 +124,8 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let input = dir.path().join("in.abc");
         std::fs::write(&input, b"original").unwrap();
-        let policy = OutputPolicy { force: true, protected: vec![input.clone()] };
+        let mut policy = OutputPolicy { force: true, ..OutputPolicy::default() };
+        policy.protect(&input);
         let same_file_other_spelling = dir.path().join("./in.abc");
         let err = policy.write_all(&[(same_file_other_spelling, b"x".to_vec())]).unwrap_err();
         assert!(matches!(err, OutputError::IsInput(_)));

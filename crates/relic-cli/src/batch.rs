@@ -1,0 +1,220 @@
+//! `relic batch`: every model under a folder, converted in parallel into a mirrored folder tree.
+//! A bad file is reported and skipped; it never stops the batch.
+
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use rayon::prelude::*;
+
+use crate::convert::{ConvertOptions, Target, convert};
+use crate::error::CliError;
+use crate::input;
+use crate::output::OutputPolicy;
+
+/// What `relic batch` was asked to do.
+#[derive(Debug, Clone)]
+pub struct BatchRequest {
+    /// The folder searched (recursively) for models.
+    pub input_dir: PathBuf,
+    /// Where the converted files go, mirroring `input_dir`'s folders.
+    pub output_dir: PathBuf,
+    /// The format written.
+    pub target: Target,
+    /// Worker threads (at least 1).
+    pub jobs: usize,
+    /// Overwrite existing outputs.
+    pub force: bool,
+    /// Conversion choices (version, LOD).
+    pub options: ConvertOptions,
+    /// Draw a progress bar (else one plain line per file).
+    pub progress: bool,
+}
+
+/// How one file ended.
+#[derive(Debug)]
+pub enum FileOutcome {
+    /// Converted: bytes read and written, and how many things the target could not hold.
+    Converted {
+        /// Input size.
+        read: u64,
+        /// Output size (all files).
+        written: u64,
+        /// Number of reported losses.
+        losses: usize,
+    },
+    /// Not a model relic reads (or an animation without its model).
+    Skipped(String),
+    /// The file is damaged, refused, or its output could not be written.
+    Failed(CliError),
+}
+
+/// The closing figures of a batch.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct BatchSummary {
+    /// Files found.
+    pub files: usize,
+    /// Models converted.
+    pub converted: usize,
+    /// Files that failed.
+    pub failed: usize,
+    /// Files that are not models.
+    pub skipped: usize,
+    /// Bytes read from converted models.
+    pub bytes_read: u64,
+    /// Bytes written.
+    pub bytes_written: u64,
+    /// Wall time.
+    pub elapsed: Duration,
+}
+
+impl std::fmt::Display for BatchSummary {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let secs = self.elapsed.as_secs_f64();
+        let mb = |b: u64| b as f64 / 1e6;
+        let rate = if secs > 0.0 { mb(self.bytes_read) / secs } else { 0.0 };
+        write!(
+            f,
+            "batch: {} converted, {} failed, {} skipped (not models) of {} files; read {:.2} MB, wrote {:.2} MB in {:.2} s ({:.1} MB/s, {:.1} models/s)",
+            self.converted,
+            self.failed,
+            self.skipped,
+            self.files,
+            mb(self.bytes_read),
+            mb(self.bytes_written),
+            secs,
+            rate,
+            if secs > 0.0 { self.converted as f64 / secs } else { 0.0 },
+        )
+    }
+}
+
+/// Every file under `dir` (recursively, not following symbolic links), sorted, leaving out the
+/// folder `exclude` (the output folder when it lies inside the input folder).
+pub fn walk(dir: &Path, exclude: Option<&Path>) -> Result<Vec<PathBuf>, CliError> {
+    let exclude = exclude.and_then(|e| e.canonicalize().ok());
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        if exclude.is_some() && d.canonicalize().ok() == exclude {
+            continue;
+        }
+        let entries = std::fs::read_dir(&d).map_err(|e| CliError::io(&d, e))?;
+        for entry in entries {
+            let entry = entry.map_err(|e| CliError::io(&d, e))?;
+            let kind = entry.file_type().map_err(|e| CliError::io(&entry.path(), e))?;
+            if kind.is_dir() {
+                stack.push(entry.path());
+            } else if kind.is_file() {
+                out.push(entry.path());
+            }
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
+/// Converts one file of the batch.
+fn convert_one(request: &BatchRequest, policy: &OutputPolicy, path: &Path) -> (PathBuf, FileOutcome) {
+    let rel = path.strip_prefix(&request.input_dir).unwrap_or(path).to_path_buf();
+    let out = request.output_dir.join(&rel).with_extension(request.target.extension());
+    let outcome = (|| {
+        let bytes = input::read_file(path)?;
+        let Some(kind) = input::detect(&bytes) else {
+            return Ok(FileOutcome::Skipped("not a model".into()));
+        };
+        if !kind.is_model() {
+            return Ok(FileOutcome::Skipped(format!(
+                "{} animation (convert it with its model and --anim)",
+                kind.name()
+            )));
+        }
+        let model = input::load_model(path, &bytes, kind, &[])?;
+        let options = ConvertOptions {
+            texture_dir: request.options.texture_dir.clone().or_else(|| path.parent().map(Path::to_path_buf)),
+            ..request.options.clone()
+        };
+        let converted = convert(&model, request.target, &out, &options)?;
+        let written = policy.write_all(&converted.value)?;
+        Ok(FileOutcome::Converted { read: bytes.len() as u64, written, losses: converted.losses.len() })
+    })();
+    (rel, outcome.unwrap_or_else(FileOutcome::Failed))
+}
+
+/// Runs a batch: prints one line per file (or a progress bar) and returns the summary.
+pub fn run(request: &BatchRequest) -> Result<BatchSummary, CliError> {
+    if !request.input_dir.is_dir() {
+        return Err(CliError::Usage(format!("{} is not a folder", request.input_dir.display())));
+    }
+    let started = Instant::now();
+    let files = walk(&request.input_dir, Some(&request.output_dir))?;
+    let mut policy = OutputPolicy { force: request.force, ..OutputPolicy::default() };
+    for f in &files {
+        policy.protect(f);
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(request.jobs.max(1))
+        .build()
+        .map_err(|e| CliError::Usage(format!("cannot start {} worker threads: {e}", request.jobs)))?;
+    let bar = progress_bar(request.progress, files.len());
+    let (converted, failed, skipped) = (AtomicUsize::new(0), AtomicUsize::new(0), AtomicUsize::new(0));
+    let (read, written) = (AtomicU64::new(0), AtomicU64::new(0));
+    pool.install(|| {
+        files.par_iter().for_each(|path| {
+            let (rel, outcome) = convert_one(request, &policy, path);
+            let line = match &outcome {
+                FileOutcome::Converted { read: r, written: w, losses } => {
+                    converted.fetch_add(1, Ordering::Relaxed);
+                    read.fetch_add(*r, Ordering::Relaxed);
+                    written.fetch_add(*w, Ordering::Relaxed);
+                    let lost =
+                        if *losses > 0 { format!(", {losses} things the target cannot hold") } else { String::new() };
+                    format!("ok   {} ({r} -> {w} bytes{lost})", rel.display())
+                }
+                FileOutcome::Skipped(why) => {
+                    skipped.fetch_add(1, Ordering::Relaxed);
+                    format!("skip {}: {why}", rel.display())
+                }
+                FileOutcome::Failed(e) => {
+                    failed.fetch_add(1, Ordering::Relaxed);
+                    format!("FAIL {e}")
+                }
+            };
+            match &bar {
+                Some(bar) => {
+                    if matches!(outcome, FileOutcome::Failed(_)) {
+                        bar.println(&line);
+                    }
+                    bar.inc(1);
+                }
+                None if matches!(outcome, FileOutcome::Failed(_)) => eprintln!("{line}"),
+                None => println!("{line}"),
+            }
+        })
+    });
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    Ok(BatchSummary {
+        files: files.len(),
+        converted: converted.into_inner(),
+        failed: failed.into_inner(),
+        skipped: skipped.into_inner(),
+        bytes_read: read.into_inner(),
+        bytes_written: written.into_inner(),
+        elapsed: started.elapsed(),
+    })
+}
+
+fn progress_bar(wanted: bool, len: usize) -> Option<ProgressBar> {
+    if !wanted || !std::io::stderr().is_terminal() {
+        return None;
+    }
+    let bar = ProgressBar::with_draw_target(Some(len as u64), ProgressDrawTarget::stderr());
+    if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} files, {elapsed} elapsed, {eta} left") {
+        bar.set_style(style);
+    }
+    Some(bar)
+}

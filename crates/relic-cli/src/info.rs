@@ -1,0 +1,88 @@
+//! `relic info`: the format, version and the format's own counts of a file.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use relic_core::model::FormatKind;
+use relic_core::{Fact, Info};
+
+use crate::error::CliError;
+use crate::input::{self, InputKind};
+
+/// The facts about one file: from the format crate for game files, from the imported model for
+/// glTF.
+pub fn describe(path: &Path, bytes: &[u8]) -> Result<Info, CliError> {
+    match input::detect(bytes) {
+        Some(InputKind::Game(entry, _)) => (entry.info)(bytes).map_err(|e| CliError::read(path, e)),
+        Some(InputKind::Gltf) => {
+            let model = relic_gltf::import(bytes, path.parent())
+                .map_err(|source| CliError::Gltf { file: path.to_path_buf(), source })?;
+            let mut info = Info::new(FormatKind::Gltf, 2);
+            info.count("bones", model.bones.len())
+                .count("meshes", model.meshes.len())
+                .count("vertices", model.vertex_count())
+                .count("triangles", model.triangle_count())
+                .count("materials", model.materials.len())
+                .count("animations", model.animations.len())
+                .count("attachments", model.attachments.len());
+            Ok(info)
+        }
+        None => Err(CliError::NotModel { file: path.to_path_buf() }),
+    }
+}
+
+/// One JSON object on one line: `file`, `format`, `version`, then the facts in order.
+pub fn json_line(path: &Path, info: &Info) -> String {
+    let mut out = String::from("{");
+    let quote = |s: &str| serde_json::Value::String(s.to_string()).to_string();
+    let _ = write!(
+        out,
+        "\"file\":{},\"format\":{},\"version\":{}",
+        quote(&path.display().to_string()),
+        quote(info.format.name()),
+        info.version
+    );
+    for (key, fact) in &info.facts {
+        let value = match fact {
+            Fact::Count(n) => n.to_string(),
+            Fact::Number(x) => serde_json::Number::from_f64(*x).map_or("null".into(), |n| n.to_string()),
+            Fact::Text(t) => quote(t),
+        };
+        let _ = write!(out, ",{}:{value}", quote(key));
+    }
+    out.push('}');
+    out
+}
+
+/// A readable block: a heading line, then one `key: value` line per fact.
+pub fn text_block(path: &Path, info: &Info) -> String {
+    let mut out = format!("{}: {} v{}\n", path.display(), info.format.name(), info.version);
+    let width = info.facts.iter().map(|(k, _)| k.len()).max().unwrap_or(0);
+    for (key, fact) in &info.facts {
+        let value = match fact {
+            Fact::Count(n) => n.to_string(),
+            Fact::Number(x) => format!("{x}"),
+            Fact::Text(t) => t.clone(),
+        };
+        let _ = writeln!(out, "  {key:width$}  {value}");
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_has_file_format_version_then_facts() {
+        let mut info = Info::new(FormatKind::Nod, 7);
+        info.count("bones", 3u32).text("matrix_layout", "H1 \"rows\"").number("ratio", 0.5).number("bad", f64::NAN);
+        let line = json_line(Path::new("a\\b.nod"), &info);
+        assert_eq!(
+            line,
+            r#"{"file":"a\\b.nod","format":"nod","version":7,"bones":3,"matrix_layout":"H1 \"rows\"","ratio":0.5,"bad":null}"#
+        );
+        let parsed: serde_json::Value = serde_json::from_str(&line).unwrap();
+        assert_eq!(parsed["bones"], 3);
+    }
+}
