@@ -300,6 +300,7 @@ pub fn run(out: Option<&Path>) -> Result<(), String> {
             println!("FAIL {rel}: {}", report.line());
         }
     }
-    println!("gltf-validate: {passed} passed, {failed} failed ({})", out.display());
+    println!("gltf-validate: exports in {}", out.display());
+    println!("gltf-validate: {passed} passed, {failed} failed");
     if failed > 0 { Err(format!("{failed} export(s) have validator errors or warnings")) } else { Ok(()) }
 }
