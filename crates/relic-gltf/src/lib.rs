@@ -42,7 +42,13 @@
 //! * **Global sequences** (M2 [`Clock::Global`](relic_core::model::Clock)): sampled into every
 //!   clip that uses them, over the clip's duration, with the global clock starting with the clip
 //!   (relic-anim's `ClipTime::at`). Each period wrap is kept as a pair of keys one float step
-//!   apart. The original channels travel in `extras` and come back on import.
+//!   apart. The original channels travel in `extras` and come back on import. Channels with keys
+//!   before 0 s (glTF times are non-negative) are baked the same way.
+//! * **A clip without bone channels** (events only, or morph weights only) gets one key holding the
+//!   first bone's rest rotation: glTF animations need a channel, and Blender then makes the same
+//!   one armature action per clip as for every other clip. Import drops it again.
+//! * **Zero weights and repeated bones** of a vertex are dropped and merged; weights are
+//!   renormalised in f64 so each vertex sums to 1 as closely as f32 allows.
 //! * **Blend modes** glTF lacks (additive, modulate) export as `BLEND`; the exact mode is in
 //!   `extras`.
 //! * Normals further than 0.5 % from unit length are renormalised (the validator requires unit
