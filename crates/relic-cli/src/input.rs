@@ -84,9 +84,8 @@ pub fn load_model(path: &Path, bytes: &[u8], kind: InputKind, animations: &[&Pat
         }
         for anim in animations {
             let nad = read_file(anim)?;
-            let animation =
-                relic_nod::read_animation(&model, &nad, &stem(anim)).map_err(|e| CliError::read(anim, e))?;
-            model.animations.push(animation);
+            relic_nod::attach_animation(&mut model, &nad, &stem(anim), &relic_nod::options::NadOptions::default())
+                .map_err(|e| CliError::read(anim, e))?;
         }
     }
     Ok(model)

@@ -61,6 +61,9 @@ enum Command {
         /// Overwrite an existing output.
         #[arg(long)]
         force: bool,
+        /// List every thing the target cannot hold (by default the first ten and a count).
+        #[arg(long)]
+        verbose: bool,
     },
     /// Convert every model under a folder, in parallel, into a mirrored folder tree.
     #[command(after_help = "Examples:
@@ -106,9 +109,9 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Info { files, json } => run_info(&files, json),
-        Command::Convert { input, output, animations, version, lod, textures, force } => {
+        Command::Convert { input, output, animations, version, lod, textures, force, verbose } => {
             let options = ConvertOptions { version, lod0_only: lod == Lods::Zero, texture_dir: textures };
-            run_convert(&input, &output, &animations, &options, force)
+            run_convert(&input, &output, &animations, &options, force, verbose)
         }
         Command::Batch { input_dir, output_dir, to, jobs, version, lod, force, no_progress } => {
             let Some(target) = Target::from_name(&to) else {
@@ -140,6 +143,9 @@ fn main() -> ExitCode {
     }
 }
 
+/// Notes about what the target cannot hold printed without `--verbose`.
+const NOTES_SHOWN: usize = 10;
+
 fn fail(error: &CliError) -> ExitCode {
     eprintln!("relic: {error}");
     ExitCode::from(if error.is_usage() { 2 } else { 1 })
@@ -168,6 +174,7 @@ fn run_convert(
     animations: &[PathBuf],
     options: &ConvertOptions,
     force: bool,
+    verbose: bool,
 ) -> Result<bool, CliError> {
     let target = Target::for_path(output)?;
     let bytes = input::read_file(input_path)?;
@@ -185,8 +192,12 @@ fn run_convert(
         policy.protect(a);
     }
     let written = policy.write_all(&converted.value)?;
-    for loss in &converted.losses {
+    let shown = if verbose { converted.losses.len() } else { NOTES_SHOWN };
+    for loss in converted.losses.iter().take(shown) {
         eprintln!("relic: note: {} cannot hold {loss}", target.extension());
+    }
+    if converted.losses.len() > shown {
+        eprintln!("relic: note: … and {} more (--verbose lists them all)", converted.losses.len() - shown);
     }
     let names: Vec<String> = converted.value.iter().map(|(p, _)| p.display().to_string()).collect();
     println!("wrote {} ({written} bytes)", names.join(" + "));
