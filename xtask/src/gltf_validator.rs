@@ -138,18 +138,11 @@ pub fn write_expectation(model: &Model, options: &ExportOptions, file: &Path) ->
     std::fs::write(&sidecar, text).map_err(|e| format!("{}: {e}", sidecar.display()))
 }
 
-/// The common model of a file, through the format crate that recognises it; `None` if no format
-/// crate can map files of that format to the model yet.
+/// The common model of a file, through the format crate that recognises it (relic-cli's format
+/// table); `None` if no format crate recognises the file.
 pub fn read_model(bytes: &[u8]) -> Option<Result<Model, String>> {
     let (format, _) = relic_cli::formats::detect(bytes)?;
-    // The format crates' `read_model` entry points, as they land.
-    let read: fn(&[u8]) -> Result<Model, relic_core::ReadError> = match format.name {
-        "abc" => relic_abc::read_model,
-        "m2" => relic_m2::read_model,
-        "nod" => relic_nod::read_model,
-        _ => return None,
-    };
-    Some(read(bytes).map_err(|e| e.to_string()))
+    Some((format.read_model)(bytes).map_err(|e| e.to_string()))
 }
 
 /// The glTF checks of one corpus file (for `cargo xtask corpus`): export to `.glb` (refused
