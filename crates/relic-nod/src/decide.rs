@@ -169,9 +169,16 @@ pub fn inverse_rest(file: &NodFile, layout: MatrixLayout) -> Vec<Affine64> {
     file.bones.iter().map(|b| Affine64::from_mat4(&matrix34_to_mat4(&b.rest_matrix_inverse, layout))).collect()
 }
 
-/// The largest coordinate of the model (for scale-aware tolerances).
+/// The largest coordinate of the model (for scale-aware tolerances), over the bones and up to
+/// [`SAMPLES`] evenly spaced vertices.
 pub fn model_extent(file: &NodFile) -> f64 {
-    let from_vertices = file.vertices.iter().flat_map(|v| v.pos).map(|c| f64::from(c).abs()).fold(0.0, f64::max);
+    let from_vertices = file
+        .vertices
+        .iter()
+        .step_by(sample_stride(file.vertices.len()))
+        .flat_map(|v| v.pos)
+        .map(|c| f64::from(c).abs())
+        .fold(0.0, f64::max);
     let from_bones = file.bones.iter().flat_map(|b| b.rest_translate).map(|c| f64::from(c).abs()).fold(0.0, f64::max);
     let e = from_vertices.max(from_bones);
     if e.is_finite() { e } else { 0.0 }
