@@ -62,31 +62,13 @@ fn numpy_available() -> bool {
         .is_ok_and(|s| s.success())
 }
 
-/// On CI (CI=true), installs the Debian package `python3-numpy` when Blender lacks numpy; elsewhere
-/// says what to install.
+/// Fails with what to install when Blender's Python lacks numpy (`.ci/run` installs it on CI).
 fn ensure_numpy() -> Result<(), String> {
     if numpy_available() {
-        return Ok(());
+        Ok(())
+    } else {
+        Err("Blender's Python has no numpy, which its glTF importer needs: apt-get install python3-numpy".into())
     }
-    let hint = "Blender's Python has no numpy, which its glTF importer needs: apt-get install python3-numpy";
-    if std::env::var("CI").as_deref() != Ok("true") {
-        return Err(hint.into());
-    }
-    println!("blender-check: installing python3-numpy (Debian package) for Blender's glTF importer");
-    let apt = |args: &[&str]| {
-        Command::new("apt-get")
-            .args(args)
-            .env("DEBIAN_FRONTEND", "noninteractive")
-            .stdout(std::process::Stdio::null())
-            .status()
-            .is_ok_and(|s| s.success())
-    };
-    if !(apt(&["install", "-y", "-qq", "python3-numpy"])
-        || (apt(&["update", "-qq"]) && apt(&["install", "-y", "-qq", "python3-numpy"])))
-    {
-        return Err(hint.into());
-    }
-    if numpy_available() { Ok(()) } else { Err(hint.into()) }
 }
 
 /// relic's import of Blender's re-export: a valid model with the bones and meshes expected.

@@ -7,7 +7,8 @@
 //! * [`BoneFlags::inherit_translation`] / `inherit_rotation` / `inherit_scale` (M2 "ignore parent
 //!   translate/rotate/scale"): the parent's model-space transform is decomposed into translation,
 //!   rotation and scale and the ignored parts are replaced by identity before composing. With all
-//!   three set (every bone of the real files) this is the plain product `parent · local`.
+//!   three set (most bones; GnomePounder has 3 that are not) this is the plain product
+//!   `parent · local`.
 //! * Billboards need a camera and are not applied (they stay as flags for viewers).
 //! * NOD's "weight w on the bone, 1 − w on its parent" is ordinary two-bone skinning in the model
 //!   and needs nothing here.

@@ -253,11 +253,11 @@ impl Model {
                     out.push(err(&element, Problem::NotFinite { what: "uv" }));
                 }
             }
+            // The element path is formatted only for a failing triangle: this loop runs once per
+            // triangle of every model a writer or exporter sees.
             for (t, tri) in mesh.triangles.iter().enumerate() {
-                for &index in tri {
-                    if !check_index(&format!("{element}.triangles[{t}]"), "vertex", index as usize, n, out) {
-                        break;
-                    }
+                if let Some(&index) = tri.iter().find(|&&i| i as usize >= n) {
+                    check_index(&format!("{element}.triangles[{t}]"), "vertex", index as usize, n, out);
                 }
             }
             self.check_skin(&element, mesh, out);
