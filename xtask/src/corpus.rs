@@ -11,10 +11,47 @@ use std::time::Instant;
 use relic_core::check::{Checks, Status};
 
 /// Checks that need more than one crate (animation proofs, glTF export), by format name.
-fn extra_checks(_format: &str, bytes: &[u8]) -> Checks {
-    let mut checks = Checks::new();
+fn extra_checks(format: &str, bytes: &[u8]) -> Checks {
+    let mut checks = animation_checks(format, bytes, true);
     // glTF: export, Khronos validator (0 errors, 0 warnings), import back.
     checks.extend(crate::gltf_validator::corpus_checks(bytes));
+    checks
+}
+
+/// How far the rest pose may move a vertex (game units; the corpus's worst is 1e-5).
+const REST_TOLERANCE: f32 = 1e-3;
+/// How far a posed key box may be from the one the file stores (abc.md §3.4).
+const KEY_BOX_TOLERANCE: f32 = 0.01;
+/// How far the fast skinning loop may be from the reference loop.
+const FAST_TOLERANCE: f32 = 1e-5;
+
+/// The real-data proofs of relic-anim on the common model of a file: the model is posed by
+/// relic-anim and compared with what the file itself states, so a wrong axis, quaternion
+/// convention, pivot or bind matrix anywhere between the bytes and the pose shows as an error.
+/// Each check prints its worst error. Animation files (NAD) have no model of their own: skipped.
+/// `game_file`: the file came from the game (not a synthetic fixture), so its M2 sequence boxes
+/// are Blizzard's.
+pub fn animation_checks(format: &str, bytes: &[u8], game_file: bool) -> Checks {
+    let mut checks = Checks::new();
+    let Some((entry, _)) = relic_cli::formats::detect(bytes) else { return checks };
+    let model = match (entry.read_model)(bytes) {
+        Ok(model) => model,
+        Err(e) => {
+            checks.skip("anim", format!("no model of its own ({e})"));
+            return checks;
+        }
+    };
+    checks.run("anim-rest-pose", || relic_anim::proofs::rest_pose(&model, REST_TOLERANCE));
+    let key_boxes = relic_anim::proofs::stored_key_boxes(&model);
+    if !key_boxes.is_empty() {
+        checks.run("anim-key-boxes", || relic_anim::proofs::key_boxes(&model, &key_boxes, KEY_BOX_TOLERANCE));
+    }
+    if format == "m2" && game_file {
+        // Only the first sequence's stored box is a box of the posed mesh (relic_m2::checks).
+        checks
+            .run("anim-sequence-box", || relic_anim::proofs::one_clip_box(&model, 0, relic_m2::checks::BOX_TOLERANCE));
+    }
+    checks.run("anim-fast-vs-reference", || relic_anim::proofs::fast_matches_reference(&model, FAST_TOLERANCE));
     checks
 }
 
@@ -83,4 +120,29 @@ pub fn run(dir: &Path) -> Result<(), String> {
     }
     println!("{line}");
     if failed > 0 { Err(format!("{failed} corpus file(s) failed")) } else { Ok(()) }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    /// Every fixture model passes relic-anim's proofs (the reference and fast skinning agree to
+    /// 1e-5, the rest pose reproduces the stored vertices, stored key boxes are reproduced).
+    #[test]
+    fn fixtures_pass_the_animation_proofs() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures");
+        let mut checked = 0;
+        for path in crate::walk(&dir).unwrap() {
+            if path.components().any(|c| c.as_os_str() == "hostile") {
+                continue;
+            }
+            let bytes = std::fs::read(&path).unwrap();
+            let Some((entry, _)) = relic_cli::formats::detect(&bytes) else { continue };
+            let checks = super::animation_checks(entry.name, &bytes, false);
+            let failures: Vec<String> = checks.failures().map(ToString::to_string).collect();
+            assert!(failures.is_empty(), "{}: {failures:?}", path.display());
+            checked += usize::from(checks.0.iter().any(|c| c.name == "anim-fast-vs-reference"));
+        }
+        assert!(checked >= 30, "only {checked} fixture models were posed");
+    }
 }
