@@ -1,9 +1,10 @@
 //! ABC → common model.
 //!
-//! * Frame: v9–v13 are LithTech's left-handed +Y-up frame, [`Frame::LeftHandedYUp`] (mirror Z).
-//!   v6 geometry is stored mirrored: the engine flips its Z axis (`TransformInfo.FlipMat`, and
-//!   always for LithTech 1.0 files, which have no `TransformInfo`) before it lives in that frame,
-//!   so the two mirrors cancel and such files map with [`Frame::Canonical`]; a v6 file with
+//! * Frame: v9–v13 are LithTech's left-handed +Y-up frame facing +Z, [`Frame::LithTech`]
+//!   (mirror X, so the model still faces glTF's front, +Z). v6 geometry is stored with Z flipped:
+//!   the engine flips it (`TransformInfo.FlipMat`, and always for LithTech 1.0 files, which have
+//!   no `TransformInfo`) before it lives in that frame, so such files map with
+//!   [`Frame::LithTechFlippedZ`] (the two mirrors cancel: a half turn about Y); a v6 file with
 //!   `FlipMat = 0` maps like v9–v13. Triangle winding is reversed for both families: that makes
 //!   the model's triangles counter-clockwise around the stored normals (checked on every real
 //!   file by the winding test in `tests/ir.rs`).
@@ -36,11 +37,11 @@ use crate::v6::V6File;
 use crate::v12::{PieceLod, V12File, tree_parents};
 
 /// The frame of v9–v13 files.
-pub const V12_FRAME: Frame = Frame::LeftHandedYUp;
+pub const V12_FRAME: Frame = Frame::LithTech;
 
 /// The frame of a v6 file (see the module documentation).
 pub fn v6_frame(file: &V6File) -> Frame {
-    if file.flips_z() { Frame::Canonical } else { Frame::LeftHandedYUp }
+    if file.flips_z() { Frame::LithTechFlippedZ } else { Frame::LithTech }
 }
 
 /// Interpolation time of animations in files older than v12 (as the engine assumes).

@@ -441,17 +441,18 @@ fn version_is_chosen_from_the_options_and_the_source() {
     assert!(write_model(&model, &v12_opts(107)).is_err());
 }
 
-/// The frame: a v9–v13 position (x, y, z) is (x, y, −z) in the model; v6 positions keep their
-/// sign (its mirror is undone by the engine's FlipMat).
+/// The frame: a v9–v13 position (x, y, z) is (−x, y, z) in the model (LithTech faces +Z like glTF:
+/// the mirror is on X); a v6 position is (−x, y, −z) (its Z is flipped by the engine's FlipMat
+/// before it is in LithTech's frame, so the two mirrors make a half turn).
 #[test]
 fn frames_of_both_families() {
     let bytes = std::fs::read(common::fixtures_dir().join("v12_full.abc")).unwrap();
     let AbcFile::V12(file) = parse(&bytes).unwrap() else { panic!() };
     let model = read_model(&bytes).unwrap();
     let p = file.pieces.as_ref().unwrap().pieces[1].lods[0].vertices[0].position;
-    assert_eq!(model.meshes[2].positions[0], [p[0], p[1], -p[2]]);
+    assert_eq!(model.meshes[2].positions[0], [-p[0], p[1], p[2]]);
     let bytes = std::fs::read(common::fixtures_dir().join("v6_basic.abc")).unwrap();
     let model = read_model(&bytes).unwrap();
     // Vertex 5 is "arm"-local (0, 0, 0); animation 0 key 0 places "arm" at (0, 1, 0) + (1, 2, 0).
-    assert_eq!(model.meshes[0].positions[5], [1.0, 3.0, 0.0]);
+    assert_eq!(model.meshes[0].positions[5], [-1.0, 3.0, -0.0]);
 }

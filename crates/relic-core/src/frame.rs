@@ -1,14 +1,19 @@
 //! The one place where the games' coordinate frames meet the common model's.
 //!
-//! The common model uses glTF's frame: right-handed, +Y up, +Z toward the viewer. Each game frame
-//! differs from it by a signed permutation of the axes, so every conversion here is exact in
-//! floating point (a copy and sign flips, no arithmetic). Format crates call these functions in
-//! their `to_ir`/`from_ir` and nowhere else.
+//! The common model uses glTF's frame: right-handed, +Y up, and a model's front facing +Z (glTF
+//! §3.4 "the front of a glTF asset faces +Z"). Each game frame differs from it by a signed
+//! permutation of the axes, so every conversion here is exact in floating point (a copy and sign
+//! flips, no arithmetic). Mapping every game's *forward* to +Z means a model faces the same way
+//! whichever game it came from — in a viewer (Blender's front view shows the face) and when it is
+//! converted into another game. Format crates call these functions in their `to_ir`/`from_ir` and
+//! nowhere else.
 //!
-//! | frame | games | canonical from game `(x, y, z)` | kind |
-//! |---|---|---|---|
-//! | [`Frame::LeftHandedYUp`] | LithTech (ABC) | `(x, y, −z)` | mirror: winding and rotation sense flip |
-//! | [`Frame::RightHandedZUp`] | WoW (M2), Nod (NOD/NAD) | `(x, z, −y)` | rotation −90° about X |
+//! | frame | games | game axes | canonical from game `(x, y, z)` | kind |
+//! |---|---|---|---|---|
+//! | [`Frame::LithTech`] | ABC v9–v13, v6 with FlipMat 0 | left-handed, +Y up, facing +Z | `(−x, y, z)` | mirror: winding and rotation sense flip |
+//! | [`Frame::LithTechFlippedZ`] | ABC v6 as LithTech 1.0/1.5 exported it (the engine flips Z) | right-handed, +Y up, facing −Z | `(−x, y, −z)` | half turn about Y |
+//! | [`Frame::Warcraft`] | WoW M2 | right-handed, +Z up, facing +X | `(y, z, x)` | rotation |
+//! | [`Frame::Nod`] | Nod NOD/NAD | right-handed, +Z up, facing +Y | `(−x, z, y)` | rotation |
 
 // Indices here are the constants 0..3 into fixed-size axis arrays, never file data.
 #![allow(clippy::indexing_slicing)]
@@ -20,10 +25,15 @@ use crate::math::Mat4;
 pub enum Frame {
     /// Already the common model's frame (glTF).
     Canonical,
-    /// Direct3D style: left-handed, +Y up (LithTech). Converting mirrors the Z axis.
-    LeftHandedYUp,
-    /// Right-handed, +Z up (World of Warcraft, Nod engine).
-    RightHandedZUp,
+    /// LithTech (Direct3D style): left-handed, +Y up, +X right, facing +Z. Converting mirrors X.
+    LithTech,
+    /// LithTech 1.0/1.5 v6 geometry as stored when the engine flips Z on load (`TransformInfo`
+    /// FlipMat 1, or no `TransformInfo`): right-handed, +Y up, facing −Z.
+    LithTechFlippedZ,
+    /// World of Warcraft: right-handed, +Z up, facing +X (Y to the character's left).
+    Warcraft,
+    /// Nod engine: right-handed, +Z up, facing +Y (+X is the character's right hand).
+    Nod,
 }
 
 /// A signed axis permutation: canonical axis `i` = `sign[i]` × game axis `source[i]`.
@@ -76,9 +86,23 @@ impl Frame {
     fn axes(self) -> Axes {
         match self {
             Frame::Canonical => Axes { source: [0, 1, 2], sign: [1.0, 1.0, 1.0] },
-            Frame::LeftHandedYUp => Axes { source: [0, 1, 2], sign: [1.0, 1.0, -1.0] },
-            Frame::RightHandedZUp => Axes { source: [0, 2, 1], sign: [1.0, 1.0, -1.0] },
+            Frame::LithTech => Axes { source: [0, 1, 2], sign: [-1.0, 1.0, 1.0] },
+            Frame::LithTechFlippedZ => Axes { source: [0, 1, 2], sign: [-1.0, 1.0, -1.0] },
+            Frame::Warcraft => Axes { source: [1, 2, 0], sign: [1.0, 1.0, 1.0] },
+            Frame::Nod => Axes { source: [0, 2, 1], sign: [-1.0, 1.0, 1.0] },
         }
+    }
+
+    /// The canonical axis (0 = X, 1 = Y, 2 = Z) that game axis `axis` becomes, for values that
+    /// name an axis rather than carry coordinates (M2's billboard lock axes).
+    pub fn axis_to_ir(self, axis: usize) -> usize {
+        let axes = self.axes();
+        axes.source.iter().position(|&s| s == axis).unwrap_or(axis)
+    }
+
+    /// The game axis that canonical axis `axis` comes from (the inverse of [`Frame::axis_to_ir`]).
+    pub fn axis_from_ir(self, axis: usize) -> usize {
+        self.axes().source.get(axis).copied().unwrap_or(axis)
     }
 
     /// True if the conversion is a mirror: triangle winding must be reversed to keep the same
@@ -142,18 +166,40 @@ mod tests {
     use super::*;
     use crate::math::{from_trs, max_abs_diff, transform_point};
 
-    const FRAMES: [Frame; 3] = [Frame::Canonical, Frame::LeftHandedYUp, Frame::RightHandedZUp];
+    const FRAMES: [Frame; 5] =
+        [Frame::Canonical, Frame::LithTech, Frame::LithTechFlippedZ, Frame::Warcraft, Frame::Nod];
+
+    /// The canonical frame: +Y up, front +Z, right-handed.
+    const UP: [f32; 3] = [0.0, 1.0, 0.0];
+    const FRONT: [f32; 3] = [0.0, 0.0, 1.0];
 
     #[test]
-    fn z_up_maps_up_to_y_and_keeps_handedness() {
-        let f = Frame::RightHandedZUp;
-        assert_eq!(f.vector_to_ir([1.0, 2.0, 3.0]), [1.0, 3.0, -2.0]);
-        assert_eq!(f.vector_to_ir([0.0, 0.0, 1.0]), [0.0, 1.0, 0.0]);
-        assert_eq!(f.quat_to_ir([0.1, 0.2, 0.3, 0.9]), [0.1, 0.3, -0.2, 0.9]);
-        assert_eq!(f.scale_to_ir([1.0, 2.0, 3.0]), [1.0, 3.0, 2.0]);
-        assert!(!f.is_mirror());
-        assert!(Frame::LeftHandedYUp.is_mirror());
-        assert_eq!(Frame::LeftHandedYUp.quat_to_ir([0.1, 0.2, 0.3, 0.9]), [-0.1, -0.2, 0.3, 0.9]);
+    fn every_game_stands_up_and_faces_the_front() {
+        // (frame, the game's up, the game's forward, the character's left in game axes)
+        let games = [
+            (Frame::LithTech, [0.0, 1.0, 0.0], [0.0, 0.0, 1.0], [-1.0, 0.0, 0.0]),
+            (Frame::LithTechFlippedZ, [0.0, 1.0, 0.0], [0.0, 0.0, -1.0], [-1.0, 0.0, 0.0]),
+            (Frame::Warcraft, [0.0, 0.0, 1.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]),
+            (Frame::Nod, [0.0, 0.0, 1.0], [0.0, 1.0, 0.0], [-1.0, 0.0, 0.0]),
+        ];
+        for (f, up, forward, left) in games {
+            assert_eq!(f.vector_to_ir(up), UP, "{f:?} up");
+            assert_eq!(f.vector_to_ir(forward), FRONT, "{f:?} forward");
+            // glTF: facing +Z with +Y up, the character's left is +X.
+            assert_eq!(f.vector_to_ir(left), [1.0, 0.0, 0.0], "{f:?} left");
+        }
+        assert!(Frame::LithTech.is_mirror());
+        assert!(!Frame::LithTechFlippedZ.is_mirror() && !Frame::Warcraft.is_mirror() && !Frame::Nod.is_mirror());
+        assert_eq!(Frame::Warcraft.vector_to_ir([1.0, 2.0, 3.0]), [2.0, 3.0, 1.0]);
+        assert_eq!(Frame::Warcraft.quat_to_ir([0.1, 0.2, 0.3, 0.9]), [0.2, 0.3, 0.1, 0.9]);
+        assert_eq!(Frame::Warcraft.scale_to_ir([1.0, 2.0, 3.0]), [2.0, 3.0, 1.0]);
+        assert_eq!(Frame::LithTech.quat_to_ir([0.1, 0.2, 0.3, 0.9]), [0.1, -0.2, -0.3, 0.9]);
+        assert_eq!((0..3).map(|a| Frame::Warcraft.axis_to_ir(a)).collect::<Vec<_>>(), [2, 0, 1]);
+        for f in FRAMES {
+            for a in 0..3 {
+                assert_eq!(f.axis_from_ir(f.axis_to_ir(a)), a);
+            }
+        }
     }
 
     #[test]

@@ -965,6 +965,11 @@ fn fresh_bone(b: &relic_core::model::Bone, version: u32) -> m2::Bone {
     }
 }
 
+/// The M2 flag of a cylindrical billboard locked to M2 axis `axis`.
+fn lock_flag(axis: usize) -> u32 {
+    [BONE_BILLBOARD_X, BONE_BILLBOARD_Y, BONE_BILLBOARD_Z].get(axis).copied().unwrap_or(BONE_BILLBOARD_Z)
+}
+
 /// M2 bone flags of the model's flags (billboard axes back to M2's).
 fn m2_flags(f: &BoneFlags) -> u32 {
     let mut flags = 0;
@@ -981,9 +986,9 @@ fn m2_flags(f: &BoneFlags) -> u32 {
         | match f.billboard {
             Billboard::None => 0,
             Billboard::Spherical => BONE_BILLBOARD,
-            Billboard::CylindricalX => BONE_BILLBOARD_X,
-            Billboard::CylindricalZ => BONE_BILLBOARD_Y,
-            Billboard::CylindricalY => BONE_BILLBOARD_Z,
+            Billboard::CylindricalX => lock_flag(FRAME.axis_from_ir(0)),
+            Billboard::CylindricalY => lock_flag(FRAME.axis_from_ir(1)),
+            Billboard::CylindricalZ => lock_flag(FRAME.axis_from_ir(2)),
         }
 }
 

@@ -1,7 +1,8 @@
 //! M2 → common model.
 //!
 //! * Frame: WoW is right-handed Z-up; everything passes through
-//!   [`Frame::RightHandedZUp`] once (`(x, y, z) → (x, z, −y)`, winding unchanged).
+//!   [`Frame::Warcraft`] once (`(x, y, z) → (y, z, x)`: Z up becomes Y up and the creature's
+//!   forward, +X, becomes glTF's front, +Z; a rotation, so winding is unchanged).
 //! * Bones (spec §6): the file stores pivots, no bind matrices. The bind matrix is
 //!   `translate(pivot)`, the inverse bind `translate(−pivot)`, the rest transform the translation
 //!   `pivot − parent pivot`; an animated translation key is `pivot − parent pivot + value`.
@@ -33,7 +34,7 @@ use crate::track::{INTERPOLATION_BEZIER, INTERPOLATION_HERMITE, INTERPOLATION_NO
 use crate::validate::{submesh_indices, submesh_vertices};
 
 /// The frame conversion of M2.
-pub const FRAME: Frame = Frame::RightHandedZUp;
+pub const FRAME: Frame = Frame::Warcraft;
 
 /// What an M2 holds that the common model does not: the file as read, without its vertex array
 /// (the model's meshes hold those). [`crate::from_ir`] takes each section from here while mapping
@@ -112,17 +113,26 @@ fn translate(t: [f32; 3]) -> relic_core::math::Mat4 {
     m
 }
 
+/// A cylindrical billboard locked to the model's axis `axis` (0 = X, 1 = Y, 2 = Z).
+pub fn cylindrical(axis: usize) -> Billboard {
+    match axis {
+        0 => Billboard::CylindricalX,
+        1 => Billboard::CylindricalY,
+        _ => Billboard::CylindricalZ,
+    }
+}
+
 /// The bone flags of the model from M2 bone flags.
 pub fn bone_flags(flags: u32) -> BoneFlags {
-    // M2 cylindrical axes are M2 axes: X stays X, Y becomes −Z, Z becomes Y.
+    // M2's cylindrical lock axes are M2 axes; the model's are its own.
     let billboard = if flags & BONE_BILLBOARD != 0 {
         Billboard::Spherical
     } else if flags & BONE_BILLBOARD_X != 0 {
-        Billboard::CylindricalX
+        cylindrical(FRAME.axis_to_ir(0))
     } else if flags & BONE_BILLBOARD_Y != 0 {
-        Billboard::CylindricalZ
+        cylindrical(FRAME.axis_to_ir(1))
     } else if flags & BONE_BILLBOARD_Z != 0 {
-        Billboard::CylindricalY
+        cylindrical(FRAME.axis_to_ir(2))
     } else {
         Billboard::None
     };

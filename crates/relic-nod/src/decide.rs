@@ -18,7 +18,7 @@ use crate::options::{
 };
 
 /// The NOD's frame (spec §3: +Z up, +Y forward, +X the character's right hand: right-handed).
-pub const NOD_FRAME: Frame = Frame::RightHandedZUp;
+pub const NOD_FRAME: Frame = Frame::Nod;
 
 /// Largest `|BᵀB − I|` / `|det B − 1|` for a block to count as a rotation.
 pub const ROTATION_TOLERANCE: f64 = 1e-3;

@@ -13,9 +13,10 @@
 //! plausibility check ([`decide`]) picks and reports a reading (`relic info` prints it).
 //!
 //! Mapping ([`to_ir`], [`from_ir`], [`anim`]): the SDK states +Z up, +Y forward and +X the
-//! character's right hand, a right-handed frame, so [`relic_core::frame::Frame::RightHandedZUp`]
-//! takes it to the model's Y-up (exact; a character facing +Y in the NOD faces −Z in the model,
-//! as WoW characters do); bind pose from the inverse rest matrices;
+//! character's right hand, a right-handed frame, so [`relic_core::frame::Frame::Nod`]
+//! takes it to the model's Y-up (`(x, y, z) → (−x, z, y)`, exact; a character facing +Y in the NOD
+//! faces glTF's front, +Z, in the model, as characters of every format do); bind pose from the
+//! inverse rest matrices;
 //! vertices skinned to their bone with weight `w` and to its parent with `1 − w`; one mesh per
 //! group; NAD cubic translation/scale segments as cubic Hermite keys exactly, Euler rotations
 //! sampled into quaternion keys at 30 fps, tags as events. What the model cannot hold travels in

@@ -247,7 +247,8 @@ fn edited_nod_models_drop_only_what_no_longer_fits() {
     assert!(out.losses[0].what.contains("stored box is replaced"));
     let file = relic_nod::nod::parse_nod(&out.value).unwrap();
     assert!(file.lod.is_some(), "the LOD table still fits");
-    assert!(file.bounds[3] > 100.0);
+    // The model's +X is the NOD's −X (the character's left): the box's minimum X moves out.
+    assert!(file.bounds[0] < -75.0, "{:?}", file.bounds);
     // Reordering triangles: the collapse table no longer applies.
     let mut m = relic_nod::read_model(&read("skinned_lod.nod")).unwrap();
     m.meshes[1].triangles.reverse();
