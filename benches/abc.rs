@@ -9,17 +9,8 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use relic_benches::{bench_memcpy, corpus_file, synthetic_model};
+use relic_benches::{bench_memcpy, corpus_file, large_abc};
 use relic_core::WriteOptions;
-
-/// A large file: the common model's synthetic generator written as ABC v12.
-fn large_file() -> Vec<u8> {
-    let model = synthetic_model(70_000, 4, 32, 4, 8, 60);
-    let bytes = relic_abc::write_model(&model, &WriteOptions { version: Some(12) }).unwrap().value;
-    assert!(bytes.len() >= 10 << 20, "synthetic file is only {} bytes", bytes.len());
-    eprintln!("synthetic ABC v12: {} bytes", bytes.len());
-    bytes
-}
 
 fn group(c: &mut Criterion, name: &str, bytes: &[u8]) {
     let file = relic_abc::parse(bytes).unwrap();
@@ -40,7 +31,8 @@ fn benches(c: &mut Criterion) {
     if let Some(bytes) = corpus_file("abc/PARTNER_DANCIN.ABC") {
         group(c, "PARTNER_DANCIN", &bytes);
     }
-    let large = large_file();
+    let large = large_abc();
+    eprintln!("synthetic ABC v12: {} bytes", large.len());
     group(c, "synthetic", &large);
 }
 

@@ -1,5 +1,6 @@
 //! Animation benchmarks: a 64-bone pose, skinning 100k vertices with 4 influences (fast loop
-//! beside the plain scalar reference loop), and per-clip bounds.
+//! beside the plain scalar reference loop), and per-clip bounds of the real PARTNER_DANCIN.ABC
+//! (every clip posed and skinned at each of its key times) when the corpus is present.
 
 // Benchmark set-up: a failure must stop the run loudly.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
@@ -7,9 +8,10 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use relic_anim::bounds::clip_bounds;
 use relic_anim::pose::{ClipTime, Evaluator};
 use relic_anim::skin::{SkinBinding, skin_mesh, skin_reference};
-use relic_benches::synthetic_model;
+use relic_benches::{corpus_file, synthetic_model};
 
 fn pose(c: &mut Criterion) {
     // 64 bones, one clip of 30 linear keys on translation and rotation of every bone. The synthetic
@@ -82,5 +84,17 @@ fn skinning(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(group, pose, skinning);
+fn bounds(c: &mut Criterion) {
+    let Some(bytes) = corpus_file("abc/PARTNER_DANCIN.ABC") else { return };
+    let model = relic_abc::read_model(&bytes).unwrap();
+    let clips = model.animations.len();
+    let mut g = c.benchmark_group("bounds");
+    g.throughput(Throughput::Elements(clips as u64));
+    g.bench_function(format!("PARTNER_DANCIN, every clip at every key time/{clips} clips"), |b| {
+        b.iter(|| (0..clips).map(|a| clip_bounds(black_box(&model), a).unwrap()).collect::<Vec<_>>())
+    });
+    g.finish();
+}
+
+criterion_group!(group, pose, skinning, bounds);
 criterion_main!(group);

@@ -1,5 +1,6 @@
-//! Shared pieces of the relic benchmarks: the memcpy baseline, access to the real corpus, and a
-//! synthetic model generator for inputs of any size.
+//! Shared pieces of the relic benchmarks: the memcpy baseline, access to the real corpus and the
+//! fixtures, a synthetic model generator for inputs of any size, and the large synthetic files
+//! (ABC, M2, NOD, NAD; each over 10 MB, built in memory) that several benches share.
 //!
 //! Every parse/write group measures `memcpy` of the same bytes in the same run, so each result
 //! can be read as a ratio to the physical limit of this machine.
@@ -11,13 +12,20 @@ use std::hint::black_box;
 use std::path::PathBuf;
 
 use criterion::{BenchmarkGroup, measurement::WallTime};
+use relic_core::WriteOptions;
 use relic_core::model::{
     Animation, Bone, Channel, ChannelValues, Clock, Influence, Interpolation, Material, Mesh, Model, Skin, Transform,
 };
+use relic_nod::nad::{NadFile, NadKey, NadTrack};
 
 /// The real game files, if present next to the checkout.
 pub fn corpus_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus")
+}
+
+/// The checked-in fixture files (`fixtures/abc`, `fixtures/m2`, `fixtures/nod`).
+pub fn fixtures_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../fixtures")
 }
 
 /// Reads a corpus file (`abc/PARTNER_DANCIN.ABC`); prints why and returns `None` if absent.
@@ -128,6 +136,64 @@ pub fn synthetic_model(
         model.animations.push(Animation { name: format!("anim_{a}"), duration, channels, ..Animation::default() });
     }
     model
+}
+
+/// A large ABC v12 file: the synthetic generator's 70 000 vertices with 4 weights each in 4
+/// pieces, 32 nodes with 8 animations of 60 keys (about 12 MB).
+pub fn large_abc() -> Vec<u8> {
+    let model = synthetic_model(70_000, 4, 32, 4, 8, 60);
+    let bytes = relic_abc::write_model(&model, &WriteOptions { version: Some(12) }).unwrap().value;
+    assert!(bytes.len() >= 10 << 20, "synthetic ABC is only {} bytes", bytes.len());
+    bytes
+}
+
+/// A large M2 (version 256): 10 000 vertices in 8 meshes, 120 bones with 400 linear keys per
+/// channel in 8 sequences (about 12 MB, mostly animation tracks).
+pub fn large_m2() -> Vec<u8> {
+    let model = synthetic_model(10_000, 8, 120, 4, 8, 400);
+    let bytes = relic_m2::write_model(&model, &WriteOptions::default()).unwrap().value;
+    assert!(bytes.len() >= 10 << 20, "synthetic M2 is only {} bytes", bytes.len());
+    bytes
+}
+
+/// A large NOD: 250 000 vertices in 8 groups, 64 bones, two influences per vertex (about 13 MB).
+pub fn large_nod() -> Vec<u8> {
+    let synthetic = synthetic_model(250_000, 8, 64, 2, 0, 0);
+    let bytes = relic_nod::write_model(&synthetic, &WriteOptions::default()).unwrap().value;
+    assert!(bytes.len() >= 10 << 20, "synthetic NOD is only {} bytes", bytes.len());
+    bytes
+}
+
+/// A NAD of `bones` × (rotation, translation) tracks of `keys` smooth cubic keys one frame apart
+/// (64 bones × 2 000 keys is about 14 MB).
+pub fn nad(bones: u32, keys: usize) -> Vec<u8> {
+    let mut tracks = Vec::new();
+    for bone in 0..bones {
+        for track_type in [0u32, 1] {
+            let keys = (0..keys)
+                .map(|k| {
+                    let f = k as f32;
+                    let v = (f * 0.05 + bone as f32).sin() * 20.0;
+                    NadKey {
+                        frame: f,
+                        frame_scale: if k + 1 == keys { f32::INFINITY } else { 1.0 },
+                        value: [v, v * 0.5, -v],
+                        c: [1.0, 0.5, -1.0],
+                        b: [0.0; 3],
+                        a: [0.0; 3],
+                    }
+                })
+                .collect();
+            tracks.push(NadTrack { bone, track_type, keys });
+        }
+    }
+    let file = NadFile { version: 3, flags: 0, duration: keys as f32, tracks, tags: vec![] };
+    file.to_bytes().unwrap()
+}
+
+/// A short label for a size: `12.3 MB`.
+pub fn mb(bytes: usize) -> String {
+    format!("{:.1} MB", bytes as f64 / 1e6)
 }
 
 #[cfg(test)]

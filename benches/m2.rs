@@ -8,17 +8,8 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use relic_benches::{bench_memcpy, corpus_file, synthetic_model};
+use relic_benches::{bench_memcpy, corpus_file, large_m2};
 use relic_core::WriteOptions;
-
-/// A large file: the common model's synthetic generator written as M2, then its keys made dense.
-fn large_file() -> Vec<u8> {
-    let model = synthetic_model(10_000, 8, 120, 4, 8, 400);
-    let out = relic_m2::write_model(&model, &WriteOptions::default()).unwrap();
-    let bytes = out.value;
-    assert!(bytes.len() >= 10 << 20, "synthetic file is only {} bytes", bytes.len());
-    bytes
-}
 
 fn group(c: &mut Criterion, name: &str, bytes: &[u8]) {
     let file = relic_m2::read(bytes).unwrap();
@@ -39,7 +30,8 @@ fn benches(c: &mut Criterion) {
     if let Some(bytes) = corpus_file("m2/GnomePounder-vanilla.m2") {
         group(c, "GnomePounder", &bytes);
     }
-    let large = large_file();
+    let large = large_m2();
+    eprintln!("synthetic M2: {} bytes", large.len());
     group(c, "synthetic", &large);
 }
 

@@ -11,45 +11,17 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use relic_benches::{bench_memcpy, synthetic_model};
+use relic_benches::{bench_memcpy, nad, synthetic_model};
 use relic_core::Model;
-use relic_nod::nad::{NadFile, NadKey, NadTrack, parse_nad};
+use relic_nod::nad::parse_nad;
 use relic_nod::nod::parse_nod;
 use relic_nod::options::{NadOptions, NodOptions};
 
-/// A large NOD from the synthetic model (written by relic-nod, then read back as a NOD model).
+/// The large synthetic NOD and its common model (read back as a NOD model, with its extras).
 fn large_nod() -> (Vec<u8>, Model) {
-    let synthetic = synthetic_model(250_000, 8, 64, 2, 0, 0);
-    let bytes = relic_nod::write_model(&synthetic, &Default::default()).unwrap().value;
-    assert!(bytes.len() >= 10_000_000, "{} bytes", bytes.len());
+    let bytes = relic_benches::large_nod();
     let model = relic_nod::read_model(&bytes).unwrap();
     (bytes, model)
-}
-
-/// `bones` × (rotation, translation) tracks of `keys` smooth keys one frame apart.
-fn nad(bones: u32, keys: usize) -> Vec<u8> {
-    let mut tracks = Vec::new();
-    for bone in 0..bones {
-        for track_type in [0u32, 1] {
-            let keys = (0..keys)
-                .map(|k| {
-                    let f = k as f32;
-                    let v = (f * 0.05 + bone as f32).sin() * 20.0;
-                    NadKey {
-                        frame: f,
-                        frame_scale: if k + 1 == keys { f32::INFINITY } else { 1.0 },
-                        value: [v, v * 0.5, -v],
-                        c: [1.0, 0.5, -1.0],
-                        b: [0.0; 3],
-                        a: [0.0; 3],
-                    }
-                })
-                .collect();
-            tracks.push(NadTrack { bone, track_type, keys });
-        }
-    }
-    let file = NadFile { version: 3, flags: 0, duration: keys as f32, tracks, tags: vec![] };
-    file.to_bytes().unwrap()
 }
 
 fn nod_benches(c: &mut Criterion) {

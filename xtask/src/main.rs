@@ -4,6 +4,8 @@
 //! * `corpus DIR`: run every check on every model file under DIR.
 //! * `gltf-validate [OUT]`: export samples, fixtures and corpus files to glTF and run the Khronos validator.
 //! * `blender-check DIR`: import every glTF under DIR into Blender and compare counts.
+//! * `bench-report [--no-run] [--update FILE] [-- ARGS]`: run the benches, print one table of
+//!   medians, throughputs, ratios to memcpy and targets (see `bench_report.rs`).
 //! * `ci`: everything CI runs (fmt, clippy, tests, fixtures --check, bench smoke, corpus).
 
 // A binary: `pub` marks what sibling modules use, not an API.
@@ -12,6 +14,7 @@
 // generator bug and should be loud. File data goes through the format crates, which never panic.
 #![allow(clippy::indexing_slicing, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod bench_report;
 mod blender;
 mod ci;
 mod corpus;
@@ -29,6 +32,10 @@ commands:
   gltf-validate [OUT]  export samples, fixtures and corpus models to glTF under OUT (default
                        target/gltf-exports) and validate each with the Khronos glTF-Validator
   blender-check DIR    import every .glb/.gltf under DIR into Blender and check its counts
+  bench-report [--no-run] [--update FILE] [-- CRITERION-ARGS]
+                       run the benches (unless --no-run) and print one table: median,
+                       throughput, ratio to memcpy, target, met; --update replaces the table in
+                       FILE (docs/PERFORMANCE.md)
   ci                   everything CI runs";
 
 /// The workspace root (the parent of `xtask/`).
@@ -65,6 +72,7 @@ fn main() -> ExitCode {
         ["gltf-validate"] => gltf_validator::run(None),
         ["gltf-validate", out] => gltf_validator::run(Some(Path::new(out))),
         ["blender-check", dir] => blender::run(Path::new(dir)),
+        ["bench-report", rest @ ..] => bench_report::run(rest),
         ["ci"] => ci::run(),
         _ => {
             eprintln!("{USAGE}");
