@@ -1,0 +1,22 @@
+//! glTF import (.glb or .gltf JSON): the model passes `validate()`; it exports back to a .glb
+//! that imports; every format writer that accepts it writes a file its reader reads back.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use relic_fuzz::{ALL_WRITERS, CountingAllocator, bounded, model_checks};
+
+#[global_allocator]
+static ALLOCATOR: CountingAllocator = CountingAllocator;
+
+fuzz_target!(|data: &[u8]| {
+    if let Ok(model) = bounded("import", data, |b| relic_gltf::import(b, None)) {
+        if let Err(e) = model.validate() {
+            panic!("import returned an invalid model: {e}");
+        }
+        if let Ok(glb) = relic_gltf::export_glb(&model, &relic_gltf::ExportOptions::default()) {
+            relic_gltf::import(&glb.value, None)
+                .unwrap_or_else(|e| panic!("the re-exported .glb does not import: {e}"));
+        }
+        model_checks(&model, &ALL_WRITERS);
+    }
+});

@@ -1,0 +1,110 @@
+//! What every relic fuzz target checks, shared so that the four targets stay four lines each.
+//!
+//! A target reads one input with one format's readers; a panic, an allocation over the budget,
+//! or a broken round trip is a crash (libFuzzer saves the input under `fuzz/artifacts/<target>/`),
+//! and libFuzzer's `-timeout` turns a hang into one.
+//!
+//! * [`bounded`]: a reader runs under the counting allocator of `relic_core::testkit` and may hold
+//!   at most [`budget`] bytes at once (16 × input + 1 MiB, the bar of the hostile tests).
+//! * [`same`]: a re-parse must equal the first parse (format structs are `PartialEq`; NaN, which
+//!   is unequal to itself, is compared through its Debug text).
+//! * [`model_checks`]: a model that was read exports to glTF without panicking, and every writer
+//!   given that accepts it writes a file its own reader reads back into a valid model.
+
+use std::fmt::Debug;
+
+use relic_core::testkit::peak_allocation;
+use relic_core::{Converted, Model, ReadError, WriteError, WriteOptions};
+
+/// The allocator every target installs (see the crate docs).
+pub use relic_core::testkit::CountingAllocator;
+
+/// Peak heap bytes a reader may hold for an input of `len` bytes.
+pub fn budget(len: usize) -> usize {
+    len.saturating_mul(16).saturating_add(1 << 20)
+}
+
+/// Runs `read` on `input` and panics if it held more than [`budget`] bytes at once.
+pub fn bounded<T>(what: &str, input: &[u8], read: impl FnOnce(&[u8]) -> T) -> T {
+    let (out, peak) = peak_allocation(|| read(input));
+    let limit = budget(input.len());
+    assert!(peak <= limit, "{what}: {peak} bytes at peak for a {}-byte input (budget {limit})", input.len());
+    out
+}
+
+/// Panics unless `a` and `b` are equal (NaN-carrying values: equal Debug text).
+pub fn same<T: PartialEq + Debug>(what: &str, a: &T, b: &T) {
+    if a != b {
+        let (x, y) = (format!("{a:?}"), format!("{b:?}"));
+        assert!(x == y, "{what}: the re-parse differs\nfirst: {x}\nagain: {y}");
+    }
+}
+
+/// A format writer and its reader, as [`model_checks`] calls them.
+#[derive(Clone, Copy)]
+pub struct Writer {
+    /// Name in messages (`abc v6`).
+    pub name: &'static str,
+    /// `write_model` of the format with fixed options.
+    pub write: fn(&Model) -> Result<Converted<Vec<u8>>, WriteError>,
+    /// `read_model` of the format.
+    pub read: fn(&[u8]) -> Result<Model, ReadError>,
+}
+
+/// ABC version 6 (Shogo, Blood 2).
+pub const ABC_V6: Writer = Writer {
+    name: "abc v6",
+    write: |m| relic_abc::write_model(m, &WriteOptions { version: Some(6) }),
+    read: relic_abc::read_model,
+};
+/// ABC version 12 (NOLF, AvP2).
+pub const ABC_V12: Writer = Writer {
+    name: "abc v12",
+    write: |m| relic_abc::write_model(m, &WriteOptions { version: Some(12) }),
+    read: relic_abc::read_model,
+};
+/// ABC in the version the model came from (12 for foreign models).
+pub const ABC_SAME: Writer =
+    Writer { name: "abc", write: |m| relic_abc::write_model(m, &WriteOptions::default()), read: relic_abc::read_model };
+/// M2 version 256 (Classic).
+pub const M2_256: Writer = Writer {
+    name: "m2 v256",
+    write: |m| relic_m2::write_model(m, &WriteOptions { version: Some(256) }),
+    read: relic_m2::read_model,
+};
+/// M2 version 263 (The Burning Crusade).
+pub const M2_263: Writer = Writer {
+    name: "m2 v263",
+    write: |m| relic_m2::write_model(m, &WriteOptions { version: Some(263) }),
+    read: relic_m2::read_model,
+};
+/// M2 in the version the model came from (256 for foreign models).
+pub const M2_SAME: Writer =
+    Writer { name: "m2", write: |m| relic_m2::write_model(m, &WriteOptions::default()), read: relic_m2::read_model };
+/// NOD version 7.
+pub const NOD: Writer =
+    Writer { name: "nod", write: |m| relic_nod::write_model(m, &WriteOptions::default()), read: relic_nod::read_model };
+
+/// Every writer relic has (NAD is checked by the nod target on its own).
+pub const ALL_WRITERS: [Writer; 5] = [ABC_V6, ABC_V12, M2_256, M2_263, NOD];
+
+/// glTF export must not panic; each writer that accepts the model must produce a file its reader
+/// reads back into a model that passes `validate()`. A writer must refuse an invalid model.
+pub fn model_checks(model: &Model, writers: &[Writer]) {
+    let valid = model.validate().is_ok();
+    let _ = relic_gltf::export_glb(model, &relic_gltf::ExportOptions::default());
+    for w in writers {
+        match (w.write)(model) {
+            Ok(out) => {
+                assert!(valid, "{}: wrote an invalid model ({:?})", w.name, model.validate());
+                let back =
+                    (w.read)(&out.value).unwrap_or_else(|e| panic!("{}: the written file does not read: {e}", w.name));
+                if let Err(e) = back.validate() {
+                    panic!("{}: the written file reads as an invalid model: {e}", w.name);
+                }
+            }
+            Err(WriteError::InvalidModel(_)) => {}
+            Err(e) => assert!(valid, "{}: an invalid model was refused with {e}, not InvalidModel", w.name),
+        }
+    }
+}
