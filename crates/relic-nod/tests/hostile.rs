@@ -228,3 +228,216 @@ fn hostile_frames_cannot_make_the_sampler_run_away() {
     check("long clip", &constant, limits, |b| relic_nod::read_animation(&skeleton(), b, "x", &Default::default()))
         .unwrap();
 }
+
+// ---- the shared battery: fields located by the layout ----------------------------------------
+
+mod fields {
+    use relic_core::testkit::{COUNT_VALUES, Field, Harness, Rng};
+    use relic_nod::nad::parse_nad;
+    use relic_nod::nod::{BONE_SIZE, GROUP_SIZE, VERTEX_SIZE, parse_nod, peek_counts};
+
+    use super::{all_fixtures, read, skeleton};
+
+    /// Every reader a hostile NOD or NAD meets: both parsers, `info`, `detect`, the model mapping
+    /// and the animation mapping onto the 4-bone fixture skeleton.
+    fn harness<'a>(model: &'a relic_core::Model) -> Harness<'a> {
+        Harness::new()
+            .reader("parse_nod", parse_nod)
+            .reader("parse_nad", parse_nad)
+            .reader("info", relic_nod::info)
+            .reader("read_model", relic_nod::read_model)
+            .reader("read_animation", move |b: &[u8]| relic_nod::read_animation(model, b, "x", &Default::default()))
+            .reader("detect", |b: &[u8]| relic_nod::detect(b).ok_or(()))
+    }
+
+    #[derive(Default, Debug)]
+    struct NodFields {
+        counts: Vec<Field>,
+        parents: Vec<Field>,
+        floats: Vec<Field>,
+    }
+
+    /// NOD v7 (spec §2): `u32 version, u32 NumMaterials`, the names, a packed block of
+    /// `u16 NumBones, u16 NumMeshes, u32 NumVertices, u32 NumFaces, u16 NumGroups, u32 ModelFlags,
+    /// f32 bounds[6]`, then bones (66 B: translate, 12-float inverse matrix, sibling, child,
+    /// parent), mesh names, vertices (40 B), LOD table, faces, groups (28 B: u16 NumFaces at 16,
+    /// NumVertices at 18, MinVertices at 20).
+    fn nod_fields(bytes: &[u8]) -> NodFields {
+        let layout = peek_counts(bytes).unwrap().layout();
+        let file = parse_nod(bytes).unwrap();
+        let (c, mut f) = (layout.counts as usize, NodFields::default());
+        f.counts.push(Field::u32("num_materials", 4));
+        f.counts.push(Field::u16("num_bones", c));
+        f.counts.push(Field::u16("num_meshes", c + 2));
+        f.counts.push(Field::u32("num_vertices", c + 4));
+        f.counts.push(Field::u32("num_faces", c + 8));
+        f.counts.push(Field::u16("num_groups", c + 12));
+        f.floats.push(Field::f32("bounds.min.x", c + 18));
+        for b in 0..file.bones.len() {
+            let base = layout.bones as usize + b * BONE_SIZE as usize;
+            f.parents.push(Field::u16(format!("bones[{b}].parent"), base + 64));
+            if b + 1 == file.bones.len() {
+                f.floats.push(Field::f32(format!("bones[{b}].rest_translate.x"), base));
+                f.floats.push(Field::f32(format!("bones[{b}].rest_matrix_inverse[0]"), base + 12));
+                f.floats.push(Field::f32(format!("bones[{b}].rest_matrix_inverse[11]"), base + 12 + 44));
+            }
+        }
+        for v in [0, file.vertices.len().saturating_sub(1)].into_iter().filter(|_| !file.vertices.is_empty()) {
+            let base = layout.vertices as usize + v * VERTEX_SIZE as usize;
+            f.floats.push(Field::f32(format!("vertices[{v}].pos.y"), base + 4));
+            f.floats.push(Field::f32(format!("vertices[{v}].norm.x"), base + 12));
+            f.floats.push(Field::f32(format!("vertices[{v}].uv.u"), base + 24));
+            f.floats.push(Field::f32(format!("vertices[{v}].weight"), base + 32));
+        }
+        for g in 0..file.groups.len() {
+            let base = layout.groups as usize + g * GROUP_SIZE as usize;
+            f.counts.push(Field::u16(format!("groups[{g}].num_faces"), base + 16));
+            f.counts.push(Field::u16(format!("groups[{g}].num_vertices"), base + 18));
+            f.counts.push(Field::u16(format!("groups[{g}].min_vertices"), base + 20));
+        }
+        f
+    }
+
+    /// NAD v3 (spec §3): `u32 version, u32 NumTracks, u32 flags, f32 duration`, then per track
+    /// `u32 NumKeys, u32 bone, u32 type` and 56-byte keys (frame, frame scale, value, c, b, a),
+    /// then `u32 NumTags` and 8-byte tags.
+    fn nad_fields(bytes: &[u8]) -> NodFields {
+        let nad = parse_nad(bytes).unwrap();
+        let mut f = NodFields::default();
+        f.counts.push(Field::u32("num_tracks", 4));
+        f.floats.push(Field::f32("duration", 12));
+        for t in 0..nad.tracks.len() {
+            let at = nad.track_offset(t) as usize;
+            f.counts.push(Field::u32(format!("tracks[{t}].num_keys"), at));
+            f.counts.push(Field::u32(format!("tracks[{t}].bone"), at + 4));
+            if !nad.tracks[t].keys.is_empty() {
+                let key = nad.key_offset(t, 0) as usize;
+                f.floats.push(Field::f32(format!("tracks[{t}].keys[0].frame"), key));
+                f.floats.push(Field::f32(format!("tracks[{t}].keys[0].frame_scale"), key + 4));
+                f.floats.push(Field::f32(format!("tracks[{t}].keys[0].value.y"), key + 12));
+                f.floats.push(Field::f32(format!("tracks[{t}].keys[0].a.z"), key + 52));
+            }
+        }
+        let tags = nad.tag_offset(0) as usize - 4;
+        f.counts.push(Field::u32("num_tags", tags));
+        if !nad.tags.is_empty() {
+            f.floats.push(Field::f32("tags[0].frame", tags + 4));
+        }
+        f
+    }
+
+    fn fields_of(name: &str, bytes: &[u8]) -> NodFields {
+        if name.ends_with(".nad") { nad_fields(bytes) } else { nod_fields(bytes) }
+    }
+
+    fn well_formed() -> Vec<(String, Vec<u8>)> {
+        all_fixtures().into_iter().filter(|(n, _)| !n.starts_with("hostile")).collect()
+    }
+
+    #[test]
+    fn field_tables_match_the_parser() {
+        let bytes = read("skinned_lod.nod");
+        let file = parse_nod(&bytes).unwrap();
+        let f = nod_fields(&bytes);
+        let get = |l: &str| f.counts.iter().find(|x| x.label == l).unwrap().read(&bytes).unwrap() as usize;
+        assert_eq!(get("num_bones"), file.bones.len());
+        assert_eq!(get("num_faces"), file.faces.len());
+        assert_eq!(get("groups[1].num_vertices"), usize::from(file.groups[1].num_vertices));
+        let parent = f.parents[3].read(&bytes).unwrap() as u16 as i16;
+        assert_eq!(parent, file.bones[3].parent);
+        let float = |l: &str| f32::from_bits(f.floats.iter().find(|x| x.label == l).unwrap().read(&bytes).unwrap());
+        let last = file.vertices.len() - 1;
+        assert_eq!(float(&format!("vertices[{last}].weight")), file.vertices[last].weight);
+
+        let bytes = read("walk.nad");
+        let nad = parse_nad(&bytes).unwrap();
+        let f = nad_fields(&bytes);
+        let get = |l: &str| f.counts.iter().find(|x| x.label == l).unwrap().read(&bytes).unwrap() as usize;
+        assert_eq!(get("num_tracks"), nad.tracks.len());
+        assert_eq!(get("tracks[2].num_keys"), nad.tracks[2].keys.len());
+        assert_eq!(get("num_tags"), nad.tags.len());
+        let float = |l: &str| f32::from_bits(f.floats.iter().find(|x| x.label == l).unwrap().read(&bytes).unwrap());
+        assert_eq!(float("tracks[1].keys[0].value.y"), nad.tracks[1].keys[0].value[1]);
+    }
+
+    /// Counts set to 0, 1, 2^16, 2^31, 2^32 − 1 (u16 counts take the low half); NaN and ±∞ in
+    /// bounds, rest translations and matrices, positions, normals, UVs, weights, key frames and
+    /// values, durations and tag frames; bone parents set to cycles, self-loops, −1 (a second
+    /// root) and out of range. (NOD and NAD have no offsets: every section follows the last.)
+    #[test]
+    fn hostile_fields_are_survived() {
+        let model = skeleton();
+        let mut h = harness(&model);
+        for (name, bytes) in well_formed() {
+            let f = fields_of(&name, &bytes);
+            h.fields(&name, &bytes, &f.counts, &COUNT_VALUES);
+            h.floats(&name, &bytes, &f.floats);
+            if !f.parents.is_empty() {
+                let last = f.parents.len() as u32 - 1;
+                h.fields(&name, &bytes, &f.parents, &[0, last, last + 1, 0xFFFF, 0x7FFF]);
+                for (b, field) in f.parents.iter().enumerate() {
+                    h.input(&format!("{name} bones[{b}] its own parent"), &field.with(&bytes, b as u32));
+                }
+            }
+            if f.parents.len() >= 3 {
+                let cycle = f.parents[1].with(&f.parents[2].with(&bytes, 1), 2);
+                h.input(&format!("{name} bones 1 and 2 each other's parent"), &cycle);
+                let err = relic_nod::read_model(&cycle).unwrap_err();
+                assert!(err.to_string().contains("cycle") || err.path.contains("parent"), "{name}: {err}");
+            }
+        }
+        println!("{} inputs", h.inputs());
+        h.finish();
+    }
+
+    #[test]
+    fn ten_thousand_random_mutations() {
+        let model = skeleton();
+        let mut h = harness(&model);
+        let files: Vec<_> = all_fixtures().into_iter().filter(|(_, b)| b.len() < 4096).collect();
+        let mut rng = Rng::new(0x0A0D_0010);
+        let rounds = 10_000usize.div_ceil(files.len());
+        for (name, bytes) in &files {
+            h.mutations(name, bytes, &mut rng, rounds);
+        }
+        assert!(h.inputs() >= 10_000);
+        h.finish();
+    }
+
+    /// NaN and ±∞ read from a NOD or NAD stay out of every written file.
+    #[test]
+    fn non_finite_floats_never_reach_a_written_file() {
+        let model = skeleton();
+        let mut failures = Vec::new();
+        for (name, bytes) in well_formed() {
+            for field in fields_of(&name, &bytes).floats {
+                for bad in relic_core::testkit::BAD_FLOATS {
+                    let input = field.with(&bytes, bad.to_bits());
+                    let candidate = if name.ends_with(".nad") {
+                        relic_nod::read_animation(&model, &input, "x", &Default::default()).map(|a| {
+                            let mut m = model.clone();
+                            m.animations = vec![a];
+                            m
+                        })
+                    } else {
+                        relic_nod::read_model(&input)
+                    };
+                    let Ok(m) = candidate else { continue };
+                    if m.validate().is_ok() {
+                        continue;
+                    }
+                    let nod = relic_nod::write_model(&m, &Default::default()).map(|_| ());
+                    let nad = relic_nod::write_animation(&m, 0, &Default::default()).map(|_| ());
+                    for (what, r) in [("nod", nod), ("nad", nad)] {
+                        if !matches!(r, Err(relic_core::WriteError::InvalidModel(_)))
+                            && !(what == "nad" && m.animations.is_empty())
+                        {
+                            failures.push(format!("{name} {} = {bad} → {what}: {r:?}", field.label));
+                        }
+                    }
+                }
+            }
+        }
+        assert!(failures.is_empty(), "{}", failures.join("\n"));
+    }
+}
