@@ -441,3 +441,25 @@ mod fields {
         assert!(failures.is_empty(), "{}", failures.join("\n"));
     }
 }
+
+/// Regression (nod fuzz target): keys a subnormal number of frames apart read fine, but the frame
+/// scale a writer computes from them (1 / gap) overflows to +∞, which the reader refuses before the
+/// last key. `write_animation` must refuse such an animation with a typed error, never write it.
+#[test]
+fn keys_closer_than_a_frame_scale_can_express_are_refused_by_the_writer() {
+    let bytes = read("hostile/subnormal_key_gap.nad");
+    let mut model = skeleton();
+    let animation = relic_nod::read_animation(&model, &bytes, "gap", &Default::default()).unwrap();
+    model.animations.push(animation);
+    model.validate().unwrap();
+    match relic_nod::write_animation(&model, 0, &Default::default()) {
+        Ok(out) => {
+            let back = relic_nod::read_animation(&model, &out.value, "gap", &Default::default());
+            assert!(back.is_ok(), "the writer wrote a NAD its reader refuses: {}", back.unwrap_err());
+        }
+        Err(e) => {
+            assert!(matches!(e, relic_core::WriteError::Unsupported(_)), "{e:?}");
+            assert!(e.to_string().contains("frame_scale"), "{e}");
+        }
+    }
+}
