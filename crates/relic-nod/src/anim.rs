@@ -234,7 +234,7 @@ fn seconds(frame: f64) -> f32 {
 
 /// Checks what the mapping relies on: bones in range, finite values, strictly ascending frames
 /// (also as seconds), finite frame scales between keys, a sample budget for rotation tracks.
-fn check_for_model(nad: &NadFile, bones: usize) -> Result<(), ReadError> {
+pub(crate) fn check_for_model(nad: &NadFile, bones: usize) -> Result<(), ReadError> {
     if !nad.duration.is_finite() || nad.duration < 0.0 {
         return Err(invalid(12, "duration".into(), format!("duration {} frames is not a length", nad.duration)));
     }

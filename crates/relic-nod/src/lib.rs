@@ -293,6 +293,14 @@ pub fn write_animation(
     }
     let Converted { value, losses: more } = nad_from_animation(animation, &map, options);
     losses.extend(more);
+    // Never write a NAD that `read_animation` refuses: keys closer together than a frame scale
+    // (1 / gap, f32) can express, or cubic factors that overflow, are refused here instead.
+    if let Err(e) = crate::anim::check_for_model(&value, map.from_nod.len()) {
+        return Err(WriteError::Unsupported(format!(
+            "animation {animation_index} {:?} cannot be written as a NAD that reads back: {e}",
+            animation.name
+        )));
+    }
     Ok(Converted { value: value.to_bytes()?, losses })
 }
 
