@@ -715,3 +715,14 @@ mod hostile {
         assert!(failures.is_empty(), "{}", failures.join("\n"));
     }
 }
+
+/// Regression (m2 fuzz target, a mutated GnomePounder): an empty texture-flipbook array with a
+/// stale offset read as `[0, 15]`, the layout pass wrote `(0, 0)`, so the re-parse differed.
+#[test]
+fn an_empty_flipbook_array_with_a_stale_offset_re_parses_equal() {
+    let mut bytes = std::fs::read(fixtures_dir().join("v256_linear.m2")).unwrap();
+    bytes[108 + 4..108 + 8].copy_from_slice(&15u32.to_le_bytes()); // texture_flipbooks.offset
+    let file = relic_m2::read(&bytes).unwrap();
+    let again = relic_m2::read(&relic_m2::write(&file)).unwrap();
+    assert!(again == file, "flipbooks {:?} re-parse as {:?}", file.texture_flipbooks, again.texture_flipbooks);
+}
