@@ -81,7 +81,10 @@ pub struct M2File {
     /// Texture weights (transparency animations).
     #[br(parse_with = record_array, args(28, (ctx(version, &global_sequences, &sequences),)))]
     pub transparency: M2Array<TextureWeight>,
-    /// Texture flipbooks: `(count, offset)`, never populated (record layout unknown).
+    /// Texture flipbooks: `(count, offset)`, never populated (record layout unknown). The count
+    /// must be 0; the offset of that empty array means nothing and reads as 0, as the layout pass
+    /// writes every empty array.
+    #[br(map = |pair: [u32; 2]| [pair[0], 0])]
     #[br(assert(texture_flipbooks[0] == 0, "{} texture flipbooks: their record layout is unknown (never seen populated)", texture_flipbooks[0]))]
     pub texture_flipbooks: [u32; 2],
     /// Texture (UV) animations.
