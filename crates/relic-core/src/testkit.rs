@@ -750,6 +750,72 @@ pub mod models {
         model
     }
 
+    /// What [`check_writer`] saw.
+    #[derive(Debug, Default)]
+    pub struct WriterReport {
+        /// Valid models written and read back into valid models.
+        pub written: usize,
+        /// Valid models the writer refused with a typed error other than `InvalidModel` (a limit
+        /// of the format), with the first few reasons.
+        pub refused: usize,
+        /// Up to five refusal messages, for the test log.
+        pub refusals: Vec<String>,
+        /// Poisoned models refused with `WriteError::InvalidModel`.
+        pub poisoned: usize,
+        /// Broken promises: a file its reader refuses, a read-back model that is invalid, a valid
+        /// model refused as invalid, a poisoned model written.
+        pub failures: Vec<String>,
+    }
+
+    /// The writer property: for `count` generated valid models (seeded with `seed`), `write`
+    /// either refuses with a typed error that is not `InvalidModel`, or produces bytes that `read`
+    /// reads back into a model that passes `validate()`; the same model with one float poisoned
+    /// is refused with `WriteError::InvalidModel`.
+    pub fn check_writer(
+        seed: u64,
+        count: usize,
+        write: impl Fn(&Model) -> Result<Vec<u8>, crate::WriteError>,
+        read: impl Fn(&[u8]) -> Result<Model, crate::ReadError>,
+    ) -> WriterReport {
+        let mut rng = Rng::new(seed);
+        let mut report = WriterReport::default();
+        for i in 0..count {
+            let model = valid_model(&mut rng);
+            if let Err(e) = model.validate() {
+                report.failures.push(format!("model {i}: the generator made an invalid model: {e}"));
+                continue;
+            }
+            match write(&model) {
+                Ok(bytes) => match read(&bytes) {
+                    Ok(back) => match back.validate() {
+                        Ok(()) => report.written += 1,
+                        Err(e) => report.failures.push(format!("model {i}: read back invalid: {e}")),
+                    },
+                    Err(e) => report.failures.push(format!("model {i}: the written file does not read: {e}")),
+                },
+                Err(crate::WriteError::InvalidModel(e)) => {
+                    report.failures.push(format!("model {i}: a valid model refused as invalid: {e}"));
+                }
+                Err(e) => {
+                    report.refused += 1;
+                    if report.refusals.len() < 5 {
+                        report.refusals.push(format!("model {i}: {e}"));
+                    }
+                }
+            }
+            let mut poisoned = model;
+            let what = poison(&mut poisoned, &mut rng);
+            match write(&poisoned) {
+                Err(crate::WriteError::InvalidModel(_)) => report.poisoned += 1,
+                Err(e) => report
+                    .failures
+                    .push(format!("model {i} with a non-finite {what}: refused, but not as invalid: {e}")),
+                Ok(_) => report.failures.push(format!("model {i} with a non-finite {what}: written")),
+            }
+        }
+        report
+    }
+
     /// Sets one float that [`Model::validate`] checks (a position, normal, UV, weight, rest
     /// translation, bind matrix entry, key time or value, morph delta or weight, event time,
     /// duration or global sequence) to NaN or ±∞. Returns what it broke.

@@ -726,3 +726,30 @@ fn an_empty_flipbook_array_with_a_stale_offset_re_parses_equal() {
     let again = relic_m2::read(&relic_m2::write(&file)).unwrap();
     assert!(again == file, "flipbooks {:?} re-parse as {:?}", file.texture_flipbooks, again.texture_flipbooks);
 }
+
+/// Regression (writer property test): a model without bones whose animation has an event. The
+/// writer put the event on bone 0 of a file with no bones, which its reader refuses.
+#[test]
+fn events_of_a_model_without_bones_do_not_break_the_file() {
+    use relic_core::model::*;
+    let model = Model {
+        name: "no bones".into(),
+        meshes: vec![Mesh {
+            name: "m".into(),
+            positions: vec![[0.0; 3], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]],
+            triangles: vec![[0, 1, 2]],
+            ..Mesh::default()
+        }],
+        animations: vec![Animation {
+            name: "Stand".into(),
+            duration: 1.0,
+            events: vec![Event { time: 0.5, name: "$CSS".into(), ..Event::default() }],
+            ..Animation::default()
+        }],
+        ..Model::default()
+    };
+    model.validate().unwrap();
+    let out = relic_m2::write_model(&model, &WriteOptions::default()).unwrap();
+    let back = relic_m2::read_model(&out.value).unwrap_or_else(|e| panic!("the written file does not read: {e}"));
+    back.validate().unwrap();
+}

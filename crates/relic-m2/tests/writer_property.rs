@@ -1,0 +1,27 @@
+//! The writer property on generated models (`relic_core::testkit::models`): a valid model the M2
+//! writer accepts (256 and 263) re-reads into a valid model; a refusal is a typed error naming a
+//! limit of the format, never `InvalidModel`; a model with one NaN or ±∞ is refused as invalid.
+
+#![allow(clippy::unwrap_used, clippy::panic)]
+
+use relic_core::WriteOptions;
+use relic_core::testkit::models::check_writer;
+
+fn property(version: u32, seed: u64) {
+    let options = WriteOptions { version: Some(version) };
+    let report = check_writer(seed, 300, |m| relic_m2::write_model(m, &options).map(|c| c.value), relic_m2::read_model);
+    println!("M2 {version}: {report:?}");
+    assert!(report.failures.is_empty(), "{} failures:\n{}", report.failures.len(), report.failures.join("\n"));
+    assert_eq!(report.poisoned, 300);
+    assert!(report.written >= 200, "only {} of 300 written: {:?}", report.written, report.refusals);
+}
+
+#[test]
+fn v256_writes_what_it_reads_back() {
+    property(256, 0x256);
+}
+
+#[test]
+fn v263_writes_what_it_reads_back() {
+    property(263, 0x263);
+}
