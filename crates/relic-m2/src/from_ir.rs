@@ -757,6 +757,19 @@ impl Builder<'_> {
                 return;
             }
         }
+        // An M2 event hangs on a bone: a file without bones cannot hold one (its reader refuses
+        // bone 0 of none).
+        if self.file.bones.is_empty() {
+            let dropped: usize = m.animations.iter().map(|a| a.events.len()).sum();
+            if dropped > 0 {
+                self.loss(
+                    "events",
+                    format!("{dropped} events dropped: an M2 event needs a bone and the model has none"),
+                );
+            }
+            self.file.events = Vec::new().into();
+            return;
+        }
         // Group by what the event is; one firing-time list per sequence.
         let mut kinds: Vec<EventKind> = Vec::new();
         for a in &m.animations {
