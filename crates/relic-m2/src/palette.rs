@@ -53,6 +53,7 @@ pub fn build_view(
         }
     }
     let shared = all.len() <= budget;
+    let mut slots = VertexSlots::default();
     for (pi, part) in parts.iter().enumerate() {
         let pieces = if shared { vec![part.triangles.clone()] } else { split(vertices, part, budget) };
         for tris in pieces {
@@ -61,7 +62,10 @@ pub fn build_view(
             let used: Vec<u16> = if shared {
                 part.vertices.clone()
             } else {
-                part.vertices.iter().copied().filter(|g| tris.iter().any(|t| t.contains(g))).collect()
+                slots.mark(tris.iter().flatten());
+                let used = part.vertices.iter().copied().filter(|&g| slots.is_marked(g)).collect();
+                slots.unmark(tris.iter().flatten());
+                used
             };
             let palette: Vec<u8> = if shared {
                 all.clone()
@@ -79,6 +83,7 @@ pub fn build_view(
             let combo = place_palette(lookup, &palette)?;
             let vertex_start = view.indices.len();
             let index_start = view.triangles.len();
+            slots.number(&used);
             for &g in &used {
                 view.indices.push(g);
                 let v = vertices.get(usize::from(g)).copied().unwrap_or_default();
@@ -91,12 +96,13 @@ pub fn build_view(
                 view.properties.push(prop);
             }
             for t in &tris {
-                for g in t {
-                    let local = used.iter().position(|x| x == g).unwrap_or(0) + vertex_start;
+                for &g in t {
+                    let local = slots.local(g) + vertex_start;
                     view.triangles
                         .push(u16::try_from(local).map_err(|_| "a view needs more than 65535 vertices".to_string())?);
                 }
             }
+            slots.unnumber(&used);
             let submesh = describe(
                 vertices,
                 &used,
@@ -113,6 +119,66 @@ pub fn build_view(
         }
     }
     Ok((view, origin))
+}
+
+/// Per global vertex (a `u16`, so 65 536 slots): whether the current piece's triangles use it,
+/// and its position in the piece's vertex list. Set and cleared piece by piece, so building a
+/// view stays linear in its triangles (a search per corner made it quadratic).
+#[derive(Debug)]
+struct VertexSlots {
+    marked: Vec<bool>,
+    /// Position of the first occurrence in the piece's vertex list, or `u32::MAX`.
+    local: Vec<u32>,
+}
+
+impl Default for VertexSlots {
+    fn default() -> Self {
+        let n = usize::from(u16::MAX) + 1;
+        Self { marked: vec![false; n], local: vec![u32::MAX; n] }
+    }
+}
+
+impl VertexSlots {
+    fn set_marks<'a>(&mut self, vertices: impl Iterator<Item = &'a u16>, to: bool) {
+        for &g in vertices {
+            if let Some(m) = self.marked.get_mut(usize::from(g)) {
+                *m = to;
+            }
+        }
+    }
+    fn mark<'a>(&mut self, vertices: impl Iterator<Item = &'a u16>) {
+        self.set_marks(vertices, true);
+    }
+    fn unmark<'a>(&mut self, vertices: impl Iterator<Item = &'a u16>) {
+        self.set_marks(vertices, false);
+    }
+    fn is_marked(&self, g: u16) -> bool {
+        self.marked.get(usize::from(g)).copied().unwrap_or(false)
+    }
+    /// Numbers the piece's vertices (the first occurrence of a repeated one wins).
+    fn number(&mut self, used: &[u16]) {
+        for (i, &g) in used.iter().enumerate() {
+            if let Some(slot) = self.local.get_mut(usize::from(g))
+                && *slot == u32::MAX
+            {
+                *slot = i as u32;
+            }
+        }
+    }
+    fn unnumber(&mut self, used: &[u16]) {
+        for &g in used {
+            if let Some(slot) = self.local.get_mut(usize::from(g)) {
+                *slot = u32::MAX;
+            }
+        }
+    }
+    /// The position of `g` in the piece's vertex list (0 if it is not there).
+    fn local(&self, g: u16) -> usize {
+        match self.local.get(usize::from(g)) {
+            Some(&i) if i != u32::MAX => i as usize,
+            _ => 0,
+        }
+    }
 }
 
 /// Splits a part's triangles into runs whose bones fit the budget.
