@@ -236,3 +236,11 @@ fn dense_json_is_refused_or_bounded() {
     let limits = Limits { per_input_byte: 48, ..Limits::default() };
     testkit::check("dense", named.as_bytes(), limits, |b| import(b, None)).unwrap();
 }
+
+/// Regression (gltf fuzz target): a POSITION accessor index past the accessor list made
+/// gltf-json's own validation index out of bounds (a panic inside `Document::from_json`).
+#[test]
+fn a_position_accessor_out_of_range_is_a_document_error() {
+    let e = error_text(edited(|j| j["meshes"][0]["primitives"][0]["attributes"]["POSITION"] = json!(999)));
+    assert!(e.contains("POSITION") && e.contains("999"), "{e}");
+}
