@@ -81,6 +81,29 @@ fn count_objects(text: &[u8]) -> usize {
     objects
 }
 
+/// Refuses a primitive attribute that names an accessor past the list: gltf-json 1.4.1's own
+/// validation indexes the POSITION accessor before checking it (a panic, not an error).
+fn check_attribute_indices(root: &Root) -> Result<(), GltfError> {
+    let accessors = root.accessors.len();
+    for (m, mesh) in root.meshes.iter().enumerate() {
+        for (p, primitive) in mesh.primitives.iter().enumerate() {
+            for (semantic, index) in &primitive.attributes {
+                if index.value() >= accessors {
+                    let name = match semantic {
+                        Checked::Valid(s) => s.to_string(),
+                        Checked::Invalid => "?".to_string(),
+                    };
+                    return Err(GltfError::Document(format!(
+                        "meshes[{m}].primitives[{p}].attributes.{name}: accessor {} is out of range ({accessors} exist)",
+                        index.value()
+                    )));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Parses and validates (references in range, required fields) the JSON document.
 pub(crate) fn parse_json(text: &[u8]) -> Result<Root, GltfError> {
     let objects = count_objects(text);
@@ -91,6 +114,7 @@ pub(crate) fn parse_json(text: &[u8]) -> Result<Root, GltfError> {
         )));
     }
     let root = Root::from_slice(text).map_err(|e| GltfError::Document(e.to_string()))?;
+    check_attribute_indices(&root)?;
     let document = gltf::Document::from_json(root).map_err(|e| GltfError::Document(e.to_string()))?;
     let root = document.into_json();
     if !root.asset.version.starts_with("2.") {
