@@ -753,3 +753,27 @@ fn events_of_a_model_without_bones_do_not_break_the_file() {
     let back = relic_m2::read_model(&out.value).unwrap_or_else(|e| panic!("the written file does not read: {e}"));
     back.validate().unwrap();
 }
+
+/// Regression (gltf fuzz target): M2 extras that come back as edited JSON (through glTF) with
+/// cross-references the model does not satisfy (a key-bone lookup naming bone −2, a transparency
+/// lookup past the texture weights) were written as they were, into files the reader refuses.
+#[test]
+fn inconsistent_json_extras_never_make_a_file_the_reader_refuses() {
+    let bytes = std::fs::read(fixtures_dir().join("v256_linear.m2")).unwrap();
+    let model = relic_m2::read_model(&bytes).unwrap();
+    let json = model.extras.as_ref().unwrap().json().unwrap();
+    for (field, bad) in [("\"key_bone_lookup\":[", "-2,"), ("\"transparency_lookup\":[", "7,")] {
+        let at = json.find(field).unwrap_or_else(|| panic!("{field} not in the extras")) + field.len();
+        let edited = format!("{}{bad}{}", &json[..at], &json[at..]);
+        let mut m = model.clone();
+        m.extras = Some(relic_core::model::FormatExtras::from_json(relic_core::model::FormatKind::M2, edited));
+        match relic_m2::write_model(&m, &WriteOptions::default()) {
+            Ok(out) => {
+                let back = relic_m2::read_model(&out.value);
+                assert!(back.is_ok(), "{field}: the written file does not read: {}", back.unwrap_err());
+                assert!(out.losses.iter().any(|l| l.element == "extras"), "{field}: {:?}", out.losses);
+            }
+            Err(e) => panic!("{field}: {e}"),
+        }
+    }
+}
