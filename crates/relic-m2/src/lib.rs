@@ -134,7 +134,22 @@ pub fn read_model(bytes: &[u8]) -> Result<Model, ReadError> {
 
 /// Maps from the common model and writes (see [`from_ir`]). The version is
 /// `options.version`, else the version the model was read from when it came from M2, else 256.
+///
+/// Extras that came back as JSON (through glTF) may have been edited into references the model
+/// does not satisfy: such a file is checked with [`read`] and, if refused, rebuilt from the model
+/// alone, with a [`Loss`](relic_core::Loss) saying why. Nothing the reader refuses is written.
 pub fn write_model(model: &Model, options: &WriteOptions) -> Result<Converted<Vec<u8>>, WriteError> {
     let converted = from_ir::from_ir(model, options)?;
-    Ok(Converted { value: converted.value.to_bytes(), losses: converted.losses })
+    let bytes = converted.value.to_bytes();
+    let json_extras =
+        model.extras.as_ref().is_some_and(|e| e.format() == FormatKind::M2 && e.get::<M2Extras>().is_none());
+    if json_extras && let Err(e) = read(&bytes) {
+        let mut bare = model.clone();
+        bare.extras = None;
+        let mut rebuilt = from_ir::from_ir(&bare, options)?;
+        let why = format!("the M2 extras do not fit the model ({e}): the file was rebuilt from the model alone");
+        rebuilt.losses.insert(0, relic_core::Loss::new("extras", why));
+        return Ok(Converted { value: rebuilt.value.to_bytes(), losses: rebuilt.losses });
+    }
+    Ok(Converted { value: bytes, losses: converted.losses })
 }
