@@ -127,6 +127,35 @@ fn property(v: &ChannelValues) -> usize {
     }
 }
 
+/// Per animation, per bone and property, the channel that drives it: the last one for that bone
+/// and property, as a player applies them. Built once, so finding a bone's channels does not scan
+/// every clip's channel list for every bone.
+struct ChannelTable<'a> {
+    bones: usize,
+    /// `[animation × bones + bone][property]`.
+    slots: Vec<[Option<&'a Channel>; 3]>,
+}
+
+impl<'a> ChannelTable<'a> {
+    fn new(model: &'a Model) -> Self {
+        let bones = model.bones.len();
+        let mut slots = vec![[None; 3]; model.animations.len() * bones];
+        for (a, animation) in model.animations.iter().enumerate() {
+            for c in animation.channels.iter().filter(|c| c.bone < bones) {
+                if let Some(slot) = slots.get_mut(a * bones + c.bone).and_then(|s| s.get_mut(property(&c.values))) {
+                    *slot = Some(c);
+                }
+            }
+        }
+        Self { bones, slots }
+    }
+
+    /// Bone `bone`'s channel for `property` in each animation, in animation order.
+    fn of(&self, bone: usize, property: usize) -> impl Iterator<Item = Option<&'a Channel>> + '_ {
+        self.slots.chunks(self.bones.max(1)).map(move |s| s.get(bone).and_then(|p| p.get(property)).copied().flatten())
+    }
+}
+
 fn ms(seconds: f32) -> i64 {
     (f64::from(seconds) * 1000.0).round() as i64
 }
@@ -246,12 +275,13 @@ impl Builder<'_> {
         if m.bones.iter().zip(&binds).any(|(b, (_, r))| !is_identity_rotation(*r) || !unit_scale(&b.bind_matrix)) {
             self.loss("bones", "bind rotations are folded into the animation keys; bind scale is not kept");
         }
+        let channels = ChannelTable::new(m);
         let mut bones = Vec::with_capacity(m.bones.len());
         for (i, b) in m.bones.iter().enumerate() {
             let kept = if fit { self.base.and_then(|f| f.bones.get(i)).cloned() } else { None };
             let mut bone = kept.unwrap_or_else(|| fresh_bone(b, self.version));
             bone.parent = b.parent.map_or(-1, |p| p as i16);
-            let animated = self.bone_tracks(i, &mut bone, tracks_fit, &binds);
+            let animated = self.bone_tracks(i, &mut bone, tracks_fit, &binds, &channels);
             if !fit {
                 bone.flags = m2_flags(&b.flags) | if animated { BONE_ANIMATED } else { 0 };
             }
@@ -281,15 +311,17 @@ impl Builder<'_> {
     }
 
     /// Fills a bone's three tracks; returns true if any has keys.
-    fn bone_tracks(&mut self, i: usize, bone: &mut m2::Bone, tracks_fit: bool, binds: &[(Mat4, [f32; 4])]) -> bool {
-        let m = self.model;
+    fn bone_tracks(
+        &mut self,
+        i: usize,
+        bone: &mut m2::Bone,
+        tracks_fit: bool,
+        binds: &[(Mat4, [f32; 4])],
+        channels: &ChannelTable<'_>,
+    ) -> bool {
         let derived = if tracks_fit { self.base.map(|b| to_ir::bone_channels(b, i, i)) } else { None };
         for p in 0..3 {
-            let current: Vec<Option<&Channel>> = m
-                .animations
-                .iter()
-                .map(|a| a.channels.iter().rev().find(|c| c.bone == i && property(&c.values) == p))
-                .collect();
+            let current: Vec<Option<&Channel>> = channels.of(i, p).collect();
             let kept = derived.as_ref().is_some_and(|d| {
                 d.len() == current.len() && d.iter().zip(&current).all(|(d, c)| d.get(p).and_then(|x| x.as_ref()) == *c)
             });
