@@ -388,3 +388,71 @@ fn batch_over_the_real_corpus() {
     // 5 ABC + 1 M2 models; MANIFEST.md and the .lta text twin are not models.
     assert!(stdout.lines().last().unwrap().starts_with("batch: 6 converted, 0 failed, 2 skipped"), "{stdout}");
 }
+
+/// Every hostile fixture of every format, a truncated and a byte-mangled copy of a good file,
+/// random bytes, an empty file and foreign files, mixed with one good model per format: the batch
+/// finishes, converts every good model, and names each damaged model with its error.
+#[test]
+fn batch_survives_every_hostile_fixture_random_bytes_and_foreign_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("mixed");
+    std::fs::create_dir_all(input.join("hostile")).unwrap();
+    let good = ["abc/v12_full.abc", "abc/v6_basic.abc", "m2/v263_effects_overrides.m2", "nod/skinned_lod.nod"];
+    for rel in good {
+        std::fs::copy(fixture(rel), input.join(rel.replace('/', "_"))).unwrap();
+    }
+    // Damaged models whose signature is intact: each must be reported, none converted.
+    let mut damaged: Vec<String> = Vec::new();
+    for format in ["abc", "m2", "nod"] {
+        for entry in std::fs::read_dir(root().join("fixtures").join(format).join("hostile")).unwrap() {
+            let path = entry.unwrap().path();
+            let name = format!("{format}_{}", path.file_name().unwrap().to_string_lossy());
+            std::fs::copy(&path, input.join("hostile").join(&name)).unwrap();
+            if format != "nod" {
+                damaged.push(name);
+            }
+        }
+    }
+    let m2 = std::fs::read(fixture("m2/v256_linear.m2")).unwrap();
+    std::fs::write(input.join("hostile/half.m2"), &m2[..m2.len() / 2]).unwrap();
+    let mut mangled = std::fs::read(fixture("abc/v12_full.abc")).unwrap();
+    for i in (40..mangled.len()).step_by(97) {
+        mangled[i] = 0xFF;
+    }
+    std::fs::write(input.join("hostile/mangled.abc"), &mangled).unwrap();
+    damaged.extend(["half.m2".to_string(), "mangled.abc".to_string()]);
+    // Foreign files: random bytes, empty, text, a PNG signature.
+    let mut x = 0x2545_F491_4F6C_DD1Du64;
+    let noise: Vec<u8> = (0..100_000)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x as u8
+        })
+        .collect();
+    std::fs::write(input.join("noise.bin"), &noise).unwrap();
+    std::fs::write(input.join("empty.m2"), b"").unwrap();
+    std::fs::write(input.join("readme.txt"), "not a model").unwrap();
+    std::fs::write(input.join("texture.png"), b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR").unwrap();
+
+    let output = dir.path().join("out");
+    let started = std::time::Instant::now();
+    let out = run(&["batch", path(&input), path(&output), "--to", "glb", "--jobs", "2", "--no-progress"]);
+    assert!(started.elapsed() < std::time::Duration::from_secs(60), "took {:?}", started.elapsed());
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
+    let summary = stdout.lines().last().unwrap();
+    assert!(summary.starts_with(&format!("batch: {} converted, ", good.len())), "{summary}\n{stderr}");
+    for rel in good {
+        let glb = output.join(rel.replace('/', "_")).with_extension("glb");
+        assert!(std::fs::read(&glb).unwrap().starts_with(b"glTF"), "{}", glb.display());
+    }
+    for name in &damaged {
+        let line = stderr.lines().find(|l| l.contains(name.as_str()));
+        let line = line.unwrap_or_else(|| panic!("{name} is not reported:\n{stderr}"));
+        assert!(line.len() > name.len() + 10, "{name}: no error given: {line}");
+        assert!(!output.join("hostile").join(name).with_extension("glb").exists(), "{name} was converted");
+    }
+    println!("{summary}\n{stderr}");
+}
