@@ -464,6 +464,8 @@ impl<'a> Harness<'a> {
 ///     assert!(model.validate().is_err(), "{what}");
 /// }
 /// ```
+// Test support: every index below is drawn below the length it indexes (`Rng::below`).
+#[allow(clippy::indexing_slicing)]
 pub mod models {
     use super::Rng;
     use crate::math;
