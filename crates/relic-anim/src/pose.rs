@@ -13,6 +13,10 @@
 //! * NOD's "weight w on the bone, 1 − w on its parent" is ordinary two-bone skinning in the model
 //!   and needs nothing here.
 
+use std::collections::HashMap;
+use std::collections::hash_map::DefaultHasher;
+use std::hash::{Hash, Hasher};
+
 use nalgebra::{UnitQuaternion, Vector3};
 use relic_core::model::{Animation, BoneFlags, ChannelValues, Clock, Interpolation, Model, Transform};
 use relic_core::sample::{Segment, sample_rotation, sample_vector};
@@ -131,15 +135,8 @@ struct Track<'m, const N: usize> {
     values: &'m [[f32; N]],
     interpolation: Interpolation,
     clock: Clock,
-    cursor: Cursor,
-}
-
-impl<const N: usize> Track<'_, N> {
-    #[inline(always)]
-    fn segment(&mut self, model: &Model, time: ClipTime) -> Segment {
-        let t = channel_time(model, self.clock, time);
-        self.cursor.segment(self.times, t)
-    }
+    /// Index of the track's key times in [`Evaluator::timelines`].
+    timeline: usize,
 }
 
 /// The tracks of one bone (a later channel for the same property replaces an earlier one).
@@ -150,24 +147,82 @@ struct BoneTracks<'m> {
     scale: Option<Track<'m, 3>>,
 }
 
-fn bind_tracks<'m>(model: &Model, animation: &'m Animation) -> Vec<BoneTracks<'m>> {
+/// One distinct list of key times of the clip, with its clock. Tracks with bit-identical times
+/// and the same clock share it (an ABC clip keys every node at the same times; M2 tracks often
+/// share theirs), so a pose finds each list's segment once instead of once per track. A cursor's
+/// segment depends only on the times and `t` (never on its history), so sharing it changes no
+/// result.
+#[derive(Debug, Clone)]
+struct Timeline<'m> {
+    times: &'m [f32],
+    clock: Clock,
+    cursor: Cursor,
+}
+
+fn bind_tracks<'m>(model: &Model, animation: &'m Animation) -> (Vec<BoneTracks<'m>>, Vec<Timeline<'m>>) {
     let mut tracks = vec![BoneTracks::default(); model.bones.len()];
     for ch in &animation.channels {
         let Some(bone) = tracks.get_mut(ch.bone) else { continue };
-        let (times, interpolation, clock, cursor) =
-            (ch.times.as_slice(), ch.interpolation, ch.clock, Cursor::default());
+        let (times, interpolation, clock, timeline) = (ch.times.as_slice(), ch.interpolation, ch.clock, 0);
         match &ch.values {
             ChannelValues::Translation(values) => {
-                bone.translation = Some(Track { times, values, interpolation, clock, cursor })
+                bone.translation = Some(Track { times, values, interpolation, clock, timeline })
             }
             ChannelValues::Rotation(values) => {
-                bone.rotation = Some(Track { times, values, interpolation, clock, cursor })
+                bone.rotation = Some(Track { times, values, interpolation, clock, timeline })
             }
-            ChannelValues::Scale(values) => bone.scale = Some(Track { times, values, interpolation, clock, cursor }),
+            ChannelValues::Scale(values) => bone.scale = Some(Track { times, values, interpolation, clock, timeline }),
         }
     }
-    tracks
+    // Only the tracks that stayed bound get a timeline.
+    let mut timelines = Timelines::default();
+    for bone in &mut tracks {
+        if let Some(t) = &mut bone.translation {
+            t.timeline = timelines.index(t.times, t.clock);
+        }
+        if let Some(t) = &mut bone.rotation {
+            t.timeline = timelines.index(t.times, t.clock);
+        }
+        if let Some(t) = &mut bone.scale {
+            t.timeline = timelines.index(t.times, t.clock);
+        }
+    }
+    (tracks, timelines.list)
 }
+
+/// Distinct timelines, found by a hash of the times' bits and compared bit for bit.
+#[derive(Debug, Default)]
+struct Timelines<'m> {
+    list: Vec<Timeline<'m>>,
+    by_hash: HashMap<u64, Vec<usize>>,
+}
+
+impl<'m> Timelines<'m> {
+    fn index(&mut self, times: &'m [f32], clock: Clock) -> usize {
+        let mut hasher = DefaultHasher::new();
+        match clock {
+            Clock::Animation => hasher.write_u8(0),
+            Clock::Global(g) => (1u8, g).hash(&mut hasher),
+        }
+        times.len().hash(&mut hasher);
+        times.iter().for_each(|t| t.to_bits().hash(&mut hasher));
+        let same = |t: &Timeline<'_>| {
+            t.clock == clock
+                && t.times.len() == times.len()
+                && t.times.iter().zip(times).all(|(a, b)| a.to_bits() == b.to_bits())
+        };
+        let candidates = self.by_hash.entry(hasher.finish()).or_default();
+        if let Some(&i) = candidates.iter().find(|&&i| self.list.get(i).is_some_and(same)) {
+            return i;
+        }
+        self.list.push(Timeline { times, clock, cursor: Cursor::default() });
+        candidates.push(self.list.len() - 1);
+        self.list.len() - 1
+    }
+}
+
+/// The segment of an empty track (never used: every track's timeline exists).
+const NO_SEGMENT: Segment = Segment { key: 0, fraction: 0.0, span: 0.0 };
 
 /// Evaluates one clip of one model, reusing its buffers and key cursors from call to call.
 #[derive(Debug, Clone)]
@@ -175,6 +230,9 @@ pub struct Evaluator<'m> {
     model: &'m Model,
     animation: &'m Animation,
     tracks: Vec<BoneTracks<'m>>,
+    timelines: Vec<Timeline<'m>>,
+    /// The segment of each timeline at the time being sampled.
+    segments: Vec<Segment>,
     inverse_binds: Vec<Affine>,
     pending: Vec<PendingSlerp>,
     /// The pose of the last [`Evaluator::evaluate`].
@@ -202,10 +260,13 @@ impl<'m> Evaluator<'m> {
         let mut pose = Pose::default();
         pose.set_rest(model);
         pose.update_matrices(model);
+        let (tracks, timelines) = bind_tracks(model, animation);
         Self {
             model,
             animation,
-            tracks: bind_tracks(model, animation),
+            tracks,
+            segments: Vec::with_capacity(timelines.len()),
+            timelines,
             inverse_binds: model.bones.iter().map(|b| affine::from_columns(&b.inverse_bind_matrix)).collect(),
             pending: Vec::with_capacity(model.bones.len()),
             pose,
@@ -213,7 +274,7 @@ impl<'m> Evaluator<'m> {
     }
 
     /// Samples the clip at `time` and updates [`Evaluator::pose`]. Sequential playback costs no
-    /// binary search: each track's cursor moves forward from where it was. Rotations between two
+    /// binary search: each timeline's cursor moves forward from where it was. Rotations between two
     /// keys are slerped four bones at a time ([`slerp4`]); then the matrices are composed parents
     /// first in one pass.
     pub fn evaluate(&mut self, time: ClipTime) -> &Pose {
@@ -226,25 +287,32 @@ impl<'m> Evaluator<'m> {
     pub fn sample_locals(&mut self, time: ClipTime) {
         let model = self.model;
         self.pending.clear();
-        let bones = model.bones.iter().zip(self.tracks.iter_mut()).zip(self.pose.locals.iter_mut());
+        self.segments.clear();
+        for line in &mut self.timelines {
+            let t = channel_time(model, line.clock, time);
+            self.segments.push(line.cursor.segment(line.times, t));
+        }
+        let segments = &self.segments;
+        let segment = |timeline: usize| segments.get(timeline).copied().unwrap_or(NO_SEGMENT);
+        let bones = model.bones.iter().zip(self.tracks.iter()).zip(self.pose.locals.iter_mut());
         for (b, ((bone, tracks), local)) in bones.enumerate() {
             *local = bone.rest;
-            if let Some(track) = &mut tracks.translation
+            if let Some(track) = &tracks.translation
                 && !bone.flags.rotation_only
             {
-                let seg = track.segment(model, time);
+                let seg = segment(track.timeline);
                 if let Some(v) = sample_vector(track.values, track.interpolation, seg) {
                     local.translation = v;
                 }
             }
-            if let Some(track) = &mut tracks.scale {
-                let seg = track.segment(model, time);
+            if let Some(track) = &tracks.scale {
+                let seg = segment(track.timeline);
                 if let Some(v) = sample_vector(track.values, track.interpolation, seg) {
                     local.scale = v;
                 }
             }
-            if let Some(track) = &mut tracks.rotation {
-                let seg = track.segment(model, time);
+            if let Some(track) = &tracks.rotation {
+                let seg = segment(track.timeline);
                 let pair = (track.values.get(seg.key), track.values.get(seg.key + 1));
                 match pair {
                     (Some(a), Some(c)) if track.interpolation == Interpolation::Linear && seg.fraction != 0.0 => {
@@ -408,6 +476,48 @@ mod tests {
         // Bone 1 keeps its own orientation: its +Y offset is not turned by the root.
         assert!((pose.globals[1][3][1] - 1.0).abs() < 1e-5 && pose.globals[1][3][0].abs() < 1e-5);
         assert!((pose.globals[1][0][0] - 1.0).abs() < 1e-5);
+    }
+
+    #[test]
+    fn tracks_with_equal_times_share_a_timeline_and_sample_as_alone() {
+        let mut m = chain();
+        let times = |v: &[f32]| v.to_vec();
+        let channel = |bone, clock, t: Vec<f32>| Channel {
+            bone,
+            clock,
+            interpolation: Interpolation::Linear,
+            values: ChannelValues::Translation(t.iter().map(|&x| [x, 2.0 * x, 0.5]).collect()),
+            times: t,
+        };
+        m.global_sequences = vec![0.7];
+        let anim = Animation {
+            name: "a".into(),
+            duration: 1.0,
+            channels: vec![
+                channel(0, Clock::Animation, times(&[0.0, 0.5, 1.0])),
+                channel(1, Clock::Animation, times(&[0.0, 0.5, 1.0])),
+                channel(2, Clock::Animation, times(&[0.0, 0.25, 1.0])),
+                channel(2, Clock::Global(0), times(&[0.0, 0.25, 1.0])),
+            ],
+            ..Animation::default()
+        };
+        m.animations.push(anim);
+        let mut ev = Evaluator::new(&m, &m.animations[0]);
+        // Bones 0 and 1 share one list; bone 2's later channel (global clock) replaced its first.
+        assert_eq!(ev.timelines.len(), 2);
+        for t in [0.9, 0.1, 0.6, 0.3, 1.5, -0.2] {
+            let time = ClipTime { clip: t, global: t * 3.0 };
+            ev.sample_locals(time);
+            for ch in &m.animations[0].channels[..2] {
+                let Some(relic_core::sample::Sample::Vector(v)) = ch.sample(t) else { panic!() };
+                assert_eq!(ev.pose.locals[ch.bone].translation, v, "bone {} at {t}", ch.bone);
+            }
+            let ch = &m.animations[0].channels[3];
+            let Some(relic_core::sample::Sample::Vector(v)) = ch.sample(channel_time(&m, ch.clock, time)) else {
+                panic!()
+            };
+            assert_eq!(ev.pose.locals[2].translation, v, "bone 2 at {t}");
+        }
     }
 
     #[test]
