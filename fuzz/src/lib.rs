@@ -95,7 +95,10 @@ pub fn degenerate(model: &Model) -> bool {
     let huge = |v: &[f32]| v.iter().any(|x| x.abs() > HUGE);
     model.bones.iter().any(|b| {
         let product = relic_core::math::mul(&b.bind_matrix, &b.inverse_bind_matrix);
-        let not_inverse = product.iter().zip(relic_core::math::IDENTITY).any(|(p, i)| !((p - i).abs() <= 1e-3));
+        let not_inverse = product.iter().zip(relic_core::math::IDENTITY).any(|(p, i)| {
+            let off = (p - i).abs();
+            off.is_nan() || off > 1e-3
+        });
         huge(&b.bind_matrix)
             || huge(&b.inverse_bind_matrix)
             || huge(&b.rest.translation)

@@ -429,9 +429,9 @@ mod fields {
                     let nod = relic_nod::write_model(&m, &Default::default()).map(|_| ());
                     let nad = relic_nod::write_animation(&m, 0, &Default::default()).map(|_| ());
                     for (what, r) in [("nod", nod), ("nad", nad)] {
-                        if !matches!(r, Err(relic_core::WriteError::InvalidModel(_)))
-                            && !(what == "nad" && m.animations.is_empty())
-                        {
+                        let refused = matches!(r, Err(relic_core::WriteError::InvalidModel(_)));
+                        let no_animation = what == "nad" && m.animations.is_empty();
+                        if !refused && !no_animation {
                             failures.push(format!("{name} {} = {bad} → {what}: {r:?}", field.label));
                         }
                     }
