@@ -244,3 +244,132 @@ fn a_position_accessor_out_of_range_is_a_document_error() {
     let e = error_text(edited(|j| j["meshes"][0]["primitives"][0]["attributes"]["POSITION"] = json!(999)));
     assert!(e.contains("POSITION") && e.contains("999"), "{e}");
 }
+
+// ---- the shared battery ------------------------------------------------------------------------
+
+/// The smallest real export: the one-triangle NOD fixture with its bone (a skin, a mesh, a node
+/// tree), small enough for every truncation and every single-byte change.
+fn small_glb() -> Vec<u8> {
+    let nod = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/nod/triangle.nod")).unwrap();
+    let model = relic_nod::read_model(&nod).unwrap();
+    export_glb(&model, &ExportOptions::default()).unwrap().value
+}
+
+/// Import under the limits, and whatever imports is a valid model (import's promise).
+fn import_checked(b: &[u8]) -> Result<relic_core::Model, String> {
+    let model = import(b, None).map_err(|e| e.to_string())?;
+    model.validate().map_err(|e| format!("import returned an invalid model: {e}"))?;
+    Ok(model)
+}
+
+fn harness<'a>() -> testkit::Harness<'a> {
+    testkit::Harness::new().reader("import", |b: &[u8]| match import_checked(b) {
+        Err(e) if e.starts_with("import returned") => panic!("{e}"),
+        other => other,
+    })
+}
+
+#[test]
+fn every_truncation_and_single_byte_change_of_a_small_export() {
+    let glb = small_glb();
+    assert!(glb.len() < 4096, "{} bytes", glb.len());
+    let mut h = harness();
+    h.truncations("triangle.glb", &glb);
+    h.byte_changes("triangle.glb", &glb);
+    println!("{} inputs ({} bytes), {} imported", h.inputs(), glb.len(), h.accepted());
+    h.finish();
+}
+
+#[test]
+fn ten_thousand_random_mutations() {
+    let inputs = [("triangle.glb", small_glb()), ("skinned_animated.glb", sample_glb())];
+    let mut h = harness();
+    let mut rng = Rng::new(0x6C7F_0010);
+    for (name, bytes) in &inputs {
+        h.mutations(name, bytes, &mut rng, 5_000);
+    }
+    assert!(h.inputs() >= 10_000);
+    h.finish();
+}
+
+/// The JSON's counts and offsets (accessor `count` and `byteOffset`, view `byteLength`,
+/// `byteOffset` and `byteStride`, buffer `byteLength`, the GLB header's total length and chunk
+/// lengths) set to 0, 1, 2^16, 2^31 and 2^32 − 1: refused or imported, within the limits.
+#[test]
+fn hostile_counts_and_offsets() {
+    let mut h = harness();
+    let (json, bin) = split(&sample_glb());
+    let accessors = json["accessors"].as_array().unwrap().len();
+    let views = json["bufferViews"].as_array().unwrap().len();
+    for value in testkit::COUNT_VALUES.map(u64::from) {
+        for a in (0..accessors).step_by(3) {
+            for field in ["count", "byteOffset"] {
+                let mut j = json.clone();
+                j["accessors"][a][field] = json!(value);
+                h.input(&format!("accessors[{a}].{field} = {value}"), &join(&j, &bin));
+            }
+        }
+        for v in 0..views {
+            for field in ["byteLength", "byteOffset", "byteStride"] {
+                let mut j = json.clone();
+                j["bufferViews"][v][field] = json!(value);
+                h.input(&format!("bufferViews[{v}].{field} = {value}"), &join(&j, &bin));
+            }
+        }
+        let mut j = json.clone();
+        j["buffers"][0]["byteLength"] = json!(value);
+        h.input(&format!("buffers[0].byteLength = {value}"), &join(&j, &bin));
+    }
+    // GLB header: total length at 8, JSON chunk length at 12, BIN chunk length after the JSON.
+    let glb = sample_glb();
+    let json_len = u32::from_le_bytes(glb[12..16].try_into().unwrap()) as usize;
+    let fields = [
+        testkit::Field::u32("header.length", 8),
+        testkit::Field::u32("json_chunk.length", 12),
+        testkit::Field::u32("bin_chunk.length", 20 + json_len),
+    ];
+    h.fields("skinned_animated.glb", &glb, &fields, &testkit::COUNT_VALUES);
+    h.fields("skinned_animated.glb", &glb, &fields, &testkit::offset_values(glb.len()));
+    h.finish();
+}
+
+/// NaN and ±∞ in the binary data of every float accessor (positions, normals, UVs, weights,
+/// inverse bind matrices, key times and values, morph deltas): import refuses them or returns a
+/// valid model, never one with a non-finite value.
+#[test]
+fn non_finite_floats_in_every_float_accessor() {
+    let glb = sample_glb();
+    let (json, bin) = split(&glb);
+    let mut h = harness();
+    let mut refused = 0;
+    for (a, accessor) in json["accessors"].as_array().unwrap().iter().enumerate() {
+        if accessor["componentType"] != json!(5126) || accessor.get("bufferView").is_none() {
+            continue;
+        }
+        let view = &json["bufferViews"][accessor["bufferView"].as_u64().unwrap() as usize];
+        let start = view["byteOffset"].as_u64().unwrap_or(0) + accessor["byteOffset"].as_u64().unwrap_or(0);
+        let count = accessor["count"].as_u64().unwrap();
+        let stride = view["byteStride"].as_u64().unwrap_or(0);
+        let width = match accessor["type"].as_str().unwrap() {
+            "SCALAR" => 4,
+            "VEC2" => 8,
+            "VEC3" => 12,
+            "VEC4" => 16,
+            _ => 64,
+        };
+        let element = if stride > 0 { stride } else { width };
+        // The first and the last element's first component.
+        for at in [start, start + element * (count - 1)] {
+            for bad in testkit::BAD_FLOATS {
+                let mut b = bin.clone();
+                b[at as usize..at as usize + 4].copy_from_slice(&bad.to_le_bytes());
+                let input = join(&json, &b);
+                h.input(&format!("accessors[{a}] ({}) at {at} = {bad}", accessor["type"]), &input);
+                refused += usize::from(import(&input, None).is_err());
+            }
+        }
+    }
+    println!("{} inputs, {refused} refused", h.inputs());
+    assert!(h.inputs() > 50 && refused > 0);
+    h.finish();
+}
