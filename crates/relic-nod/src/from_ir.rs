@@ -234,10 +234,11 @@ pub fn nod_from_model(model: &Model, options: &NodOptions) -> Result<Converted<N
     }
     uv_losses(model, &mut losses);
 
-    let lod = fits.and_then(|s| {
+    let lod = fits.filter(|s| s.lod.is_some()).and_then(|s| {
+        // Only a kept LOD table needs the faces unchanged (the hash is a serial pass over them).
         let same_faces =
             s.groups.iter().zip(&planned).all(|(g, p)| g.faces_hash == fnv1a_u16(p.faces.iter().flatten().copied()));
-        if s.lod.is_some() && !same_faces {
+        if !same_faces {
             losses.push(Loss::new("lod", "the faces changed: the LOD collapse table no longer applies and is dropped"));
         }
         s.lod.clone().filter(|_| same_faces)
