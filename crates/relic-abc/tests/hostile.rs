@@ -58,23 +58,15 @@ fn every_truncation_is_an_error() {
 }
 
 /// Every byte of every fixture and of SPIDER.ABC set to 0x00, 0xFF and its complement (the hostile
-/// fixtures are single changes of `v12_full.abc` already).
+/// fixtures are single changes of `v12_full.abc` already), through the model mapping.
 #[test]
 fn every_single_byte_change_is_survived() {
-    let mut changes = 0;
+    let mut h = Harness::new().reader("read_model", relic_abc::read_model);
     for (name, bytes) in small_files().into_iter().filter(|(n, _)| !common::is_hostile(n)) {
-        let mut copy = bytes.clone();
-        for i in 0..bytes.len() {
-            let original = bytes[i];
-            for value in [0x00, 0xFF, !original] {
-                copy[i] = value;
-                survive(&format!("{name} byte {i} = {value:#x}"), &copy).unwrap();
-                changes += 1;
-            }
-            copy[i] = original;
-        }
+        h.byte_changes(&name, &bytes);
     }
-    println!("{changes} single-byte changes");
+    println!("{} single-byte changes", h.inputs());
+    h.finish();
 }
 
 /// Huge and odd values written over every (unaligned) position: counts past the end of the file
@@ -96,19 +88,16 @@ fn huge_counts_are_refused_without_allocating() {
     println!("{writes} u32 writes");
 }
 
-/// Random multi-byte mutations (fixed seeds), including larger real files.
+/// Random multi-byte mutations (fixed seeds) of the larger real files (the fixtures get 10,000 in
+/// `ten_thousand_random_mutations`).
 #[test]
-fn random_mutations_are_survived() {
-    let mut files = small_files();
-    files.extend(common::corpus().unwrap_or_default());
-    for (name, bytes) in files {
+fn random_mutations_of_the_real_files_are_survived() {
+    let mut h = Harness::new().reader("read_model", relic_abc::read_model);
+    for (name, bytes) in common::corpus().unwrap_or_default() {
         let mut rng = Rng::new(bytes.len() as u64);
-        let rounds = if bytes.len() > 100_000 { 30 } else { 300 };
-        for round in 0..rounds {
-            let mutated = mutate(&bytes, &mut rng, 1 + round % 8);
-            survive(&format!("{name} mutation {round}"), &mutated).unwrap();
-        }
+        h.mutations(&name, &bytes, &mut rng, if bytes.len() > 100_000 { 30 } else { 300 });
     }
+    h.finish();
 }
 
 /// A mutated file that still parses re-writes to bytes that parse the same (the writer never
