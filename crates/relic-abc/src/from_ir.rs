@@ -265,10 +265,18 @@ pub(crate) fn sample_local(bone: Option<&Bone>, tracks: Option<&BoneTracks<'_>>,
 /// The key times (ms) of an animation: every channel key, every event and `extra` time; at least
 /// one key. Reports keys that fall on the same millisecond or before 0.
 pub(crate) fn key_times(anim: &Animation, extra: &[f32], losses: &mut Vec<Loss>) -> Vec<u32> {
-    let times = anim
-        .channels
-        .iter()
-        .flat_map(|c| c.times.iter())
+    // Channels usually share their key times (every node of a clip keyed at the same times): a
+    // list bit-identical to the one before it adds nothing the sort and dedup below keep (times
+    // are finite, as validated), so it is not copied and sorted again.
+    let mut previous: &[f32] = &[];
+    let distinct = anim.channels.iter().map(|c| c.times.as_slice()).filter(move |&times| {
+        let repeat =
+            times.len() == previous.len() && times.iter().zip(previous).all(|(a, b)| a.to_bits() == b.to_bits());
+        previous = times;
+        !repeat
+    });
+    let times = distinct
+        .flatten()
         .chain(anim.morph_channels.iter().flat_map(|c| c.times.iter()))
         .chain(anim.events.iter().map(|e| &e.time))
         .chain(extra);
