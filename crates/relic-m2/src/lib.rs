@@ -128,8 +128,7 @@ pub fn info(bytes: &[u8]) -> Result<Info, ReadError> {
 
 /// Parses and maps to the common model (glTF's frame, seconds; see [`to_ir`]).
 pub fn read_model(bytes: &[u8]) -> Result<Model, ReadError> {
-    let file = read(bytes)?;
-    to_ir::to_ir(&file)
+    to_ir::into_ir(read(bytes)?)
 }
 
 /// Maps from the common model and writes (see [`from_ir`]). The version is

@@ -573,11 +573,22 @@ pub fn attachments_to_ir(file: &M2File, rank: &[usize]) -> Vec<ir::Attachment> {
 
 /// Maps a file to the common model (see the module docs).
 pub fn to_ir(file: &M2File) -> Result<Model, ReadError> {
+    let model = mapped(file);
+    Ok(with_extras(model, file.clone()))
+}
+
+/// [`to_ir`] for a file the caller no longer needs: the file becomes the model's extras without
+/// a copy (reading a model then holds the file once, not twice).
+pub fn into_ir(file: M2File) -> Result<Model, ReadError> {
+    let model = mapped(&file);
+    Ok(with_extras(model, file))
+}
+
+/// The model without its extras.
+fn mapped(file: &M2File) -> Model {
     let (order, rank) = bone_order(file);
     let (materials, of_submesh) = materials_to_ir(file);
-    let mut kept = file.clone();
-    kept.vertices = Default::default();
-    Ok(Model {
+    Model {
         name: name_text(&file.name),
         source: Some(SourceInfo { format: FormatKind::M2, version: file.version }),
         bones: bones_to_ir(file, &order, &rank),
@@ -586,6 +597,12 @@ pub fn to_ir(file: &M2File) -> Result<Model, ReadError> {
         animations: animations_to_ir(file, &order, &rank),
         global_sequences: file.global_sequences.iter().map(|&g| seconds(i64::from(g))).collect(),
         attachments: attachments_to_ir(file, &rank),
-        extras: Some(FormatExtras::new(FormatKind::M2, M2Extras { file: kept }, &EXTRAS_OPS)),
-    })
+        extras: None,
+    }
+}
+
+/// Keeps the file (less its vertices, which the meshes hold) as the model's extras.
+fn with_extras(model: Model, mut kept: M2File) -> Model {
+    kept.vertices = Default::default();
+    Model { extras: Some(FormatExtras::new(FormatKind::M2, M2Extras { file: kept }, &EXTRAS_OPS)), ..model }
 }
