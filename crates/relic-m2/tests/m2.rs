@@ -777,3 +777,25 @@ fn inconsistent_json_extras_never_make_a_file_the_reader_refuses() {
         }
     }
 }
+
+/// Regression (gltf fuzz target, key times of 1.9e34 s from an edited .glb): milliseconds were
+/// summed in i64 without bounds, an overflow (a panic in debug builds, wrapped garbage in release).
+#[test]
+fn huge_key_and_event_times_do_not_overflow() {
+    let bytes = std::fs::read(fixtures_dir().join("v256_linear.m2")).unwrap();
+    let mut model = relic_m2::read_model(&bytes).unwrap();
+    model.extras = None;
+    for (i, a) in model.animations.iter_mut().enumerate() {
+        for c in &mut a.channels {
+            if c.times.len() >= 2 {
+                let n = c.times.len();
+                c.times[n - 1] = if i == 0 { 1.8e34 } else { f32::MAX };
+            }
+        }
+        a.events.push(relic_core::model::Event { time: -1.0e34, name: "$CSS".into(), ..Default::default() });
+        a.duration = 1.0e30;
+    }
+    model.validate().unwrap();
+    let out = relic_m2::write_model(&model, &WriteOptions::default()).unwrap();
+    relic_m2::read_model(&out.value).unwrap();
+}
