@@ -20,6 +20,7 @@ fn group(c: &mut Criterion, name: &str, bytes: &[u8]) {
     bench_memcpy(&mut g, name, bytes);
     g.bench_function("parse", |b| b.iter(|| relic_abc::parse(black_box(bytes)).unwrap()));
     g.bench_function("write", |b| b.iter(|| relic_abc::write(black_box(&file)).unwrap()));
+    g.bench_function("read_model (parse + to_ir)", |b| b.iter(|| relic_abc::read_model(black_box(bytes)).unwrap()));
     g.bench_function("to_ir", |b| b.iter(|| relic_abc::to_ir::to_ir(black_box(&file)).unwrap()));
     g.bench_function("from_ir", |b| {
         b.iter(|| relic_abc::from_ir::from_ir(black_box(&model), &WriteOptions::default()).unwrap())
