@@ -156,8 +156,11 @@ impl<'a> ChannelTable<'a> {
     }
 }
 
+/// Seconds → milliseconds, clamped to ±2^40 ms (35 years, far past any u32 time the file can
+/// hold): sums and negations of a few such values can then never overflow an i64.
 fn ms(seconds: f32) -> i64 {
-    (f64::from(seconds) * 1000.0).round() as i64
+    const LIMIT: i64 = 1 << 40;
+    ((f64::from(seconds) * 1000.0).round() as i64).clamp(-LIMIT, LIMIT)
 }
 
 fn to_u32(v: i64) -> u32 {
