@@ -13,6 +13,7 @@
 
 use std::fmt::Debug;
 
+use relic_core::model::ChannelValues;
 use relic_core::testkit::peak_allocation;
 use relic_core::{Converted, Model, ReadError, WriteError, WriteOptions};
 
@@ -89,7 +90,8 @@ pub const NOD: Writer =
 pub const ALL_WRITERS: [Writer; 5] = [ABC_V6, ABC_V12, M2_256, M2_263, NOD];
 
 /// True if a bone's matrices or rest transform hold values a format's derived math cannot carry:
-/// beyond 1e18 in magnitude, or a bind matrix whose stored inverse is not its inverse (to 1e-3).
+/// beyond 1e18 in magnitude (matrices, rest transforms, positions, key times and values), or a
+/// bind matrix whose stored inverse is not its inverse (to 1e-3).
 pub fn degenerate(model: &Model) -> bool {
     const HUGE: f32 = 1e18;
     let huge = |v: &[f32]| v.iter().any(|x| x.abs() > HUGE);
@@ -105,6 +107,13 @@ pub fn degenerate(model: &Model) -> bool {
             || huge(&b.rest.scale)
             || not_inverse
     }) || model.meshes.iter().any(|m| m.positions.iter().any(|p| huge(p)))
+        || model.animations.iter().flat_map(|a| &a.channels).any(|c| {
+            huge(&c.times)
+                || match &c.values {
+                    ChannelValues::Translation(v) | ChannelValues::Scale(v) => v.iter().any(|x| huge(x)),
+                    ChannelValues::Rotation(v) => v.iter().any(|x| huge(x)),
+                }
+        })
 }
 
 /// glTF export must not panic; each writer that accepts the model must produce a file its reader
