@@ -9,11 +9,15 @@ use relic_fuzz::{ABC_SAME, ABC_V6, ABC_V12, CountingAllocator, bounded, model_ch
 #[global_allocator]
 static ALLOCATOR: CountingAllocator = CountingAllocator;
 
-/// The file as the writer writes it: v9–v13 header counts are recomputed from the data (a stale
-/// count in a hand-edited file is corrected, by design; see `relic_abc::counts`).
+/// The file as the writer writes it: v9–v13 header counts and `Pieces.weight_count` are recomputed
+/// from the data (a stale count in a hand-edited file is corrected, by design; see
+/// `relic_abc::counts`).
 fn recounted(mut file: AbcFile) -> AbcFile {
     if let AbcFile::V12(f) = &mut file {
         f.header = relic_abc::counts::recount(f);
+        if let Some(p) = &mut f.pieces {
+            p.weight_count = relic_abc::v12::weight_total(&p.pieces);
+        }
     }
     file
 }
