@@ -196,6 +196,20 @@ fn scaling_row(benches: &[Bench]) -> Option<Row> {
     })
 }
 
+/// The skinning speed-up row: the plain scalar reference loop's median over the fast loop's.
+fn skinning_row(benches: &[Bench]) -> Option<Row> {
+    let find = |prefix: &str| benches.iter().find(|b| b.group == "skinning" && b.function.starts_with(prefix));
+    let (fast, reference) = (find("fast")?, find("reference")?);
+    Some(Row {
+        name: "skinning / fast loop speed-up over the scalar reference loop".into(),
+        median: String::new(),
+        throughput: String::new(),
+        ratio: format!("{:.2}×", reference.median_ns / fast.median_ns),
+        target: String::new(),
+        met: String::new(),
+    })
+}
+
 /// Rows of `benches/memory.rs` (`relic-memory.json`), if it ran.
 fn memory_rows(criterion: &Path, since: Option<SystemTime>) -> Result<Vec<Row>, String> {
     let path = criterion.join("relic-memory.json");
@@ -253,7 +267,7 @@ fn command_output(program: &str, args: &[&str]) -> String {
 }
 
 /// CPU model, cores, rustc, commit, date and load: the machine the figures belong to.
-fn machine() -> String {
+fn machine(no_run: bool) -> String {
     let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
     let cpu = cpuinfo
         .lines()
@@ -266,9 +280,10 @@ fn machine() -> String {
     let root = root.to_string_lossy();
     let commit = command_output("git", &["-C", &root, "rev-parse", "--short", "HEAD"]);
     format!(
-        "- CPU: {cpu} ({cores} cores)\n- rustc: {}\n- commit: {commit}\n- date: {}\n- load average before the run: {load}\n",
+        "- CPU: {cpu} ({cores} cores)\n- rustc: {}\n- commit: {commit}\n- date: {}\n- load average {}: {load}\n",
         command_output("rustc", &["--version"]),
         command_output("date", &["-u", "+%Y-%m-%d %H:%M UTC"]),
+        if no_run { "when the table was read (results of an earlier run)" } else { "before the run" },
     )
 }
 
@@ -309,7 +324,7 @@ pub fn run(args: &[&str]) -> Result<(), String> {
             other => return Err(format!("bench-report: unknown argument {other}")),
         }
     }
-    let header = machine();
+    let header = machine(no_run);
     let since = if no_run {
         None
     } else {
@@ -326,6 +341,7 @@ pub fn run(args: &[&str]) -> Result<(), String> {
         return Err(format!("no criterion results under {}", criterion.display()));
     }
     let mut rows: Vec<Row> = benches.iter().map(|b| bench_row(b, &benches)).collect();
+    rows.extend(skinning_row(&benches));
     rows.extend(scaling_row(&benches));
     rows.extend(memory_rows(&criterion, since)?);
     let missed = rows.iter().filter(|r| r.met.contains("no")).count();
