@@ -463,3 +463,54 @@ fn keys_closer_than_a_frame_scale_can_express_are_refused_by_the_writer() {
         }
     }
 }
+
+/// Regression (found by the NAD benchmark after 627dfbe): a clip read from a NAD holds rotation
+/// keys at 30 fps sample times that are not whole frames in f32 (2.9999998); the writer added the
+/// whole frame beside each (3.0), keys closer than the reader can order in seconds, so it refused
+/// the clip. NAD → model → NAD → model → NAD must keep working, generation after generation.
+#[test]
+fn a_clip_read_from_a_nad_writes_back_generation_after_generation() {
+    use relic_nod::nad::{NadFile, NadKey, NadTrack};
+    let skeleton = skeleton();
+    // The benchmark's clip: whole-frame keys 0‥899 on a rotation and a translation track per bone.
+    let mut tracks = Vec::new();
+    for bone in 0..4u32 {
+        for track_type in [0u32, 1] {
+            let keys = (0..900)
+                .map(|k| {
+                    let v = (k as f32 * 0.05 + bone as f32).sin() * 20.0;
+                    let frame_scale = if k == 899 { f32::INFINITY } else { 1.0 };
+                    NadKey {
+                        frame: k as f32,
+                        frame_scale,
+                        value: [v, v * 0.5, -v],
+                        c: [1.0, 0.5, -1.0],
+                        b: [0.0; 3],
+                        a: [0.0; 3],
+                    }
+                })
+                .collect();
+            tracks.push(NadTrack { bone, track_type, keys });
+        }
+    }
+    let clip = NadFile { version: 3, flags: 0, duration: 900.0, tracks, tags: vec![] }.to_bytes().unwrap();
+    for (name, mut bytes) in [("walk.nad", read("walk.nad")), ("900 keys", clip)] {
+        bytes = write_back(&skeleton, &bytes, name, 3);
+        assert!(!bytes.is_empty());
+    }
+}
+
+fn write_back(skeleton: &relic_core::Model, first: &[u8], name: &str, generations: usize) -> Vec<u8> {
+    let mut bytes = first.to_vec();
+    for generation in 0..generations {
+        let animation = relic_nod::read_animation(skeleton, &bytes, "walk", &Default::default())
+            .unwrap_or_else(|e| panic!("{name} generation {generation}: {e}"));
+        let mut model = skeleton.clone();
+        model.extras = None;
+        model.animations = vec![animation];
+        bytes = relic_nod::write_animation(&model, 0, &Default::default())
+            .unwrap_or_else(|e| panic!("{name} generation {generation}: {e}"))
+            .value;
+    }
+    bytes
+}
