@@ -595,7 +595,10 @@ fn increasing_frames(times: impl IntoIterator<Item = f64>) -> Vec<(usize, f32)> 
     let mut out: Vec<(usize, f32)> = Vec::new();
     for (k, frame) in times.into_iter().enumerate() {
         let f = frame as f32;
-        if out.last().is_none_or(|&(_, last)| f > last) {
+        // As the reader requires: later as a frame and as seconds, with a finite frame scale.
+        let after =
+            |last: f32| f > last && seconds(f64::from(f)) > seconds(f64::from(last)) && (1.0 / (f - last)).is_finite();
+        if out.last().is_none_or(|&(_, last)| after(last)) {
             out.push((k, f));
         }
     }
@@ -667,7 +670,10 @@ fn rotation_keys(ch: &Channel, values: &[[f32; 4]], choices: &NadChoices) -> Vec
         let [a, b] = pair else { continue };
         wanted.push(f64::from(*a) * fps);
         if rotation_moves(ch.interpolation, values, k) {
-            let (lo, hi) = ((f64::from(*a) * fps).floor() + 1.0, (f64::from(*b) * fps).ceil() - 1.0);
+            // Whole frames strictly inside, not within float noise of the keys (a key read back
+            // at 62.999996 already stands for frame 63).
+            const NOISE: f64 = 1e-3;
+            let (lo, hi) = ((f64::from(*a) * fps + NOISE).floor() + 1.0, (f64::from(*b) * fps - NOISE).ceil() - 1.0);
             if hi >= lo {
                 wanted.extend((0..=((hi - lo) as u64)).map(|i| lo + i as f64));
             }

@@ -444,7 +444,8 @@ mod fields {
 
 /// Regression (nod fuzz target): keys a subnormal number of frames apart read fine, but the frame
 /// scale a writer computes from them (1 / gap) overflows to +∞, which the reader refuses before the
-/// last key. `write_animation` must refuse such an animation with a typed error, never write it.
+/// last key. `write_animation` must write a NAD that reads back (it drops the key it cannot
+/// separate) or refuse with a typed error; never write what its reader refuses.
 #[test]
 fn keys_closer_than_a_frame_scale_can_express_are_refused_by_the_writer() {
     let bytes = read("hostile/subnormal_key_gap.nad");
