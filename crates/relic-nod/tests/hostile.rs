@@ -515,3 +515,16 @@ fn write_back(skeleton: &relic_core::Model, first: &[u8], name: &str, generation
     }
     bytes
 }
+
+/// Regression (nod fuzz target, a mutated walk.nad of 1524 bytes peaking at 1.1 MB): a moving
+/// rotation track sampled at every frame up to the sampling budget must stay within 16 × the
+/// input + 1 MiB (the sampler collected every frame number in a growing list first).
+#[test]
+fn sampling_a_long_rotation_gap_stays_within_the_allocation_budget() {
+    let bytes = read("hostile/long_rotation_gap.nad");
+    let model = skeleton();
+    let read = |b: &[u8]| relic_nod::read_animation(&model, b, "gap", &Default::default());
+    let animation = read(&bytes).unwrap();
+    assert!(animation.channels[0].times.len() > 30_000, "{}", animation.channels[0].times.len());
+    check("long_rotation_gap.nad", &bytes, Limits::default(), read).unwrap();
+}
