@@ -432,19 +432,20 @@ fn cubic_channel(
 
 fn rotation_channel(track: &NadTrack, choices: &NadChoices) -> Channel {
     let (order, unit, poly) = (choices.euler_order, choices.angle_unit.to_radians(), choices.polynomial.value);
-    let mut frames: Vec<f64> = Vec::with_capacity(track.keys.len());
-    for (k, key) in track.keys.iter().enumerate() {
-        frames.push(f64::from(key.frame));
-        if let Some(next) = track.keys.get(k + 1)
-            && !constant(key, next)
-        {
-            let first = f64::from(key.frame).floor() + 1.0;
-            let count = interior_frames(key.frame, next.frame);
-            frames.extend((0..count).map(|i| first + i as f64));
-        }
-    }
-    let mut times: Vec<f32> = Vec::with_capacity(frames.len());
-    let mut values: Vec<[f32; 4]> = Vec::with_capacity(frames.len());
+    // Every key, and every whole frame inside a segment that moves; generated, not collected, so
+    // the only allocations are the two exact-size outputs (the sampling budget bounds their size).
+    let interior = |k: usize, key: &NadKey| match track.keys.get(k + 1) {
+        Some(next) if !constant(key, next) => interior_frames(key.frame, next.frame),
+        _ => 0,
+    };
+    let total: u64 = track.keys.iter().enumerate().map(|(k, key)| 1 + interior(k, key)).sum();
+    let frames = track.keys.iter().enumerate().flat_map(|(k, key)| {
+        let first = f64::from(key.frame).floor() + 1.0;
+        std::iter::once(f64::from(key.frame)).chain((0..interior(k, key)).map(move |i| first + i as f64))
+    });
+    let capacity = usize::try_from(total).unwrap_or(0);
+    let mut times: Vec<f32> = Vec::with_capacity(capacity);
+    let mut values: Vec<[f32; 4]> = Vec::with_capacity(capacity);
     let mut previous: Option<[f32; 4]> = None;
     for f in frames {
         let t = seconds(f);
