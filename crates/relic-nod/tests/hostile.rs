@@ -127,6 +127,10 @@ fn run_all(name: &str, input: &[u8], model: &Model, corpus: bool) -> Result<(), 
     check(name, input, limits, parse_nad)?;
     check(name, input, limits, |b| relic_nod::read_animation(model, b, "x", &Default::default()))?;
     if corpus {
+        // The battery also writes: its NAD round trip of a clip sampled up to the budget
+        // (32 768 + 32 per key frames, `anim::MAX_SAMPLES_*`) builds a NAD of up to ~2 MB, ~7 MB
+        // at peak whatever the input's size. The readers above keep the 16 × + 1 MiB bar.
+        let limits = Limits { fixed: 8 << 20, ..limits };
         check(name, input, limits, |b| -> Result<(), ()> {
             std::hint::black_box(relic_nod::checks::corpus_checks(b));
             Ok(())
@@ -154,12 +158,19 @@ fn every_truncation_is_refused_cleanly() {
     assert!(failures.is_empty(), "{} failures, first: {:?}", failures.len(), &failures[..failures.len().min(5)]);
 }
 
+/// The fixture that makes the sampler produce ~32 000 frames: mutating it byte by byte would
+/// re-sample them thousands of times (half a minute in debug) to test the same bound, which
+/// `sampling_a_long_rotation_gap_stays_within_the_allocation_budget` and its truncations check.
+fn samples_the_budget(name: &str) -> bool {
+    name.ends_with("long_rotation_gap.nad")
+}
+
 #[test]
 fn every_single_byte_mutation_is_survived() {
     let model = skeleton();
     let mut failures = Vec::new();
     let mut checked = 0usize;
-    for (name, bytes) in all_fixtures() {
+    for (name, bytes) in all_fixtures().into_iter().filter(|(n, _)| !samples_the_budget(n)) {
         // The 12 KB skeleton: every byte of the header and the 64 bones, then every 37th byte,
         // through `read_model` alone (which parses, decides and maps); the small files: every
         // byte, four values, through every reader (and every seventh byte through the battery).
@@ -200,7 +211,7 @@ fn random_mutations_are_survived() {
     let model = skeleton();
     let mut rng = Rng::new(0x005E_ED0D);
     let mut failures = Vec::new();
-    for (name, bytes) in all_fixtures() {
+    for (name, bytes) in all_fixtures().into_iter().filter(|(n, _)| !samples_the_budget(n)) {
         for round in 0..if bytes.len() > 4096 { 30 } else { 150 } {
             let m = mutate(&bytes, &mut rng, 1 + round % 6);
             if let Err(e) = run_all(&format!("{name} round {round}"), &m, &model, true) {
