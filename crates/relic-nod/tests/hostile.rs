@@ -539,3 +539,30 @@ fn sampling_a_long_rotation_gap_stays_within_the_allocation_budget() {
     assert!(animation.channels[0].times.len() > 30_000, "{}", animation.channels[0].times.len());
     check("long_rotation_gap.nad", &bytes, Limits::default(), read).unwrap();
 }
+
+/// Regression (nod fuzz target, 19 s for a 200-byte NAD): a held rotation track spanning 49.5
+/// million frames reads without sampling, and writing it back must be as quick (the writer
+/// sampled its own Euler keys at every frame of the span to measure the round trip); a moving
+/// rotation over such a span cannot be written within the sampling budget and is refused.
+#[test]
+fn writing_rotations_over_huge_spans_is_bounded() {
+    let bytes = read("hostile/held_rotation_span.nad");
+    let mut model = skeleton();
+    model.extras = None;
+    let animation = relic_nod::read_animation(&model, &bytes, "held", &Default::default()).unwrap();
+    model.animations = vec![animation];
+    let started = std::time::Instant::now();
+    let out = relic_nod::write_animation(&model, 0, &Default::default()).unwrap();
+    assert!(started.elapsed() < std::time::Duration::from_secs(1), "{:?}", started.elapsed());
+    relic_nod::read_animation(&model, &out.value, "held", &Default::default()).unwrap();
+    // The same span, moving: refused, quickly, with a typed error.
+    let channel = &mut model.animations[0].channels[0];
+    channel.interpolation = relic_core::model::Interpolation::Linear;
+    let started = std::time::Instant::now();
+    let err = relic_nod::write_animation(&model, 0, &Default::default()).unwrap_err();
+    assert!(started.elapsed() < std::time::Duration::from_secs(1), "{:?}", started.elapsed());
+    assert!(
+        matches!(err, relic_core::WriteError::Unsupported(_)) && err.to_string().contains("30 frames per second"),
+        "{err}"
+    );
+}
