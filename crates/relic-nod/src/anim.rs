@@ -535,8 +535,10 @@ pub fn nad_from_animation(animation: &Animation, map: &BoneMap, options: &NadOpt
             ChannelValues::Rotation(v) => (TRACK_ROTATION, rotation_keys(ch, v, &choices)),
         };
         let track = NadTrack { bone: u32::from(bone), track_type, keys };
-        if track_type == TRACK_ROTATION {
-            // Measure what the round trip through Euler keys costs against the model's channel.
+        if track_type == TRACK_ROTATION && !holds(&track) {
+            // Measure what the round trip through Euler keys costs against the model's channel
+            // (a held track is read back as the same step keys: nothing to measure, and its
+            // segments may span any time).
             let back = rotation_channel(&track, &choices);
             rotation_worst = rotation_worst.max(channel_gap(ch, &back));
         }
@@ -662,23 +664,45 @@ fn vector_keys(
     keys
 }
 
+/// The whole frames strictly inside segment `k` of a rotation channel that moves along it (none
+/// for a segment that holds), not within float noise of its keys (a key read back at 62.999996
+/// already stands for frame 63): `(first, count)`.
+fn interior_whole_frames(ch: &Channel, values: &[[f32; 4]], k: usize) -> (f64, u64) {
+    const NOISE: f64 = 1e-3;
+    let fps = f64::from(FRAMES_PER_SECOND);
+    let (Some(a), Some(b)) = (ch.times.get(k), ch.times.get(k + 1)) else { return (0.0, 0) };
+    if !rotation_moves(ch.interpolation, values, k) {
+        return (0.0, 0);
+    }
+    let (lo, hi) = ((f64::from(*a) * fps + NOISE).floor() + 1.0, (f64::from(*b) * fps - NOISE).ceil() - 1.0);
+    if hi >= lo { (lo, (hi - lo) as u64 + 1) } else { (lo, 0) }
+}
+
+/// Euler keys the writer makes for the rotation channels of `animation` (every key and every
+/// whole frame of a moving segment), and the most it may make: the reader's sampling budget
+/// ([`MAX_SAMPLES_FIXED`] + [`MAX_SAMPLES_PER_KEY`] per stored key).
+pub(crate) fn rotation_key_budget(animation: &Animation) -> (u64, u64) {
+    let (mut needed, mut keys) = (0u64, 0u64);
+    for ch in &animation.channels {
+        let ChannelValues::Rotation(values) = &ch.values else { continue };
+        keys = keys.saturating_add(ch.times.len() as u64);
+        needed = needed.saturating_add(ch.times.len() as u64);
+        for k in 0..ch.times.len().saturating_sub(1) {
+            needed = needed.saturating_add(interior_whole_frames(ch, values, k).1);
+        }
+    }
+    (needed, MAX_SAMPLES_FIXED.saturating_add(MAX_SAMPLES_PER_KEY.saturating_mul(keys)))
+}
+
 fn rotation_keys(ch: &Channel, values: &[[f32; 4]], choices: &NadChoices) -> Vec<NadKey> {
     let Some(&last) = ch.times.last() else { return Vec::new() };
     let fps = f64::from(FRAMES_PER_SECOND);
     // Every key, and every whole frame inside a segment along which the rotation changes.
     let mut wanted: Vec<f64> = Vec::with_capacity(ch.times.len());
-    for (k, pair) in ch.times.windows(2).enumerate() {
-        let [a, b] = pair else { continue };
+    for (k, a) in ch.times.iter().enumerate().take(ch.times.len().saturating_sub(1)) {
         wanted.push(f64::from(*a) * fps);
-        if rotation_moves(ch.interpolation, values, k) {
-            // Whole frames strictly inside, not within float noise of the keys (a key read back
-            // at 62.999996 already stands for frame 63).
-            const NOISE: f64 = 1e-3;
-            let (lo, hi) = ((f64::from(*a) * fps + NOISE).floor() + 1.0, (f64::from(*b) * fps - NOISE).ceil() - 1.0);
-            if hi >= lo {
-                wanted.extend((0..=((hi - lo) as u64)).map(|i| lo + i as f64));
-            }
-        }
+        let (first, count) = interior_whole_frames(ch, values, k);
+        wanted.extend((0..count).map(|i| first + i as f64));
     }
     wanted.push(f64::from(last) * fps);
     wanted.sort_by(f64::total_cmp);

@@ -291,6 +291,15 @@ pub fn write_animation(
     if identity && let Some(bytes) = extras.as_ref().and_then(|e| unchanged_source(model, e, animation)) {
         return Ok(Converted::lossless(bytes));
     }
+    // Rotations become Euler keys at every frame they move: bounded by the reader's budget.
+    let (needed, budget) = crate::anim::rotation_key_budget(animation);
+    if needed > budget {
+        return Err(WriteError::Unsupported(format!(
+            "animation {animation_index} {:?}: its rotations need {needed} Euler keys at 30 frames per second, \
+             more than a NAD may hold ({budget}); the keys span too long a time",
+            animation.name
+        )));
+    }
     let Converted { value, losses: more } = nad_from_animation(animation, &map, options);
     losses.extend(more);
     // Never write a NAD that `read_animation` refuses: keys closer together than a frame scale
