@@ -36,6 +36,11 @@ pub fn run() -> Result<(), String> {
     step("test", || cargo(&["test", "--workspace"]))?;
     step("fixtures --check", || crate::fixtures::run(true))?;
     step("bench smoke (cargo test --benches)", || cargo(&["test", "--workspace", "--benches"]))?;
+    // The fuzz targets live outside the workspace (they need libFuzzer); type-checking them keeps
+    // them in step with the crates. Running them is `cargo fuzz` (fuzz/README.md).
+    step("fuzz targets build (cargo check)", || {
+        cargo(&["check", "--locked", "--manifest-path", "fuzz/Cargo.toml", "--bins"])
+    })?;
     // glTF: every sample, fixture and corpus export through the Khronos validator, then into Blender.
     let exports = crate::workspace_root().join("target/gltf-exports");
     step("gltf-validate", || crate::gltf_validator::run(Some(&exports)))?;
