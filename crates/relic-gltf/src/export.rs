@@ -573,10 +573,7 @@ impl Exporter<'_> {
         let model = self.model;
         let format_extras = match &model.extras {
             Some(fx) => match fx.json() {
-                Some(text) => {
-                    let data = serde_json::from_str(&text).unwrap_or(serde_json::Value::String(text));
-                    Some(ex::FormatExtrasJson { format: fx.format().name().into(), data })
-                }
+                Some(text) => Some(ex::FormatExtrasJson { format: fx.format().name().into(), data: ex::embed(&text)? }),
                 None => {
                     self.loss("extras", format!("{} extras have no JSON form: not exported", fx.format()));
                     None

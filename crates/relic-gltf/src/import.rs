@@ -133,10 +133,10 @@ impl Importer<'_> {
             if let Some(fx) = &e.format_extras
                 && let Some(format) = kind(&fx.format)
             {
-                let text = match &fx.data {
-                    serde_json::Value::String(s) => s.clone(),
-                    other => other.to_string(),
-                };
+                // A JSON string holds text that was not JSON when exported; anything else is the
+                // format's JSON itself.
+                let raw = fx.data.get();
+                let text = serde_json::from_str::<String>(raw).unwrap_or_else(|_| raw.to_string());
                 self.model.extras = Some(FormatExtras::from_json(format, text));
             }
         }

@@ -222,3 +222,19 @@ fn textures_are_embedded_only_where_an_image_exists() {
     weights_match_then_align(&model, &mut back);
     assert_eq!(back, model);
 }
+
+/// A format's extras travel as the text the format wrote: JSON is embedded verbatim (key order
+/// and number spelling kept, not re-parsed into a sorted tree), and text that is not JSON (extras
+/// edited by hand) comes back as the same text.
+#[test]
+fn format_extras_text_comes_back_verbatim() {
+    use relic_core::model::{FormatExtras, FormatKind};
+    for text in [r#"{"zeta":1,"alpha":[1.50e-7,2],"nested":{"b":true,"a":null}}"#, "not json {", ""] {
+        let mut model = samples::all().into_iter().next().unwrap().1;
+        model.extras = Some(FormatExtras::from_json(FormatKind::M2, text.to_string()));
+        let back = glb_round_trip(&model, &exact());
+        let extras = back.extras.as_ref().unwrap();
+        assert_eq!(extras.format(), FormatKind::M2);
+        assert_eq!(extras.json().as_deref(), Some(text));
+    }
+}
