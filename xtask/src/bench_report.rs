@@ -289,7 +289,7 @@ fn machine(no_run: bool) -> String {
 
 fn run_benches(criterion_args: &[&str]) -> Result<(), String> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let mut args = vec!["bench", "-p", "relic-benches", "--"];
+    let mut args = vec!["bench", "-p", "relic-benches", "--benches", "--"];
     args.extend(criterion_args);
     eprintln!("bench-report: cargo {}", args.join(" "));
     let status = Command::new(&cargo)
