@@ -436,8 +436,9 @@ pub(crate) fn wrap<T: Serialize>(value: T) -> Result<gltf_json::Extras, crate::G
 
 /// Serializes any value as glTF extras.
 pub(crate) fn raw<T: Serialize>(value: &T) -> Result<gltf_json::Extras, crate::GltfError> {
-    let text = serde_json::to_string(value).map_err(|e| crate::GltfError::Json(e.to_string()))?;
-    let raw = serde_json::value::RawValue::from_string(text).map_err(|e| crate::GltfError::Json(e.to_string()))?;
+    // `to_raw_value` does not parse its own output again (`RawValue::from_string` would: a
+    // second pass over an embedded format's extras).
+    let raw = serde_json::value::to_raw_value(value).map_err(|e| crate::GltfError::Json(e.to_string()))?;
     Ok(Some(raw))
 }
 
