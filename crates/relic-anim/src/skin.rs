@@ -94,6 +94,25 @@ fn check_len(found: usize, expected: usize) -> Result<(), SkinError> {
     if found < expected { Err(SkinError::BufferLength { found, expected }) } else { Ok(()) }
 }
 
+/// Checks the skinning buffers of an `n`-vertex mesh: positions and their output always, normals
+/// and theirs when `normals` is not empty. Returns whether normals are skinned.
+fn check_buffers(
+    n: usize,
+    positions: &[[f32; 3]],
+    normals: &[[f32; 3]],
+    out_positions: &[[f32; 3]],
+    out_normals: &[[f32; 3]],
+) -> Result<bool, SkinError> {
+    check_len(positions.len(), n)?;
+    check_len(out_positions.len(), n)?;
+    let with_normals = !normals.is_empty();
+    if with_normals {
+        check_len(normals.len(), n)?;
+        check_len(out_normals.len(), n)?;
+    }
+    Ok(with_normals)
+}
+
 /// Writes `mesh`'s positions and normals with the morph `weights` (one per target) applied into
 /// `out_positions`/`out_normals`. Targets with weight 0 cost nothing.
 pub fn apply_morphs(
@@ -162,13 +181,7 @@ pub fn skin_reference(
     out_normals: &mut [[f32; 3]],
 ) -> Result<(), SkinError> {
     let n = mesh.positions.len();
-    check_len(positions.len(), n)?;
-    check_len(out_positions.len(), n)?;
-    let with_normals = !normals.is_empty();
-    if with_normals {
-        check_len(normals.len(), n)?;
-        check_len(out_normals.len(), n)?;
-    }
+    let with_normals = check_buffers(n, positions, normals, out_positions, out_normals)?;
     for v in 0..n {
         let (Some(p), Some(out_p)) = (positions.get(v), out_positions.get_mut(v)) else { continue };
         let nrm = normals.get(v).copied().unwrap_or([0.0; 3]);
@@ -215,13 +228,7 @@ pub fn skin_mesh(
     out_normals: &mut [[f32; 3]],
 ) -> Result<(), SkinError> {
     let n = mesh.positions.len();
-    check_len(positions.len(), n)?;
-    check_len(out_positions.len(), n)?;
-    let with_normals = !normals.is_empty();
-    if with_normals {
-        check_len(normals.len(), n)?;
-        check_len(out_normals.len(), n)?;
-    }
+    check_buffers(n, positions, normals, out_positions, out_normals)?;
     if binding.is_empty() {
         out_positions.iter_mut().zip(positions).for_each(|(o, p)| *o = *p);
         out_normals.iter_mut().zip(normals).for_each(|(o, p)| *o = *p);
