@@ -140,14 +140,7 @@ fn settle_sections(file: &mut V12File, from_abc: bool, model: &Model) {
     if !listed(SectionId::AnimBindings) {
         file.anim_bindings = None;
     }
-    let present = [
-        (SectionId::Pieces, file.pieces.is_some()),
-        (SectionId::Nodes, file.nodes.is_some()),
-        (SectionId::ChildModels, file.child_models.is_some()),
-        (SectionId::Animation, file.animations.is_some()),
-        (SectionId::Sockets, file.sockets.is_some()),
-        (SectionId::AnimBindings, file.anim_bindings.is_some()),
-    ];
+    let present = file.present_sections();
     for (id, here) in present {
         if here && !file.order.contains(&id) {
             // Insert before the first standard section that follows it.

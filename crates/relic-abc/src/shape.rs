@@ -47,14 +47,7 @@ pub fn check_v12(file: &V12File) -> Result<(), WriteError> {
     fits_u32(|| "Header.lod_distances".into(), h.lod_distances.len())?;
     let counts = recount(file);
     let nodes = counts.node_count;
-    let present = [
-        (SectionId::Pieces, file.pieces.is_some()),
-        (SectionId::Nodes, file.nodes.is_some()),
-        (SectionId::ChildModels, file.child_models.is_some()),
-        (SectionId::Animation, file.animations.is_some()),
-        (SectionId::Sockets, file.sockets.is_some()),
-        (SectionId::AnimBindings, file.anim_bindings.is_some()),
-    ];
+    let present = file.present_sections();
     let expected: Vec<SectionId> = present
         .iter()
         .filter(|(_, p)| *p)

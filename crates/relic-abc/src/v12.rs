@@ -40,6 +40,20 @@ pub struct V12File {
     pub order: Vec<SectionId>,
 }
 
+impl V12File {
+    /// Whether each known section is present, in the standard order.
+    pub fn present_sections(&self) -> [(SectionId, bool); 6] {
+        [
+            (SectionId::Pieces, self.pieces.is_some()),
+            (SectionId::Nodes, self.nodes.is_some()),
+            (SectionId::ChildModels, self.child_models.is_some()),
+            (SectionId::Animation, self.animations.is_some()),
+            (SectionId::Sockets, self.sockets.is_some()),
+            (SectionId::AnimBindings, self.anim_bindings.is_some()),
+        ]
+    }
+}
+
 /// A section of a v9–v13 file, for [`V12File::order`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum SectionId {
