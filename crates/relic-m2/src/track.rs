@@ -255,11 +255,17 @@ pub(crate) fn field(error: binrw::Error, name: &str) -> binrw::Error {
 // ---------------------------------------------------------------------------------------------
 // Writing
 
+/// The fixed part of a track: interpolation, global sequence, and the three `(count, offset)`
+/// pairs (ranges, timestamps, values) whose positions go to `pairs` for back-patching.
+fn put_track_header(interpolation: u16, global_sequence: i16, out: &mut Out, pairs: &mut Vec<usize>) {
+    out.u16(interpolation);
+    out.i16(global_sequence);
+    pairs.extend([out.pair(), out.pair(), out.pair()]);
+}
+
 impl<T: Pod> Track<T> {
     pub(crate) fn put_fixed(&self, out: &mut Out, pairs: &mut Vec<usize>) {
-        out.u16(self.interpolation);
-        out.i16(self.global_sequence);
-        pairs.extend([out.pair(), out.pair(), out.pair()]);
+        put_track_header(self.interpolation, self.global_sequence, out, pairs);
     }
     pub(crate) fn put_children(&self, out: &mut Out, pairs: &mut dyn Iterator<Item = usize>) {
         out.pod_block(next(pairs), self.ranges.len(), &self.ranges);
@@ -270,9 +276,7 @@ impl<T: Pod> Track<T> {
 
 impl<T: Pod> SplineTrack<T> {
     pub(crate) fn put_fixed(&self, out: &mut Out, pairs: &mut Vec<usize>) {
-        out.u16(self.interpolation);
-        out.i16(self.global_sequence);
-        pairs.extend([out.pair(), out.pair(), out.pair()]);
+        put_track_header(self.interpolation, self.global_sequence, out, pairs);
     }
     pub(crate) fn put_children(&self, out: &mut Out, pairs: &mut dyn Iterator<Item = usize>) {
         out.pod_block(next(pairs), self.ranges.len(), &self.ranges);
