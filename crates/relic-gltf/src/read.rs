@@ -371,75 +371,55 @@ impl<'a> Reader<'a> {
         index: Index<json::Accessor>,
         types: &[ComponentType],
     ) -> Result<Vec<[f32; N]>, GltfError> {
-        let element = format!("accessors[{}]", index.value());
-        let a = self.accessor(index)?;
-        let (component, normalized, count) = self.check_type(&element, a, N, types)?;
-        let size = component_size(component);
-        let span = match a.buffer_view {
-            Some(view) => {
-                Some(self.span(&element, view, a.byte_offset.map_or(0, |o| o.0), count, element_size(size, N))?)
-            }
-            None => None,
-        };
-        self.charge(&element, count.saturating_mul(4 * N as u64))?;
-        let mut out: Vec<[f32; N]> = Vec::with_capacity(count as usize);
-        match span {
-            Some(span) => {
-                for i in 0..span.count {
-                    let bytes = span.get(i).unwrap_or_default();
-                    out.push(std::array::from_fn(|c| {
-                        let at = c * size as usize;
-                        decode(component, normalized, bytes.get(at..).unwrap_or_default())
-                    }));
-                }
-            }
-            None => out.resize(count as usize, [0.0; N]),
-        }
-        if let Some(sparse) = &a.sparse {
-            let (indices, values) = self.sparse(&element, sparse, count, component, N)?;
-            for (k, &i) in indices.iter().enumerate() {
-                let bytes = values.get(k).copied().unwrap_or_default();
-                if let Some(slot) = out.get_mut(i as usize) {
-                    *slot = std::array::from_fn(|c| {
-                        let at = c * size as usize;
-                        decode(component, normalized, bytes.get(at..).unwrap_or_default())
-                    });
-                }
-            }
-        }
-        Ok(out)
+        self.elements(index, types, false, decode)
     }
 
     /// Reads accessor `index` as `N` unsigned integers per element (u8, u16, u32; not normalized).
     pub(crate) fn ints<const N: usize>(&mut self, index: Index<json::Accessor>) -> Result<Vec<[u32; N]>, GltfError> {
+        let types = [ComponentType::U8, ComponentType::U16, ComponentType::U32];
+        self.elements(index, &types, true, |component, _, bytes| decode_int(component, bytes).unwrap_or(0))
+    }
+
+    /// Reads accessor `index` as `N` components per element, each decoded by `decode` from its
+    /// bytes (component type, normalized flag, bytes from the component on): the dense data of
+    /// its buffer view (zeros without one), then its sparse substitutions. `integers` refuses
+    /// normalized accessors.
+    fn elements<E: Copy + Default, const N: usize>(
+        &mut self,
+        index: Index<json::Accessor>,
+        types: &[ComponentType],
+        integers: bool,
+        decode: impl Fn(ComponentType, bool, &[u8]) -> E,
+    ) -> Result<Vec<[E; N]>, GltfError> {
         let element = format!("accessors[{}]", index.value());
         let a = self.accessor(index)?;
-        let types = [ComponentType::U8, ComponentType::U16, ComponentType::U32];
-        let (component, normalized, count) = self.check_type(&element, a, N, &types)?;
-        if normalized {
+        let (component, normalized, count) = self.check_type(&element, a, N, types)?;
+        if integers && normalized {
             return Err(GltfError::invalid(element, "integer indices must not be normalized"));
         }
-        let size = component_size(component);
+        let size = component_size(component) as usize;
         let span = match a.buffer_view {
-            Some(view) => {
-                Some(self.span(&element, view, a.byte_offset.map_or(0, |o| o.0), count, element_size(size, N))?)
-            }
+            Some(view) => Some(self.span(
+                &element,
+                view,
+                a.byte_offset.map_or(0, |o| o.0),
+                count,
+                element_size(size as u64, N),
+            )?),
             None => None,
         };
         self.charge(&element, count.saturating_mul(4 * N as u64))?;
-        let mut out: Vec<[u32; N]> = Vec::with_capacity(count as usize);
-        let one = |bytes: &[u8]| -> [u32; N] {
-            std::array::from_fn(|c| {
-                decode_int(component, bytes.get(c * size as usize..).unwrap_or_default()).unwrap_or(0)
-            })
+        let one = |bytes: &[u8]| -> [E; N] {
+            std::array::from_fn(|c| decode(component, normalized, bytes.get(c * size..).unwrap_or_default()))
         };
+        let mut out: Vec<[E; N]> = Vec::with_capacity(count as usize);
         match span {
             Some(span) => {
                 for i in 0..span.count {
                     out.push(one(span.get(i).unwrap_or_default()));
                 }
             }
-            None => out.resize(count as usize, [0; N]),
+            None => out.resize(count as usize, [E::default(); N]),
         }
         if let Some(sparse) = &a.sparse {
             let (indices, values) = self.sparse(&element, sparse, count, component, N)?;
