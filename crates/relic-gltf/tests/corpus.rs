@@ -4,11 +4,13 @@
 // Test helpers: a failure must stop the test loudly.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
 
+mod common;
+
 use std::path::PathBuf;
 
-use relic_anim::pose::{ClipTime, Evaluator};
-use relic_anim::{ModelSkinner, Pose};
 use relic_core::Model;
+
+use common::{posed, strip_extras, worst};
 use relic_gltf::{ExportOptions, export, export_glb, import, summary};
 
 fn corpus(rel: &str) -> Option<Vec<u8>> {
@@ -22,49 +24,6 @@ fn corpus(rel: &str) -> Option<Vec<u8>> {
 
 fn gnome() -> Option<Model> {
     corpus("m2/GnomePounder-vanilla.m2").map(|b| relic_m2::read_model(&b).unwrap())
-}
-
-/// Removes every `extras` object from a GLB's JSON: what a viewer that ignores them sees.
-fn strip_extras(glb: &[u8]) -> Vec<u8> {
-    fn strip(v: &mut serde_json::Value) {
-        match v {
-            serde_json::Value::Object(map) => {
-                map.remove("extras");
-                map.values_mut().for_each(strip);
-            }
-            serde_json::Value::Array(items) => items.iter_mut().for_each(strip),
-            _ => {}
-        }
-    }
-    let parsed = gltf::binary::Glb::from_slice(glb).unwrap();
-    let mut json: serde_json::Value = serde_json::from_slice(&parsed.json).unwrap();
-    strip(&mut json);
-    gltf::binary::Glb {
-        header: parsed.header,
-        json: serde_json::to_vec(&json).unwrap().into(),
-        bin: parsed.bin.clone(),
-    }
-    .to_vec()
-    .unwrap()
-}
-
-/// Skinned LOD-0 positions of `model` in clip `a` at `t`, or at rest.
-fn posed(model: &Model, a: Option<usize>, t: f32) -> Vec<Vec<[f32; 3]>> {
-    let mut skinner = ModelSkinner::new(model);
-    match a {
-        Some(a) => {
-            let anim = &model.animations[a];
-            let time = ClipTime::at(t);
-            let pose = Evaluator::new(model, anim).evaluate(time).clone();
-            skinner.skin(model, &pose, Some(anim), time).unwrap();
-        }
-        None => skinner.skin(model, &Pose::rest(model), None, ClipTime::default()).unwrap(),
-    }
-    skinner.positions
-}
-
-fn worst(a: &[Vec<[f32; 3]>], b: &[Vec<[f32; 3]>]) -> f32 {
-    a.iter().flatten().zip(b.iter().flatten()).map(|(p, q)| relic_core::math::max_abs_diff(p, q)).fold(0.0, f32::max)
 }
 
 #[test]

@@ -3,9 +3,11 @@
 // Test helpers: a failure must stop the test loudly.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
 
-use relic_anim::pose::{ClipTime, Evaluator};
-use relic_anim::{ModelSkinner, Pose};
+mod common;
+
 use relic_core::Model;
+
+use common::{posed, strip_extras, worst};
 use relic_core::model::{ChannelValues, Interpolation};
 use relic_gltf::{ExportOptions, GltfError, export_glb, export_gltf, import, samples};
 
@@ -122,49 +124,6 @@ fn export_refuses_an_invalid_model() {
     let err = export_glb(&model, &ExportOptions::default()).unwrap_err();
     assert!(matches!(err, GltfError::InvalidModel(_)), "{err}");
     assert!(err.to_string().contains("bones[1]"), "{err}");
-}
-
-/// Removes every `extras` object from a GLB's JSON: what a viewer that ignores relic's extras sees.
-fn strip_extras(glb: &[u8]) -> Vec<u8> {
-    fn strip(v: &mut serde_json::Value) {
-        match v {
-            serde_json::Value::Object(map) => {
-                map.remove("extras");
-                map.values_mut().for_each(strip);
-            }
-            serde_json::Value::Array(items) => items.iter_mut().for_each(strip),
-            _ => {}
-        }
-    }
-    let parsed = gltf::binary::Glb::from_slice(glb).unwrap();
-    let mut json: serde_json::Value = serde_json::from_slice(&parsed.json).unwrap();
-    strip(&mut json);
-    let out = gltf::binary::Glb {
-        header: parsed.header,
-        json: serde_json::to_vec(&json).unwrap().into(),
-        bin: parsed.bin.clone(),
-    };
-    out.to_vec().unwrap()
-}
-
-/// Skinned positions of every LOD-0 mesh of `model` in clip `a` at `t` (rest pose for `None`).
-fn posed(model: &Model, a: Option<usize>, t: f32) -> Vec<Vec<[f32; 3]>> {
-    let mut skinner = ModelSkinner::new(model);
-    match a {
-        Some(a) => {
-            let anim = &model.animations[a];
-            let mut ev = Evaluator::new(model, anim);
-            let time = ClipTime::at(t);
-            let pose = ev.evaluate(time).clone();
-            skinner.skin(model, &pose, Some(anim), time).unwrap();
-        }
-        None => skinner.skin(model, &Pose::rest(model), None, ClipTime::default()).unwrap(),
-    }
-    skinner.positions
-}
-
-fn worst(a: &[Vec<[f32; 3]>], b: &[Vec<[f32; 3]>]) -> f32 {
-    a.iter().flatten().zip(b.iter().flatten()).map(|(p, q)| relic_core::math::max_abs_diff(p, q)).fold(0.0, f32::max)
 }
 
 /// What a plain glTF viewer shows (no relic extras, plain node composition) moves every vertex as

@@ -1,0 +1,52 @@
+//! Helpers shared by the integration tests of relic-gltf (`mod common;` in each test file).
+
+// Test helpers: a failure must stop the test loudly.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic, dead_code)]
+
+use relic_anim::pose::{ClipTime, Evaluator};
+use relic_anim::{ModelSkinner, Pose};
+use relic_core::Model;
+
+/// Removes every `extras` object from a GLB's JSON: what a viewer that ignores relic's extras sees.
+pub(crate) fn strip_extras(glb: &[u8]) -> Vec<u8> {
+    fn strip(v: &mut serde_json::Value) {
+        match v {
+            serde_json::Value::Object(map) => {
+                map.remove("extras");
+                map.values_mut().for_each(strip);
+            }
+            serde_json::Value::Array(items) => items.iter_mut().for_each(strip),
+            _ => {}
+        }
+    }
+    let parsed = gltf::binary::Glb::from_slice(glb).unwrap();
+    let mut json: serde_json::Value = serde_json::from_slice(&parsed.json).unwrap();
+    strip(&mut json);
+    gltf::binary::Glb {
+        header: parsed.header,
+        json: serde_json::to_vec(&json).unwrap().into(),
+        bin: parsed.bin.clone(),
+    }
+    .to_vec()
+    .unwrap()
+}
+
+/// Skinned positions of every LOD-0 mesh of `model` in clip `a` at `t` (rest pose for `None`).
+pub(crate) fn posed(model: &Model, a: Option<usize>, t: f32) -> Vec<Vec<[f32; 3]>> {
+    let mut skinner = ModelSkinner::new(model);
+    match a {
+        Some(a) => {
+            let anim = &model.animations[a];
+            let time = ClipTime::at(t);
+            let pose = Evaluator::new(model, anim).evaluate(time).clone();
+            skinner.skin(model, &pose, Some(anim), time).unwrap();
+        }
+        None => skinner.skin(model, &Pose::rest(model), None, ClipTime::default()).unwrap(),
+    }
+    skinner.positions
+}
+
+/// Largest coordinate difference between two sets of posed meshes.
+pub(crate) fn worst(a: &[Vec<[f32; 3]>], b: &[Vec<[f32; 3]>]) -> f32 {
+    a.iter().flatten().zip(b.iter().flatten()).map(|(p, q)| relic_core::math::max_abs_diff(p, q)).fold(0.0, f32::max)
+}
