@@ -403,6 +403,19 @@ impl<'a> Harness<'a> {
         }
     }
 
+    /// At least `total` random mutations spread evenly over `files` (fixed by `rng`'s seed), and
+    /// a check that they were all run. Panics on an empty `files`: a test that mutates nothing
+    /// must not pass.
+    pub fn mutations_over(&mut self, files: &[(String, Vec<u8>)], rng: &mut Rng, total: usize) {
+        assert!(!files.is_empty(), "no files to mutate");
+        let before = self.inputs();
+        let rounds = total.div_ceil(files.len());
+        for (name, bytes) in files {
+            self.mutations(name, bytes, rng, rounds);
+        }
+        assert!(self.inputs() - before >= total, "{} mutations, {total} expected", self.inputs() - before);
+    }
+
     /// Every field set to every value in turn (one field changed per input). Panics if a field
     /// lies outside `bytes` (a wrong field table must not pass silently).
     pub fn fields(&mut self, name: &str, bytes: &[u8], fields: &[Field], values: &[u32]) {

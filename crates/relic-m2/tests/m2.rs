@@ -685,11 +685,7 @@ mod hostile {
         files.extend(hostile());
         let mut h = harness();
         let mut rng = Rng::new(0x0032_0010);
-        let rounds = 10_000usize.div_ceil(files.len());
-        for (name, bytes) in &files {
-            h.mutations(name, bytes, &mut rng, rounds);
-        }
-        assert!(h.inputs() >= 10_000);
+        h.mutations_over(&files, &mut rng, 10_000);
         h.finish();
     }
 

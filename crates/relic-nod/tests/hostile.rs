@@ -407,11 +407,7 @@ mod fields {
         let mut h = harness(&model);
         let files: Vec<_> = all_fixtures().into_iter().filter(|(_, b)| b.len() < 4096).collect();
         let mut rng = Rng::new(0x0A0D_0010);
-        let rounds = 10_000usize.div_ceil(files.len());
-        for (name, bytes) in &files {
-            h.mutations(name, bytes, &mut rng, rounds);
-        }
-        assert!(h.inputs() >= 10_000);
+        h.mutations_over(&files, &mut rng, 10_000);
         h.finish();
     }
 
