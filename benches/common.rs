@@ -14,7 +14,7 @@ use std::path::PathBuf;
 use criterion::{BenchmarkGroup, measurement::WallTime};
 use relic_core::WriteOptions;
 use relic_core::model::{
-    Animation, Bone, Channel, ChannelValues, Clock, Influence, Interpolation, Material, Mesh, Model, Skin, Transform,
+    Animation, Channel, ChannelValues, Clock, Influence, Interpolation, Material, Mesh, Model, Skin,
 };
 use relic_nod::nad::{NadFile, NadKey, NadTrack};
 
@@ -67,22 +67,7 @@ pub fn synthetic_model(
     let per_mesh = (vertices / meshes.max(1)).max(3);
     let side = (per_mesh as f64).sqrt().ceil() as usize;
     let mut model = Model { name: "synthetic".into(), ..Model::default() };
-    for b in 0..bones {
-        let t = [0.0, if b == 0 { 0.0 } else { 1.0 }, 0.0];
-        let global_y = b as f32;
-        let mut bind = relic_core::math::IDENTITY;
-        bind[13] = global_y;
-        let mut inverse = relic_core::math::IDENTITY;
-        inverse[13] = -global_y;
-        model.bones.push(Bone {
-            name: format!("bone_{b}"),
-            parent: b.checked_sub(1),
-            rest: Transform { translation: t, ..Transform::IDENTITY },
-            bind_matrix: bind,
-            inverse_bind_matrix: inverse,
-            ..Bone::default()
-        });
-    }
+    model.bones = relic_core::testkit::bone_chain(bones, "bone_");
     model.materials.push(Material { name: "synthetic".into(), ..Material::default() });
     for m in 0..meshes.max(1) {
         let mut mesh = Mesh { name: format!("mesh_{m}"), material: Some(0), ..Mesh::default() };

@@ -243,18 +243,7 @@ fn channel(bone: usize, interpolation: Interpolation, times: Vec<f32>, values: C
 /// two UV sets, morph targets, scale keys, cubic and step keys, a socket with scale and id.
 fn foreign_model() -> Model {
     let bone = |name: &str, parent: Option<usize>, y: f32| {
-        let mut bind = relic_core::math::IDENTITY;
-        bind[13] = y;
-        let mut inverse = relic_core::math::IDENTITY;
-        inverse[13] = -y;
-        Bone {
-            name: name.into(),
-            parent,
-            rest: Transform { translation: [0.0, if parent.is_some() { 1.0 } else { y }, 0.0], ..Transform::IDENTITY },
-            bind_matrix: bind,
-            inverse_bind_matrix: inverse,
-            ..Bone::default()
-        }
+        relic_core::testkit::bone_at(name, parent, if parent.is_some() { 1.0 } else { y }, y)
     };
     let bones = vec![bone("hips", None, 0.0), bone("spine", Some(0), 1.0), bone("prop", None, 3.0)];
     let quad = |name: &str, y: f32| Mesh {

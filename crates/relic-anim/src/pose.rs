@@ -397,26 +397,10 @@ pub fn transform_parts(t: &Transform) -> (Vector3<f32>, UnitQuaternion<f32>, Vec
 #[cfg(test)]
 mod tests {
     use super::*;
-    use relic_core::model::{Bone, Channel, Interpolation};
+    use relic_core::model::{Channel, Interpolation};
 
     fn chain() -> Model {
-        let mut m = Model::default();
-        for b in 0..3usize {
-            let y = b as f32;
-            let mut bind = relic_core::math::IDENTITY;
-            bind[13] = y;
-            let mut inv = relic_core::math::IDENTITY;
-            inv[13] = -y;
-            m.bones.push(Bone {
-                name: format!("b{b}"),
-                parent: b.checked_sub(1),
-                rest: Transform { translation: [0.0, if b == 0 { 0.0 } else { 1.0 }, 0.0], ..Transform::IDENTITY },
-                bind_matrix: bind,
-                inverse_bind_matrix: inv,
-                ..Bone::default()
-            });
-        }
-        m
+        Model { bones: relic_core::testkit::bone_chain(3, "b"), ..Model::default() }
     }
 
     #[test]

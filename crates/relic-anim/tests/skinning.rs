@@ -10,21 +10,7 @@ const H: f32 = std::f32::consts::FRAC_1_SQRT_2;
 /// Root at the origin, child at (0, 1, 0); one quad skinned half to each; a clip that turns the
 /// child 90° about Z over one second; one morph target that lifts vertex 0 by 1 in Z.
 fn model() -> Model {
-    let mut bones = Vec::new();
-    for (b, y) in [(0usize, 0.0f32), (1, 1.0)] {
-        let mut bind = relic_core::math::IDENTITY;
-        bind[13] = y;
-        let mut inv = relic_core::math::IDENTITY;
-        inv[13] = -y;
-        bones.push(Bone {
-            name: format!("b{b}"),
-            parent: b.checked_sub(1),
-            rest: Transform { translation: [0.0, y, 0.0], ..Transform::IDENTITY },
-            bind_matrix: bind,
-            inverse_bind_matrix: inv,
-            ..Bone::default()
-        });
-    }
+    let bones = relic_core::testkit::bone_chain(2, "b");
     let one = |b| vec![Influence { bone: b, weight: 1.0 }];
     let mesh = Mesh {
         name: "quad".into(),

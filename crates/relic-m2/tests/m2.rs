@@ -330,20 +330,7 @@ fn models_from_elsewhere_write_valid_files() {
 fn synthetic(vertices: usize, bones: usize, animations: usize) -> Model {
     use relic_core::model::*;
     let mut m = Model { name: "synthetic".into(), ..Model::default() };
-    for b in 0..bones {
-        let mut bind = relic_core::math::IDENTITY;
-        bind[13] = b as f32;
-        let mut inv = relic_core::math::IDENTITY;
-        inv[13] = -(b as f32);
-        m.bones.push(Bone {
-            name: format!("b{b}"),
-            parent: b.checked_sub(1),
-            rest: Transform { translation: [0.0, if b == 0 { 0.0 } else { 1.0 }, 0.0], ..Transform::IDENTITY },
-            bind_matrix: bind,
-            inverse_bind_matrix: inv,
-            ..Bone::default()
-        });
-    }
+    m.bones = relic_core::testkit::bone_chain(bones, "b");
     m.materials.push(Material {
         name: "m".into(),
         textures: vec![TextureRef { path: "A.BLP".into(), uv_set: Some(0), ..TextureRef::default() }],

@@ -10,7 +10,7 @@ use std::path::Path;
 
 use relic_core::model::{
     Animation, Bone, Channel, ChannelValues, Clock, FormatExtras, FormatKind, Influence, Interpolation, Material, Mesh,
-    Model, Skin, Transform,
+    Model, Skin,
 };
 use relic_core::{Loss, WriteError, WriteOptions};
 use relic_nod::options::NadOptions;
@@ -38,22 +38,7 @@ fn assert_legal_skin(model: &Model) {
 
 /// A chain of `n` bones one unit apart along Y (in the model's Y-up frame).
 fn chain(n: usize) -> Vec<Bone> {
-    (0..n)
-        .map(|b| {
-            let mut bind = relic_core::math::IDENTITY;
-            bind[13] = b as f32;
-            let mut inverse = relic_core::math::IDENTITY;
-            inverse[13] = -(b as f32);
-            Bone {
-                name: format!("b{b}"),
-                parent: b.checked_sub(1),
-                rest: Transform { translation: [0.0, if b == 0 { 0.0 } else { 1.0 }, 0.0], ..Transform::IDENTITY },
-                bind_matrix: bind,
-                inverse_bind_matrix: inverse,
-                ..Bone::default()
-            }
-        })
-        .collect()
+    relic_core::testkit::bone_chain(n, "b")
 }
 
 /// A strip mesh of `n` vertices skinned with `skin(i)`.
