@@ -10,7 +10,7 @@
 //! | `v6-key-boxes` | §3.4: the mesh posed at each keyframe has the stored keyframe box (≤ 0.01) |
 
 use relic_core::check::Checks;
-use relic_core::{ReadErrorKind, WriteOptions};
+use relic_core::WriteOptions;
 
 use crate::file::AbcFile;
 
@@ -22,18 +22,7 @@ pub const KEY_BOX_TOLERANCE: f32 = 0.01;
 /// Runs every format-level check on one file.
 pub fn corpus_checks(bytes: &[u8]) -> Checks {
     let mut checks = Checks::new();
-    let file = match crate::parse(bytes) {
-        Ok(f) => f,
-        Err(e) => {
-            if matches!(e.kind, ReadErrorKind::UnsupportedVersion { .. }) {
-                checks.refuse("parse", e.to_string());
-            } else {
-                checks.fail("parse", e.to_string());
-            }
-            return checks;
-        }
-    };
-    checks.pass("parse", describe(&file));
+    let Some(file) = checks.parsed(crate::parse(bytes), describe) else { return checks };
     checks.run("rewrite", || rewrite(&file, bytes));
     match &file {
         AbcFile::V12(f) => {

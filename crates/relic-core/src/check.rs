@@ -56,6 +56,26 @@ impl Checks {
         Self::default()
     }
 
+    /// Records how the `parse` check ended: passed with `describe`'s figures, refused for a
+    /// version relic deliberately does not read, failed for any other error. Returns the parsed
+    /// value, `None` when there is nothing to check further.
+    pub fn parsed<T>(&mut self, result: Result<T, crate::ReadError>, describe: impl FnOnce(&T) -> String) -> Option<T> {
+        match result {
+            Ok(value) => {
+                self.pass("parse", describe(&value));
+                Some(value)
+            }
+            Err(e) if matches!(e.kind, crate::ReadErrorKind::UnsupportedVersion { .. }) => {
+                self.refuse("parse", e.to_string());
+                None
+            }
+            Err(e) => {
+                self.fail("parse", e.to_string());
+                None
+            }
+        }
+    }
+
     /// Records a passed check.
     pub fn pass(&mut self, name: impl Into<String>, detail: impl Into<String>) {
         self.0.push(Check { name: name.into(), status: Status::Pass, detail: detail.into() });

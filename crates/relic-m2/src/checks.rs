@@ -27,21 +27,7 @@ pub const UNIT_TOLERANCE: f32 = 1e-3;
 /// Runs every format-level check on one file.
 pub fn corpus_checks(bytes: &[u8]) -> Checks {
     let mut checks = Checks::new();
-    if let Some(refusal) = crate::refusal(bytes)
-        && matches!(refusal.kind, relic_core::ReadErrorKind::UnsupportedVersion { .. })
-    {
-        checks.refuse("parse", refusal.to_string());
-        return checks;
-    }
-    let file = match crate::read(bytes) {
-        Ok(f) => f,
-        Err(e) => {
-            checks.fail("parse", e.to_string());
-            return checks;
-        }
-    };
-    checks.pass(
-        "parse",
+    let Some(file) = checks.parsed(crate::read(bytes), |file| {
         format!(
             "v{}, {} bones, {} vertices, {} views, {} sequences, {} particles, {} ribbons",
             file.version,
@@ -51,8 +37,10 @@ pub fn corpus_checks(bytes: &[u8]) -> Checks {
             file.sequences.len(),
             file.particle_emitters.len(),
             file.ribbon_emitters.len()
-        ),
-    );
+        )
+    }) else {
+        return checks;
+    };
     checks.run("rewrite", || same_or_equal(bytes, &file.to_bytes(), &file));
     checks.run("ir-round-trip", || {
         let model = crate::to_ir::to_ir(&file).map_err(|e| e.to_string())?;

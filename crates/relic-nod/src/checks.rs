@@ -32,19 +32,7 @@ pub fn corpus_checks(bytes: &[u8]) -> Checks {
 
 fn nod_checks(bytes: &[u8]) -> Checks {
     let mut checks = Checks::new();
-    let (file, choices) = match read_nod(bytes, &NodOptions::default()) {
-        Ok(parsed) => parsed,
-        Err(e) => {
-            if matches!(e.kind, relic_core::ReadErrorKind::UnsupportedVersion { .. }) {
-                checks.refuse("parse", e.to_string());
-            } else {
-                checks.fail("parse", e.to_string());
-            }
-            return checks;
-        }
-    };
-    checks.pass(
-        "parse",
+    let Some((file, choices)) = checks.parsed(read_nod(bytes, &NodOptions::default()), |(file, choices)| {
         format!(
             "{} bones, {} groups, {} vertices, {} faces, {} materials{}; matrix {}, tail {}, RestTranslate {}, winding {}",
             file.bones.len(),
@@ -57,8 +45,10 @@ fn nod_checks(bytes: &[u8]) -> Checks {
             choices.group_tail.value,
             choices.rest_translate.value,
             choices.winding.value,
-        ),
-    );
+        )
+    }) else {
+        return checks;
+    };
     checks.run("rewrite", || match file.to_bytes() {
         Ok(out) if out == bytes => Ok(format!("{} bytes identical", out.len())),
         Ok(out) => Err(first_difference(bytes, &out)),
@@ -319,17 +309,12 @@ pub fn stand_in_skeleton() -> Model {
 
 fn nad_checks(bytes: &[u8]) -> Checks {
     let mut checks = Checks::new();
-    let nad = match parse_nad(bytes) {
-        Ok(nad) => nad,
-        Err(e) => {
-            checks.fail("parse", e.to_string());
-            return checks;
-        }
-    };
     let options = NadOptions::default();
-    let choices = decide_nad(&nad, &options);
-    checks.pass(
-        "parse",
+    let parsed = parse_nad(bytes).map(|nad| {
+        let choices = decide_nad(&nad, &options);
+        (nad, choices)
+    });
+    let Some((nad, choices)) = checks.parsed(parsed, |(nad, choices)| {
         format!(
             "{} tracks, {} keys, {} tags, {} frames; polynomial {}",
             nad.tracks.len(),
@@ -337,8 +322,10 @@ fn nad_checks(bytes: &[u8]) -> Checks {
             nad.tags.len(),
             nad.duration,
             choices.polynomial
-        ),
-    );
+        )
+    }) else {
+        return checks;
+    };
     checks.run("rewrite", || match nad.to_bytes() {
         Ok(out) if out == bytes => Ok(format!("{} bytes identical", out.len())),
         Ok(out) => Err(first_difference(bytes, &out)),
