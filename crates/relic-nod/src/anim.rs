@@ -232,7 +232,7 @@ fn seconds(frame: f64) -> f32 {
     (frame / f64::from(FRAMES_PER_SECOND)) as f32
 }
 
-/// Checks what the mapping relies on: bones in range, finite values, strictly ascending frames
+/// Checks what the mapping relies on (in time linear in the file's size): bones in range, finite values, strictly ascending frames
 /// (also as seconds), finite frame scales between keys, a sample budget for rotation tracks.
 pub(crate) fn check_for_model(nad: &NadFile, bones: usize) -> Result<(), ReadError> {
     if !nad.duration.is_finite() || nad.duration < 0.0 {
@@ -250,14 +250,16 @@ pub(crate) fn check_for_model(nad: &NadFile, bones: usize) -> Result<(), ReadErr
             ));
         }
         for (k, key) in track.keys.iter().enumerate() {
-            let at = nad.key_offset(t, k);
+            // Offsets are summed over the earlier tracks: computed only for an error, so that a
+            // file of many tracks is checked in linear time.
+            let at = || nad.key_offset(t, k);
             let path = |field: &str| format!("tracks[{t}].keys[{k}].{field}");
             if !key.frame.is_finite() {
-                return Err(invalid(at, path("frame"), format!("frame {} is not finite", key.frame)));
+                return Err(invalid(at(), path("frame"), format!("frame {} is not finite", key.frame)));
             }
             for (off, field, v) in [(8, "value", key.value), (20, "c", key.c), (32, "b", key.b), (44, "a", key.a)] {
                 if v.iter().any(|x| !x.is_finite()) {
-                    return Err(invalid(at + off, path(field), format!("{v:?} is not finite")));
+                    return Err(invalid(at() + off, path(field), format!("{v:?} is not finite")));
                 }
             }
             if let Some(next) = track.keys.get(k + 1) {
@@ -265,14 +267,14 @@ pub(crate) fn check_for_model(nad: &NadFile, bones: usize) -> Result<(), ReadErr
                     next.frame > key.frame && seconds(f64::from(next.frame)) > seconds(f64::from(key.frame));
                 if !ascending {
                     return Err(invalid(
-                        at + KEY_STRIDE,
+                        at() + KEY_STRIDE,
                         format!("tracks[{t}].keys[{}].frame", k + 1),
                         format!("frame {} does not come after frame {}", next.frame, key.frame),
                     ));
                 }
                 if !key.frame_scale.is_finite() {
                     return Err(invalid(
-                        at + 4,
+                        at() + 4,
                         path("frame_scale"),
                         format!("frame scale {} before the last key", key.frame_scale),
                     ));
