@@ -63,27 +63,36 @@ pub fn from_trs(t: [f32; 3], q: [f32; 4], s: [f32; 3]) -> Mat4 {
     ]
 }
 
-/// General 4×4 inverse (cofactors, in f64); `None` if singular.
+/// General 4×4 inverse (cofactors, in f64); `None` if singular. No allocation: the 16 minors
+/// are computed once, and the determinant reuses those of row 0.
 pub fn inverse(m: &Mat4) -> Option<Mat4> {
     let a: [f64; 16] = m.map(f64::from);
     let g = |r: usize, c: usize| a.get(c * 4 + r).copied().unwrap_or(0.0);
+    // The three indices other than `x`, in order.
+    let others = |x: usize| match x {
+        0 => [1, 2, 3],
+        1 => [0, 2, 3],
+        2 => [0, 1, 3],
+        _ => [0, 1, 2],
+    };
     // 3×3 minor with row r and column c removed.
     let minor = |r: usize, c: usize| {
-        let rows: Vec<usize> = (0..4).filter(|&i| i != r).collect();
-        let cols: Vec<usize> = (0..4).filter(|&j| j != c).collect();
+        let (rows, cols) = (others(r), others(c));
         let e = |i: usize, j: usize| g(rows.get(i).copied().unwrap_or(0), cols.get(j).copied().unwrap_or(0));
         e(0, 0) * (e(1, 1) * e(2, 2) - e(1, 2) * e(2, 1)) - e(0, 1) * (e(1, 0) * e(2, 2) - e(1, 2) * e(2, 0))
             + e(0, 2) * (e(1, 0) * e(2, 1) - e(1, 1) * e(2, 0))
     };
+    let minors: [f64; 16] = std::array::from_fn(|i| minor(i / 4, i % 4));
+    let m = |r: usize, c: usize| minors.get(r * 4 + c).copied().unwrap_or(0.0);
     let sign = |r: usize, c: usize| if (r + c).is_multiple_of(2) { 1.0 } else { -1.0 };
-    let det: f64 = (0..4).map(|c| g(0, c) * sign(0, c) * minor(0, c)).sum();
+    let det: f64 = (0..4).map(|c| g(0, c) * sign(0, c) * m(0, c)).sum();
     if det == 0.0 || !det.is_finite() {
         return None;
     }
     // inverse(r, c) = cofactor(c, r) / det
     Some(std::array::from_fn(|i| {
         let (col, row) = (i / 4, i % 4);
-        (sign(col, row) * minor(col, row) / det) as f32
+        (sign(col, row) * m(col, row) / det) as f32
     }))
 }
 
