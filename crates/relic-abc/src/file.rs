@@ -316,7 +316,7 @@ fn read_v6(bytes: &[u8]) -> Result<V6File, ReadError> {
             }
             V6SectionId::Animation => {
                 let Some(n) = &nodes else { return Err(out_of_order(&span, "Nodes")) };
-                let md: Vec<u32> = n.nodes.iter().map(|n| n.md_vertices.len() as u32).collect();
+                let md = n.md_counts();
                 animations = Some(body(bytes, &span, |s| V6Animations::read_options(s, le, (&md,)))?);
             }
             V6SectionId::AnimDims => {

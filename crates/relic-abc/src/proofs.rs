@@ -9,7 +9,6 @@
 
 use relic_core::math::{self, IDENTITY, Mat4};
 
-use crate::to_ir::column_major;
 use crate::v6::V6File;
 use crate::v12::V12File;
 
@@ -146,9 +145,4 @@ pub fn key_boxes(file: &V6File) -> KeyBoxProof {
         }
     }
     proof
-}
-
-/// The node matrices of a v9–v13 file as column-major matrices (file frame).
-pub fn node_matrices(file: &V12File) -> Vec<Mat4> {
-    file.nodes.iter().flat_map(|n| &n.nodes).map(|n| column_major(&n.matrix)).collect()
 }

@@ -421,7 +421,7 @@ fn v6_to_ir(file: &V6File) -> Result<Model, ReadError> {
 
     let mut anim_extras = Vec::new();
     let mut target_start = 0;
-    for (a, (anim, morph)) in file.animations.animations.iter().zip(morph_channels).enumerate() {
+    for (anim, morph) in file.animations.animations.iter().zip(morph_channels) {
         let keys = anim.keyframes.len();
         let times: Vec<f32> = anim.keyframes.iter().map(|k| seconds(k.time)).collect();
         let mut channels = Vec::new();
@@ -462,7 +462,6 @@ fn v6_to_ir(file: &V6File) -> Result<Model, ReadError> {
             vertex_frames: anim.node_anims.iter().map(|t| t.vertex_frames.clone()).collect(),
             morph_digest: digest,
         });
-        let _ = a;
     }
     let extras = V6Extras {
         bounds: [g.bounds_min, g.bounds_max],

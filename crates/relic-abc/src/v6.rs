@@ -246,6 +246,12 @@ fn read_v6_tree(vertex_count: u32) -> BinResult<Vec<V6Node>> {
 }
 
 impl V6Nodes {
+    /// Each node's mesh-deformation vertex count, in node order (what the Animation section's
+    /// per-node blocks are sized by).
+    pub fn md_counts(&self) -> Vec<u32> {
+        self.nodes.iter().map(|n| n.md_vertices.len() as u32).collect()
+    }
+
     /// Each node's parent (the walk's open node), `None` for the root.
     pub fn parents(&self) -> Vec<Option<usize>> {
         let mut out = Vec::with_capacity(self.nodes.len());
@@ -394,6 +400,6 @@ impl V6File {
 
     /// Each node's mesh-deformation vertex count, in node order.
     pub fn md_counts(&self) -> Vec<u32> {
-        self.nodes.nodes.iter().map(|n| n.md_vertices.len() as u32).collect()
+        self.nodes.md_counts()
     }
 }

@@ -9,7 +9,7 @@ mod common;
 use relic_abc::{AbcFile, parse, read_model, write_model};
 use relic_anim::bounds::ModelSkinner;
 use relic_anim::pose::{ClipTime, Evaluator};
-use relic_anim::proofs::{KeyBox, key_boxes, rest_pose};
+use relic_anim::proofs::{key_boxes, rest_pose, stored_key_boxes};
 use relic_core::model::{
     Animation, Attachment, Bone, Channel, ChannelValues, Clock, Event, FormatExtras, FormatKind, Influence,
     Interpolation, Material, Mesh, Model, MorphChannel, MorphTarget, Skin, Transform,
@@ -92,14 +92,6 @@ fn triangles_are_counter_clockwise_around_the_normals() {
         }
         assert!(ccw_fraction(&model, true) < 0.01, "{name}: the test must be able to fail");
     }
-}
-
-fn stored_key_boxes(model: &Model) -> Vec<KeyBox> {
-    let mut out = Vec::new();
-    for (a, anim) in model.animations.iter().enumerate() {
-        out.extend(anim.key_bounds.iter().map(|k| KeyBox { animation: a, time: k.time, bounds: k.bounds }));
-    }
-    out
 }
 
 /// §3.4 through the model: relic-anim posing the converted v6 model reproduces every stored
