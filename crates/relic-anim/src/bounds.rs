@@ -103,12 +103,36 @@ pub fn key_times(animation: &Animation) -> Vec<f32> {
 
 /// The box of the posed LOD-0 meshes at `time` of `model.animations[animation]`.
 pub fn posed_bounds(model: &Model, animation: usize, time: ClipTime) -> Result<Option<Aabb>, SkinError> {
-    let Some(anim) = model.animations.get(animation) else { return Ok(None) };
-    let mut evaluator = Evaluator::new(model, anim);
-    let mut skinner = ModelSkinner::new(model);
-    let pose = evaluator.evaluate(time);
-    skinner.skin(model, pose, Some(anim), time)?;
-    Ok(skinner.bounds(model, lod0))
+    BoundsProbe::new(model).at(animation, time)
+}
+
+/// Boxes of the posed LOD-0 meshes at many (clip, time) pairs of one model, reusing the skinning
+/// buffers and the clip's evaluator (its cursors too) while consecutive requests stay in a clip.
+pub struct BoundsProbe<'m> {
+    model: &'m Model,
+    skinner: ModelSkinner,
+    evaluator: Option<(usize, Evaluator<'m>)>,
+}
+
+impl<'m> BoundsProbe<'m> {
+    /// A probe of `model`.
+    pub fn new(model: &'m Model) -> Self {
+        Self { model, skinner: ModelSkinner::new(model), evaluator: None }
+    }
+
+    /// The box at `time` of `model.animations[animation]` (`None` for no such clip or no LOD-0
+    /// vertices).
+    pub fn at(&mut self, animation: usize, time: ClipTime) -> Result<Option<Aabb>, SkinError> {
+        let model = self.model;
+        let Some(anim) = model.animations.get(animation) else { return Ok(None) };
+        let evaluator = match &mut self.evaluator {
+            Some((a, ev)) if *a == animation => ev,
+            slot => &mut slot.insert((animation, Evaluator::new(model, anim))).1,
+        };
+        let pose = evaluator.evaluate(time);
+        self.skinner.skin(model, pose, Some(anim), time)?;
+        Ok(self.skinner.bounds(model, lod0))
+    }
 }
 
 /// The box of the posed LOD-0 meshes over every key time of a clip (see [`key_times`]).

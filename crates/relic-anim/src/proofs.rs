@@ -7,7 +7,7 @@
 
 use relic_core::model::{Aabb, Model};
 
-use crate::bounds::{ModelSkinner, clip_bounds, lod0, posed_bounds};
+use crate::bounds::{BoundsProbe, ModelSkinner, clip_bounds};
 use crate::pose::{ClipTime, Pose};
 use crate::skin::{SkinBinding, skin_mesh, skin_reference};
 
@@ -45,12 +45,13 @@ pub fn key_boxes(model: &Model, boxes: &[KeyBox], tolerance: f32) -> Result<Stri
     let mut worst = (0.0f32, None::<KeyBox>);
     let mut compared = 0usize;
     let mut skipped = 0usize;
+    let mut probe = BoundsProbe::new(model);
     for kb in boxes {
         if kb.bounds.min == [0.0; 3] && kb.bounds.max == [0.0; 3] {
             skipped += 1;
             continue;
         }
-        let posed = posed_bounds(model, kb.animation, ClipTime::at(kb.time)).map_err(|e| e.to_string())?;
+        let posed = probe.at(kb.animation, ClipTime::at(kb.time)).map_err(|e| e.to_string())?;
         let Some(posed) = posed else { continue };
         let err = posed.max_corner_distance(&kb.bounds);
         compared += 1;
@@ -146,14 +147,15 @@ pub fn fast_matches_reference(model: &Model, tolerance: f32) -> Result<String, S
         poses.push((ev.evaluate(ClipTime::at(anim.duration * 0.5)).clone(), Some(i)));
     }
     let (mut worst_abs, mut worst_rel) = (0.0f32, 0.0f32);
-    for (pose, _) in &poses {
-        for mesh in &model.meshes {
-            let n = mesh.positions.len();
-            let (mut rp, mut rn) = (vec![[0.0; 3]; n], vec![[0.0; 3]; mesh.normals.len()]);
-            let (mut fp, mut fnn) = (rp.clone(), rn.clone());
+    for mesh in &model.meshes {
+        // One binding and one set of buffers per mesh, for every pose.
+        let binding = SkinBinding::new(mesh);
+        let n = mesh.positions.len();
+        let (mut rp, mut rn) = (vec![[0.0; 3]; n], vec![[0.0; 3]; mesh.normals.len()]);
+        let (mut fp, mut fnn) = (rp.clone(), rn.clone());
+        for (pose, _) in &poses {
             skin_reference(mesh, &pose.skin, &mesh.positions, &mesh.normals, &mut rp, &mut rn)
                 .map_err(|e| e.to_string())?;
-            let binding = SkinBinding::new(mesh);
             skin_mesh(mesh, &binding, &pose.skin, &mesh.positions, &mesh.normals, &mut fp, &mut fnn)
                 .map_err(|e| e.to_string())?;
             for (a, b) in rp.iter().zip(&fp).chain(rn.iter().zip(&fnn)) {
@@ -167,9 +169,4 @@ pub fn fast_matches_reference(model: &Model, tolerance: f32) -> Result<String, S
     }
     let detail = format!("{} poses, worst difference {worst_abs:.1e} ({worst_rel:.1e} relative)", poses.len());
     if worst_rel <= tolerance { Ok(detail) } else { Err(format!("{detail} > {tolerance}")) }
-}
-
-/// LOD-0 meshes of a model (re-exported for callers building their own checks).
-pub fn is_lod0(mesh: &relic_core::model::Mesh) -> bool {
-    lod0(mesh)
 }
