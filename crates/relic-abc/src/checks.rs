@@ -9,8 +9,8 @@
 //! | `v12-weights` | §4.7: LOD-0 positions rebuilt from weights and node matrices match the stored ones |
 //! | `v6-key-boxes` | §3.4: the mesh posed at each keyframe has the stored keyframe box (≤ 0.01) |
 
-use relic_core::check::Checks;
 use relic_core::WriteOptions;
+use relic_core::check::Checks;
 
 use crate::file::AbcFile;
 
