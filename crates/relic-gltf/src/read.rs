@@ -3,7 +3,9 @@
 //! bytes that exist before anything is decoded, and the total decoded size is capped at a small
 //! multiple of the input.
 
-use std::path::Path;
+use std::borrow::Cow;
+use std::io::Read;
+use std::path::{Component, Path, PathBuf};
 
 use gltf_json as json;
 use json::accessor::{ComponentType, Type};
@@ -123,20 +125,21 @@ pub(crate) fn parse_json(text: &[u8]) -> Result<Root, GltfError> {
     Ok(root)
 }
 
-/// Loads every buffer: the GLB binary chunk, a base64 data URI, or a file next to the document.
-pub(crate) fn load_buffers(
+/// Loads every buffer: the GLB binary chunk (borrowed), a base64 data URI, or a file in the
+/// folder of the document (at most `byteLength` bytes of it; see [`resolve_file`]).
+pub(crate) fn load_buffers<'a>(
     root: &Root,
-    blob: Option<&[u8]>,
+    blob: Option<&'a [u8]>,
     base_dir: Option<&Path>,
-) -> Result<Vec<Vec<u8>>, GltfError> {
+) -> Result<Vec<Cow<'a, [u8]>>, GltfError> {
     let mut out = Vec::with_capacity(root.buffers.len());
     for (i, buffer) in root.buffers.iter().enumerate() {
         let data = match &buffer.uri {
             None => match (i, blob) {
-                (0, Some(b)) => b.to_vec(),
+                (0, Some(b)) => Cow::Borrowed(b),
                 _ => return Err(GltfError::invalid(format!("buffers[{i}]"), "no URI and no GLB binary chunk")),
             },
-            Some(uri) if uri.starts_with("data:") => decode_data_uri(uri)?,
+            Some(uri) if uri.starts_with("data:") => Cow::Owned(decode_data_uri(uri)?),
             Some(uri) => {
                 let Some(dir) = base_dir else {
                     return Err(GltfError::Resource {
@@ -144,11 +147,9 @@ pub(crate) fn load_buffers(
                         problem: "an external buffer needs the folder of the .gltf file".into(),
                     });
                 };
-                let path = dir.join(percent_decode(uri));
-                std::fs::read(&path).map_err(|e| GltfError::Resource {
-                    uri: uri.clone(),
-                    problem: format!("{}: {e}", path.display()),
-                })?
+                let problem = |problem: String| GltfError::Resource { uri: uri.clone(), problem };
+                let path = resolve_file(uri, dir).map_err(problem)?;
+                Cow::Owned(read_prefix(&path, buffer.byte_length.0).map_err(problem)?)
             }
         };
         if (data.len() as u64) < buffer.byte_length.0 {
@@ -160,6 +161,76 @@ pub(crate) fn load_buffers(
         out.push(data);
     }
     Ok(out)
+}
+
+/// Whether a URI starts with a scheme (`file:`, `http:`, `C:`): letters, digits, `+`, `-`, `.`
+/// after a letter, then a colon.
+fn has_scheme(uri: &str) -> bool {
+    let Some((scheme, _)) = uri.split_once(':') else { return false };
+    scheme.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+        && scheme.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
+}
+
+/// `uri` (percent-decoded) as a path relative to the document's folder, without touching the
+/// file system.
+/// Refuses what could name a file outside the folder: a scheme, an absolute path, a `..`
+/// component (with `/` or `\` as separator, so a document made on Windows cannot either).
+pub(crate) fn relative_path(uri: &str) -> Result<PathBuf, String> {
+    if has_scheme(uri) {
+        return Err("a URI with a scheme is not supported: only a path relative to the .gltf file".into());
+    }
+    let decoded = percent_decode(uri);
+    if decoded.contains('\0') {
+        return Err("the path contains a NUL character".into());
+    }
+    let path = PathBuf::from(&decoded);
+    if decoded.starts_with(['/', '\\']) || path.has_root() || path.is_absolute() {
+        return Err("an absolute path is not allowed: only a path relative to the .gltf file".into());
+    }
+    if decoded.split(['/', '\\']).any(|part| part == "..") {
+        return Err("a \"..\" component would leave the folder of the .gltf file".into());
+    }
+    if path.components().any(|c| !matches!(c, Component::Normal(_) | Component::CurDir)) {
+        return Err("only a plain relative path is allowed".into());
+    }
+    Ok(path)
+}
+
+/// The regular file `uri` names inside `base_dir` (canonical): refused if the URI is not a plain
+/// relative path ([`relative_path`]), if it resolves (through links) outside the folder, or if it
+/// is not a regular file (a folder, a FIFO or a device, which could block or never end).
+pub(crate) fn resolve_file(uri: &str, base_dir: &Path) -> Result<PathBuf, String> {
+    let relative = relative_path(uri)?;
+    let base = if base_dir.as_os_str().is_empty() { Path::new(".") } else { base_dir };
+    let base = base.canonicalize().map_err(|e| format!("folder {}: {e}", base.display()))?;
+    let joined = base.join(&relative);
+    let path = joined.canonicalize().map_err(|e| format!("{}: {e}", joined.display()))?;
+    if !path.starts_with(&base) {
+        return Err(format!(
+            "{} resolves to {}, outside the folder of the .gltf file (through a link)",
+            joined.display(),
+            path.display()
+        ));
+    }
+    let meta = std::fs::metadata(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    if !meta.is_file() {
+        return Err(format!("{} is not a regular file", path.display()));
+    }
+    Ok(path)
+}
+
+/// The first `limit` bytes of the regular file `path` (fewer if it is shorter).
+fn read_prefix(path: &Path, limit: u64) -> Result<Vec<u8>, String> {
+    let fail = |e: std::io::Error| format!("{}: {e}", path.display());
+    let file = std::fs::File::open(path).map_err(fail)?;
+    let meta = file.metadata().map_err(fail)?;
+    // Checked again on the open file: the name may have been replaced since it was resolved.
+    if !meta.is_file() {
+        return Err(format!("{} is not a regular file", path.display()));
+    }
+    let mut data = Vec::with_capacity(usize::try_from(limit.min(meta.len())).unwrap_or(0));
+    file.take(limit).read_to_end(&mut data).map_err(fail)?;
+    Ok(data)
 }
 
 fn percent_decode(uri: &str) -> String {
@@ -223,7 +294,7 @@ fn base64_decode(text: &[u8]) -> Option<Vec<u8>> {
 /// Decoded accessor data, with a running budget of decoded bytes.
 pub(crate) struct Reader<'a> {
     root: &'a Root,
-    buffers: &'a [Vec<u8>],
+    buffers: &'a [Cow<'a, [u8]>],
     /// Bytes of decoded output still allowed.
     budget: u64,
 }
@@ -295,7 +366,7 @@ impl<'b> Span<'b> {
 
 impl<'a> Reader<'a> {
     /// A reader whose decoded output may total `budget` bytes.
-    pub(crate) fn new(root: &'a Root, buffers: &'a [Vec<u8>], budget: u64) -> Self {
+    pub(crate) fn new(root: &'a Root, buffers: &'a [Cow<'a, [u8]>], budget: u64) -> Self {
         Self { root, buffers, budget }
     }
 
