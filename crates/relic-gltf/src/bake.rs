@@ -49,10 +49,14 @@ pub(crate) fn sample_times(model: &Model, anim: &Animation, fps: f32) -> Vec<f32
                 if period <= 0.0 || !period.is_finite() {
                     continue;
                 }
-                let periods = (d / period).ceil() as usize + 1;
-                if periods.saturating_mul(ch.times.len() + 2) > MAX_SAMPLES {
+                // In f64 and compared before converting: `d / period` can be huge or infinite
+                // (a tiny period in a long clip; never NaN, as `d` is finite and `period` > 0),
+                // and `+ 1` on a saturated usize overflowed.
+                let periods = (f64::from(d) / f64::from(period)).ceil() + 1.0;
+                if periods * (ch.times.len() as f64 + 2.0) > MAX_SAMPLES as f64 {
                     continue;
                 }
+                let periods = periods as usize;
                 for k in 0..periods {
                     let start = k as f32 * period;
                     if start > d {
@@ -109,4 +113,28 @@ pub(crate) fn continuous(rotations: &mut [[f32; 4]]) {
 pub(crate) fn verbatim_ok(clock: Clock, times: &[f32], interpolation: Interpolation) -> bool {
     let _ = interpolation;
     clock == Clock::Animation && times.first().is_none_or(|&t| t >= 0.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use relic_core::model::{Channel, ChannelValues};
+
+    #[test]
+    fn a_tiny_period_in_a_huge_clip_neither_overflows_nor_explodes() {
+        for (period, duration) in [(1e-30, 3e38), (1e-30, f32::MAX), (f32::MIN_POSITIVE, 1.0), (1e-3, 1e6)] {
+            let model = Model { global_sequences: vec![period], ..Model::default() };
+            let channel = Channel {
+                bone: 0,
+                clock: Clock::Global(0),
+                interpolation: Interpolation::Linear,
+                times: vec![0.0, period / 2.0],
+                values: ChannelValues::Translation(vec![[0.0; 3]; 2]),
+            };
+            let anim = Animation { duration, channels: vec![channel], ..Animation::default() };
+            let times = sample_times(&model, &anim, 30.0);
+            assert!(times.len() <= MAX_SAMPLES + 3, "{period} in {duration}: {} samples", times.len());
+            assert!(times.windows(2).all(|w| w[0] < w[1]));
+        }
+    }
 }

@@ -1,13 +1,14 @@
 //! Hostile documents found in review: `.gltf` buffer URIs that leave the document's folder or
-//! name things that are not files, and buffer files longer than they claim.
+//! name things that are not files, buffer files longer than they claim, and a relic export whose
+//! extras make the bake overflow.
 
 // Test helpers: a failure must stop the test loudly.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use relic_core::testkit::{self, CountingAllocator};
-use relic_gltf::{ExportOptions, GltfError, export_gltf, import, samples};
+use relic_gltf::{ExportOptions, GltfError, export_glb, export_gltf, import, samples};
 use serde_json::{Value, json};
 
 #[global_allocator]
@@ -150,4 +151,37 @@ fn a_buffer_file_shorter_than_byte_length_is_refused() {
     let err = import(&with_uri("sample.bin"), Some(&model)).unwrap_err();
     assert!(err.to_string().contains("byteLength"), "{err}");
     assert!(err.to_string().contains("buffers[0]"), "{err}");
+}
+
+/// A relic export of the sample with global sequences whose extras say a period of 1e-30 s and a
+/// clip of 3e38 s: `ceil(duration / period) + 1` overflowed in the bake on export.
+#[test]
+fn a_glb_whose_extras_make_the_bake_overflow_exports_without_panicking() {
+    let glb = export_glb(&samples::flagged_bones(), &ExportOptions::default()).unwrap().value;
+    let parsed = gltf::binary::Glb::from_slice(&glb).unwrap();
+    let mut doc: Value = serde_json::from_slice(&parsed.json).unwrap();
+    let bin = parsed.bin.unwrap().into_owned();
+    let sequences = doc["extras"]["relic"]["global_sequences"].as_array().unwrap().len();
+    assert!(sequences > 0, "the sample has global sequences");
+    doc["extras"]["relic"]["global_sequences"] = json!(vec![1e-30f32; sequences]);
+    for anim in doc["animations"].as_array_mut().unwrap() {
+        anim["extras"]["relic"]["duration"] = json!(3e38f32);
+    }
+    let crafted = gltf::binary::Glb {
+        header: gltf::binary::Header { magic: *b"glTF", version: 2, length: 0 },
+        json: serde_json::to_vec(&doc).unwrap().into(),
+        bin: Some(bin.into()),
+    }
+    .to_vec()
+    .unwrap();
+    let model = import(&crafted, None).unwrap();
+    assert_eq!(model.global_sequences, vec![1e-30; sequences]);
+    let started = Instant::now();
+    let outcome =
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| export_glb(&model, &ExportOptions::default())));
+    let exported = outcome.expect("export panicked");
+    assert!(started.elapsed() < Duration::from_secs(20), "export took {:?}", started.elapsed());
+    if let Ok(glb) = exported {
+        assert!(import(&glb.value, None).is_ok());
+    }
 }
