@@ -1,0 +1,86 @@
+//! relic-m2 at hostile scale: files that are small but ask for work or memory that grows with
+//! the product of two counts (sequences × keys, bones × sequences, bones × depth), and models
+//! whose counts do not fit the file's narrow fields. Every crafted file is built with the crate's
+//! own types and written with its own writer, so it is valid apart from what the test is about.
+
+// Test helpers: a failed unwrap is a failed test.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
+
+use relic_core::ReadErrorKind;
+use relic_core::testkit::{self, CountingAllocator, Limits};
+use relic_m2::M2Array;
+use relic_m2::file::{Bone, M2File, Sequence};
+use relic_m2::track::Track;
+
+#[global_allocator]
+static ALLOC: CountingAllocator = CountingAllocator;
+
+/// `n` sequences of 5 ms, 10 ms apart on the shared timeline.
+fn sequences(n: usize) -> Vec<Sequence> {
+    (0..n)
+        .map(|i| Sequence { start: i as u32 * 10, end: i as u32 * 10 + 5, next_variation: -1, ..Sequence::default() })
+        .collect()
+}
+
+/// A root bone without keys.
+fn root() -> Bone {
+    Bone { parent: -1, key_bone_id: -1, ..Bone::default() }
+}
+
+/// A version-256 file with `sequences` sequences and these bones.
+fn file(sequences_n: usize, bones: Vec<Bone>) -> M2File {
+    M2File {
+        version: 256,
+        name: M2Array::new(b"hostile\0".to_vec()),
+        sequences: sequences(sequences_n).into(),
+        bones: bones.into(),
+        ..M2File::default()
+    }
+}
+
+/// A linear translation track of `keys` keys, 1 ms apart, with these ranges and clock.
+fn track(keys: usize, ranges: Vec<[u32; 2]>, global_sequence: i16) -> Track<[f32; 3]> {
+    Track {
+        interpolation: 1,
+        global_sequence,
+        ranges: ranges.into(),
+        timestamps: (0..keys as u32).collect::<Vec<_>>().into(),
+        values: vec![[0.5f32, 0.0, 0.0]; keys].into(),
+    }
+}
+
+/// Every sequence's range is the whole key list (plus the terminator).
+fn shared_ranges(sequences: usize, keys: usize) -> Vec<[u32; 2]> {
+    let mut r = vec![[0, keys as u32 - 1]; sequences];
+    r.push([0, 0]);
+    r
+}
+
+fn invalid_message(e: &relic_core::ReadError) -> &str {
+    match &e.kind {
+        ReadErrorKind::Invalid(m) => m,
+        other => panic!("expected an Invalid error, got {other:?} ({e})"),
+    }
+}
+
+/// 20 000 sequences sharing one 100 000-key range: checking the ranges rescanned the keys once per
+/// sequence (2·10⁹ comparisons).
+#[test]
+fn shared_ranges_are_checked_in_linear_time() {
+    let (s, k) = (20_000, 100_000);
+    let bytes = file(s, vec![Bone { translation: track(k, shared_ranges(s, k), -1), ..root() }]).to_bytes();
+    assert!(bytes.len() < 4 << 20, "{} bytes", bytes.len());
+    testkit::check("shared ranges", &bytes, Limits::default(), relic_m2::read).unwrap();
+    assert_eq!(relic_m2::read(&bytes).unwrap().sequences.len(), s);
+
+    // The fast check finds the same key the full scan found: range 0 avoids the bad key, range 1
+    // covers it.
+    let mut ranges = shared_ranges(s, k);
+    ranges[0] = [0, 10];
+    let mut t = track(k, ranges, -1);
+    t.timestamps[50_000] = t.timestamps[49_999];
+    let bytes = file(s, vec![Bone { translation: t, ..root() }]).to_bytes();
+    let e = relic_m2::read(&bytes).unwrap_err();
+    assert_eq!(invalid_message(&e), "range 1: key 50000 does not come after key 49999 in time", "{e}");
+    assert!(e.path.contains("bones[0]"), "{e}");
+}
