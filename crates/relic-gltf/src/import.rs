@@ -4,9 +4,10 @@
 //!   ordered parents first, keeping the first skin's joint order where it already is (so a relic
 //!   export comes back with the same bone indices). A node with two parents or a cycle is refused.
 //! * **Meshes**: one model mesh per triangle primitive of every mesh node in the scene (strips and
-//!   fans are unrolled; points and lines skipped). A skinned node's joints are remapped to bones;
-//!   an unskinned mesh under a bone becomes rigidly bound to it; other unskinned meshes are moved
-//!   by their node's transform into model space.
+//!   fans are unrolled; points and lines skipped). A mesh drawn by several nodes is decoded once
+//!   and copied for each (the copies are bounded by the input size too). A skinned node's joints
+//!   are remapped to bones; an unskinned mesh under a bone becomes rigidly bound to it; other
+//!   unskinned meshes are moved by their node's transform into model space.
 //! * **Weights** within 1 % of summing to 1 are renormalised (glTF stores 8- and 16-bit weights);
 //!   farther off, or a skinned vertex without weight, is an error.
 //! * **Animations**: translation/rotation/scale channels of bone nodes and weight channels of mesh
@@ -15,6 +16,7 @@
 //! * Attachments: relic's attachment nodes, or any leaf node without a mesh under a bone.
 
 use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 use std::path::Path;
 
 use gltf_json as json;
@@ -42,6 +44,9 @@ pub const WEIGHT_IMPORT_TOLERANCE: f32 = 0.01;
 /// Decoded data may total this many bytes per input byte (plus [`DECODE_FIXED`]).
 const DECODE_PER_INPUT_BYTE: u64 = 32;
 const DECODE_FIXED: u64 = 1 << 20;
+/// A mesh drawn by several nodes is decoded once; the copies for the other nodes may total this
+/// many times the decode budget (the model has no instancing: each node gets its own mesh).
+const COPIES_PER_DECODED_BYTE: u64 = 4;
 
 /// Imports a `.glb` or `.gltf` file. `base_dir` is the folder of a `.gltf` file whose buffers
 /// are separate files (`None`: only GLB and data-URI buffers can be read).
@@ -51,7 +56,12 @@ pub fn import(bytes: &[u8], base_dir: Option<&Path>) -> Result<Model, GltfError>
     let buffers = load_buffers(&root, blob, base_dir)?;
     let input_size: u64 = bytes.len() as u64 + buffers.iter().map(|b| b.len() as u64).sum::<u64>();
     let budget = input_size.saturating_mul(DECODE_PER_INPUT_BYTE).saturating_add(DECODE_FIXED);
-    let mut importer = Importer { root: &root, reader: Reader::new(&root, &buffers, budget), model: Model::default() };
+    let mut importer = Importer {
+        root: &root,
+        reader: Reader::new(&root, &buffers, budget),
+        model: Model::default(),
+        copy_budget: budget.saturating_mul(COPIES_PER_DECODED_BYTE),
+    };
     importer.run()?;
     let model = importer.model;
     model.validate().map_err(GltfError::ImportedInvalid)?;
@@ -62,6 +72,8 @@ struct Importer<'a> {
     root: &'a Root,
     reader: Reader<'a>,
     model: Model,
+    /// Bytes the copies of meshes drawn by several nodes may still total.
+    copy_budget: u64,
 }
 
 /// The node hierarchy: parent of every node, and the scene's nodes in depth-first order.
@@ -165,20 +177,37 @@ impl Importer<'_> {
                 *slot = Some(p);
             }
         }
-        // With one parent each, a cycle is a node that never reaches a root.
-        for start in 0..nodes.len() {
-            let mut at = start;
-            let mut steps = 0usize;
-            while let Some(p) = parent.get(at).copied().flatten() {
-                at = p;
-                steps += 1;
-                if steps > nodes.len() {
-                    return Err(GltfError::invalid(
-                        format!("nodes[{start}]"),
-                        "is its own ancestor: the node hierarchy has a cycle",
-                    ));
+        // With one parent each, a node is in (or under) a cycle exactly when no parentless node
+        // reaches it: one pass from the roots instead of a walk to the root from every node.
+        let mut reached = vec![false; nodes.len()];
+        let mut stack: Vec<usize> = (0..nodes.len()).filter(|&n| parent.get(n) == Some(&None)).collect();
+        for &n in &stack {
+            if let Some(r) = reached.get_mut(n) {
+                *r = true;
+            }
+        }
+        while let Some(n) = stack.pop() {
+            for c in nodes.get(n).and_then(|node| node.children.as_ref()).into_iter().flatten() {
+                if let Some(r) = reached.get_mut(c.value())
+                    && !std::mem::replace(r, true)
+                {
+                    stack.push(c.value());
                 }
             }
+        }
+        if let Some(start) = reached.iter().position(|r| !r) {
+            // Up from it until a node repeats: that node is on the cycle.
+            let mut on_path = vec![false; nodes.len()];
+            let mut at = start;
+            while let Some(seen) = on_path.get_mut(at)
+                && !std::mem::replace(seen, true)
+            {
+                at = parent.get(at).copied().flatten().unwrap_or(at);
+            }
+            return Err(GltfError::invalid(
+                format!("nodes[{at}]"),
+                "is its own ancestor: the node hierarchy has a cycle",
+            ));
         }
         let roots: Vec<usize> = match self.scene_index().and_then(|s| self.root.scenes.get(s)) {
             Some(scene) => scene.nodes.iter().map(|n| n.value()).filter(|&n| parent.get(n) == Some(&None)).collect(),
@@ -212,7 +241,12 @@ impl Importer<'_> {
                 *x = true;
             }
         }
-        let is_joint = |n: usize| self.root.skins.iter().any(|s| s.joints.iter().any(|j| j.value() == n));
+        let mut is_joint = vec![false; nodes.len()];
+        for j in self.root.skins.iter().flat_map(|s| &s.joints) {
+            if let Some(x) = is_joint.get_mut(j.value()) {
+                *x = true;
+            }
+        }
         // Joints and their ancestors, except ancestors that change nothing (an identity, never
         // animated node such as Blender's armature object) and relic's synthetic root.
         let mut candidates: Vec<usize> = Vec::new();
@@ -227,7 +261,7 @@ impl Importer<'_> {
                     }
                     let inert = nodes.get(n).is_none_or(|node| node_local(node) == Transform::IDENTITY)
                         && !animated.get(n).copied().unwrap_or(false);
-                    if is_joint(n) || !inert {
+                    if is_joint.get(n).copied().unwrap_or(false) || !inert {
                         if let Some(b) = is_bone.get_mut(n) {
                             *b = true;
                         }
@@ -238,16 +272,9 @@ impl Importer<'_> {
             }
         }
         // The nearest ancestor that is a bone.
-        let bone_parent = |n: usize| -> Option<usize> {
-            let mut at = tree.parent.get(n).copied().flatten();
-            while let Some(p) = at {
-                if is_bone.get(p).copied().unwrap_or(false) {
-                    return Some(p);
-                }
-                at = tree.parent.get(p).copied().flatten();
-            }
-            None
-        };
+        let bone_at_or_above = nearest_marked(&tree.parent, &is_bone);
+        let bone_parent =
+            |n: usize| tree.parent.get(n).copied().flatten().and_then(|p| bone_at_or_above.get(p).copied().flatten());
         // Keep the first skin's joint order (joints are pushed before their ancestors above, so
         // re-sort: joints of skins in order first, then the other ancestors).
         let mut ordered: Vec<usize> = Vec::with_capacity(candidates.len());
@@ -380,27 +407,39 @@ impl Importer<'_> {
     fn meshes(&mut self, tree: &Tree, node_bone: &[Option<usize>]) -> Result<HashMap<usize, Vec<usize>>, GltfError> {
         let mut node_meshes: HashMap<usize, Vec<usize>> = HashMap::new();
         let root = self.root;
+        let is_bone: Vec<bool> = node_bone.iter().map(Option::is_some).collect();
+        let bone_above = nearest_marked(&tree.parent, &is_bone);
+        let mut globals = Globals { root, parent: &tree.parent, memo: HashMap::new() };
+        // How many nodes draw each mesh: its primitives are decoded once, copied for all but the
+        // last of them, which takes the decoded data.
+        let mut uses: HashMap<usize, usize> = HashMap::new();
+        for &n in &tree.order {
+            if let Some(m) = root.nodes.get(n).and_then(|node| node.mesh).filter(|&m| root.get(m).is_some()) {
+                *uses.entry(m.value()).or_default() += 1;
+            }
+        }
+        let mut decoded: HashMap<(usize, usize), Decoded> = HashMap::new();
         for &n in &tree.order {
             let Some(node) = root.nodes.get(n) else { continue };
             let Some(mesh_index) = node.mesh else { continue };
             let Some(mesh) = root.get(mesh_index) else { continue };
+            let last_use = uses.get_mut(&mesh_index.value()).is_none_or(|left| {
+                *left = left.saturating_sub(1);
+                *left == 0
+            });
             let joints: Option<Vec<Option<usize>>> = node
                 .skin
                 .and_then(|s| root.get(s))
                 .map(|skin| skin.joints.iter().map(|j| node_bone.get(j.value()).copied().flatten()).collect());
             // Unskinned: bound rigidly to the nearest bone above, in model space.
-            let mut global = node_matrix(node);
-            let mut at = tree.parent.get(n).copied().flatten();
-            let mut rigid_bone = None;
-            while let Some(p) = at {
-                if let Some(pn) = root.nodes.get(p) {
-                    global = math::mul(&node_matrix(pn), &global);
-                }
-                if rigid_bone.is_none() {
-                    rigid_bone = node_bone.get(p).copied().flatten();
-                }
-                at = tree.parent.get(p).copied().flatten();
-            }
+            let global = globals.of(n);
+            let rigid_bone = tree
+                .parent
+                .get(n)
+                .copied()
+                .flatten()
+                .and_then(|p| bone_above.get(p).copied().flatten())
+                .and_then(|p| node_bone.get(p).copied().flatten());
             let extras: Option<ex::MeshExtrasOuter> =
                 mesh.extras.as_ref().and_then(|r| serde_json::from_str(r.get()).ok());
             let name = mesh
@@ -410,7 +449,29 @@ impl Importer<'_> {
                 .unwrap_or_else(|| format!("mesh_{}", mesh_index.value()));
             for (p, primitive) in mesh.primitives.iter().enumerate() {
                 let element = format!("meshes[{}].primitives[{p}]", mesh_index.value());
-                let Some(mut m) = self.primitive(&element, primitive, joints.as_deref())? else { continue };
+                let key = (mesh_index.value(), p);
+                let entry = match decoded.entry(key) {
+                    Entry::Occupied(e) => e.into_mut(),
+                    Entry::Vacant(v) => v.insert(Decoded { mesh: self.primitive(&element, primitive)?, weights: None }),
+                };
+                let Some(vertices) = entry.mesh.as_ref().map(|m| m.positions.len()) else { continue };
+                if joints.is_some() && entry.weights.is_none() {
+                    entry.weights = Some(self.weight_sets(&element, primitive, vertices)?);
+                }
+                let skin = match (&joints, &entry.weights) {
+                    (Some(joints), Some(sets)) => skin_from(&element, sets, joints, vertices)?,
+                    _ => Skin::default(),
+                };
+                let mesh = if last_use {
+                    decoded.remove(&key).and_then(|d| d.mesh)
+                } else {
+                    let skin_bytes = skin.influences.len() as u64 * 8 + skin.offsets.len() as u64 * 4;
+                    let bytes = entry.mesh.as_ref().map_or(0, mesh_bytes).saturating_add(skin_bytes);
+                    self.charge_copy(&format!("nodes[{n}]"), &format!("mesh {}", mesh_index.value()), bytes)?;
+                    entry.mesh.clone()
+                };
+                let Some(mesh) = mesh else { continue };
+                let mut m = Mesh { skin, ..mesh };
                 m.name = if p == 0 { name.clone() } else { format!("{name}.{p}") };
                 if let Some(e) = &extras {
                     if let Some(r) = &e.relic {
@@ -436,13 +497,22 @@ impl Importer<'_> {
         Ok(node_meshes)
     }
 
-    /// One triangle primitive; `None` for points and lines or a primitive without positions.
-    fn primitive(
-        &mut self,
-        element: &str,
-        primitive: &json::mesh::Primitive,
-        joints: Option<&[Option<usize>]>,
-    ) -> Result<Option<Mesh>, GltfError> {
+    /// Charges another copy of data decoded once (a mesh drawn by several nodes, the morph
+    /// weights of a node's primitives) against the bytes copies may total.
+    fn charge_copy(&mut self, element: &str, what: &str, bytes: u64) -> Result<(), GltfError> {
+        if bytes > self.copy_budget {
+            return Err(GltfError::invalid(
+                element,
+                format!("another copy of {what} ({bytes} bytes) exceeds what the input size allows"),
+            ));
+        }
+        self.copy_budget -= bytes;
+        Ok(())
+    }
+
+    /// One triangle primitive without its skin; `None` for points and lines or a primitive
+    /// without positions.
+    fn primitive(&mut self, element: &str, primitive: &json::mesh::Primitive) -> Result<Option<Mesh>, GltfError> {
         let mode = match primitive.mode {
             Valid(m) => m,
             _ => return Ok(None),
@@ -486,10 +556,6 @@ impl Importer<'_> {
             return Err(GltfError::invalid(element, format!("index {k} is {i}, past the {n} vertices")));
         }
         let triangles = unroll(mode, &indices);
-        let skin = match joints {
-            Some(joints) => self.influences(element, primitive, joints, n)?,
-            None => Skin::default(),
-        };
         let mut morph_targets = Vec::new();
         for (t, target) in primitive.targets.iter().flatten().enumerate() {
             let position_deltas = match target.positions {
@@ -513,7 +579,7 @@ impl Importer<'_> {
             positions,
             normals,
             uv_sets,
-            skin,
+            skin: Skin::default(),
             triangles,
             lod: Lod::default(),
             part_id: None,
@@ -521,14 +587,13 @@ impl Importer<'_> {
         }))
     }
 
-    /// Influences from `JOINTS_n`/`WEIGHTS_n`, joints remapped to bones.
-    fn influences(
+    /// The `JOINTS_n`/`WEIGHTS_n` sets of a primitive of `n` vertices.
+    fn weight_sets(
         &mut self,
         element: &str,
         primitive: &json::mesh::Primitive,
-        joints: &[Option<usize>],
         n: usize,
-    ) -> Result<Skin, GltfError> {
+    ) -> Result<WeightSets, GltfError> {
         let mut sets = Vec::new();
         for set in 0.. {
             let (Some(j), Some(w)) = (
@@ -550,46 +615,7 @@ impl Importer<'_> {
         if sets.is_empty() {
             return Err(GltfError::invalid(element, "a skinned mesh without JOINTS_0/WEIGHTS_0"));
         }
-        let mut skin = Skin { offsets: Vec::with_capacity(n + 1), influences: Vec::with_capacity(n * 4) };
-        skin.offsets.push(0);
-        let mut list: Vec<(u32, f32)> = Vec::with_capacity(8);
-        for v in 0..n {
-            list.clear();
-            for (js, ws) in &sets {
-                let (Some(j), Some(w)) = (js.get(v), ws.get(v)) else { continue };
-                for (&joint, &weight) in j.iter().zip(w) {
-                    if weight <= 0.0 || !weight.is_finite() {
-                        continue;
-                    }
-                    let bone = joints.get(joint as usize).copied().flatten().ok_or_else(|| {
-                        GltfError::invalid(
-                            element,
-                            format!("vertex {v} uses joint {joint} of a skin with {} joints", joints.len()),
-                        )
-                    })? as u32;
-                    match list.iter_mut().find(|(b, _)| *b == bone) {
-                        Some(e) => e.1 += weight,
-                        None => list.push((bone, weight)),
-                    }
-                }
-            }
-            let sum: f32 = list.iter().map(|(_, w)| w).sum();
-            if list.is_empty() {
-                return Err(GltfError::invalid(
-                    element,
-                    format!(
-                        "vertex {v} has no bone weight: every vertex of a skinned mesh needs one (in Blender: assign it to a vertex group, then Normalize All)"
-                    ),
-                ));
-            }
-            if (sum - 1.0).abs() > WEIGHT_IMPORT_TOLERANCE {
-                return Err(GltfError::invalid(element, format!("vertex {v} weights sum to {sum}, not 1")));
-            }
-            let scale = if (sum - 1.0).abs() > WEIGHT_SUM_TOLERANCE / 10.0 { 1.0 / sum } else { 1.0 };
-            skin.influences.extend(list.iter().map(|&(bone, w)| Influence { bone, weight: w * scale }));
-            skin.offsets.push(skin.influences.len() as u32);
-        }
-        Ok(skin)
+        Ok(sets)
     }
 
     fn attachments(&mut self, tree: &Tree, node_bone: &[Option<usize>]) {
@@ -656,23 +682,32 @@ impl Importer<'_> {
                 };
                 let per_key = if interpolation == Interpolation::CubicSpline { 3 } else { 1 };
                 if path == Property::MorphTargetWeights {
-                    for &mesh in node_meshes.get(&node).into_iter().flatten() {
+                    let meshes = node_meshes.get(&node).map_or(&[][..], Vec::as_slice);
+                    if meshes.is_empty() {
+                        continue;
+                    }
+                    // Decoded once for all the primitives (model meshes) of the node.
+                    let weights = self.reader.floats::<1>(
+                        sampler.output,
+                        &[
+                            ComponentType::F32,
+                            ComponentType::U8,
+                            ComponentType::U16,
+                            ComponentType::I8,
+                            ComponentType::I16,
+                        ],
+                    )?;
+                    for (k, &mesh) in meshes.iter().enumerate() {
                         let targets = self.model.meshes.get(mesh).map_or(0, |m| m.morph_targets.len());
-                        let weights = self.reader.floats::<1>(
-                            sampler.output,
-                            &[
-                                ComponentType::F32,
-                                ComponentType::U8,
-                                ComponentType::U16,
-                                ComponentType::I8,
-                                ComponentType::I16,
-                            ],
-                        )?;
                         if targets == 0 || weights.len() != times.len() * per_key * targets {
                             return Err(GltfError::invalid(
                                 element,
                                 format!("{} weights for {} keys of {targets} targets", weights.len(), times.len()),
                             ));
+                        }
+                        if k > 0 {
+                            let bytes = (weights.len() as u64 / per_key as u64 + times.len() as u64) * 4;
+                            self.charge_copy(&element, "the morph weights", bytes)?;
                         }
                         // Cubic weights: keep the values, drop the tangents.
                         let weights: Vec<f32> = weights
@@ -777,6 +812,135 @@ impl Importer<'_> {
     }
 }
 
+/// `JOINTS_n`/`WEIGHTS_n` sets decoded from a primitive: joint indices and weights per vertex.
+type WeightSets = Vec<(Vec<[u32; 4]>, Vec<[f32; 4]>)>;
+
+/// A primitive decoded once for every node that draws it: the mesh without its skin (`None` for
+/// points, lines or no positions), and its weight sets once a skinned node draws it.
+struct Decoded {
+    mesh: Option<Mesh>,
+    weights: Option<WeightSets>,
+}
+
+/// Heap bytes of a decoded mesh (what another copy of it costs).
+fn mesh_bytes(m: &Mesh) -> u64 {
+    let n = |len: usize, size: usize| len as u64 * size as u64;
+    n(m.positions.len(), 12)
+        + n(m.normals.len(), 12)
+        + m.uv_sets.iter().map(|u| n(u.len(), 8)).sum::<u64>()
+        + n(m.triangles.len(), 12)
+        + n(m.skin.influences.len(), 8)
+        + n(m.skin.offsets.len(), 4)
+        + m.morph_targets.iter().map(|t| n(t.position_deltas.len(), 12) + n(t.normal_deltas.len(), 12)).sum::<u64>()
+}
+
+/// Influences of `n` vertices from their weight sets, joints remapped to bones.
+fn skin_from(element: &str, sets: &WeightSets, joints: &[Option<usize>], n: usize) -> Result<Skin, GltfError> {
+    let mut skin = Skin { offsets: Vec::with_capacity(n + 1), influences: Vec::with_capacity(n * 4) };
+    skin.offsets.push(0);
+    let mut list: Vec<(u32, f32)> = Vec::with_capacity(8);
+    for v in 0..n {
+        list.clear();
+        for (js, ws) in sets {
+            let (Some(j), Some(w)) = (js.get(v), ws.get(v)) else { continue };
+            for (&joint, &weight) in j.iter().zip(w) {
+                if weight <= 0.0 || !weight.is_finite() {
+                    continue;
+                }
+                let bone = joints.get(joint as usize).copied().flatten().ok_or_else(|| {
+                    GltfError::invalid(
+                        element,
+                        format!("vertex {v} uses joint {joint} of a skin with {} joints", joints.len()),
+                    )
+                })? as u32;
+                match list.iter_mut().find(|(b, _)| *b == bone) {
+                    Some(e) => e.1 += weight,
+                    None => list.push((bone, weight)),
+                }
+            }
+        }
+        let sum: f32 = list.iter().map(|(_, w)| w).sum();
+        if list.is_empty() {
+            return Err(GltfError::invalid(
+                element,
+                format!(
+                    "vertex {v} has no bone weight: every vertex of a skinned mesh needs one (in Blender: assign it to a vertex group, then Normalize All)"
+                ),
+            ));
+        }
+        if (sum - 1.0).abs() > WEIGHT_IMPORT_TOLERANCE {
+            return Err(GltfError::invalid(element, format!("vertex {v} weights sum to {sum}, not 1")));
+        }
+        let scale = if (sum - 1.0).abs() > WEIGHT_SUM_TOLERANCE / 10.0 { 1.0 / sum } else { 1.0 };
+        skin.influences.extend(list.iter().map(|&(bone, w)| Influence { bone, weight: w * scale }));
+        skin.offsets.push(skin.influences.len() as u32);
+    }
+    Ok(skin)
+}
+
+/// For every node, the nearest node at or above it (itself, its parent, …) with `mark` set: one
+/// pass, each node's answer shared with the nodes below it (every node of the walk up to a marked
+/// node or a root has the same answer). `parent` must have no cycle.
+fn nearest_marked(parent: &[Option<usize>], mark: &[bool]) -> Vec<Option<usize>> {
+    let mut memo: Vec<Option<Option<usize>>> = vec![None; parent.len()];
+    let mut chain = Vec::new();
+    for start in 0..parent.len() {
+        let mut at = start;
+        let found = loop {
+            if let Some(known) = memo.get(at).copied().flatten() {
+                break known;
+            }
+            chain.push(at);
+            if mark.get(at).copied().unwrap_or(false) {
+                break Some(at);
+            }
+            match parent.get(at).copied().flatten() {
+                // More steps than nodes: a cycle (refused before; never loop).
+                Some(p) if chain.len() <= parent.len() => at = p,
+                _ => break None,
+            }
+        };
+        for n in chain.drain(..) {
+            if let Some(slot) = memo.get_mut(n) {
+                *slot = Some(found);
+            }
+        }
+    }
+    memo.into_iter().map(Option::flatten).collect()
+}
+
+/// Global matrices of nodes, each computed once from its parent's (only for the nodes asked for
+/// and their ancestors).
+struct Globals<'a> {
+    root: &'a Root,
+    parent: &'a [Option<usize>],
+    memo: HashMap<usize, Mat4>,
+}
+
+impl Globals<'_> {
+    fn of(&mut self, n: usize) -> Mat4 {
+        // Up to the first node already known (or the root), then down multiplying.
+        let mut chain = Vec::new();
+        let mut at = Some(n);
+        let mut global = math::IDENTITY;
+        while let Some(x) = at {
+            if let Some(known) = self.memo.get(&x) {
+                global = *known;
+                break;
+            }
+            chain.push(x);
+            at = self.parent.get(x).copied().flatten().filter(|_| chain.len() <= self.parent.len());
+        }
+        for &x in chain.iter().rev() {
+            if let Some(node) = self.root.nodes.get(x) {
+                global = math::mul(&global, &node_matrix(node));
+            }
+            self.memo.insert(x, global);
+        }
+        global
+    }
+}
+
 /// Triangles of a triangle list, strip or fan.
 fn unroll(mode: Mode, indices: &[u32]) -> Vec<[u32; 3]> {
     match mode {
@@ -841,4 +1005,19 @@ fn determinant3(m: &Mat4) -> f32 {
     let e = |r, c| math::at(m, r, c);
     e(0, 0) * (e(1, 1) * e(2, 2) - e(1, 2) * e(2, 1)) - e(0, 1) * (e(1, 0) * e(2, 2) - e(1, 2) * e(2, 0))
         + e(0, 2) * (e(1, 0) * e(2, 1) - e(1, 1) * e(2, 0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nearest_marked_is_the_node_itself_or_its_closest_marked_ancestor() {
+        // 0 ← 1 ← 2 ← 3 ← 4, and 5 under 1.
+        let parent = [None, Some(0), Some(1), Some(2), Some(3), Some(1)];
+        assert_eq!(nearest_marked(&parent, &[true; 6]), [Some(0), Some(1), Some(2), Some(3), Some(4), Some(5)]);
+        let mark = [false, true, false, false, true, false];
+        assert_eq!(nearest_marked(&parent, &mark), [None, Some(1), Some(1), Some(1), Some(4), Some(1)]);
+        assert_eq!(nearest_marked(&parent, &[false; 6]), [None; 6]);
+    }
 }

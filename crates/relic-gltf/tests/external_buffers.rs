@@ -1,6 +1,6 @@
 //! Hostile documents found in review: `.gltf` buffer URIs that leave the document's folder or
-//! name things that are not files, buffer files longer than they claim, and a relic export whose
-//! extras make the bake overflow.
+//! name things that are not files, buffer files longer than they claim, a relic export whose
+//! extras make the bake overflow, a deep node chain, and a mesh instanced many times.
 
 // Test helpers: a failure must stop the test loudly.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
@@ -184,4 +184,175 @@ fn a_glb_whose_extras_make_the_bake_overflow_exports_without_panicking() {
     if let Ok(glb) = exported {
         assert!(import(&glb.value, None).is_ok());
     }
+}
+
+/// A `.glb` of `json` and `bin`.
+fn glb(json: &Value, bin: &[u8]) -> Vec<u8> {
+    gltf::binary::Glb {
+        header: gltf::binary::Header { magic: *b"glTF", version: 2, length: 0 },
+        json: serde_json::to_vec(json).unwrap().into(),
+        bin: Some(bin.into()),
+    }
+    .to_vec()
+    .unwrap()
+}
+
+/// A chain of `n` nodes (each the child of the previous), every node a joint of one skin, and a
+/// skinned triangle on a node beside the chain bound to the deepest joint.
+fn deep_chain(n: usize) -> Vec<u8> {
+    let mut bin = Vec::new();
+    for p in [[0.0f32, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]] {
+        bin.extend(p.iter().flat_map(|c| c.to_le_bytes()));
+    }
+    let joints_at = bin.len();
+    for _ in 0..3 {
+        bin.extend(((n - 1) as u16).to_le_bytes());
+        bin.extend([0u8; 6]);
+    }
+    let weights_at = bin.len();
+    for _ in 0..3 {
+        bin.extend([1.0f32, 0.0, 0.0, 0.0].iter().flat_map(|c| c.to_le_bytes()));
+    }
+    let mut nodes: Vec<Value> = (0..n)
+        .map(|i| if i + 1 < n { json!({ "children": [i + 1], "translation": [0.0, 0.1, 0.0] }) } else { json!({}) })
+        .collect();
+    nodes.push(json!({ "mesh": 0, "skin": 0 }));
+    let doc = json!({
+        "asset": { "version": "2.0" },
+        "scene": 0,
+        "scenes": [{ "nodes": [0, n] }],
+        "nodes": nodes,
+        "skins": [{ "joints": (0..n).collect::<Vec<_>>() }],
+        "meshes": [{ "primitives": [{ "attributes": { "POSITION": 0, "JOINTS_0": 1, "WEIGHTS_0": 2 } }] }],
+        "buffers": [{ "byteLength": bin.len() }],
+        "bufferViews": [
+            { "buffer": 0, "byteOffset": 0, "byteLength": joints_at },
+            { "buffer": 0, "byteOffset": joints_at, "byteLength": weights_at - joints_at },
+            { "buffer": 0, "byteOffset": weights_at, "byteLength": bin.len() - weights_at },
+        ],
+        "accessors": [
+            { "bufferView": 0, "componentType": 5126, "count": 3, "type": "VEC3",
+              "min": [0.0, 0.0, 0.0], "max": [1.0, 1.0, 0.0] },
+            { "bufferView": 1, "componentType": 5123, "count": 3, "type": "VEC4" },
+            { "bufferView": 2, "componentType": 5126, "count": 3, "type": "VEC4" },
+        ],
+    });
+    glb(&doc, &bin)
+}
+
+#[test]
+fn a_deep_node_chain_imports_quickly() {
+    // A small chain first: the document is right.
+    let small = import(&deep_chain(5), None).unwrap();
+    assert_eq!(small.bones.len(), 5);
+    assert_eq!(small.bones[4].parent, Some(3));
+    let bytes = deep_chain(50_000);
+    let started = Instant::now();
+    let result = import(&bytes, None);
+    let took = started.elapsed();
+    // Imported, or refused with a typed error: either way in linear time.
+    if let Ok(model) = &result {
+        assert_eq!(model.bones.len(), 50_000);
+        assert_eq!(model.meshes.len(), 1);
+    }
+    assert!(took < Duration::from_secs(10), "50 000 chained nodes took {took:?} ({:?})", result.err());
+}
+
+/// One mesh of `vertices` vertices drawn by `instances` nodes: float positions, normalized i8
+/// normals and u8 texture coordinates (decoded to 4 times their size), u16 indices.
+fn instanced(vertices: usize, instances: usize) -> Vec<u8> {
+    let mut bin = Vec::new();
+    for v in 0..vertices {
+        let x = (v % 256) as f32;
+        let y = (v / 256) as f32;
+        bin.extend([x, y, 0.0f32].iter().flat_map(|c| c.to_le_bytes()));
+    }
+    let normals_at = bin.len();
+    for _ in 0..vertices {
+        bin.extend([0u8, 0, 127]);
+    }
+    let uvs_at = bin.len();
+    for v in 0..vertices {
+        bin.extend([(v % 256) as u8, (v / 256 % 256) as u8]);
+    }
+    let indices_at = bin.len();
+    let mut triangles = 0;
+    for v in 0..vertices.saturating_sub(2) {
+        for i in [v, v + 1, v + 2] {
+            bin.extend((i as u16).to_le_bytes());
+        }
+        triangles += 1;
+    }
+    let max_y = ((vertices - 1) / 256) as f32;
+    let nodes: Vec<Value> =
+        (0..instances).map(|i| json!({ "mesh": 0, "translation": [0.0, 0.0, i as f32 * 2.0] })).collect();
+    let view = |from: usize, to: usize| json!({ "buffer": 0, "byteOffset": from, "byteLength": to - from });
+    let doc = json!({
+        "asset": { "version": "2.0" },
+        "scene": 0,
+        "scenes": [{ "nodes": (0..instances).collect::<Vec<_>>() }],
+        "nodes": nodes,
+        "meshes": [{ "name": "rivet", "primitives": [{
+            "attributes": { "POSITION": 0, "NORMAL": 2, "TEXCOORD_0": 3 }, "indices": 1 }] }],
+        "buffers": [{ "byteLength": bin.len() }],
+        "bufferViews": [
+            view(0, normals_at), view(indices_at, bin.len()), view(normals_at, uvs_at), view(uvs_at, indices_at),
+        ],
+        "accessors": [
+            { "bufferView": 0, "componentType": 5126, "count": vertices, "type": "VEC3",
+              "min": [0.0, 0.0, 0.0], "max": [255.0, max_y, 0.0] },
+            { "bufferView": 1, "componentType": 5123, "count": triangles * 3, "type": "SCALAR" },
+            { "bufferView": 2, "componentType": 5120, "normalized": true, "count": vertices, "type": "VEC3" },
+            { "bufferView": 3, "componentType": 5121, "normalized": true, "count": vertices, "type": "VEC2" },
+        ],
+    });
+    glb(&doc, &bin)
+}
+
+#[test]
+fn a_mesh_instanced_forty_times_imports() {
+    let bytes = instanced(60_000, 40);
+    let model = import(&bytes, None).unwrap();
+    assert_eq!(model.meshes.len(), 40);
+    for (i, mesh) in model.meshes.iter().enumerate() {
+        assert_eq!(mesh.positions.len(), 60_000);
+        assert_eq!(mesh.triangles.len(), 59_998);
+        // Each instance is placed by its own node.
+        assert_eq!(mesh.positions[1], [1.0, 0.0, i as f32 * 2.0], "instance {i}");
+        assert_eq!(mesh.normals[1], [0.0, 0.0, 1.0]);
+        assert_eq!(mesh.uv_sets[0][257], [1.0 / 255.0, 1.0 / 255.0]);
+    }
+}
+
+#[test]
+fn copies_of_an_instanced_mesh_are_bounded_by_the_input_size() {
+    let bytes = instanced(3000, 2000);
+    let started = Instant::now();
+    let (result, peak) = testkit::peak_allocation(|| import(&bytes, None));
+    let err = result.expect_err("2000 copies of a 3000-vertex mesh from a small file");
+    assert!(matches!(&err, GltfError::Invalid { element, .. } if element.starts_with("nodes[")), "{err}");
+    assert!(err.to_string().contains("another copy of mesh 0"), "{err}");
+    assert!(started.elapsed() < Duration::from_secs(10));
+    if testkit::counting_installed() {
+        assert!(peak < 64 * bytes.len() + (64 << 20), "{peak} bytes at peak for a {} byte input", bytes.len());
+    }
+}
+
+#[test]
+fn a_skinned_mesh_drawn_by_two_skins_gets_each_skins_bones() {
+    // The deep chain's skinned triangle, drawn again by a node whose skin lists the root joint.
+    let bytes = deep_chain(3);
+    let parsed = gltf::binary::Glb::from_slice(&bytes).unwrap();
+    let mut doc: Value = serde_json::from_slice(&parsed.json).unwrap();
+    let bin = parsed.bin.unwrap().into_owned();
+    // Joint index 2 of the second skin is node 0.
+    doc["skins"].as_array_mut().unwrap().push(json!({ "joints": [2, 1, 0] }));
+    doc["nodes"].as_array_mut().unwrap().push(json!({ "mesh": 0, "skin": 1 }));
+    doc["scenes"][0]["nodes"].as_array_mut().unwrap().push(json!(4));
+    let model = import(&glb(&doc, &bin), None).unwrap();
+    assert_eq!(model.meshes.len(), 2);
+    let bone_of = |m: usize| model.meshes[m].skin.influences[0].bone as usize;
+    assert_eq!(model.bones[bone_of(0)].name, "bone_2");
+    assert_eq!(model.bones[bone_of(1)].name, "bone_0");
+    assert_eq!(model.meshes[0].positions, model.meshes[1].positions);
 }
