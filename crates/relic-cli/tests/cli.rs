@@ -20,13 +20,7 @@ fn fixture(rel: &str) -> PathBuf {
 }
 
 fn corpus() -> Option<PathBuf> {
-    let dir = root().join("../shared/corpus");
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!("skipping: ../shared/corpus is absent");
-        None
-    }
+    relic_core::testkit::corpus_dir("the relic command over ../shared/corpus")
 }
 
 fn relic(args: &[&std::ffi::OsStr]) -> Output {

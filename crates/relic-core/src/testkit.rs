@@ -13,6 +13,9 @@
 //!   fields set to hostile values, NaN and infinite floats; failures are collected and reported
 //!   together.
 //! * [`models`]: a deterministic generator of valid common models for writer property tests.
+//! * [`corpus_dir`], [`corpus_file`]: the real game files in `../shared/corpus`, with a skip
+//!   message `cargo test` does not swallow when they are absent (a user's clone), and a failure
+//!   when `RELIC_REQUIRE_CORPUS` is set (CI) or a named file is missing from a present corpus.
 //! * [`bone_at`], [`bone_chain`]: bones placed along +Y with matching bind matrices, the skeleton
 //!   most hand-built test models start from.
 
@@ -454,6 +457,7 @@ impl<'a> Harness<'a> {
     /// Panics if any run failed (with the count and the first ten); else returns the number of
     /// reader runs.
     pub fn finish(self) -> usize {
+        assert!(self.runs > 0, "the harness ran no reader on any input: a hostile test that tests nothing");
         let shown: Vec<&String> = self.failures.iter().take(10).collect();
         assert!(
             self.failures.is_empty(),
@@ -463,6 +467,41 @@ impl<'a> Harness<'a> {
         );
         self.runs
     }
+}
+
+/// Set (to anything) where the corpus must be present: CI. A test that cannot find it then fails
+/// instead of skipping.
+pub const REQUIRE_CORPUS: &str = "RELIC_REQUIRE_CORPUS";
+
+/// `../shared/corpus` next to the checkout, or `None` when it is absent: then `test` is reported
+/// as skipped on the process's standard error (written directly, so the test harness's output
+/// capture does not hide it). Panics if [`REQUIRE_CORPUS`] is set and the folder is absent.
+pub fn corpus_dir(test: &str) -> Option<std::path::PathBuf> {
+    use std::io::Write;
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus");
+    if dir.is_dir() {
+        return Some(dir);
+    }
+    assert!(
+        std::env::var_os(REQUIRE_CORPUS).is_none(),
+        "{test}: {} is absent and {REQUIRE_CORPUS} is set",
+        dir.display()
+    );
+    let _ = writeln!(
+        std::io::stderr(),
+        "skipping {test}: ../shared/corpus is absent (the real game files are not published with relic)"
+    );
+    None
+}
+
+/// The bytes of corpus file `rel` (`abc/PARTNER_DANCIN.ABC`), `None` when the corpus is absent
+/// (see [`corpus_dir`]). Panics if the corpus is present but the file cannot be read: a renamed
+/// file must not turn its tests into silent passes.
+// Test support: a corpus that is present but lacks the file is a broken test set-up.
+#[allow(clippy::panic)]
+pub fn corpus_file(test: &str, rel: &str) -> Option<Vec<u8>> {
+    let path = corpus_dir(test)?.join(rel);
+    Some(std::fs::read(&path).unwrap_or_else(|e| panic!("{test}: {}: {e}", path.display())))
 }
 
 /// A bone whose rest translation is `(0, rest_y, 0)` from its parent and whose model-space origin

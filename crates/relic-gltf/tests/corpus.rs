@@ -6,20 +6,13 @@
 
 mod common;
 
-use std::path::PathBuf;
-
 use relic_core::Model;
 
 use common::{posed, strip_extras, worst};
 use relic_gltf::{ExportOptions, export, export_glb, import, summary};
 
 fn corpus(rel: &str) -> Option<Vec<u8>> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus");
-    if !dir.is_dir() {
-        println!("skipping: ../shared/corpus is absent");
-        return None;
-    }
-    Some(std::fs::read(dir.join(rel)).unwrap())
+    relic_core::testkit::corpus_file(rel, rel)
 }
 
 fn gnome() -> Option<Model> {

@@ -43,14 +43,7 @@ fn hostile() -> Vec<(String, Vec<u8>)> {
 }
 
 fn corpus() -> Option<Vec<u8>> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/m2/GnomePounder-vanilla.m2");
-    match std::fs::read(path) {
-        Ok(b) => Some(b),
-        Err(_) => {
-            println!("skipping: ../shared/corpus is absent");
-            None
-        }
-    }
+    relic_core::testkit::corpus_file("GnomePounder-vanilla.m2", "m2/GnomePounder-vanilla.m2")
 }
 
 fn blizzard_layout(name: &str) -> bool {

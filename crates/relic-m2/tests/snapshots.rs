@@ -3,8 +3,6 @@
 // Test helpers: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
-use std::path::Path;
-
 fn fnv(bytes: &[u8]) -> String {
     let h = bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3));
     format!("{h:016x}")
@@ -51,9 +49,7 @@ fn fixture_summaries() {
 
 #[test]
 fn corpus_summary() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/m2/GnomePounder-vanilla.m2");
-    let Ok(bytes) = std::fs::read(path) else {
-        println!("skipping: ../shared/corpus is absent");
+    let Some(bytes) = relic_core::testkit::corpus_file("corpus_summary", "m2/GnomePounder-vanilla.m2") else {
         return;
     };
     insta::assert_yaml_snapshot!("GnomePounder-vanilla", summary(&bytes));

@@ -9,11 +9,6 @@ pub(crate) fn fixtures_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/abc")
 }
 
-/// The real files, next to the checkout.
-pub(crate) fn corpus_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/abc")
-}
-
 /// Every well-formed fixture: (file name, bytes), sorted.
 pub(crate) fn fixtures() -> Vec<(String, Vec<u8>)> {
     files_in(fixtures_dir(), "abc")
@@ -29,26 +24,15 @@ pub(crate) fn is_hostile(name: &str) -> bool {
     hostile_fixtures().iter().any(|(n, _)| n == name)
 }
 
-/// Every real ABC file, or `None` (after printing why) if the corpus is absent.
+/// Every real ABC file, or `None` (after a visible skip message) if the corpus is absent.
 pub(crate) fn corpus() -> Option<Vec<(String, Vec<u8>)>> {
-    let dir = corpus_dir();
-    if !dir.is_dir() {
-        println!("skipping: ../shared/corpus is absent");
-        return None;
-    }
-    Some(files_in(dir, "ABC"))
+    relic_core::testkit::corpus_dir("the real ABC files").map(|dir| files_in(dir.join("abc"), "ABC"))
 }
 
-/// One real file by name, or `None` if the corpus is absent.
+/// One real file by name, or `None` if the corpus is absent; a missing file in a present corpus
+/// fails.
 pub(crate) fn corpus_file(name: &str) -> Option<Vec<u8>> {
-    let path = corpus_dir().join(name);
-    match std::fs::read(&path) {
-        Ok(b) => Some(b),
-        Err(_) => {
-            println!("skipping: ../shared/corpus is absent");
-            None
-        }
-    }
+    relic_core::testkit::corpus_file(name, &format!("abc/{name}"))
 }
 
 fn files_in(dir: PathBuf, ext: &str) -> Vec<(String, Vec<u8>)> {
