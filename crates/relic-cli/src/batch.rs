@@ -1,6 +1,9 @@
 //! `relic batch`: every model under a folder, converted in parallel into a mirrored folder tree.
-//! A bad file is reported and skipped; it never stops the batch.
+//! A bad file is reported and skipped; it never stops the batch. Models that would be written to
+//! the same output (`walk.abc` and `walk.m2` both to `walk.glb`) are each reported as failed and
+//! none of them is written, so no output silently replaces another.
 
+use std::collections::HashMap;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -116,10 +119,80 @@ pub fn walk(dir: &Path, exclude: Option<&Path>) -> Result<Vec<PathBuf>, CliError
     Ok(out)
 }
 
+/// Where the batch writes the conversion of `path` (a file under `input_dir`).
+fn output_path(request: &BatchRequest, path: &Path) -> PathBuf {
+    let rel = path.strip_prefix(&request.input_dir).unwrap_or(path);
+    request.output_dir.join(rel).with_extension(request.target.extension())
+}
+
+/// An output shared by several models of a batch: the output, and the other inputs writing it.
+type Clash = (PathBuf, Vec<PathBuf>);
+
+/// Models of `files` that would be converted to the same output file (`walk.abc` and `walk.m2`
+/// both to `walk.glb`, or to `walk.gltf` + `walk.bin`), each with the output and the other
+/// inputs. Found before anything runs, so the outcome does not depend on which worker is first:
+/// every one of them fails, none is written, with or without `--force`. Only the files whose
+/// output names clash are read (in parallel), to leave out files that are not models.
+fn clashes(request: &BatchRequest, files: &[PathBuf]) -> HashMap<PathBuf, Clash> {
+    let mut writers: HashMap<PathBuf, Vec<usize>> = HashMap::new();
+    for (i, f) in files.iter().enumerate() {
+        for out in request.target.output_paths(&output_path(request, f)) {
+            writers.entry(out).or_default().push(i);
+        }
+    }
+    writers.retain(|_, inputs| inputs.len() > 1);
+    if writers.is_empty() {
+        return HashMap::new();
+    }
+    let mut candidates: Vec<usize> = writers.values().flatten().copied().collect();
+    candidates.sort_unstable();
+    candidates.dedup();
+    let is_model: HashMap<usize, bool> = candidates
+        .par_iter()
+        .map(|&i| {
+            let model = files.get(i).is_some_and(|f| {
+                input::read_file(f).ok().and_then(|bytes| input::detect(&bytes)).is_some_and(|k| k.is_model())
+            });
+            (i, model)
+        })
+        .collect();
+    let mut out: HashMap<PathBuf, Clash> = HashMap::new();
+    for (i, file) in files.iter().enumerate() {
+        if is_model.get(&i) != Some(&true) {
+            continue;
+        }
+        // Named by its first shared output (the .gltf before its .bin).
+        let mut clash: Option<Clash> = None;
+        for output in request.target.output_paths(&output_path(request, file)) {
+            let Some(inputs) = writers.get(&output) else { continue };
+            let others = inputs.iter().filter(|&&j| j != i && is_model.get(&j) == Some(&true));
+            let others: Vec<PathBuf> = others.filter_map(|&j| files.get(j).cloned()).collect();
+            if !others.is_empty() {
+                clash.get_or_insert_with(|| (output, Vec::new())).1.extend(others);
+            }
+        }
+        if let Some((output, mut others)) = clash {
+            others.sort();
+            others.dedup();
+            out.insert(file.clone(), (output, others));
+        }
+    }
+    out
+}
+
 /// Converts one file of the batch.
-fn convert_one(request: &BatchRequest, policy: &OutputPolicy, path: &Path) -> (PathBuf, FileOutcome) {
+fn convert_one(
+    request: &BatchRequest,
+    policy: &OutputPolicy,
+    clashes: &HashMap<PathBuf, Clash>,
+    path: &Path,
+) -> (PathBuf, FileOutcome) {
     let rel = path.strip_prefix(&request.input_dir).unwrap_or(path).to_path_buf();
-    let out = request.output_dir.join(&rel).with_extension(request.target.extension());
+    let out = output_path(request, path);
+    if let Some((output, others)) = clashes.get(path) {
+        let error = CliError::SameOutput { file: path.to_path_buf(), output: output.clone(), others: others.clone() };
+        return (rel, FileOutcome::Failed(error));
+    }
     let outcome = (|| {
         let bytes = input::read_file(path)?;
         let Some(kind) = input::detect(&bytes) else {
@@ -158,12 +231,13 @@ pub fn run(request: &BatchRequest) -> Result<BatchSummary, CliError> {
         .num_threads(request.jobs.max(1))
         .build()
         .map_err(|e| CliError::Usage(format!("cannot start {} worker threads: {e}", request.jobs)))?;
+    let clashes = pool.install(|| clashes(request, &files));
     let bar = progress_bar(request.progress, files.len());
     let (converted, failed, skipped) = (AtomicUsize::new(0), AtomicUsize::new(0), AtomicUsize::new(0));
     let (read, written) = (AtomicU64::new(0), AtomicU64::new(0));
     pool.install(|| {
         files.par_iter().for_each(|path| {
-            let (rel, outcome) = convert_one(request, &policy, path);
+            let (rel, outcome) = convert_one(request, &policy, &clashes, path);
             let line = match &outcome {
                 FileOutcome::Converted { read: r, written: w, losses } => {
                     converted.fetch_add(1, Ordering::Relaxed);

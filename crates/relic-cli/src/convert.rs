@@ -42,6 +42,15 @@ impl Target {
         })
     }
 
+    /// Every file [`convert`] writes for the output `out`: `out` itself, and for `.gltf` its `.bin`
+    /// beside it.
+    pub fn output_paths(&self, out: &Path) -> Vec<PathBuf> {
+        match self {
+            Target::Gltf => vec![out.to_path_buf(), out.with_extension("bin")],
+            Target::Glb | Target::Format(_) => vec![out.to_path_buf()],
+        }
+    }
+
     /// The file extension written.
     pub fn extension(&self) -> &'static str {
         match self {
@@ -145,6 +154,23 @@ mod tests {
         assert!(matches!(Target::for_path(Path::new("a/b.m2")), Ok(Target::Format(f)) if f.name == "m2"));
         assert!(Target::for_path(Path::new("x.obj")).unwrap_err().is_usage());
         assert!(Target::for_path(Path::new("noext")).is_err());
+    }
+
+    #[test]
+    fn output_paths_are_the_files_convert_writes() {
+        let model = relic_gltf::samples::skinned_animated();
+        for name in ["glb", "gltf", "abc", "m2"] {
+            let target = Target::from_name(name).unwrap();
+            let out = Path::new("dir/walk").with_extension(name);
+            match convert(&model, target, &out, &ConvertOptions::default()) {
+                Ok(written) => {
+                    let paths: Vec<PathBuf> = written.value.into_iter().map(|(p, _)| p).collect();
+                    assert_eq!(paths, target.output_paths(&out), "{name}");
+                }
+                // A game format may not hold the sample; glTF always does.
+                Err(e) => assert!(matches!(target, Target::Format(_)), "{name}: {e}"),
+            }
+        }
     }
 
     #[test]

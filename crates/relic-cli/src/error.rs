@@ -45,6 +45,22 @@ pub enum CliError {
         /// Why.
         source: relic_core::WriteError,
     },
+    /// Several inputs of a batch would be converted to the same output file (`walk.abc` and
+    /// `walk.m2` both to `walk.glb`): none of them is converted.
+    #[error(
+        "{}: {} would also be written from {}; rename one of them (none of them is converted)",
+        file.display(),
+        output.display(),
+        others.iter().map(|o| o.display().to_string()).collect::<Vec<_>>().join(", ")
+    )]
+    SameOutput {
+        /// The input.
+        file: PathBuf,
+        /// The output file they share.
+        output: PathBuf,
+        /// The other inputs that would write it.
+        others: Vec<PathBuf>,
+    },
     /// The output could not be written (exists, is an input, disk error).
     #[error(transparent)]
     Output(#[from] OutputError),

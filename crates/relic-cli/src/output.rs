@@ -60,13 +60,24 @@ impl OutputPolicy {
 
     /// Writes all `files` (path, bytes) atomically, each through a temporary file in its folder.
     /// Every path is checked before anything is written, so either all are checked or none written.
+    /// Without `force` a file is published without replacing anything ([`write_new`]): if another
+    /// writer created one of the paths since the check, that file is kept, the error says it
+    /// exists, and the files this call already published are removed again.
     pub fn write_all(&self, files: &[(PathBuf, Vec<u8>)]) -> Result<u64, OutputError> {
         for (path, _) in files {
             self.check(path)?;
         }
         let mut total = 0;
+        let mut published: Vec<&Path> = Vec::new();
         for (path, bytes) in files {
-            write_atomic(path, bytes)?;
+            let written = if self.force { write_atomic(path, bytes) } else { write_new(path, bytes) };
+            if let Err(e) = written {
+                for done in published {
+                    let _ = std::fs::remove_file(done);
+                }
+                return Err(e);
+            }
+            published.push(path);
             total += bytes.len() as u64;
         }
         Ok(total)
@@ -75,8 +86,8 @@ impl OutputPolicy {
 
 static COUNTER: AtomicU64 = AtomicU64::new(0);
 
-/// Writes `bytes` to a temporary file next to `path`, syncs it, and renames it to `path`.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), OutputError> {
+/// Writes `bytes` to a new temporary file next to `path` and syncs it; returns its path.
+fn write_temporary(path: &Path, bytes: &[u8]) -> Result<PathBuf, OutputError> {
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => PathBuf::from("."),
@@ -86,16 +97,63 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), OutputError> {
     let n = COUNTER.fetch_add(1, Ordering::Relaxed);
     let tmp = dir.join(format!(".{name}.relic-tmp-{}-{n}", std::process::id()));
     let result = (|| {
-        let mut file = std::fs::File::create(&tmp).map_err(io(&tmp))?;
+        let mut file = std::fs::OpenOptions::new().write(true).create_new(true).open(&tmp).map_err(io(&tmp))?;
         file.write_all(bytes).map_err(io(&tmp))?;
-        file.sync_all().map_err(io(&tmp))?;
-        drop(file);
-        std::fs::rename(&tmp, path).map_err(io(path))
+        file.sync_all().map_err(io(&tmp))
     })();
+    match result {
+        Ok(()) => Ok(tmp),
+        Err(e) => {
+            let _ = std::fs::remove_file(&tmp);
+            Err(e)
+        }
+    }
+}
+
+/// Writes `bytes` to a temporary file next to `path`, syncs it, and renames it to `path`
+/// (replacing a file already there).
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), OutputError> {
+    let tmp = write_temporary(path, bytes)?;
+    let result = std::fs::rename(&tmp, path).map_err(io(path));
     if result.is_err() {
         let _ = std::fs::remove_file(&tmp);
     }
     result
+}
+
+/// Writes `bytes` to a temporary file next to `path`, syncs it, and publishes it at `path` only
+/// if nothing is there: as a hard link, which the system refuses atomically when the name
+/// exists ([`OutputError::Exists`]). Where hard links are not supported (FAT, some network file
+/// systems) the name is first reserved with an exclusive create, then the complete file is
+/// renamed over the reservation.
+pub fn write_new(path: &Path, bytes: &[u8]) -> Result<(), OutputError> {
+    let tmp = write_temporary(path, bytes)?;
+    let result = publish_new(&tmp, path);
+    // After a link the temporary name is a second name of the output; after a rename it is gone.
+    let _ = std::fs::remove_file(&tmp);
+    result
+}
+
+fn publish_new(tmp: &Path, path: &Path) -> Result<(), OutputError> {
+    let exists = |e: &std::io::Error| e.kind() == std::io::ErrorKind::AlreadyExists;
+    match std::fs::hard_link(tmp, path) {
+        Ok(()) => return Ok(()),
+        Err(e) if exists(&e) => return Err(OutputError::Exists(path.to_path_buf())),
+        // Not supported here (or refused for another reason the exclusive create will meet).
+        Err(_) => {}
+    }
+    match std::fs::OpenOptions::new().write(true).create_new(true).open(path) {
+        Err(e) if exists(&e) => Err(OutputError::Exists(path.to_path_buf())),
+        Err(e) => Err(io(path)(e)),
+        Ok(reservation) => {
+            drop(reservation);
+            std::fs::rename(tmp, path).map_err(|e| {
+                // The empty reservation is ours: do not leave it behind.
+                let _ = std::fs::remove_file(path);
+                io(path)(e)
+            })
+        }
+    }
 }
 
 #[cfg(test)]
@@ -130,6 +188,60 @@ mod tests {
         let err = policy.write_all(&[(same_file_other_spelling, b"x".to_vec())]).unwrap_err();
         assert!(matches!(err, OutputError::IsInput(_)));
         assert_eq!(std::fs::read(&input).unwrap(), b"original");
+    }
+
+    #[test]
+    fn publishing_a_new_file_never_replaces_one_that_appeared_meanwhile() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("walk.glb");
+        // As if another writer created it between the check and the publication.
+        std::fs::write(&out, b"theirs").unwrap();
+        let err = write_new(&out, b"ours").unwrap_err();
+        assert!(matches!(err, OutputError::Exists(_)), "{err}");
+        assert_eq!(std::fs::read(&out).unwrap(), b"theirs");
+        let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert_eq!(names, vec![std::ffi::OsString::from("walk.glb")], "no temporary file is left");
+        // A new name is published whole.
+        let fresh = dir.path().join("run.glb");
+        write_new(&fresh, b"ours").unwrap();
+        assert_eq!(std::fs::read(&fresh).unwrap(), b"ours");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2);
+    }
+
+    #[test]
+    fn writers_racing_for_one_name_leave_exactly_one_whole_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("walk.glb");
+        let policy = OutputPolicy::default();
+        let barrier = std::sync::Barrier::new(8);
+        let wins: Vec<bool> = std::thread::scope(|s| {
+            let handles: Vec<_> = (0..8u8)
+                .map(|i| {
+                    let (policy, out, barrier) = (&policy, &out, &barrier);
+                    s.spawn(move || {
+                        barrier.wait();
+                        policy.write_all(&[(out.clone(), vec![i; 100_000])]).is_ok()
+                    })
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().unwrap()).collect()
+        });
+        assert_eq!(wins.iter().filter(|w| **w).count(), 1, "{wins:?}");
+        let winner = wins.iter().position(|w| *w).unwrap() as u8;
+        assert_eq!(std::fs::read(&out).unwrap(), vec![winner; 100_000]);
+    }
+
+    #[test]
+    fn a_failed_second_file_takes_back_the_first() {
+        let dir = tempfile::tempdir().unwrap();
+        let gltf = dir.path().join("a.gltf");
+        // Passes the check, but its folder cannot be made: a file has that name.
+        std::fs::write(dir.path().join("blocker"), b"keep").unwrap();
+        let bin = dir.path().join("blocker/a.bin");
+        let err = OutputPolicy::default().write_all(&[(gltf.clone(), b"{}".to_vec()), (bin, b"new".to_vec())]);
+        assert!(matches!(err, Err(OutputError::Io { .. })), "{err:?}");
+        assert!(!gltf.exists(), "a .gltf without its .bin is left behind");
+        assert_eq!(std::fs::read(dir.path().join("blocker")).unwrap(), b"keep");
     }
 
     #[test]

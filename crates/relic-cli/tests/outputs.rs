@@ -1,0 +1,102 @@
+//! Outputs that would land on other files: two batch inputs that map to the same output.
+
+// Test helpers may unwrap and index: a failure is a failed test.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
+
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+use assert_cmd::Command;
+
+fn fixture(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures").join(rel)
+}
+
+fn run(args: &[&str]) -> Output {
+    Command::cargo_bin("relic").unwrap().args(args).output().unwrap()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn path(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+/// Names of the files in `dir` (not recursive), sorted.
+fn names(dir: &Path) -> Vec<String> {
+    let mut out: Vec<String> =
+        std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    out.sort();
+    out
+}
+
+#[test]
+fn batch_reports_inputs_that_map_to_the_same_output_and_loses_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("game");
+    std::fs::create_dir_all(input.join("sub")).unwrap();
+    std::fs::copy(fixture("abc/v12_full.abc"), input.join("walk.abc")).unwrap();
+    std::fs::copy(fixture("m2/v256_linear.m2"), input.join("walk.m2")).unwrap();
+    std::fs::copy(fixture("abc/v6_basic.abc"), input.join("other.abc")).unwrap();
+    // Not a model: skipped, so it collides with nothing.
+    std::fs::write(input.join("sub/run.txt"), "notes").unwrap();
+    std::fs::copy(fixture("abc/v6_basic.abc"), input.join("sub/run.abc")).unwrap();
+    let output = dir.path().join("out");
+
+    for force in [false, true] {
+        for to in ["glb", "gltf"] {
+            let mut args = vec!["batch", path(&input), path(&output), "--to", to, "--jobs", "2", "--no-progress"];
+            if force {
+                args.push("--force");
+            }
+            let out = run(&args);
+            let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
+            assert_eq!(out.status.code(), Some(1), "{stdout}\n{stderr}");
+            let summary = stdout.lines().last().unwrap();
+            assert!(
+                summary.starts_with("batch: 2 converted, 2 failed, 1 skipped (not models) of 5 files"),
+                "{summary}"
+            );
+            // Each colliding input is reported, naming the other and the shared output.
+            for (me, other) in [("walk.abc", "walk.m2"), ("walk.m2", "walk.abc")] {
+                let line = stderr
+                    .lines()
+                    .find(|l| l.starts_with("FAIL") && l.contains(&format!("{me}: ")))
+                    .unwrap_or_else(|| panic!("{me} is not reported:\n{stderr}"));
+                assert!(line.contains(other), "{line}");
+                assert!(line.contains(&format!("walk.{to}")), "{line}");
+            }
+            // Nothing was written for them, with or without --force.
+            assert!(!output.join(format!("walk.{to}")).exists(), "{to}: a colliding output was written");
+            assert!(!output.join("walk.bin").exists());
+            assert!(output.join(format!("other.{to}")).exists());
+            assert!(output.join(format!("sub/run.{to}")).exists());
+        }
+    }
+    // An existing output of that name is kept, even with --force.
+    std::fs::write(output.join("walk.glb"), b"keep me").unwrap();
+    let out = run(&["batch", path(&input), path(&output), "--to", "glb", "--force", "--no-progress"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(std::fs::read(output.join("walk.glb")).unwrap(), b"keep me");
+    // The inputs are untouched and no temporary file is left.
+    assert_eq!(std::fs::read(input.join("walk.abc")).unwrap(), std::fs::read(fixture("abc/v12_full.abc")).unwrap());
+    assert!(names(&output).iter().all(|n| !n.contains("relic-tmp")), "{:?}", names(&output));
+}
+
+#[test]
+fn one_model_beside_a_file_that_is_not_one_converts() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("game");
+    std::fs::create_dir_all(&input).unwrap();
+    std::fs::copy(fixture("abc/v12_full.abc"), input.join("walk.abc")).unwrap();
+    std::fs::write(input.join("walk.txt"), "notes").unwrap();
+    std::fs::copy(fixture("nod/walk.nad"), input.join("walk.nad")).unwrap();
+    let output = dir.path().join("out");
+    let out = run(&["batch", path(&input), path(&output), "--to", "glb", "--no-progress"]);
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}\n{}", text(&out.stderr));
+    assert!(stdout.contains("batch: 1 converted, 0 failed, 2 skipped"), "{stdout}");
+    assert!(std::fs::read(output.join("walk.glb")).unwrap().starts_with(b"glTF"));
+}
