@@ -40,7 +40,9 @@ fn fill(input: &Path) -> u64 {
     let mut total = 0;
     for (sub, ext) in [("abc", "abc"), ("m2", "m2"), ("nod", "nod")] {
         total += copy_models(&fixtures_dir().join(sub), input, "fixture_", &[ext]);
-        total += copy_models(&corpus_dir().join(sub), input, "corpus_", &[ext]);
+        if let Some(corpus) = corpus_dir() {
+            total += copy_models(&corpus.join(sub), input, "corpus_", &[ext]);
+        }
     }
     // Synthetic files: 4 of each format, each a different shape so the work is not identical.
     for i in 0..4usize {
@@ -52,7 +54,7 @@ fn fill(input: &Path) -> u64 {
         ];
         for (ext, bytes) in files {
             total += bytes.len() as u64;
-            std::fs::write(input.join(format!("synthetic_{i}.{ext}")), bytes).unwrap();
+            std::fs::write(input.join(format!("synthetic_{i}_{ext}.{ext}")), bytes).unwrap();
         }
     }
     total

@@ -18,9 +18,9 @@ use relic_core::model::{
 };
 use relic_nod::nad::{NadFile, NadKey, NadTrack};
 
-/// The real game files, if present next to the checkout.
-pub fn corpus_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus")
+/// The real game files, if present next to the checkout (see `relic_core::testkit::corpus_dir`).
+pub fn corpus_dir() -> Option<PathBuf> {
+    relic_core::testkit::corpus_dir("the corpus benchmarks")
 }
 
 /// The checked-in fixture files (`fixtures/abc`, `fixtures/m2`, `fixtures/nod`).
@@ -28,16 +28,10 @@ pub fn fixtures_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../fixtures")
 }
 
-/// Reads a corpus file (`abc/PARTNER_DANCIN.ABC`); prints why and returns `None` if absent.
+/// Reads a corpus file (`abc/PARTNER_DANCIN.ABC`); says so and returns `None` if the corpus is
+/// absent (see `relic_core::testkit::corpus_file`).
 pub fn corpus_file(rel: &str) -> Option<Vec<u8>> {
-    let path = corpus_dir().join(rel);
-    match std::fs::read(&path) {
-        Ok(bytes) => Some(bytes),
-        Err(e) => {
-            eprintln!("skipping corpus benchmark {rel}: {} ({e})", path.display());
-            None
-        }
-    }
+    relic_core::testkit::corpus_file(rel, rel)
 }
 
 /// Adds `memcpy/<name>`: copying the same bytes, the baseline for every parse and write.
