@@ -322,12 +322,9 @@ impl Builder<'_> {
         binds: &[(Mat4, [f32; 4])],
         channels: &ChannelTable<'_>,
     ) -> bool {
-        let derived = if tracks_fit { self.base.map(|b| to_ir::bone_channels(b, i, i)) } else { None };
         for p in 0..3 {
             let current: Vec<Option<&Channel>> = channels.of(i, p).collect();
-            let kept = derived.as_ref().is_some_and(|d| {
-                d.len() == current.len() && d.iter().zip(&current).all(|(d, c)| d.get(p).and_then(|x| x.as_ref()) == *c)
-            });
+            let kept = tracks_fit && self.base.is_some_and(|b| to_ir::track_matches(b, i, i, p, &current));
             if kept {
                 continue; // the stored track maps to exactly these channels
             }
@@ -786,7 +783,7 @@ impl Builder<'_> {
         let m = self.model;
         if let Some(b) = self.base.filter(|_| fit) {
             let rank = identity(b.bones.len());
-            let same = m.animations.iter().enumerate().all(|(s, a)| to_ir::events_for(b, s, &rank) == a.events);
+            let same = to_ir::events_match(b, &rank, &m.animations);
             if same {
                 self.file.events = b.events.clone();
                 return;

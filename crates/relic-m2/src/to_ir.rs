@@ -20,17 +20,22 @@
 //! * Meshes: one per submesh of view 0, vertices through the view's index list, weights
 //!   `w / Σw` (= w / 255), part id = geoset id. Materials from the submesh's texture units (base
 //!   layer first); equal materials are shared.
+//! * Shared keys are copied once per sequence they serve (the model has no shared tracks), so the
+//!   channels and events are counted before they are built and a file whose model would exceed
+//!   [`BUILD_PER_FILE_BYTE`] × its data + [`BUILD_FIXED`] is refused.
 //! * Everything else, and the file itself for exact writing back, goes into [`M2Extras`].
 
 use relic_core::frame::Frame;
 use relic_core::math::IDENTITY;
 use relic_core::model::{self as ir, *};
-use relic_core::{Model, ReadError};
+use relic_core::{Model, ReadError, ReadErrorKind};
 use serde::{Deserialize, Serialize};
 
 use crate::file::*;
 use crate::names;
-use crate::track::{INTERPOLATION_BEZIER, INTERPOLATION_HERMITE, INTERPOLATION_NONE, RotationTrack, decode_quat};
+use crate::track::{
+    EventTrack, INTERPOLATION_BEZIER, INTERPOLATION_HERMITE, INTERPOLATION_NONE, RotationTrack, decode_quat,
+};
 use crate::validate::{submesh_indices, submesh_vertices};
 
 /// The frame conversion of M2.
@@ -191,19 +196,49 @@ pub fn bounds_to_ir(b: &Bounds) -> Aabb {
     Aabb { min: std::array::from_fn(|i| a[i].min(c[i])), max: std::array::from_fn(|i| a[i].max(c[i])) }
 }
 
-/// One stored track, reduced to what channel building needs: its head and its values already in
-/// the model's frame, `per_key` entries per key in M2's order (value, in, out).
-pub(crate) struct TrackView<'a, const N: usize> {
+/// The part of a stored track that says which keys serve which sequence.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Head<'a> {
     pub interpolation: u16,
     pub global_sequence: i16,
     pub ranges: &'a [[u32; 2]],
     pub timestamps: &'a [u32],
-    pub values: Vec<[f32; N]>,
 }
 
-impl<const N: usize> TrackView<'_, N> {
+impl<'a> Head<'a> {
+    fn of<T>(t: &'a crate::track::Track<T>) -> Self {
+        Self {
+            interpolation: t.interpolation,
+            global_sequence: t.global_sequence,
+            ranges: &t.ranges,
+            timestamps: &t.timestamps,
+        }
+    }
+
+    fn rotation(t: &'a RotationTrack) -> Self {
+        let (interpolation, global_sequence, ranges, timestamps) = t.head();
+        Self { interpolation, global_sequence, ranges, timestamps }
+    }
+
     fn per_key(&self) -> usize {
         crate::track::values_per_key(self.interpolation)
+    }
+
+    /// True if every sequence gets all the keys: a global-sequence track or one without ranges.
+    fn shared(&self) -> bool {
+        self.global_sequence >= 0 || self.ranges.is_empty()
+    }
+
+    /// How many of the first sequences may have keys: none for a keyless track, every one of
+    /// `sequences` for a shared track, else those with a range.
+    fn users(&self, sequences: usize) -> usize {
+        if self.timestamps.is_empty() {
+            0
+        } else if self.shared() {
+            sequences
+        } else {
+            self.ranges.len().min(sequences)
+        }
     }
 
     /// The keys (index range) and clock of sequence `s`, or `None` if the track does not animate it.
@@ -223,6 +258,119 @@ impl<const N: usize> TrackView<'_, N> {
         (first <= last && last < n).then_some((first..last + 1, Clock::Animation))
     }
 
+    /// Bytes the channels of this track take in the model over `sequences` sequences, for values
+    /// of `value_bytes` each: one channel per sequence the track animates, with its own copy of
+    /// the keys (a channel counts twice: once itself, once as the slack of the list it grows in).
+    fn model_bytes(&self, sequences: usize, value_bytes: usize) -> u64 {
+        let key = 4 + (self.per_key() * value_bytes) as u64;
+        let channel = |keys: usize| 2 * size_of::<Channel>() as u64 + keys as u64 * key;
+        if self.timestamps.is_empty() {
+            0
+        } else if self.shared() {
+            channel(self.timestamps.len()).saturating_mul(sequences as u64)
+        } else {
+            (0..self.users(sequences))
+                .filter_map(|s| self.keys_for(s))
+                .fold(0, |sum: u64, (k, _)| sum.saturating_add(channel(k.len())))
+        }
+    }
+}
+
+/// The heads of a bone's translation, rotation and scale tracks.
+pub(crate) fn bone_heads(b: &crate::file::Bone) -> [Head<'_>; 3] {
+    [Head::of(&b.translation), Head::rotation(&b.rotation), Head::of(&b.scale)]
+}
+
+/// Names of a bone's three tracks, in [`bone_heads`] order.
+const TRACK_NAMES: [&str; 3] = ["translation", "rotation", "scale"];
+
+/// Bytes of model data mapping may build per byte of data in the file (see [`BUILD_FIXED`]).
+pub const BUILD_PER_FILE_BYTE: u64 = 8;
+
+/// Bytes of model data mapping may build whatever the file's size.
+///
+/// A track without ranges or on a global sequence animates every sequence, and ranges may
+/// overlap, so one stored key becomes a key of many channels (and one event an event of many
+/// animations): 20 000 sequences sharing one 100 000-key track asked 32 GB of a 3 MB file. The
+/// channels and events are counted before any is built, and a file whose model would take more
+/// than `BUILD_PER_FILE_BYTE` × its data bytes + `BUILD_FIXED` is refused; with the file itself
+/// that keeps reading within the project's budget of 16 × input + 1 MiB.
+pub const BUILD_FIXED: u64 = 1 << 20;
+
+/// What mapping may still build, spent element by element before anything is built.
+struct Budget {
+    data: u64,
+    limit: u64,
+    used: u64,
+}
+
+impl Budget {
+    fn new(file: &M2File) -> Self {
+        let data = crate::validate::data_bytes(file);
+        Self { data, limit: data.saturating_mul(BUILD_PER_FILE_BYTE).saturating_add(BUILD_FIXED), used: 0 }
+    }
+
+    /// Spends `bytes` on the element at `offset` (`path`); an error once the budget is exceeded.
+    fn spend(&mut self, bytes: u64, offset: u64, path: impl FnOnce() -> String) -> Result<(), ReadError> {
+        self.used = self.used.saturating_add(bytes);
+        if self.used <= self.limit {
+            return Ok(());
+        }
+        Err(ReadError::at(
+            offset,
+            path(),
+            ReadErrorKind::Invalid(format!(
+                "the common model would take more than {} bytes, over the budget of {} for a file of {} data bytes: its keys or events serve too many sequences",
+                self.used, self.limit, self.data
+            )),
+        ))
+    }
+
+    /// The channels and events of the animations.
+    fn animations(&mut self, file: &M2File) -> Result<(), ReadError> {
+        let sequences = file.sequences.len();
+        let first_track: u64 = if file.version >= 260 { 16 } else { 12 };
+        let bone_size = bone_size(file.version);
+        for (f, b) in file.bones.iter().enumerate() {
+            for (p, (head, value_bytes)) in bone_heads(b).iter().zip([12, 16, 12]).enumerate() {
+                let offset = u64::from(file.bones.offset) + f as u64 * bone_size + first_track + 28 * p as u64;
+                let name = TRACK_NAMES.get(p).copied().unwrap_or_default();
+                self.spend(head.model_bytes(sequences, value_bytes), offset, || format!("M2File.bones[{f}].{name}"))?;
+            }
+        }
+        for (i, e) in file.events.iter().enumerate() {
+            let offset = u64::from(file.events.offset) + i as u64 * 44 + 24;
+            let bytes = event_count(&e.times, sequences).saturating_mul(EVENT_BYTES);
+            self.spend(bytes, offset, || format!("M2File.events[{i}].times"))?;
+        }
+        Ok(())
+    }
+}
+
+/// Bytes one event takes in the model: the record, the slack of the list it grows in, its name.
+const EVENT_BYTES: u64 = 2 * size_of::<ir::Event>() as u64 + 16;
+
+/// Firing times of an event track (half-open ranges) summed over `sequences` sequences.
+fn event_count(t: &EventTrack, sequences: usize) -> u64 {
+    let n = t.timestamps.len();
+    if t.global_sequence >= 0 || t.ranges.is_empty() {
+        return (n as u64).saturating_mul(sequences as u64);
+    }
+    t.ranges
+        .iter()
+        .take(sequences)
+        .filter(|&&[a, b]| a < b && b as usize <= n)
+        .fold(0, |sum: u64, &[a, b]| sum.saturating_add(u64::from(b - a)))
+}
+
+/// One stored track, reduced to what channel building needs: its head and its values already in
+/// the model's frame, `per_key` entries per key in M2's order (value, in, out).
+pub(crate) struct TrackView<'a, const N: usize> {
+    pub head: Head<'a>,
+    pub values: Vec<[f32; N]>,
+}
+
+impl<const N: usize> TrackView<'_, N> {
     /// The channel of sequence `s` (starting at `start` ms) for `bone`.
     pub(crate) fn channel(
         &self,
@@ -231,19 +379,55 @@ impl<const N: usize> TrackView<'_, N> {
         bone: usize,
         make: fn(Vec<[f32; N]>) -> ChannelValues,
     ) -> Option<Channel> {
-        let (keys, clock) = self.keys_for(s)?;
+        let (keys, clock) = self.head.keys_for(s)?;
         let origin = if clock == Clock::Animation { i64::from(start) } else { 0 };
         let times: Vec<f32> =
-            self.timestamps.get(keys.clone())?.iter().map(|&t| seconds(i64::from(t) - origin)).collect();
-        let per_key = self.per_key();
+            self.head.timestamps.get(keys.clone())?.iter().map(|&t| seconds(i64::from(t) - origin)).collect();
+        let per_key = self.head.per_key();
         let stored = self.values.get(keys.start * per_key..keys.end * per_key)?;
         let (interpolation, values) = if per_key == 1 {
-            let i = if self.interpolation == INTERPOLATION_NONE { Interpolation::Step } else { Interpolation::Linear };
+            let i =
+                if self.head.interpolation == INTERPOLATION_NONE { Interpolation::Step } else { Interpolation::Linear };
             (i, stored.to_vec())
         } else {
-            (Interpolation::CubicSpline, cubic_values(stored, &times, self.interpolation == INTERPOLATION_BEZIER))
+            (Interpolation::CubicSpline, cubic_values(stored, &times, self.head.interpolation == INTERPOLATION_BEZIER))
         };
         Some(Channel { bone, clock, interpolation, times, values: make(values) })
+    }
+
+    /// Appends the channel of every sequence the track animates to its animation.
+    fn add_channels(
+        &self,
+        file: &M2File,
+        bone: usize,
+        make: fn(Vec<[f32; N]>) -> ChannelValues,
+        animations: &mut [Animation],
+    ) {
+        let users = self.head.users(file.sequences.len());
+        for (s, (seq, anim)) in file.sequences.iter().zip(animations.iter_mut()).enumerate().take(users) {
+            anim.channels.extend(self.channel(s, seq.start, bone, make));
+        }
+    }
+
+    /// True if `current` (one entry per sequence) holds exactly the channels this track maps to.
+    /// Channels are built one at a time, and only where the key counts already agree.
+    fn matches(
+        &self,
+        file: &M2File,
+        bone: usize,
+        make: fn(Vec<[f32; N]>) -> ChannelValues,
+        current: &[Option<&Channel>],
+    ) -> bool {
+        current.len() == file.sequences.len()
+            && current.iter().zip(file.sequences.iter()).enumerate().all(|(s, (c, seq))| {
+                match (self.head.keys_for(s), c) {
+                    (None, None) => true,
+                    (Some((keys, _)), Some(c)) if keys.len() == c.times.len() => {
+                        self.channel(s, seq.start, bone, make).as_ref() == Some(*c)
+                    }
+                    _ => false,
+                }
+            })
     }
 }
 
@@ -295,54 +479,36 @@ fn translation_values(values: &[[f32; 3]], interpolation: u16, offset: [f32; 3])
         .collect()
 }
 
-/// The three tracks of a file bone as views in the model's frame.
-pub(crate) fn bone_tracks(file: &M2File, f: usize) -> Option<(TrackView<'_, 3>, TrackView<'_, 4>, TrackView<'_, 3>)> {
-    let b = file.bones.get(f)?;
-    let offset = rest_offset(file, f);
-    let t = &b.translation;
-    let translation = TrackView {
-        interpolation: t.interpolation,
-        global_sequence: t.global_sequence,
-        ranges: &t.ranges,
-        timestamps: &t.timestamps,
-        values: translation_values(&t.values, t.interpolation, offset),
-    };
-    let (interpolation, global_sequence, ranges, timestamps) = b.rotation.head();
-    let rotation = TrackView {
-        interpolation,
-        global_sequence,
-        ranges,
-        timestamps,
-        values: match &b.rotation {
-            RotationTrack::Float(t) => t.values.iter().map(|q| FRAME.quat_to_ir(*q)).collect(),
-            RotationTrack::Compressed(t) => t.values.iter().map(|q| FRAME.quat_to_ir(decode_quat(*q))).collect(),
-        },
-    };
-    let s = &b.scale;
-    let scale = TrackView {
-        interpolation: s.interpolation,
-        global_sequence: s.global_sequence,
-        ranges: &s.ranges,
-        timestamps: &s.timestamps,
-        values: s.values.iter().map(|v| FRAME.scale_to_ir(*v)).collect(),
-    };
-    Some((translation, rotation, scale))
+/// A bone's translation track as a view in the model's frame.
+fn translation_view(file: &M2File, f: usize) -> Option<TrackView<'_, 3>> {
+    let t = &file.bones.get(f)?.translation;
+    Some(TrackView { head: Head::of(t), values: translation_values(&t.values, t.interpolation, rest_offset(file, f)) })
 }
 
-/// Channels of one file bone (IR index `ir`) for every sequence: `[sequence][t, r, s]`.
-pub(crate) fn bone_channels(file: &M2File, f: usize, ir: usize) -> Vec<[Option<Channel>; 3]> {
-    let Some((t, r, s)) = bone_tracks(file, f) else { return Vec::new() };
-    file.sequences
-        .iter()
-        .enumerate()
-        .map(|(i, seq)| {
-            [
-                t.channel(i, seq.start, ir, ChannelValues::Translation),
-                r.channel(i, seq.start, ir, ChannelValues::Rotation),
-                s.channel(i, seq.start, ir, ChannelValues::Scale),
-            ]
-        })
-        .collect()
+/// A bone's rotation track as a view in the model's frame.
+fn rotation_view(file: &M2File, f: usize) -> Option<TrackView<'_, 4>> {
+    let r = &file.bones.get(f)?.rotation;
+    let values = match r {
+        RotationTrack::Float(t) => t.values.iter().map(|q| FRAME.quat_to_ir(*q)).collect(),
+        RotationTrack::Compressed(t) => t.values.iter().map(|q| FRAME.quat_to_ir(decode_quat(*q))).collect(),
+    };
+    Some(TrackView { head: Head::rotation(r), values })
+}
+
+/// A bone's scale track as a view in the model's frame.
+fn scale_view(file: &M2File, f: usize) -> Option<TrackView<'_, 3>> {
+    let s = &file.bones.get(f)?.scale;
+    Some(TrackView { head: Head::of(s), values: s.values.iter().map(|v| FRAME.scale_to_ir(*v)).collect() })
+}
+
+/// True if file bone `f`'s track of property `p` (0 translation, 1 rotation, 2 scale) maps to
+/// exactly `current`, the model's channels of bone `ir` for that property, one per sequence.
+pub(crate) fn track_matches(file: &M2File, f: usize, ir: usize, p: usize, current: &[Option<&Channel>]) -> bool {
+    match p {
+        0 => translation_view(file, f).is_some_and(|v| v.matches(file, ir, ChannelValues::Translation, current)),
+        1 => rotation_view(file, f).is_some_and(|v| v.matches(file, ir, ChannelValues::Rotation, current)),
+        _ => scale_view(file, f).is_some_and(|v| v.matches(file, ir, ChannelValues::Scale, current)),
+    }
 }
 
 /// The event name of an identifier (`$CSS`), Windows-1252 up to the first NUL.
@@ -350,60 +516,113 @@ pub fn event_name(identifier: &[u8; 4]) -> String {
     relic_core::text::decode_cp1252(identifier.split(|&b| b == 0).next().unwrap_or_default())
 }
 
-/// Events of sequence `s` (ranges are half-open).
-pub(crate) fn events_for(file: &M2File, s: usize, rank: &[usize]) -> Vec<ir::Event> {
-    let Some(seq) = file.sequences.get(s) else { return Vec::new() };
-    let mut out = Vec::new();
+/// Events of every sequence (ranges are half-open), by time. One pass over the events: a
+/// sequence an event track has no range for costs nothing.
+fn events_to_ir(file: &M2File, rank: &[usize]) -> Vec<Vec<ir::Event>> {
+    let sequences = file.sequences.len();
+    let mut out: Vec<Vec<ir::Event>> = vec![Vec::new(); sequences];
     for e in file.events.iter() {
         let t = &e.times;
         let n = t.timestamps.len();
-        let (keys, origin) = if t.global_sequence >= 0 || t.ranges.is_empty() {
-            (0..n, if t.global_sequence >= 0 { 0 } else { i64::from(seq.start) })
-        } else {
-            match t.ranges.get(s) {
-                Some(&[a, b]) if a < b && b as usize <= n => (a as usize..b as usize, i64::from(seq.start)),
-                _ => continue,
-            }
-        };
+        if n == 0 {
+            continue;
+        }
+        let shared = t.global_sequence >= 0 || t.ranges.is_empty();
+        let users = if shared { sequences } else { t.ranges.len().min(sequences) };
+        let name = event_name(&e.identifier);
         let bone = rank.get(e.bone as usize).copied();
         let position = FRAME.vector_to_ir(sub3(e.position, pivot(file, i64::from(e.bone))));
-        for &ts in t.timestamps.get(keys).unwrap_or_default() {
-            out.push(ir::Event {
-                time: seconds(i64::from(ts) - origin),
-                name: event_name(&e.identifier),
-                bone,
-                position: Some(position),
-                parameter: Some(e.data),
-            });
+        for (s, (seq, list)) in file.sequences.iter().zip(out.iter_mut()).enumerate().take(users) {
+            let (keys, origin) = if shared {
+                (0..n, if t.global_sequence >= 0 { 0 } else { i64::from(seq.start) })
+            } else {
+                match t.ranges.get(s) {
+                    Some(&[a, b]) if a < b && b as usize <= n => (a as usize..b as usize, i64::from(seq.start)),
+                    _ => continue,
+                }
+            };
+            for &ts in t.timestamps.get(keys).unwrap_or_default() {
+                list.push(ir::Event {
+                    time: seconds(i64::from(ts) - origin),
+                    name: name.clone(),
+                    bone,
+                    position: Some(position),
+                    parameter: Some(e.data),
+                });
+            }
         }
     }
-    out.sort_by(|a, b| a.time.total_cmp(&b.time));
+    for list in &mut out {
+        list.sort_by(|a, b| a.time.total_cmp(&b.time));
+    }
     out
 }
 
-/// The model's animations.
-pub fn animations_to_ir(file: &M2File, order: &[usize], rank: &[usize]) -> Vec<Animation> {
+/// True if the file's events map to exactly the animations' events. The events are counted per
+/// sequence first and only built when every count agrees.
+pub(crate) fn events_match(file: &M2File, rank: &[usize], animations: &[Animation]) -> bool {
+    let sequences = file.sequences.len();
+    if animations.len() != sequences {
+        return false;
+    }
+    let mut every = 0u64;
+    let mut counts = vec![0u64; sequences];
+    for e in file.events.iter() {
+        let t = &e.times;
+        if t.global_sequence >= 0 || t.ranges.is_empty() {
+            every = every.saturating_add(t.timestamps.len() as u64);
+            continue;
+        }
+        for (c, &[a, b]) in counts.iter_mut().zip(t.ranges.iter()) {
+            if a < b && b as usize <= t.timestamps.len() {
+                *c += u64::from(b - a);
+            }
+        }
+    }
+    counts.iter().zip(animations).all(|(&c, a)| c.saturating_add(every) == a.events.len() as u64)
+        && events_to_ir(file, rank).iter().zip(animations).all(|(e, a)| *e == a.events)
+}
+
+/// The model's animations: the channels and events the file maps to, refused when they would take
+/// more than the build budget (see [`BUILD_FIXED`]).
+pub fn animations_to_ir(file: &M2File, order: &[usize], rank: &[usize]) -> Result<Vec<Animation>, ReadError> {
+    Budget::new(file).animations(file)?;
+    Ok(build_animations(file, order, rank))
+}
+
+/// [`animations_to_ir`] once the budget is checked.
+fn build_animations(file: &M2File, order: &[usize], rank: &[usize]) -> Vec<Animation> {
     let names = animation_names(&file.sequences);
     let mut animations: Vec<Animation> = file
         .sequences
         .iter()
         .zip(names)
-        .enumerate()
-        .map(|(s, (seq, name))| Animation {
+        .zip(events_to_ir(file, rank))
+        .map(|((seq, name), events)| Animation {
             name,
             duration: seconds(i64::from(seq.end) - i64::from(seq.start)),
             looping: seq.flags & 1 == 0,
             blend_in: seconds(i64::from(seq.blend_time)),
             channels: Vec::new(),
             morph_channels: Vec::new(),
-            events: events_for(file, s, rank),
+            events,
             bounds: Some(bounds_to_ir(&seq.bounds)),
             key_bounds: Vec::new(),
         })
         .collect();
+    // Bone by bone, translation, rotation, scale: the order a channel list had per animation.
+    // A keyless track animates no sequence and costs nothing here.
     for (ir, &f) in order.iter().enumerate() {
-        for (anim, channels) in animations.iter_mut().zip(bone_channels(file, f, ir)) {
-            anim.channels.extend(channels.into_iter().flatten());
+        let Some(b) = file.bones.get(f) else { continue };
+        let [t, r, s] = bone_heads(b).map(|h| h.users(file.sequences.len()) > 0);
+        if t && let Some(v) = translation_view(file, f) {
+            v.add_channels(file, ir, ChannelValues::Translation, &mut animations);
+        }
+        if r && let Some(v) = rotation_view(file, f) {
+            v.add_channels(file, ir, ChannelValues::Rotation, &mut animations);
+        }
+        if s && let Some(v) = scale_view(file, f) {
+            v.add_channels(file, ir, ChannelValues::Scale, &mut animations);
         }
     }
     animations
@@ -573,32 +792,33 @@ pub fn attachments_to_ir(file: &M2File, rank: &[usize]) -> Vec<ir::Attachment> {
 
 /// Maps a file to the common model (see the module docs).
 pub fn to_ir(file: &M2File) -> Result<Model, ReadError> {
-    let model = mapped(file);
+    let model = mapped(file)?;
     Ok(with_extras(model, file.clone()))
 }
 
 /// [`to_ir`] for a file the caller no longer needs: the file becomes the model's extras without
 /// a copy (reading a model then holds the file once, not twice).
 pub fn into_ir(file: M2File) -> Result<Model, ReadError> {
-    let model = mapped(&file);
+    let model = mapped(&file)?;
     Ok(with_extras(model, file))
 }
 
 /// The model without its extras.
-fn mapped(file: &M2File) -> Model {
+fn mapped(file: &M2File) -> Result<Model, ReadError> {
+    Budget::new(file).animations(file)?;
     let (order, rank) = bone_order(file);
     let (materials, of_submesh) = materials_to_ir(file);
-    Model {
+    Ok(Model {
         name: name_text(&file.name),
         source: Some(SourceInfo { format: FormatKind::M2, version: file.version }),
         bones: bones_to_ir(file, &order, &rank),
         meshes: meshes_to_ir(file, &rank, &of_submesh),
         materials,
-        animations: animations_to_ir(file, &order, &rank),
+        animations: build_animations(file, &order, &rank),
         global_sequences: file.global_sequences.iter().map(|&g| seconds(i64::from(g))).collect(),
         attachments: attachments_to_ir(file, &rank),
         extras: None,
-    }
+    })
 }
 
 /// Keeps the file (less its vertices, which the meshes hold) as the model's extras.

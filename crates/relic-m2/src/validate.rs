@@ -372,14 +372,25 @@ struct Span {
     index: usize,
 }
 
+/// Every block of a file, listed (`keep`) or only summed.
 #[derive(Default)]
-struct Spans(Vec<Span>);
+struct Spans {
+    list: Vec<Span>,
+    keep: bool,
+    total: u64,
+}
 
 impl Spans {
+    fn push(&mut self, span: Span) {
+        self.total = self.total.saturating_add(span.len);
+        if self.keep {
+            self.list.push(span);
+        }
+    }
     fn add<T>(&mut self, a: &M2Array<T>, what: &'static str, index: usize) {
         let len = (a.len() * size_of::<T>()) as u64;
         if len > 0 {
-            self.0.push(Span { start: u64::from(a.offset), len, what, index });
+            self.push(Span { start: u64::from(a.offset), len, what, index });
         }
     }
     fn track<T>(&mut self, t: &Track<T>, what: &'static str, index: usize) {
@@ -398,16 +409,50 @@ impl Spans {
     }
 }
 
-fn overlaps(f: &M2File, file_len: u64) -> Result<(), ReadError> {
+/// Bytes of the header (with the blend-override pair when the file has one).
+fn header_len(f: &M2File) -> u64 {
+    HEADER_SIZE as u64 + if f.blend_overrides.is_some() { 8 } else { 0 }
+}
+
+/// Bytes the file's data occupies: the header and every block, padding left out. The reader
+/// refuses overlapping blocks, so for a file it accepted this is at most the file's length.
+pub(crate) fn data_bytes(f: &M2File) -> u64 {
     let mut s = Spans::default();
-    let header = HEADER_SIZE as u64 + if f.blend_overrides.is_some() { 8 } else { 0 };
-    s.0.push(Span { start: 0, len: header.min(file_len), what: "header", index: 0 });
+    blocks(f, header_len(f), &mut s);
+    s.total
+}
+
+fn overlaps(f: &M2File, file_len: u64) -> Result<(), ReadError> {
+    let mut s = Spans { keep: true, ..Spans::default() };
+    blocks(f, header_len(f).min(file_len), &mut s);
+    let mut spans = s.list;
+    spans.sort_unstable_by_key(|s| (s.start, s.len));
+    for pair in spans.windows(2) {
+        if let [a, b] = pair
+            && b.start < a.start + a.len
+        {
+            return Err(invalid(
+                b.start,
+                "M2File",
+                format!(
+                    "blocks overlap: {} [{}] at {:#x} ({} bytes) and {} [{}] at {:#x}",
+                    a.what, a.index, a.start, a.len, b.what, b.index, b.start
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Gives every block of the file to `s`, the header first (`header` bytes).
+fn blocks(f: &M2File, header: u64, s: &mut Spans) {
+    s.push(Span { start: 0, len: header, what: "header", index: 0 });
     s.add(&f.name, "name", 0);
     s.add(&f.global_sequences, "global_sequences", 0);
     s.add(&f.sequences, "sequences", 0);
     s.add(&f.sequence_lookup, "sequence_lookup", 0);
     s.add(&f.playable_lookup, "playable_lookup", 0);
-    s.0.push(Span {
+    s.push(Span {
         start: u64::from(f.bones.offset),
         len: f.bones.len() as u64 * bone_size(f.version),
         what: "bones",
@@ -423,36 +468,36 @@ fn overlaps(f: &M2File, file_len: u64) -> Result<(), ReadError> {
     }
     s.add(&f.key_bone_lookup, "key_bone_lookup", 0);
     s.add(&f.vertices, "vertices", 0);
-    s.0.push(Span { start: u64::from(f.views.offset), len: f.views.len() as u64 * 44, what: "views", index: 0 });
+    s.push(Span { start: u64::from(f.views.offset), len: f.views.len() as u64 * 44, what: "views", index: 0 });
     for (i, v) in f.views.iter().enumerate() {
         s.add(&v.indices, "view indices", i);
         s.add(&v.triangles, "view triangles", i);
         s.add(&v.properties, "view properties", i);
         let subs = v.submeshes.len() as u64 * submesh_size(f.version);
         if subs > 0 {
-            s.0.push(Span { start: u64::from(v.submeshes.offset), len: subs, what: "view submeshes", index: i });
+            s.push(Span { start: u64::from(v.submeshes.offset), len: subs, what: "view submeshes", index: i });
         }
         s.add(&v.texture_units, "view texture units", i);
     }
     let records = |s: &mut Spans, offset: u32, n: usize, size: u64, what| {
         if n > 0 {
-            s.0.push(Span { start: u64::from(offset), len: n as u64 * size, what, index: 0 });
+            s.push(Span { start: u64::from(offset), len: n as u64 * size, what, index: 0 });
         }
     };
-    records(&mut s, f.colors.offset, f.colors.len(), 56, "colors");
+    records(s, f.colors.offset, f.colors.len(), 56, "colors");
     for (i, c) in f.colors.iter().enumerate() {
         s.track(&c.color, "colour", i);
         s.track(&c.alpha, "colour alpha", i);
     }
-    records(&mut s, f.textures.offset, f.textures.len(), 16, "textures");
+    records(s, f.textures.offset, f.textures.len(), 16, "textures");
     for (i, t) in f.textures.iter().enumerate() {
         s.add(&t.filename, "texture name", i);
     }
-    records(&mut s, f.transparency.offset, f.transparency.len(), 28, "transparency");
+    records(s, f.transparency.offset, f.transparency.len(), 28, "transparency");
     for (i, t) in f.transparency.iter().enumerate() {
         s.track(&t.weight, "texture weight", i);
     }
-    records(&mut s, f.texture_transforms.offset, f.texture_transforms.len(), 84, "texture_transforms");
+    records(s, f.texture_transforms.offset, f.texture_transforms.len(), 84, "texture_transforms");
     for (i, t) in f.texture_transforms.iter().enumerate() {
         s.track(&t.translation, "texture transform", i);
         s.track(&t.rotation, "texture transform", i);
@@ -468,16 +513,16 @@ fn overlaps(f: &M2File, file_len: u64) -> Result<(), ReadError> {
     s.add(&f.collision_triangles, "collision_triangles", 0);
     s.add(&f.collision_vertices, "collision_vertices", 0);
     s.add(&f.collision_normals, "collision_normals", 0);
-    records(&mut s, f.attachments.offset, f.attachments.len(), 48, "attachments");
+    records(s, f.attachments.offset, f.attachments.len(), 48, "attachments");
     for (i, a) in f.attachments.iter().enumerate() {
         s.track(&a.visibility, "attachment visibility", i);
     }
     s.add(&f.attachment_lookup, "attachment_lookup", 0);
-    records(&mut s, f.events.offset, f.events.len(), 44, "events");
+    records(s, f.events.offset, f.events.len(), 44, "events");
     for (i, e) in f.events.iter().enumerate() {
         s.event(&e.times, "event times", i);
     }
-    records(&mut s, f.lights.offset, f.lights.len(), 212, "lights");
+    records(s, f.lights.offset, f.lights.len(), 212, "lights");
     for (i, l) in f.lights.iter().enumerate() {
         s.track(&l.ambient_color, "light", i);
         s.track(&l.ambient_intensity, "light", i);
@@ -487,14 +532,14 @@ fn overlaps(f: &M2File, file_len: u64) -> Result<(), ReadError> {
         s.track(&l.attenuation_end, "light", i);
         s.track(&l.visibility, "light", i);
     }
-    records(&mut s, f.cameras.offset, f.cameras.len(), 124, "cameras");
+    records(s, f.cameras.offset, f.cameras.len(), 124, "cameras");
     for (i, c) in f.cameras.iter().enumerate() {
         s.spline(&c.positions, "camera", i);
         s.spline(&c.target_positions, "camera", i);
         s.spline(&c.roll, "camera", i);
     }
     s.add(&f.camera_lookup, "camera_lookup", 0);
-    records(&mut s, f.ribbon_emitters.offset, f.ribbon_emitters.len(), 220, "ribbon_emitters");
+    records(s, f.ribbon_emitters.offset, f.ribbon_emitters.len(), 220, "ribbon_emitters");
     for (i, r) in f.ribbon_emitters.iter().enumerate() {
         s.add(&r.textures, "ribbon", i);
         s.add(&r.materials, "ribbon", i);
@@ -505,7 +550,7 @@ fn overlaps(f: &M2File, file_len: u64) -> Result<(), ReadError> {
         s.track(&r.texture_slot, "ribbon", i);
         s.track(&r.visibility, "ribbon", i);
     }
-    records(&mut s, f.particle_emitters.offset, f.particle_emitters.len(), 504, "particle_emitters");
+    records(s, f.particle_emitters.offset, f.particle_emitters.len(), 504, "particle_emitters");
     for (i, p) in f.particle_emitters.iter().enumerate() {
         s.add(&p.geometry_model, "particle", i);
         s.add(&p.recursion_model, "particle", i);
@@ -529,21 +574,4 @@ fn overlaps(f: &M2File, file_len: u64) -> Result<(), ReadError> {
     if let Some(o) = &f.blend_overrides {
         s.add(o, "blend_overrides", 0);
     }
-    let mut spans = s.0;
-    spans.sort_unstable_by_key(|s| (s.start, s.len));
-    for pair in spans.windows(2) {
-        if let [a, b] = pair
-            && b.start < a.start + a.len
-        {
-            return Err(invalid(
-                b.start,
-                "M2File",
-                format!(
-                    "blocks overlap: {} [{}] at {:#x} ({} bytes) and {} [{}] at {:#x}",
-                    a.what, a.index, a.start, a.len, b.what, b.index, b.start
-                ),
-            ));
-        }
-    }
-    Ok(())
 }

@@ -56,6 +56,21 @@ fn shared_ranges(sequences: usize, keys: usize) -> Vec<[u32; 2]> {
     r
 }
 
+/// One bone whose translation track is shared by every sequence in one of the three ways a track
+/// can be: the same range for every sequence, no ranges at all, a global sequence.
+fn sharing_files(sequences: usize, keys: usize) -> Vec<(&'static str, Vec<u8>)> {
+    let with = |t: Track<[f32; 3]>, globals: Vec<u32>| {
+        let mut f = file(sequences, vec![Bone { translation: t, ..root() }]);
+        f.global_sequences = globals.into();
+        f.to_bytes()
+    };
+    vec![
+        ("shared ranges", with(track(keys, shared_ranges(sequences, keys), -1), vec![])),
+        ("no ranges", with(track(keys, vec![], -1), vec![])),
+        ("global sequence", with(track(keys, vec![], 0), vec![1000])),
+    ]
+}
+
 fn invalid_message(e: &relic_core::ReadError) -> &str {
     match &e.kind {
         ReadErrorKind::Invalid(m) => m,
@@ -83,4 +98,32 @@ fn shared_ranges_are_checked_in_linear_time() {
     let e = relic_m2::read(&bytes).unwrap_err();
     assert_eq!(invalid_message(&e), "range 1: key 50000 does not come after key 49999 in time", "{e}");
     assert!(e.path.contains("bones[0]"), "{e}");
+}
+
+/// Keys shared by many sequences were copied out once per sequence: 20 000 sequences and one
+/// 100 000-key track asked about 32 GB of a 3 MB file. Now the mapping refuses with a typed error
+/// before it copies, within the memory and time budget.
+#[test]
+fn keys_shared_by_many_sequences_are_refused_not_copied() {
+    for (what, bytes) in sharing_files(20_000, 100_000).into_iter().chain(sharing_files(2_000, 10_000)) {
+        testkit::check(what, &bytes, Limits::default(), relic_m2::read_model).unwrap();
+        relic_m2::read(&bytes).unwrap_or_else(|e| panic!("{what}: the file itself is valid: {e}"));
+        let e = relic_m2::read_model(&bytes).unwrap_err();
+        assert!(invalid_message(&e).contains("budget"), "{what}: {e}");
+        assert!(e.path.contains("bones[0].translation"), "{what}: {e}");
+    }
+}
+
+/// The cap leaves ordinary sharing alone: 200 sequences over a 300-key track each way still read,
+/// every sequence with its channel.
+#[test]
+fn ordinary_sharing_still_reads() {
+    for (what, bytes) in sharing_files(200, 300) {
+        let model = relic_m2::read_model(&bytes).unwrap_or_else(|e| panic!("{what}: {e}"));
+        assert_eq!(model.animations.len(), 200, "{what}");
+        for a in &model.animations {
+            assert_eq!(a.channels.len(), 1, "{what}");
+            assert_eq!(a.channels[0].times.len(), 300, "{what}");
+        }
+    }
 }
