@@ -222,13 +222,12 @@ impl Builder<'_> {
             }
             seqs.push(s);
         }
-        // Variation chains and lookups.
-        for i in 0..seqs.len() {
-            let id = seqs.get(i).map_or(0, |s| s.id);
-            let next = (i + 1..seqs.len()).find(|&j| seqs.get(j).is_some_and(|s| s.id == id));
-            if let Some(s) = seqs.get_mut(i) {
-                s.next_variation = next.map_or(-1, |j| j as i16);
-            }
+        // Variation chains (each sequence names the next one of its id: one pass from the end)
+        // and lookups.
+        let mut next_of_id: std::collections::HashMap<u16, usize> = std::collections::HashMap::new();
+        for (i, s) in seqs.iter_mut().enumerate().rev() {
+            s.next_variation = next_of_id.get(&s.id).map_or(-1, |&j| j as i16);
+            next_of_id.insert(s.id, i);
         }
         let same = fit && seqs.iter().zip(base_seqs).all(|(a, b)| a == b);
         if same {

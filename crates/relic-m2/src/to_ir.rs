@@ -61,26 +61,57 @@ pub fn name_text(name: &[u8]) -> String {
 
 /// Bone order of the model: parents before children, file order otherwise. Returns
 /// `(order, rank)`: `order[ir] = file index`, `rank[file index] = ir`.
+///
+/// The order is the one of placing bones in passes over the file, each pass taking in file order
+/// every bone whose parent is already placed: a bone goes in its parent's pass if it comes after
+/// the parent in the file, else in the next one (a root, or a parent out of range, in the first).
+/// The passes are computed once per bone, so a chain of children before their parents costs n
+/// steps, not one pass per bone. Bones in or below a cycle (the reader refuses those) are left out
+/// and keep rank 0.
 pub fn bone_order(file: &M2File) -> (Vec<usize>, Vec<usize>) {
     let n = file.bones.len();
-    let mut order = Vec::with_capacity(n);
-    let mut placed = vec![false; n];
-    // The reader rejected cycles and out-of-range parents, so each pass places at least one bone.
-    while order.len() < n {
-        let before = order.len();
-        for (i, b) in file.bones.iter().enumerate() {
-            let parent_placed = usize::try_from(b.parent).map_or(true, |p| placed.get(p).copied().unwrap_or(true));
-            if !placed.get(i).copied().unwrap_or(true) && parent_placed {
-                order.push(i);
-                if let Some(p) = placed.get_mut(i) {
-                    *p = true;
+    const UNKNOWN: usize = usize::MAX;
+    const ON_WALK: usize = usize::MAX - 1;
+    const CYCLE: usize = usize::MAX - 2;
+    let parent = |i: usize| file.bones.get(i).and_then(|b| usize::try_from(b.parent).ok()).filter(|&p| p < n);
+    let mut pass = vec![UNKNOWN; n];
+    let mut walk: Vec<usize> = Vec::new();
+    for i in 0..n {
+        // Climb until a root or a bone whose pass is known, then settle the walk top down.
+        let mut p = i;
+        let mut cycle = false;
+        loop {
+            match pass.get(p).copied() {
+                Some(UNKNOWN) => {
+                    if let Some(x) = pass.get_mut(p) {
+                        *x = ON_WALK;
+                    }
+                    walk.push(p);
+                    match parent(p) {
+                        Some(q) => p = q,
+                        None => break,
+                    }
                 }
+                Some(ON_WALK | CYCLE) => {
+                    cycle = true;
+                    break;
+                }
+                _ => break,
             }
         }
-        if order.len() == before {
-            break;
+        while let Some(q) = walk.pop() {
+            let settled = match parent(q) {
+                _ if cycle => CYCLE,
+                None => 0,
+                Some(p) => pass.get(p).copied().unwrap_or(0) + usize::from(p > q),
+            };
+            if let Some(x) = pass.get_mut(q) {
+                *x = settled;
+            }
         }
     }
+    let mut order: Vec<usize> = (0..n).filter(|&i| pass.get(i).is_some_and(|&p| p != CYCLE)).collect();
+    order.sort_unstable_by_key(|&i| (pass.get(i).copied().unwrap_or(0), i));
     let mut rank = vec![0; n];
     for (ir, &f) in order.iter().enumerate() {
         if let Some(r) = rank.get_mut(f) {
@@ -178,12 +209,14 @@ pub fn seconds(ms: i64) -> f32 {
 
 /// Animation names: `<AnimationData name>.<n>`, n counting the sequences of one id in file order.
 pub fn animation_names(sequences: &[Sequence]) -> Vec<String> {
+    let mut seen: std::collections::HashMap<u16, usize> = std::collections::HashMap::new();
     sequences
         .iter()
-        .enumerate()
-        .map(|(i, s)| {
-            let n = sequences.iter().take(i).filter(|o| o.id == s.id).count();
-            format!("{}.{n}", names::animation_name(s.id))
+        .map(|s| {
+            let n = seen.entry(s.id).or_insert(0);
+            let name = format!("{}.{n}", names::animation_name(s.id));
+            *n += 1;
+            name
         })
         .collect()
 }
@@ -825,4 +858,54 @@ fn mapped(file: &M2File) -> Result<Model, ReadError> {
 fn with_extras(model: Model, mut kept: M2File) -> Model {
     kept.vertices = Default::default();
     Model { extras: Some(FormatExtras::new(FormatKind::M2, M2Extras { file: kept }, &EXTRAS_OPS)), ..model }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The pass-by-pass placement `bone_order` used to make.
+    fn by_passes(file: &M2File) -> Vec<usize> {
+        let n = file.bones.len();
+        let mut order = Vec::new();
+        let mut placed = vec![false; n];
+        while order.len() < n {
+            let before = order.len();
+            for (i, b) in file.bones.iter().enumerate() {
+                let parent_placed = usize::try_from(b.parent).map_or(true, |p| placed.get(p).copied().unwrap_or(true));
+                if !placed[i] && parent_placed {
+                    order.push(i);
+                    placed[i] = true;
+                }
+            }
+            if order.len() == before {
+                break;
+            }
+        }
+        order
+    }
+
+    #[test]
+    fn bone_order_is_the_pass_order() {
+        let mut rng = relic_core::testkit::Rng::new(11);
+        for _ in 0..2000 {
+            let n = rng.below(10);
+            let bones = (0..n)
+                .map(|_| crate::file::Bone { parent: rng.below(n + 3) as i16 - 2, ..Default::default() })
+                .collect::<Vec<_>>();
+            let file = M2File { bones: bones.into(), ..M2File::default() };
+            let (order, rank) = bone_order(&file);
+            assert_eq!(order, by_passes(&file), "{:?}", file.bones.iter().map(|b| b.parent).collect::<Vec<_>>());
+            for (k, &f) in order.iter().enumerate() {
+                assert_eq!(rank[f], k);
+            }
+        }
+    }
+
+    #[test]
+    fn names_count_each_id() {
+        let seq = |id| Sequence { id, ..Sequence::default() };
+        let names = animation_names(&[seq(0), seq(4), seq(0), seq(0), seq(4)]);
+        assert_eq!(names, ["Stand.0", "Walk.0", "Stand.1", "Stand.2", "Walk.1"]);
+    }
 }

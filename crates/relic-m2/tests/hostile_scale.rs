@@ -127,3 +127,52 @@ fn ordinary_sharing_still_reads() {
         }
     }
 }
+
+/// 20 000 bones without a key and 20 000 sequences: mapping looped bone × sequence and built a
+/// per-bone list of every sequence's (absent) channels.
+#[test]
+fn keyless_bones_cost_nothing_per_sequence() {
+    let bytes = file(20_000, vec![root(); 20_000]).to_bytes();
+    testkit::check("keyless bones", &bytes, Limits::default(), relic_m2::read_model).unwrap();
+    let model = relic_m2::read_model(&bytes).unwrap();
+    assert_eq!((model.bones.len(), model.animations.len()), (20_000, 20_000));
+    assert!(model.animations.iter().all(|a| a.channels.is_empty()));
+}
+
+/// Bone `i`'s parent is bone `i + 1`: the last bone is the root, every child comes before its
+/// parent. Cycle detection walked up from every bone (n²/2 steps) and the parents-first order
+/// took one pass per level (n passes of n bones).
+fn child_first_chain(n: usize) -> Vec<Bone> {
+    (0..n).map(|i| Bone { parent: if i + 1 < n { i as i16 + 1 } else { -1 }, ..root() }).collect()
+}
+
+#[test]
+fn a_child_first_chain_of_20k_bones_reads_quickly() {
+    let n = 20_000;
+    let bytes = file(1, child_first_chain(n)).to_bytes();
+    testkit::check("child-first chain", &bytes, Limits::default(), relic_m2::read_model).unwrap();
+    let model = relic_m2::read_model(&bytes).unwrap();
+    assert_eq!(model.bones.len(), n);
+    assert_eq!(model.bones[0].parent, None);
+    for (i, b) in model.bones.iter().enumerate().skip(1) {
+        assert_eq!(b.parent, Some(i - 1), "bone {i}");
+    }
+    // Closing the chain into a ring is refused as quickly.
+    let mut ring = child_first_chain(n);
+    ring[n - 1].parent = 0;
+    let bytes = file(1, ring).to_bytes();
+    testkit::check("ring", &bytes, Limits::default(), relic_m2::read).unwrap();
+    let e = relic_m2::read(&bytes).unwrap_err();
+    assert!(e.to_string().contains("cycle"), "{e}");
+    assert_eq!(e.path, "M2File.bones[0].parent");
+}
+
+/// 40 000 sequences sharing the id 0 (Stand): the names `Stand.0` … `Stand.39999` counted the
+/// earlier sequences of each id for every sequence.
+#[test]
+fn animation_names_of_40k_sequences_are_quick() {
+    let bytes = file(40_000, vec![]).to_bytes();
+    testkit::check("40k sequences", &bytes, Limits::default(), relic_m2::read_model).unwrap();
+    let model = relic_m2::read_model(&bytes).unwrap();
+    assert_eq!(model.animations[39_999].name, "Stand.39999");
+}
