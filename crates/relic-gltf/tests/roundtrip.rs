@@ -7,26 +7,12 @@ mod common;
 
 use relic_core::Model;
 
-use common::{posed, strip_extras, worst};
+use common::{posed, strip_extras, weights_match_then_align, worst};
 use relic_core::model::{ChannelValues, Interpolation};
 use relic_gltf::{ExportOptions, GltfError, export_glb, export_gltf, import, samples};
 
 fn exact() -> ExportOptions {
     ExportOptions { quaternion_continuity: false, ..ExportOptions::default() }
-}
-
-/// Checks skin weights to 1e-6 (export renormalises in f64), then copies them over so the rest of
-/// the model can be compared exactly.
-fn weights_match_then_align(original: &Model, back: &mut Model) {
-    assert_eq!(original.meshes.len(), back.meshes.len());
-    for (a, b) in original.meshes.iter().zip(back.meshes.iter_mut()) {
-        assert_eq!(a.skin.offsets, b.skin.offsets, "{}", a.name);
-        for (x, y) in a.skin.influences.iter().zip(&b.skin.influences) {
-            assert_eq!(x.bone, y.bone, "{}", a.name);
-            assert!((x.weight - y.weight).abs() <= 1e-6, "{}: {} vs {}", a.name, x.weight, y.weight);
-        }
-        b.skin = a.skin.clone();
-    }
 }
 
 fn glb_round_trip(model: &Model, options: &ExportOptions) -> Model {

@@ -46,7 +46,46 @@ pub(crate) fn posed(model: &Model, a: Option<usize>, t: f32) -> Vec<Vec<[f32; 3]
     skinner.positions
 }
 
-/// Largest coordinate difference between two sets of posed meshes.
+/// Largest coordinate difference between two sets of posed meshes, which must have the same
+/// meshes and vertex counts.
 pub(crate) fn worst(a: &[Vec<[f32; 3]>], b: &[Vec<[f32; 3]>]) -> f32 {
+    assert_eq!(a.len(), b.len(), "mesh count");
+    for (i, (x, y)) in a.iter().zip(b).enumerate() {
+        assert_eq!(x.len(), y.len(), "vertex count of mesh {i}");
+    }
     a.iter().flatten().zip(b.iter().flatten()).map(|(p, q)| relic_core::math::max_abs_diff(p, q)).fold(0.0, f32::max)
+}
+
+/// Checks skin weights to 1e-6 (export renormalises in f64) with the same bones and the same
+/// influence lists, then copies them over so the rest of the model can be compared exactly.
+pub(crate) fn weights_match_then_align(original: &Model, back: &mut Model) {
+    assert_eq!(original.meshes.len(), back.meshes.len());
+    for (a, b) in original.meshes.iter().zip(back.meshes.iter_mut()) {
+        assert_eq!(a.skin.offsets, b.skin.offsets, "{}", a.name);
+        assert_eq!(a.skin.influences.len(), b.skin.influences.len(), "{}", a.name);
+        for (x, y) in a.skin.influences.iter().zip(&b.skin.influences) {
+            assert_eq!(x.bone, y.bone, "{}", a.name);
+            assert!((x.weight - y.weight).abs() <= 1e-6, "{}: {} vs {}", a.name, x.weight, y.weight);
+        }
+        b.skin = a.skin.clone();
+    }
+}
+
+/// Checks that every normal came back as it was or, where export renormalised it (a normal
+/// further than 0.5 % from unit length, reported as a loss), as its unit vector to 1e-6; then
+/// copies the originals over so the rest of the model can be compared exactly.
+pub(crate) fn normals_match_then_align(original: &Model, back: &mut Model) {
+    assert_eq!(original.meshes.len(), back.meshes.len());
+    for (a, b) in original.meshes.iter().zip(back.meshes.iter_mut()) {
+        assert_eq!(a.normals.len(), b.normals.len(), "{}", a.name);
+        for (x, y) in a.normals.iter().zip(&b.normals) {
+            let unit = relic_core::math::normalize3(*x).unwrap_or(*x);
+            assert!(
+                x == y || relic_core::math::max_abs_diff(&unit, y) <= 1e-6,
+                "{}: normal {x:?} came back as {y:?}",
+                a.name
+            );
+        }
+        b.normals = a.normals.clone();
+    }
 }
