@@ -210,7 +210,9 @@ fn convert_one(
             ..request.options.clone()
         };
         let converted = convert(&model, request.target, &out, &options)?;
-        let written = policy.write_all(&converted.value)?;
+        // Every file of the input folder is protected already; a .gltf's .bin or images may lie
+        // elsewhere (an image URI may leave the folder).
+        let written = policy.write_all_sparing(&converted.value, &input::referenced_files(path, &bytes, kind))?;
         Ok(FileOutcome::Converted { read: bytes.len() as u64, written, losses: converted.losses.len() })
     })();
     (rel, outcome.unwrap_or_else(FileOutcome::Failed))

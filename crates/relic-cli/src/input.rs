@@ -1,6 +1,6 @@
 //! Recognising input files by content and loading them as common models.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use relic_core::Model;
 use relic_core::model::{FormatKind, SourceInfo};
@@ -89,6 +89,18 @@ pub fn load_model(path: &Path, bytes: &[u8], kind: InputKind, animations: &[&Pat
         }
     }
     Ok(model)
+}
+
+/// The files a model file refers to and that belong to it as much as the file itself: a glTF
+/// document's external buffers and images (in its folder). Empty for the game formats, whose
+/// files stand alone, and for a document that does not parse (it is not converted then).
+pub fn referenced_files(path: &Path, bytes: &[u8], kind: InputKind) -> Vec<PathBuf> {
+    let InputKind::Gltf = kind else { return Vec::new() };
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    relic_gltf::referenced_files(bytes, dir).unwrap_or_default()
 }
 
 /// A file's name without folder and extension.

@@ -191,6 +191,10 @@ fn run_convert(
     for a in animations {
         policy.protect(a);
     }
+    // A .gltf input's .bin and images are input files too.
+    for f in input::referenced_files(input_path, &bytes, kind) {
+        policy.protect(&f);
+    }
     let written = policy.write_all(&converted.value)?;
     let shown = if verbose { converted.losses.len() } else { NOTES_SHOWN };
     for loss in converted.losses.iter().take(shown) {

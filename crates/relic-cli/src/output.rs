@@ -47,8 +47,13 @@ impl OutputPolicy {
 
     /// Checks that `path` may be written: not an input, and new unless `force`.
     pub fn check(&self, path: &Path) -> Result<(), OutputError> {
+        self.check_sparing(path, &HashSet::new())
+    }
+
+    /// [`OutputPolicy::check`], also refusing the canonical paths `inputs`.
+    fn check_sparing(&self, path: &Path, inputs: &HashSet<PathBuf>) -> Result<(), OutputError> {
         if let Ok(canonical) = path.canonicalize()
-            && self.protected.contains(&canonical)
+            && (self.protected.contains(&canonical) || inputs.contains(&canonical))
         {
             return Err(OutputError::IsInput(path.to_path_buf()));
         }
@@ -64,8 +69,15 @@ impl OutputPolicy {
     /// writer created one of the paths since the check, that file is kept, the error says it
     /// exists, and the files this call already published are removed again.
     pub fn write_all(&self, files: &[(PathBuf, Vec<u8>)]) -> Result<u64, OutputError> {
+        self.write_all_sparing(files, &[])
+    }
+
+    /// [`OutputPolicy::write_all`], also never writing `inputs`: files of one particular input
+    /// (a `.gltf`'s `.bin`), where the policy is shared by many.
+    pub fn write_all_sparing(&self, files: &[(PathBuf, Vec<u8>)], inputs: &[PathBuf]) -> Result<u64, OutputError> {
+        let inputs: HashSet<PathBuf> = inputs.iter().filter_map(|p| p.canonicalize().ok()).collect();
         for (path, _) in files {
-            self.check(path)?;
+            self.check_sparing(path, &inputs)?;
         }
         let mut total = 0;
         let mut published: Vec<&Path> = Vec::new();

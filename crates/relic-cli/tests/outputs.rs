@@ -1,4 +1,5 @@
-//! Outputs that would land on other files: two batch inputs that map to the same output.
+//! Outputs that would land on other files: two batch inputs that map to the same output, and a
+//! conversion whose output would replace a file a `.gltf` input refers to (its `.bin`, images).
 
 // Test helpers may unwrap and index: a failure is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
@@ -99,4 +100,59 @@ fn one_model_beside_a_file_that_is_not_one_converts() {
     assert!(out.status.success(), "{stdout}\n{}", text(&out.stderr));
     assert!(stdout.contains("batch: 1 converted, 0 failed, 2 skipped"), "{stdout}");
     assert!(std::fs::read(output.join("walk.glb")).unwrap().starts_with(b"glTF"));
+}
+
+#[test]
+fn convert_refuses_to_overwrite_the_files_a_gltf_input_refers_to() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // a.gltf whose buffer is b.bin, and whose image is c.bin.
+    let out = run(&["convert", path(&fixture("abc/v12_full.abc")), path(&d.join("b.gltf"))]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let mut doc: serde_json::Value = serde_json::from_slice(&std::fs::read(d.join("b.gltf")).unwrap()).unwrap();
+    assert_eq!(doc["buffers"][0]["uri"], "b.bin");
+    doc["images"] = serde_json::json!([{ "uri": "c.bin" }]);
+    std::fs::write(d.join("a.gltf"), serde_json::to_vec(&doc).unwrap()).unwrap();
+    std::fs::remove_file(d.join("b.gltf")).unwrap();
+    std::fs::write(d.join("c.bin"), b"image bytes").unwrap();
+    let buffer = std::fs::read(d.join("b.bin")).unwrap();
+    let before = names(d);
+
+    for (output, protected) in [("b.gltf", "b.bin"), ("c.gltf", "c.bin")] {
+        let out = run(&["convert", path(&d.join("a.gltf")), path(&d.join(output)), "--force"]);
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{output}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(stderr.contains(protected) && stderr.contains("input"), "{stderr}");
+        assert_eq!(names(d), before, "{output}: nothing is written");
+    }
+    assert_eq!(std::fs::read(d.join("b.bin")).unwrap(), buffer);
+    assert_eq!(std::fs::read(d.join("c.bin")).unwrap(), b"image bytes");
+    // Elsewhere it converts.
+    let out = run(&["convert", path(&d.join("a.gltf")), path(&d.join("e.gltf"))]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(d.join("e.bin").exists());
+}
+
+#[test]
+fn batch_never_overwrites_a_file_a_gltf_input_refers_to() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("game");
+    let output = dir.path().join("out");
+    std::fs::create_dir_all(&input).unwrap();
+    std::fs::create_dir_all(&output).unwrap();
+    let out = run(&["convert", path(&fixture("abc/v12_full.abc")), path(&input.join("a.gltf"))]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    // Its image lies in the output folder, where the batch writes a.gltf's new .bin.
+    let mut doc: serde_json::Value = serde_json::from_slice(&std::fs::read(input.join("a.gltf")).unwrap()).unwrap();
+    doc["images"] = serde_json::json!([{ "uri": "../out/a.bin" }]);
+    std::fs::write(input.join("a.gltf"), serde_json::to_vec(&doc).unwrap()).unwrap();
+    std::fs::write(output.join("a.bin"), b"image bytes").unwrap();
+    let out = run(&["batch", path(&input), path(&output), "--to", "gltf", "--force", "--no-progress"]);
+    let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
+    assert_eq!(out.status.code(), Some(1), "{stdout}\n{stderr}");
+    assert!(stdout.contains("batch: 0 converted, 1 failed, 1 skipped"), "{stdout}");
+    assert!(stderr.contains("a.bin is an input file"), "{stderr}");
+    assert_eq!(std::fs::read(output.join("a.bin")).unwrap(), b"image bytes");
+    assert!(!output.join("a.gltf").exists());
 }

@@ -17,7 +17,7 @@
 
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use gltf_json as json;
 use json::accessor::ComponentType;
@@ -35,7 +35,7 @@ use relic_core::validate::{UNIT_TOLERANCE, WEIGHT_SUM_TOLERANCE};
 
 use crate::GltfError;
 use crate::extras::{self as ex};
-use crate::read::{Reader, load_buffers, parse_json, split_container};
+use crate::read::{Reader, load_buffers, parse_json, percent_decode, split_container};
 
 /// How far an imported vertex's weights may sum from 1 before import refuses them (8-bit weights
 /// are off by up to 4 × 0.5/255).
@@ -66,6 +66,18 @@ pub fn import(bytes: &[u8], base_dir: Option<&Path>) -> Result<Model, GltfError>
     let model = importer.model;
     model.validate().map_err(GltfError::ImportedInvalid)?;
     Ok(model)
+}
+
+/// The files outside the document that a `.gltf` or `.glb` refers to by URI (external buffers
+/// and images; not data URIs), as paths in `base_dir`, the document's folder. Nothing is read or
+/// checked beyond the document: the list names what a caller writing files must not replace
+/// (including URIs that [`import`] refuses to read, such as absolute ones).
+pub fn referenced_files(bytes: &[u8], base_dir: &Path) -> Result<Vec<PathBuf>, GltfError> {
+    let (json_text, _) = split_container(bytes)?;
+    let root = parse_json(json_text)?;
+    let uris = root.buffers.iter().filter_map(|b| b.uri.as_deref());
+    let uris = uris.chain(root.images.iter().filter_map(|i| i.uri.as_deref()));
+    Ok(uris.filter(|u| !u.starts_with("data:")).map(|u| base_dir.join(percent_decode(u))).collect())
 }
 
 struct Importer<'a> {

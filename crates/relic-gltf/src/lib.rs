@@ -76,7 +76,7 @@ use std::path::PathBuf;
 
 pub use error::GltfError;
 pub use export::{export_glb, export_gltf};
-pub use import::import;
+pub use import::{import, referenced_files};
 
 /// Choices for [`export_glb`] and [`export_gltf`].
 #[derive(Debug, Clone, PartialEq)]

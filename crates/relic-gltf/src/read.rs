@@ -233,7 +233,8 @@ fn read_prefix(path: &Path, limit: u64) -> Result<Vec<u8>, String> {
     Ok(data)
 }
 
-fn percent_decode(uri: &str) -> String {
+/// `%XX` escapes of a URI decoded (invalid UTF-8 replaced).
+pub(crate) fn percent_decode(uri: &str) -> String {
     let bytes = uri.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;

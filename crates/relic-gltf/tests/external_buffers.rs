@@ -8,7 +8,7 @@
 use std::time::{Duration, Instant};
 
 use relic_core::testkit::{self, CountingAllocator};
-use relic_gltf::{ExportOptions, GltfError, export_glb, export_gltf, import, samples};
+use relic_gltf::{ExportOptions, GltfError, export_glb, export_gltf, import, referenced_files, samples};
 use serde_json::{Value, json};
 
 #[global_allocator]
@@ -355,4 +355,18 @@ fn a_skinned_mesh_drawn_by_two_skins_gets_each_skins_bones() {
     assert_eq!(model.bones[bone_of(0)].name, "bone_2");
     assert_eq!(model.bones[bone_of(1)].name, "bone_0");
     assert_eq!(model.meshes[0].positions, model.meshes[1].positions);
+}
+
+#[test]
+fn referenced_files_names_external_buffers_and_images_but_not_data_uris() {
+    let (mut doc, _) = sample_gltf();
+    doc["images"] =
+        json!([{ "uri": "tex/skin%20a.png" }, { "uri": "data:image/png;base64,AAAA" }, { "uri": "/abs.png" }]);
+    let bytes = serde_json::to_vec(&doc).unwrap();
+    let dir = std::path::Path::new("models");
+    let files = referenced_files(&bytes, dir).unwrap();
+    assert_eq!(files, [dir.join("sample.bin"), dir.join("tex/skin a.png"), std::path::PathBuf::from("/abs.png")]);
+    // A glb's own chunk is no file.
+    let glb = export_glb(&samples::skinned_animated(), &ExportOptions::default()).unwrap().value;
+    assert!(referenced_files(&glb, dir).unwrap().is_empty());
 }
