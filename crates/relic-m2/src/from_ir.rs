@@ -172,10 +172,30 @@ impl Builder<'_> {
         self.losses.push(Loss::new(element, what));
     }
 
+    /// `text` as the NUL-terminated Windows-1252 bytes the file stores, characters outside that
+    /// code page as `?`; a loss for `element` if the text will not read back the same.
+    fn text_bytes(&mut self, text: &str, element: &str) -> Vec<u8> {
+        let bytes: Vec<u8> = cp1252_lossy(text).chain([0]).collect();
+        self.text_loss(text, &bytes, element);
+        bytes
+    }
+
+    /// A loss for `element` if `bytes`, written for `text`, do not read back as `text`.
+    fn text_loss(&mut self, text: &str, bytes: &[u8], element: &str) {
+        let back = to_ir::name_text(bytes);
+        if back != text {
+            self.loss(element, format!("{text:?} written as {back:?} (Windows-1252, up to the first NUL)"));
+        }
+    }
+
     fn build(&mut self) -> Result<()> {
         let m = self.model;
         self.file.version = self.version;
-        self.file.name = M2Array::new(m.name.bytes().chain([0]).collect());
+        self.file.name = match self.base {
+            // The stored bytes, whatever follows their NUL, while they still read as the name.
+            Some(b) if to_ir::name_text(&b.name) == m.name => b.name.clone(),
+            _ => M2Array::new(self.text_bytes(&m.name, "name")),
+        };
         self.file.global_sequences = m.global_sequences.iter().map(|&s| to_u32(ms(s))).collect::<Vec<_>>().into();
         let seq_fit = self.sequences();
         let skeleton_fit = self.bones(seq_fit)?;
@@ -667,16 +687,20 @@ impl Builder<'_> {
             };
             let rfi = index_of(&mut flags, rf);
             for (layer, t) in mat.textures.iter().enumerate() {
+                let filename: Vec<u8> =
+                    if t.replaceable.is_some() { vec![0] } else { cp1252_lossy(&t.path).chain([0]).collect() };
                 let tex = Texture {
                     kind: t.replaceable.unwrap_or(0),
                     flags: u32::from(t.wrap_u) | u32::from(t.wrap_v) << 1,
-                    filename: M2Array::new(if t.replaceable.is_some() {
-                        vec![0]
-                    } else {
-                        t.path.bytes().chain([0]).collect()
-                    }),
+                    filename: M2Array::new(filename),
                 };
+                let known = textures.len();
                 let ti = index_of(&mut textures, tex);
+                if ti == known && t.replaceable.is_none() {
+                    // A texture met for the first time: say once if its path changes.
+                    let written = textures.get(ti).map(|x| x.filename.items.clone()).unwrap_or_default();
+                    self.text_loss(&t.path, &written, &format!("texture {:?}", t.path));
+                }
                 if let Some(r) = t.replaceable.and_then(|r| usize::try_from(r).ok()) {
                     if replaceable.len() <= r {
                         replaceable.resize(r + 1, -1);
@@ -834,12 +858,17 @@ impl Builder<'_> {
             let b = bone.unwrap_or(0);
             let pivot = self.file.bones.get(b).map_or([0.0; 3], |x| x.pivot);
             let p = FRAME.vector_from_ir(position.unwrap_or([0.0; 3]));
+            // Four Windows-1252 bytes, NUL-padded; lengths are those of the encoded bytes.
             let mut identifier = [0u8; 4];
-            for (d, s) in identifier.iter_mut().zip(relic_core::text::encode_cp1252(&name).unwrap_or_default()) {
+            for (d, s) in identifier.iter_mut().zip(cp1252_lossy(&name)) {
                 *d = s;
             }
-            if name.len() > 4 {
-                self.loss(format!("event {name:?}"), "identifier cut to 4 bytes");
+            let back = to_ir::event_name(&identifier);
+            if back != name {
+                self.loss(
+                    format!("event {name:?}"),
+                    format!("identifier written as {back:?} (4 Windows-1252 bytes, characters outside it as '?')"),
+                );
             }
             out.push(m2::Event {
                 identifier,
@@ -948,6 +977,12 @@ impl Builder<'_> {
         let d: f32 = b.min.iter().zip(&b.max).map(|(a, c)| (c - a) * (c - a)).sum();
         f.bounding_radius = d.sqrt() / 2.0;
     }
+}
+
+/// Windows-1252 bytes of `text`, `?` for a character outside that code page (the reader decodes
+/// every stored string as Windows-1252).
+fn cp1252_lossy(text: &str) -> impl Iterator<Item = u8> + '_ {
+    text.chars().map(|c| relic_core::text::encode_cp1252_char(c).unwrap_or(b'?'))
 }
 
 /// What an event is: name, bone, position, parameter.

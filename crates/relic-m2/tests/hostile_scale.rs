@@ -6,8 +6,8 @@
 // Test helpers: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
-use relic_core::ReadErrorKind;
 use relic_core::testkit::{self, CountingAllocator, Limits};
+use relic_core::{ReadErrorKind, WriteOptions};
 use relic_m2::M2Array;
 use relic_m2::file::{Bone, M2File, Sequence};
 use relic_m2::track::Track;
@@ -175,4 +175,72 @@ fn animation_names_of_40k_sequences_are_quick() {
     testkit::check("40k sequences", &bytes, Limits::default(), relic_m2::read_model).unwrap();
     let model = relic_m2::read_model(&bytes).unwrap();
     assert_eq!(model.animations[39_999].name, "Stand.39999");
+}
+
+/// A model with one triangle skinned to bone 0 of `bones`, and one animation per name.
+fn small_model(bones: usize, animations: &[&str]) -> relic_core::Model {
+    use relic_core::model::*;
+    Model {
+        name: "small".into(),
+        bones: testkit::bone_chain(bones, "b"),
+        meshes: vec![Mesh {
+            name: "m".into(),
+            positions: vec![[0.0; 3], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]],
+            normals: vec![[0.0, 0.0, 1.0]; 3],
+            uv_sets: vec![vec![[0.0; 2]; 3]],
+            triangles: vec![[0, 1, 2]],
+            skin: if bones > 0 {
+                Skin::from_vertices((0..3).map(|_| vec![Influence { bone: 0, weight: 1.0 }]))
+            } else {
+                Skin::default()
+            },
+            ..Mesh::default()
+        }],
+        animations: animations
+            .iter()
+            .map(|n| Animation { name: (*n).into(), duration: 1.0, looping: true, ..Animation::default() })
+            .collect(),
+        ..Model::default()
+    }
+}
+
+/// Names and texture paths were written as UTF-8 and read as Windows-1252 ("é" came back "Ã©");
+/// an event name with one character outside Windows-1252 lost its whole identifier.
+#[test]
+fn text_is_written_in_windows_1252() {
+    use relic_core::model::*;
+    let mut model = small_model(1, &["Stand"]);
+    model.name = "Café".into();
+    model.materials.push(Material {
+        name: "m".into(),
+        textures: vec![TextureRef { path: "Textures\\Crème.blp".into(), uv_set: Some(0), ..TextureRef::default() }],
+        depth_write: true,
+        ..Material::default()
+    });
+    model.meshes[0].material = Some(0);
+    model.animations[0].events = vec![
+        Event { time: 0.25, name: "$CSé".into(), bone: Some(0), ..Event::default() },
+        Event { time: 0.5, name: "$€€€€".into(), bone: Some(0), ..Event::default() },
+        Event { time: 0.75, name: "$日S".into(), bone: Some(0), ..Event::default() },
+    ];
+    model.validate().unwrap();
+    let out = relic_m2::write_model(&model, &WriteOptions::default()).unwrap();
+    let file = relic_m2::read(&out.value).unwrap();
+    assert_eq!(file.name.items, b"Caf\xE9\0");
+    let back = relic_m2::read_model(&out.value).unwrap();
+    assert_eq!(back.name, "Café");
+    assert_eq!(back.materials[0].textures[0].path, "Textures\\Crème.blp");
+    let names: Vec<&str> = back.animations[0].events.iter().map(|e| e.name.as_str()).collect();
+    assert_eq!(names, ["$CSé", "$€€€", "$?S"]);
+    // Exactly the two events that changed are reported; the name and path are not.
+    let lost: Vec<&str> = out.losses.iter().map(|l| l.element.as_str()).collect();
+    assert_eq!(lost.len(), 2, "{:?}", out.losses);
+    assert!(lost.iter().all(|l| l.starts_with("event")), "{:?}", out.losses);
+
+    // A name outside Windows-1252 is written with '?' and reported.
+    let mut model = small_model(1, &["Stand"]);
+    model.name = "日本 model".into();
+    let out = relic_m2::write_model(&model, &WriteOptions::default()).unwrap();
+    assert_eq!(relic_m2::read_model(&out.value).unwrap().name, "?? model");
+    assert!(out.losses.iter().any(|l| l.element == "name"), "{:?}", out.losses);
 }
