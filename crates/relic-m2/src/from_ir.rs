@@ -20,6 +20,7 @@
 //!   position error this causes over the animations is reported), u8 weights summing to 255;
 //! * four views with palettes of at most 256, 75, 53 and 21 bones ([`crate::palette`]).
 
+use relic_core::error;
 use relic_core::math::{Mat4, decompose, quat_conjugate, quat_mul, transform_point, transform_vector};
 use relic_core::model::*;
 use relic_core::{Converted, Loss, Model, WriteError, WriteOptions};
@@ -197,11 +198,11 @@ impl Builder<'_> {
             _ => M2Array::new(self.text_bytes(&m.name, "name")),
         };
         self.file.global_sequences = m.global_sequences.iter().map(|&s| to_u32(ms(s))).collect::<Vec<_>>().into();
-        let seq_fit = self.sequences();
+        let seq_fit = self.sequences()?;
         let skeleton_fit = self.bones(seq_fit)?;
         let geometry_fit = self.geometry(skeleton_fit)?;
-        self.attachments(skeleton_fit);
-        self.events(skeleton_fit && seq_fit);
+        self.attachments(skeleton_fit)?;
+        self.events(skeleton_fit && seq_fit)?;
         self.others(skeleton_fit, geometry_fit && seq_fit);
         Ok(())
     }
@@ -209,7 +210,7 @@ impl Builder<'_> {
     // ----------------------------------------------------------------------------------- sequences
 
     /// Sequences, their lookups and the timeline. Returns true if the extras' sequences fit.
-    fn sequences(&mut self) -> bool {
+    fn sequences(&mut self) -> Result<bool> {
         let m = self.model;
         let base_seqs: &[Sequence] = self.base.map_or(&[], |b| &b.sequences);
         let fit = self.base.is_some() && base_seqs.len() == m.animations.len();
@@ -246,7 +247,10 @@ impl Builder<'_> {
         // and lookups.
         let mut next_of_id: std::collections::HashMap<u16, usize> = std::collections::HashMap::new();
         for (i, s) in seqs.iter_mut().enumerate().rev() {
-            s.next_variation = next_of_id.get(&s.id).map_or(-1, |&j| j as i16);
+            s.next_variation = match next_of_id.get(&s.id) {
+                Some(&j) => error::fit(&format!("sequences[{i}].next_variation"), j, "i16")?,
+                None => -1,
+            };
             next_of_id.insert(s.id, i);
         }
         let same = fit && seqs.iter().zip(base_seqs).all(|(a, b)| a == b);
@@ -258,12 +262,13 @@ impl Builder<'_> {
             let mut lookup = vec![-1i16; max_id];
             for (i, s) in seqs.iter().enumerate().rev() {
                 if let Some(l) = lookup.get_mut(usize::from(s.id)) {
-                    *l = i as i16;
+                    *l = error::fit(&format!("sequence_lookup[{}]", s.id), i, "i16")?;
                 }
             }
             let playable = (0..max_id.max(names::CLASSIC_ANIMATION_IDS))
                 .map(|id| PlayableAnimation {
-                    fallback_id: if lookup.get(id).is_some_and(|&l| l >= 0) { id as i16 } else { 0 },
+                    // The field holds the u16 id's bits (ids past 32767 are not in any game table).
+                    fallback_id: if lookup.get(id).is_some_and(|&l| l >= 0) { id as u16 as i16 } else { 0 },
                     flags: 0,
                 })
                 .collect::<Vec<_>>();
@@ -271,7 +276,7 @@ impl Builder<'_> {
             self.file.playable_lookup = if seqs.is_empty() { Default::default() } else { playable.into() };
         }
         self.file.sequences = seqs.into();
-        fit
+        Ok(fit)
     }
 
     // ---------------------------------------------------------------------------------------- bones
@@ -302,8 +307,11 @@ impl Builder<'_> {
         for (i, b) in m.bones.iter().enumerate() {
             let kept = if fit { self.base.and_then(|f| f.bones.get(i)).cloned() } else { None };
             let mut bone = kept.unwrap_or_else(|| fresh_bone(b, self.version));
-            bone.parent = b.parent.map_or(-1, |p| p as i16);
-            let animated = self.bone_tracks(i, &mut bone, tracks_fit, &binds, &channels);
+            bone.parent = match b.parent {
+                Some(p) => error::fit(&format!("bones[{i}].parent"), p, "i16")?,
+                None => -1,
+            };
+            let animated = self.bone_tracks(i, &mut bone, tracks_fit, &binds, &channels)?;
             if !fit {
                 bone.flags = m2_flags(&b.flags) | if animated { BONE_ANIMATED } else { 0 };
             }
@@ -323,7 +331,7 @@ impl Builder<'_> {
                         lookup.resize(k + 1, -1);
                     }
                     if let Some(l) = lookup.get_mut(k) {
-                        *l = i as i16;
+                        *l = error::fit(&format!("key_bone_lookup[{k}]"), i, "i16")?;
                     }
                 }
             }
@@ -340,7 +348,7 @@ impl Builder<'_> {
         tracks_fit: bool,
         binds: &[(Mat4, [f32; 4])],
         channels: &ChannelTable<'_>,
-    ) -> bool {
+    ) -> Result<bool> {
         for p in 0..3 {
             let current: Vec<Option<&Channel>> = channels.of(i, p).collect();
             let kept = tracks_fit && self.base.is_some_and(|b| to_ir::track_matches(b, i, i, p, &current));
@@ -348,9 +356,9 @@ impl Builder<'_> {
                 continue; // the stored track maps to exactly these channels
             }
             match p {
-                0 => bone.translation = self.build_track(i, &current, binds, 0),
+                0 => bone.translation = self.build_track(i, &current, binds, 0)?,
                 1 => {
-                    let t: Track<[f32; 4]> = self.build_track(i, &current, binds, 1);
+                    let t: Track<[f32; 4]> = self.build_track(i, &current, binds, 1)?;
                     bone.rotation = if self.version >= 260 {
                         RotationTrack::Compressed(Track {
                             interpolation: t.interpolation,
@@ -363,10 +371,10 @@ impl Builder<'_> {
                         RotationTrack::Float(t)
                     };
                 }
-                _ => bone.scale = self.build_track(i, &current, binds, 2),
+                _ => bone.scale = self.build_track(i, &current, binds, 2)?,
             }
         }
-        !(bone.translation.is_empty() && bone.rotation.head().3.is_empty() && bone.scale.is_empty())
+        Ok(!(bone.translation.is_empty() && bone.rotation.head().3.is_empty() && bone.scale.is_empty()))
     }
 
     /// One bone property's track from its channels (`N` = 3 or 4 components).
@@ -376,7 +384,7 @@ impl Builder<'_> {
         channels: &[Option<&Channel>],
         binds: &[(Mat4, [f32; 4])],
         prop: usize,
-    ) -> Track<[f32; N]> {
+    ) -> Result<Track<[f32; N]>> {
         let m = self.model;
         let map = KeyMap::new(m, bone, binds, prop);
         let present: Vec<&Channel> = channels.iter().flatten().copied().collect();
@@ -384,15 +392,15 @@ impl Builder<'_> {
             // No channel: the rest pose, written only where M2's implicit one differs.
             let rest = map.rest::<N>();
             if map.is_m2_identity(&rest) {
-                return Track::default();
+                return Ok(Track::default());
             }
-            return Track {
+            return Ok(Track {
                 interpolation: INTERPOLATION_NONE,
                 global_sequence: -1,
                 ranges: Default::default(),
                 timestamps: vec![0].into(),
                 values: vec![rest].into(),
-            };
+            });
         }
         // One clock per track: a global clock only when every channel uses the same one.
         let global = match present.first().map(|c| c.clock) {
@@ -407,16 +415,16 @@ impl Builder<'_> {
                     "global-sequence channels differ between animations: the first is kept",
                 );
             }
-            let Some(c) = first else { return Track::default() };
+            let Some(c) = first else { return Ok(Track::default()) };
             let keys = self.channel_keys(c, 0, &map, c.interpolation);
             let (ts, values) = keys;
-            return Track {
+            return Ok(Track {
                 interpolation: interpolation_code(c.interpolation),
-                global_sequence: g as i16,
+                global_sequence: error::fit(&format!("bones[{bone}] global sequence"), g, "i16")?,
                 ranges: Default::default(),
                 timestamps: ts.into(),
                 values: values.into(),
-            };
+            });
         }
         if present.iter().any(|c| c.clock != Clock::Animation) {
             self.loss(format!("bones[{bone}]"), "a channel on a global clock mixed with animation channels is dropped");
@@ -450,13 +458,13 @@ impl Builder<'_> {
             && first.0.len() == 1
             && lists.iter().all(|l| l == first)
         {
-            return Track {
+            return Ok(Track {
                 interpolation: code,
                 global_sequence: -1,
                 ranges: Default::default(),
                 timestamps: first.0.clone().into(),
                 values: first.1.clone().into(),
-            };
+            });
         }
         let pk = per_key(target);
         let (mut ts, mut vals, mut ranges): (Vec<u32>, Vec<[f32; N]>, Vec<[u32; 2]>) =
@@ -486,13 +494,15 @@ impl Builder<'_> {
             ranges.push([first as u32, (first + n).saturating_sub(1) as u32]);
         }
         ranges.push([0, 0]);
-        Track {
+        // Every range bound is at most the key count: if that fits, so did they.
+        error::fit::<u32>(&format!("bones[{bone}] key count"), ts.len(), "u32")?;
+        Ok(Track {
             interpolation: code,
             global_sequence: -1,
             ranges: ranges.into(),
             timestamps: ts.into(),
             values: vals.into(),
-        }
+        })
     }
 
     /// A channel's keys as M2 timestamps (ms from `start`) and values (M2 frame and semantics,
@@ -607,7 +617,7 @@ impl Builder<'_> {
             self.copy_material_tables();
             b
         } else {
-            self.build_materials()
+            self.build_materials()?
         };
         if views_fit && let Some(b) = base {
             self.file.views = b.views.clone();
@@ -628,7 +638,7 @@ impl Builder<'_> {
                                 .map_or(s, |u| usize::from(u.geoset_index))
                         })
                         .collect();
-                    v.texture_units = palette::units_for(&view0_units, &origin).into();
+                    v.texture_units = palette::units_for(&view0_units, &origin)?.into();
                 }
             }
         } else {
@@ -637,7 +647,7 @@ impl Builder<'_> {
             for budget in VIEW_BUDGETS {
                 let (mut v, origin) =
                     palette::build_view(&vertices, &parts, budget, &mut lookup, tbc).map_err(unsupported)?;
-                v.texture_units = palette::units_for(&view0_units, &origin).into();
+                v.texture_units = palette::units_for(&view0_units, &origin)?.into();
                 views.push(v);
             }
             self.file.views = views.into();
@@ -666,7 +676,7 @@ impl Builder<'_> {
     }
 
     /// Textures, render flags and lookups from the model's materials; returns view 0's units.
-    fn build_materials(&mut self) -> Vec<TextureUnit> {
+    fn build_materials(&mut self) -> Result<Vec<TextureUnit>> {
         let m = self.model;
         if self.base.is_some_and(|b| !b.colors.is_empty() || !b.texture_transforms.is_empty()) {
             self.loss("materials", "materials changed: colour and UV animations of the stored file dropped");
@@ -677,7 +687,7 @@ impl Builder<'_> {
         let mut replaceable: Vec<i16> = Vec::new();
         let mut units = Vec::new();
         for (s, mesh) in m.meshes.iter().enumerate() {
-            let Some(mat) = mesh.material.and_then(|i| m.materials.get(i)) else { continue };
+            let Some((mi, mat)) = mesh.material.and_then(|i| Some((i, m.materials.get(i)?))) else { continue };
             let rf = RenderFlag {
                 flags: u16::from(mat.unlit)
                     | u16::from(mat.unfogged) << 1
@@ -706,29 +716,35 @@ impl Builder<'_> {
                         replaceable.resize(r + 1, -1);
                     }
                     if let Some(x) = replaceable.get_mut(r) {
-                        *x = ti as i16;
+                        *x = error::fit(&format!("replaceable_texture_lookup[{r}]"), ti, "i16")?;
                     }
                 }
-                let ci = index_of(&mut coords, t.uv_set.map_or(-1, |u| u as i16));
+                let coord = match t.uv_set {
+                    Some(u) => error::fit(&format!("materials[{mi}].textures[{layer}].uv_set"), u as usize, "i16")?,
+                    None => -1,
+                };
+                let ci = index_of(&mut coords, coord);
+                let unit = |field: &str| format!("meshes[{s}] texture unit {layer} {field}");
                 units.push(TextureUnit {
                     flags: 0x10,
                     priority_plane: 0,
                     shader_id: 0,
-                    submesh_index: s as u16,
-                    geoset_index: s as u16,
+                    submesh_index: error::fit(&unit("submesh"), s, "u16")?,
+                    geoset_index: error::fit(&unit("submesh"), s, "u16")?,
                     color_index: -1,
-                    render_flag_index: rfi as u16,
-                    material_layer: layer as u16,
+                    render_flag_index: error::fit(&unit("render flag"), rfi, "u16")?,
+                    material_layer: error::fit(&unit("layer"), layer, "u16")?,
                     texture_count: 1,
-                    texture_combo_index: ti as u16,
-                    texture_coord_combo_index: ci as u16,
+                    texture_combo_index: error::fit(&unit("texture"), ti, "u16")?,
+                    texture_coord_combo_index: error::fit(&unit("texture coordinates"), ci, "u16")?,
                     transparency_combo_index: 0,
                     texture_transform_combo_index: 0,
                 });
             }
         }
+        let texture_count: i16 = error::fit("textures", textures.len(), "i16")?;
         let f = &mut self.file;
-        f.texture_lookup = (0..textures.len() as i16).collect::<Vec<_>>().into();
+        f.texture_lookup = (0..texture_count).collect::<Vec<_>>().into();
         f.textures = textures.into();
         f.render_flags = flags.into();
         f.texture_unit_lookup = coords.into();
@@ -747,12 +763,12 @@ impl Builder<'_> {
         f.texture_transform_lookup = vec![-1].into();
         f.colors = Default::default();
         f.texture_transforms = Default::default();
-        units
+        Ok(units)
     }
 
     // ------------------------------------------------------------------------------ attachments etc.
 
-    fn attachments(&mut self, skeleton_fit: bool) {
+    fn attachments(&mut self, skeleton_fit: bool) -> Result<()> {
         let m = self.model;
         let base = self.base.filter(|_| skeleton_fit);
         if let Some(b) = base
@@ -760,12 +776,15 @@ impl Builder<'_> {
         {
             self.file.attachments = b.attachments.clone();
             self.file.attachment_lookup = b.attachment_lookup.clone();
-            return;
+            return Ok(());
         }
         let mut lookup: Vec<i16> = Vec::new();
         let mut out = Vec::with_capacity(m.attachments.len());
         for (i, a) in m.attachments.iter().enumerate() {
-            let id = a.id.unwrap_or(i as u32);
+            let id = match a.id {
+                Some(id) => id,
+                None => error::fit(&format!("attachments[{i}].id"), i, "u32")?,
+            };
             let pivot = self.file.bones.get(a.bone).map_or([0.0; 3], |b| b.pivot);
             let t = FRAME.vector_from_ir(a.transform.translation);
             if a.transform.rotation != [0.0, 0.0, 0.0, 1.0] || a.transform.scale != [1.0; 3] {
@@ -776,7 +795,7 @@ impl Builder<'_> {
             }
             out.push(m2::Attachment {
                 id,
-                bone: a.bone as u16,
+                bone: error::fit(&format!("attachments[{i}].bone"), a.bone, "u16")?,
                 unknown: 0,
                 position: [pivot[0] + t[0], pivot[1] + t[1], pivot[2] + t[2]],
                 visibility: Track {
@@ -794,22 +813,23 @@ impl Builder<'_> {
                     lookup.resize(id + 1, -1);
                 }
                 if let Some(l) = lookup.get_mut(id) {
-                    *l = i as i16;
+                    *l = error::fit(&format!("attachment_lookup[{id}]"), i, "i16")?;
                 }
             }
         }
         self.file.attachments = out.into();
         self.file.attachment_lookup = lookup.into();
+        Ok(())
     }
 
-    fn events(&mut self, fit: bool) {
+    fn events(&mut self, fit: bool) -> Result<()> {
         let m = self.model;
         if let Some(b) = self.base.filter(|_| fit) {
             let rank = identity(b.bones.len());
             let same = to_ir::events_match(b, &rank, &m.animations);
             if same {
                 self.file.events = b.events.clone();
-                return;
+                return Ok(());
             }
         }
         // An M2 event hangs on a bone: a file without bones cannot hold one (its reader refuses
@@ -823,7 +843,7 @@ impl Builder<'_> {
                 );
             }
             self.file.events = Vec::new().into();
-            return;
+            return Ok(());
         }
         // Group by what the event is; one firing-time list per sequence.
         let mut kinds: Vec<EventKind> = Vec::new();
@@ -855,6 +875,8 @@ impl Builder<'_> {
                 ranges.push([first as u32, ts.len() as u32]);
             }
             ranges.push([0, 0]);
+            // Every range bound is at most the firing-time count: if that fits, so did they.
+            error::fit::<u32>(&format!("event {name:?} firing times"), ts.len(), "u32")?;
             let b = bone.unwrap_or(0);
             let pivot = self.file.bones.get(b).map_or([0.0; 3], |x| x.pivot);
             let p = FRAME.vector_from_ir(position.unwrap_or([0.0; 3]));
@@ -873,7 +895,7 @@ impl Builder<'_> {
             out.push(m2::Event {
                 identifier,
                 data: parameter.unwrap_or(0),
-                bone: b as u32,
+                bone: error::fit(&format!("event {name:?} bone"), b, "u32")?,
                 position: [pivot[0] + p[0], pivot[1] + p[1], pivot[2] + p[2]],
                 times: EventTrack {
                     interpolation: 0,
@@ -884,6 +906,7 @@ impl Builder<'_> {
             });
         }
         self.file.events = out.into();
+        Ok(())
     }
 
     /// Sections the model does not describe, taken from the extras while their references hold.

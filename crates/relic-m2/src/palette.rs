@@ -7,6 +7,9 @@
 //! must satisfy, for each weighted slot j of view vertex k in submesh s:
 //! `bone_lookup[s.bone_combo_index + properties[k][j]] == vertex[indices[k]].bone_indices[j]`.
 
+use relic_core::WriteError;
+use relic_core::error::fit;
+
 use crate::file::{Submesh, TextureUnit, Vertex, View};
 
 /// Palette budgets of the four views Blizzard writes.
@@ -299,15 +302,17 @@ fn describe(
 }
 
 /// Texture units of a view built from view 0's units: each submesh gets the units of the view-0
-/// submesh it came from.
-pub fn units_for(view0_units: &[TextureUnit], origin: &[usize]) -> Vec<TextureUnit> {
+/// submesh it came from. An error if a submesh index does not fit the units' u16 fields.
+pub fn units_for(view0_units: &[TextureUnit], origin: &[usize]) -> Result<Vec<TextureUnit>, WriteError> {
     let mut out = Vec::new();
     for (s, &o) in origin.iter().enumerate() {
         for u in view0_units.iter().filter(|u| usize::from(u.submesh_index) == o) {
-            out.push(TextureUnit { submesh_index: s as u16, geoset_index: o as u16, ..*u });
+            let submesh_index = fit(&format!("view submesh {s} texture unit submesh"), s, "u16")?;
+            let geoset_index = fit(&format!("view submesh {s} texture unit geoset"), o, "u16")?;
+            out.push(TextureUnit { submesh_index, geoset_index, ..*u });
         }
     }
-    out
+    Ok(out)
 }
 
 /// Checks the palette rule of a view against the vertices (used to decide whether stored views

@@ -7,7 +7,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
 use relic_core::testkit::{self, CountingAllocator, Limits};
-use relic_core::{ReadErrorKind, WriteOptions};
+use relic_core::{ReadErrorKind, WriteError, WriteOptions};
 use relic_m2::M2Array;
 use relic_m2::file::{Bone, M2File, Sequence};
 use relic_m2::track::Track;
@@ -243,4 +243,61 @@ fn text_is_written_in_windows_1252() {
     let out = relic_m2::write_model(&model, &WriteOptions::default()).unwrap();
     assert_eq!(relic_m2::read_model(&out.value).unwrap().name, "?? model");
     assert!(out.losses.iter().any(|l| l.element == "name"), "{:?}", out.losses);
+}
+
+fn does_not_fit(result: Result<relic_core::Converted<Vec<u8>>, WriteError>, what: &str) -> String {
+    match result {
+        Err(e @ WriteError::DoesNotFit { .. }) => {
+            println!("{what}: {e}");
+            e.to_string()
+        }
+        Err(e) => panic!("{what}: expected DoesNotFit, got {e}"),
+        Ok(out) => panic!("{what}: written ({} bytes, losses {:?}) instead of refused", out.value.len(), out.losses),
+    }
+}
+
+/// Parents, sequence indices, lookups and global-sequence indices are i16 in the file: a model
+/// with more than 32 768 of them was written with wrapped indices instead of refused.
+#[test]
+fn counts_past_the_file_fields_are_refused_with_a_typed_error() {
+    use relic_core::model::*;
+    let options = WriteOptions::default();
+    let model = small_model(40_000, &["Stand"]);
+    model.validate().unwrap();
+    let e = does_not_fit(relic_m2::write_model(&model, &options), "40 000 bones");
+    assert!(e.contains("parent"), "{e}");
+
+    let names = vec!["Stand"; 40_000];
+    let model = small_model(1, &names);
+    model.validate().unwrap();
+    does_not_fit(relic_m2::write_model(&model, &options), "40 000 sequences");
+
+    let mut model = small_model(1, &["Stand"]);
+    model.global_sequences = vec![1.0; 40_001];
+    model.animations[0].channels.push(Channel {
+        bone: 0,
+        clock: Clock::Global(40_000),
+        interpolation: Interpolation::Linear,
+        times: vec![0.0, 0.5],
+        values: ChannelValues::Translation(vec![[0.0; 3], [1.0, 0.0, 0.0]]),
+    });
+    model.validate().unwrap();
+    does_not_fit(relic_m2::write_model(&model, &options), "global sequence 40 000");
+
+    let mut model = small_model(1, &["Stand"]);
+    model.attachments = (0..40_000)
+        .map(|i| Attachment {
+            name: format!("a{i}"),
+            id: Some(if i == 39_999 { 1 } else { 300 }),
+            ..Attachment::default()
+        })
+        .collect();
+    model.validate().unwrap();
+    does_not_fit(relic_m2::write_model(&model, &options), "attachment 39 999");
+
+    // Within the limits the same kinds of model still write and read back.
+    let model = small_model(300, &["Stand", "Walk"]);
+    let out = relic_m2::write_model(&model, &options).unwrap();
+    let back = relic_m2::read_model(&out.value).unwrap();
+    assert_eq!((back.bones.len(), back.animations.len()), (300, 2));
 }
