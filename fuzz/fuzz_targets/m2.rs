@@ -3,7 +3,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use relic_fuzz::{CountingAllocator, M2_256, M2_263, M2_SAME, bounded, model_checks, same};
+use relic_fuzz::{CountingAllocator, M2_256, M2_263, M2_SAME, bounded, fixed_point, model_checks, same};
 
 #[global_allocator]
 static ALLOCATOR: CountingAllocator = CountingAllocator;
@@ -14,6 +14,7 @@ fuzz_target!(|data: &[u8]| {
         let out = relic_m2::write(&file);
         let back = relic_m2::read(&out).unwrap_or_else(|e| panic!("the re-written file does not read: {e}"));
         same("m2", &file, &back);
+        fixed_point("m2", &out, Ok::<_, std::convert::Infallible>(relic_m2::write(&back)));
     }
     if let Ok(model) = bounded("read_model", data, relic_m2::read_model) {
         model_checks(&model, &[M2_SAME, M2_256, M2_263]);

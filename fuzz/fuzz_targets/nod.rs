@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 
 use libfuzzer_sys::fuzz_target;
 use relic_core::Model;
-use relic_fuzz::{CountingAllocator, NOD, bounded, model_checks, same};
+use relic_fuzz::{CountingAllocator, NOD, bounded, fixed_point, model_checks, same};
 use relic_nod::nad::parse_nad;
 use relic_nod::nod::parse_nod;
 use relic_nod::options::NadOptions;
@@ -31,11 +31,13 @@ fuzz_target!(|data: &[u8]| {
         let out = file.to_bytes().unwrap_or_else(|e| panic!("a parsed NOD does not write: {e}"));
         let back = parse_nod(&out).unwrap_or_else(|e| panic!("the re-written NOD does not parse: {e}"));
         same("nod", &file, &back);
+        fixed_point("nod", &out, back.to_bytes());
     }
     if let Ok(nad) = bounded("parse_nad", data, parse_nad) {
         let out = nad.to_bytes().unwrap_or_else(|e| panic!("a parsed NAD does not write: {e}"));
         let back = parse_nad(&out).unwrap_or_else(|e| panic!("the re-written NAD does not parse: {e}"));
         same("nad", &nad, &back);
+        fixed_point("nad", &out, back.to_bytes());
     }
     if let Ok(model) = bounded("read_model", data, relic_nod::read_model) {
         model_checks(&model, &[NOD]);

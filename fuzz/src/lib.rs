@@ -8,6 +8,7 @@
 //!   at most [`budget`] bytes at once (16 × input + 1 MiB, the bar of the hostile tests).
 //! * [`same`]: a re-parse must equal the first parse (format structs are `PartialEq`; NaN, which
 //!   is unequal to itself, is compared through its Debug text).
+//! * [`fixed_point`]: writing the re-parse gives the first write's bytes again.
 //! * [`model_checks`]: a model that was read exports to glTF without panicking, and every writer
 //!   given that accepts it writes a file its own reader reads back into a valid model.
 
@@ -38,6 +39,16 @@ pub fn same<T: PartialEq + Debug>(what: &str, a: &T, b: &T) {
     if a != b {
         let (x, y) = (format!("{a:?}"), format!("{b:?}"));
         assert!(x == y, "{what}: the re-parse differs\nfirst: {x}\nagain: {y}");
+    }
+}
+
+/// Panics unless writing the re-parsed value (`second`) gave the same bytes as the first write:
+/// after one round a writer must be a fixed point. This sees what [`same`] cannot, such as bytes
+/// after a fixed-size name's NUL, which the Debug text of a name leaves out.
+pub fn fixed_point<E: std::fmt::Display>(what: &str, first: &[u8], second: Result<Vec<u8>, E>) {
+    match second {
+        Ok(bytes) => assert!(bytes == first, "{what}: the second write differs from the first"),
+        Err(e) => panic!("{what}: the re-parsed value does not write: {e}"),
     }
 }
 
