@@ -126,33 +126,77 @@ fn non_tree_hierarchies_are_refused() {
     assert!(e.contains("cycle") || e.contains("more than one parent"), "{e}");
 }
 
+/// A base64 data URI holding `bytes`, to add a buffer the edits below control.
+fn data_uri(bytes: &[u8]) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::from("data:application/octet-stream;base64,");
+    for chunk in bytes.chunks(3) {
+        let n = chunk.iter().enumerate().fold(0u32, |n, (i, &b)| n | u32::from(b) << (16 - 8 * i));
+        for i in 0..4 {
+            let c = if i <= chunk.len() { ALPHABET[(n >> (18 - 6 * i) & 63) as usize] } else { b'=' };
+            out.push(c as char);
+        }
+    }
+    out
+}
+
+/// Adds a buffer holding `bytes` and one view per `(offset, length)` of it; returns the index of
+/// the first view.
+fn add_buffer(j: &mut Value, bytes: &[u8], views: &[(usize, usize)]) -> usize {
+    let buffer = j["buffers"].as_array().unwrap().len();
+    j["buffers"].as_array_mut().unwrap().push(json!({"byteLength": bytes.len(), "uri": data_uri(bytes)}));
+    let first = j["bufferViews"].as_array().unwrap().len();
+    for &(offset, length) in views {
+        j["bufferViews"]
+            .as_array_mut()
+            .unwrap()
+            .push(json!({"buffer": buffer, "byteOffset": offset, "byteLength": length}));
+    }
+    first
+}
+
+#[test]
+fn data_uri_encodes_what_the_reader_decodes() {
+    // The test's own encoder, checked against known base64 text.
+    assert_eq!(data_uri(b"Man"), "data:application/octet-stream;base64,TWFu");
+    assert_eq!(data_uri(b"Ma"), "data:application/octet-stream;base64,TWE=");
+    assert_eq!(data_uri(b"M"), "data:application/octet-stream;base64,TQ==");
+}
+
 #[test]
 fn bad_weights_and_times_are_refused() {
+    // Vertex 0 of the face mesh (skinned) gets the weights (0.5, 0, 0, 0) through a sparse
+    // override: they sum to 0.5.
     let e = error_text(edited(|j| {
-        let w = j["meshes"][3]["primitives"][0]["attributes"]["WEIGHTS_0"].as_u64();
-        // Mesh 3 (prop) is unskinned; use the face mesh's weights accessor, scaled by a sparse
-        // override that halves vertex 0.
-        let _ = w;
         let a = j["meshes"][2]["primitives"][0]["attributes"]["WEIGHTS_0"].as_u64().unwrap() as usize;
-        let views = j["bufferViews"].as_array().unwrap().len();
-        // A view of 4 bytes at the start of the buffer that holds index 0 (u8) and one with 0.5.
-        j["bufferViews"].as_array_mut().unwrap().push(json!({"buffer": 0, "byteOffset": 0, "byteLength": 4}));
+        assert_eq!(j["accessors"][a]["componentType"], json!(5126), "float weights expected");
+        let mut bytes = vec![0u8; 4];
+        for w in [0.5f32, 0.0, 0.0, 0.0] {
+            bytes.extend(w.to_le_bytes());
+        }
+        let views = add_buffer(j, &bytes, &[(0, 1), (4, 16)]);
         j["accessors"][a]["sparse"] = json!({
             "count": 1,
             "indices": {"bufferView": views, "componentType": 5121},
-            "values": {"bufferView": views}
+            "values": {"bufferView": views + 1}
         });
     }));
-    // Whatever the 4 bytes at the buffer start are, vertex 0 no longer sums to 1 (or the sparse
-    // value view is too short for a VEC4 of floats).
-    assert!(e.contains("sum") || e.contains("need") || e.contains("sparse"), "{e}");
+    assert!(e.contains("vertex 0 weights sum to 0.5, not 1"), "{e}");
+    // The first clip's first sampler gets key times that go backwards (same count as before).
     let e = error_text(edited(|j| {
-        let s = j["animations"][0]["samplers"][0]["input"].as_u64().unwrap() as usize;
-        let out = j["animations"][0]["samplers"][0]["output"].clone();
-        j["animations"][0]["samplers"][0]["input"] = out;
-        let _ = s;
+        let input = j["animations"][0]["samplers"][0]["input"].as_u64().unwrap() as usize;
+        let count = j["accessors"][input]["count"].as_u64().unwrap() as usize;
+        assert!(count >= 2, "the sampler needs two keys for the test");
+        let bytes: Vec<u8> = (0..count).map(|k| (count - k) as f32).flat_map(f32::to_le_bytes).collect();
+        let view = add_buffer(j, &bytes, &[(0, bytes.len())]);
+        let accessors = j["accessors"].as_array().unwrap().len();
+        j["accessors"].as_array_mut().unwrap().push(json!({
+            "bufferView": view, "componentType": 5126, "count": count, "type": "SCALAR",
+            "min": [1.0], "max": [count as f32]
+        }));
+        j["animations"][0]["samplers"][0]["input"] = json!(accessors);
     }));
-    assert!(!e.is_empty());
+    assert!(e.contains("key time 1 does not come after the previous one"), "{e}");
 }
 
 #[test]
