@@ -229,6 +229,45 @@ pub const COUNT_VALUES: [u32; 5] = [0, 1, 1 << 16, 1 << 31, u32::MAX];
 /// NaN and the infinities: what [`Harness::floats`] writes into float fields.
 pub const BAD_FLOATS: [f32; 3] = [f32::NAN, f32::INFINITY, f32::NEG_INFINITY];
 
+/// A writer as [`bad_floats_are_refused`] calls it: `None` where it does not apply to the model
+/// (a NAD writer given a model without animations).
+pub type WriterCheck<'a> = (&'a str, &'a dyn Fn(&crate::Model) -> Option<Result<(), crate::WriteError>>);
+
+/// NaN and ±∞ read from a file stay out of every written file: every float field of every file
+/// (`float_fields`) is set to each of [`BAD_FLOATS`]; where `read` gives a model that fails
+/// `validate()`, every writer must refuse it with `WriteError::InvalidModel`. Panics listing the
+/// writers that did not; returns how many refusals were seen, which callers hold to a minimum so
+/// the test cannot pass by testing nothing.
+#[allow(clippy::panic)] // test support: a writer that accepts an invalid model fails the test
+pub fn bad_floats_are_refused(
+    files: &[(String, Vec<u8>)],
+    float_fields: impl Fn(&str, &[u8]) -> Vec<Field>,
+    read: impl Fn(&str, &[u8]) -> Option<crate::Model>,
+    writers: &[WriterCheck<'_>],
+) -> usize {
+    let mut failures = Vec::new();
+    let mut refused = 0;
+    for (name, bytes) in files {
+        for field in float_fields(name, bytes) {
+            for bad in BAD_FLOATS {
+                let Some(model) = read(name, &field.with(bytes, bad.to_bits())) else { continue };
+                if model.validate().is_ok() {
+                    continue;
+                }
+                for (what, write) in writers {
+                    match write(&model) {
+                        None => {}
+                        Some(Err(crate::WriteError::InvalidModel(_))) => refused += 1,
+                        Some(other) => failures.push(format!("{name} {} = {bad} → {what}: {other:?}", field.label)),
+                    }
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "writers accepted invalid models:\n{}", failures.join("\n"));
+    refused
+}
+
 /// Values an absolute offset field is set to for a file of `len` bytes: the start of the file,
 /// just before the end, at the end, just past it, and as far as a u32 goes.
 pub fn offset_values(len: usize) -> [u32; 5] {

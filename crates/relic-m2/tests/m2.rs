@@ -672,23 +672,17 @@ mod hostile {
     /// NaN and ±∞ read from a file stay out of every written file: writers refuse such a model.
     #[test]
     fn non_finite_floats_never_reach_a_written_file() {
-        let mut failures = Vec::new();
-        for (name, bytes) in fixtures().into_iter().filter(|(n, _)| !n.contains("reordered")) {
-            for field in fields(&bytes).floats {
-                for bad in relic_core::testkit::BAD_FLOATS {
-                    let input = field.with(&bytes, bad.to_bits());
-                    let Ok(model) = relic_m2::read_model(&input) else { continue };
-                    if model.validate().is_ok() {
-                        continue;
-                    }
-                    match relic_m2::write_model(&model, &Default::default()) {
-                        Err(relic_core::WriteError::InvalidModel(_)) => {}
-                        other => failures.push(format!("{name} {} = {bad}: {:?}", field.label, other.map(|_| ()))),
-                    }
-                }
-            }
-        }
-        assert!(failures.is_empty(), "{}", failures.join("\n"));
+        let files: Vec<_> = fixtures().into_iter().filter(|(n, _)| !n.contains("reordered")).collect();
+        let write = |m: &relic_core::Model| Some(relic_m2::write_model(m, &Default::default()).map(|_| ()));
+        let refused = relic_core::testkit::bad_floats_are_refused(
+            &files,
+            |_, bytes| fields(bytes).floats,
+            |_, input| relic_m2::read_model(input).ok(),
+            &[("m2", &write)],
+        );
+        println!("{refused} refusals");
+        // 285 when written: a drifted field table or a reader that starts refusing NaN shows here.
+        assert!(refused >= 200, "{refused}");
     }
 }
 
