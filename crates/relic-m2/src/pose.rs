@@ -7,13 +7,35 @@
 //! through the common model and `relic-anim` lives in the crate's tests. [`pruning_error`]
 //! measures, on the common model, what dropping influences beyond 4 costs.
 
+use std::borrow::Cow;
+
 use relic_core::math::{IDENTITY, Mat4, from_trs, mul, transform_point};
 use relic_core::model::{Aabb, Influence, Model};
-use relic_core::sample::{Sample, find_segment, hermite_weights, normalize4, slerp};
+use relic_core::sample::{Sample, hermite_weights, normalize4, slerp};
 
 use crate::file::{M2File, Sequence};
 use crate::to_ir::bone_order;
-use crate::track::{INTERPOLATION_BEZIER, INTERPOLATION_HERMITE, INTERPOLATION_NONE, Track};
+use crate::track::{
+    INTERPOLATION_BEZIER, INTERPOLATION_HERMITE, INTERPOLATION_NONE, RotationTrack, Track, decode_quat,
+};
+
+/// The segment of `times` (ms, strictly increasing) that holds `t`, clamped outside, as
+/// `(key, fraction)`: [`relic_core::sample::find_segment`] on the times as `f32`, without making
+/// that list for every sample.
+fn segment(times: &[u32], t: f32) -> (usize, f32) {
+    let at = |i: usize| times.get(i).map_or(0.0, |&k| k as f32);
+    let last = times.len().saturating_sub(1);
+    if times.len() < 2 || t.is_nan() || t <= at(0) {
+        return (0, 0.0);
+    }
+    if t >= at(last) {
+        return (last, 0.0);
+    }
+    // The first key after t is at least key 1 here.
+    let key = times.partition_point(|&k| k as f32 <= t).saturating_sub(1);
+    let (a, b) = (at(key), at(key + 1));
+    if b > a { (key, ((t - a) / (b - a)).clamp(0.0, 1.0)) } else { (key, 0.0) }
+}
 
 // Component indices run over 0..N of `[f32; N]` arrays.
 /// Samples `N` components of a track at absolute time `t` (ms) for sequence `s`; `None` if the
@@ -48,18 +70,16 @@ fn sample_track<const N: usize>(
         }
         (a..b + 1, t_seq)
     };
-    let ts: Vec<f32> = timestamps.get(keys.clone())?.iter().map(|&x| x as f32).collect();
+    let ts = timestamps.get(keys.clone())?;
     let per_key = crate::track::values_per_key(interpolation);
     let vals = values.get(keys.start * per_key..keys.end * per_key)?;
-    let seg = find_segment(&ts, t as f32);
-    let k = seg.key;
+    let (k, f) = segment(ts, t as f32);
     let key = |i: usize, j: usize| vals.get(i * per_key + j).copied();
     let p0 = key(k, 0)?;
-    if seg.fraction == 0.0 || interpolation == INTERPOLATION_NONE {
+    if f == 0.0 || interpolation == INTERPOLATION_NONE {
         return Some(p0);
     }
     let p1 = key(k + 1, 0)?;
-    let f = seg.fraction;
     let out: [f32; N] = match interpolation {
         INTERPOLATION_HERMITE | INTERPOLATION_BEZIER => {
             let (o0, i1) = (key(k, 2)?, key(k + 1, 1)?);
@@ -105,36 +125,84 @@ fn sample3(track: &Track<[f32; 3]>, s: usize, t: f64, tg: f64, globals: &[u32]) 
     )
 }
 
-/// Model-space bone matrices `W_b` (M2 frame) of sequence `s` at `tau` ms into it. `conjugate`
-/// deliberately inverts every rotation (for the test that shows a wrong convention fails).
-pub fn bone_matrices(file: &M2File, s: usize, tau: f64, ignore_pivots: bool, conjugate: bool) -> Vec<Mat4> {
-    let start = file.sequences.get(s).map_or(0.0, |q: &Sequence| f64::from(q.start));
-    let (t, tg) = (start + tau, tau);
-    let (order, _) = bone_order(file);
-    let mut out = vec![IDENTITY; file.bones.len()];
-    for f in order {
-        let Some(b) = file.bones.get(f) else { continue };
-        let tr = sample3(&b.translation, s, t, tg, &file.global_sequences).unwrap_or([0.0; 3]);
-        let sc = sample3(&b.scale, s, t, tg, &file.global_sequences).unwrap_or([1.0; 3]);
-        let (i, g, r, ts) = b.rotation.head();
-        let values = b.rotation.float_values();
-        let mut q =
-            sample_track(i, g, r, ts, &values, s, t, tg, &file.global_sequences, true).unwrap_or([0.0, 0.0, 0.0, 1.0]);
-        if conjugate {
-            q = [-q[0], -q[1], -q[2], q[3]];
-        }
-        let p = if ignore_pivots { [0.0; 3] } else { b.pivot };
-        let local = mul(
-            &mul(&from_trs(add(p, tr), q, sc), &IDENTITY),
-            &from_trs(p.map(|c| -c), [0.0, 0.0, 0.0, 1.0], [1.0; 3]),
-        );
-        let parent = usize::try_from(b.parent).ok().and_then(|p| out.get(p)).copied();
-        let global = parent.map_or(local, |w| mul(&w, &local));
-        if let Some(o) = out.get_mut(f) {
-            *o = global;
-        }
+/// A file made ready for posing many times: the parents-first bone order and every rotation track
+/// as float quaternions, worked out once (not once per pose).
+#[derive(Debug, Clone)]
+pub struct Poser<'a> {
+    file: &'a M2File,
+    order: Vec<usize>,
+    /// Per bone, its rotation values as floats (borrowed for Classic files).
+    rotations: Vec<Cow<'a, [[f32; 4]]>>,
+}
+
+impl<'a> Poser<'a> {
+    /// Prepares `file`.
+    pub fn new(file: &'a M2File) -> Self {
+        let (order, _) = bone_order(file);
+        let rotations = file
+            .bones
+            .iter()
+            .map(|b| match &b.rotation {
+                RotationTrack::Float(t) => Cow::Borrowed(t.values.as_slice()),
+                RotationTrack::Compressed(t) => Cow::Owned(t.values.iter().map(|q| decode_quat(*q)).collect()),
+            })
+            .collect();
+        Self { file, order, rotations }
     }
-    out
+
+    /// Model-space bone matrices `W_b` (M2 frame) of sequence `s` at `tau` ms into it.
+    /// `conjugate` deliberately inverts every rotation (for the test that shows a wrong convention
+    /// fails).
+    pub fn bone_matrices(&self, s: usize, tau: f64, ignore_pivots: bool, conjugate: bool) -> Vec<Mat4> {
+        let file = self.file;
+        let start = file.sequences.get(s).map_or(0.0, |q: &Sequence| f64::from(q.start));
+        let (t, tg) = (start + tau, tau);
+        let mut out = vec![IDENTITY; file.bones.len()];
+        for &f in &self.order {
+            let Some(b) = file.bones.get(f) else { continue };
+            let tr = sample3(&b.translation, s, t, tg, &file.global_sequences).unwrap_or([0.0; 3]);
+            let sc = sample3(&b.scale, s, t, tg, &file.global_sequences).unwrap_or([1.0; 3]);
+            let (i, g, r, ts) = b.rotation.head();
+            let values = self.rotations.get(f).map_or(&[][..], |v| v.as_ref());
+            let mut q = sample_track(i, g, r, ts, values, s, t, tg, &file.global_sequences, true)
+                .unwrap_or([0.0, 0.0, 0.0, 1.0]);
+            if conjugate {
+                q = [-q[0], -q[1], -q[2], q[3]];
+            }
+            let p = if ignore_pivots { [0.0; 3] } else { b.pivot };
+            let local = mul(&from_trs(add(p, tr), q, sc), &from_trs(p.map(|c| -c), [0.0, 0.0, 0.0, 1.0], [1.0; 3]));
+            let parent = usize::try_from(b.parent).ok().and_then(|p| out.get(p)).copied();
+            let global = parent.map_or(local, |w| mul(&w, &local));
+            if let Some(o) = out.get_mut(f) {
+                *o = global;
+            }
+        }
+        out
+    }
+
+    /// The box (M2 frame) of every vertex posed for sequence `s` at `tau` ms.
+    pub fn posed_box(&self, s: usize, tau: f64, ignore_pivots: bool, conjugate: bool) -> Option<Aabb> {
+        let w = self.bone_matrices(s, tau, ignore_pivots, conjugate);
+        let points = self.file.vertices.iter().map(|v| {
+            let mut p = [0.0f32; 3];
+            for (&wt, &b) in v.bone_weights.iter().zip(&v.bone_indices) {
+                if wt == 0 {
+                    continue;
+                }
+                let q = transform_point(w.get(usize::from(b)).unwrap_or(&IDENTITY), v.position);
+                let f = f32::from(wt) / 255.0;
+                p = [p[0] + f * q[0], p[1] + f * q[1], p[2] + f * q[2]];
+            }
+            p
+        });
+        points.fold(None, |acc: Option<Aabb>, p| Some(acc.map_or(Aabb { min: p, max: p }, |b| b.including(p))))
+    }
+}
+
+/// Model-space bone matrices `W_b` (M2 frame) of sequence `s` at `tau` ms into it (see
+/// [`Poser::bone_matrices`]; make one [`Poser`] to pose a file more than once).
+pub fn bone_matrices(file: &M2File, s: usize, tau: f64, ignore_pivots: bool, conjugate: bool) -> Vec<Mat4> {
+    Poser::new(file).bone_matrices(s, tau, ignore_pivots, conjugate)
 }
 
 fn add(a: [f32; 3], b: [f32; 3]) -> [f32; 3] {
@@ -170,26 +238,10 @@ pub fn key_times(file: &M2File, s: usize) -> Vec<f64> {
     times
 }
 
-/// The box (M2 frame) of every vertex posed for sequence `s` at `tau` ms.
+/// The box (M2 frame) of every vertex posed for sequence `s` at `tau` ms (see
+/// [`Poser::posed_box`]; make one [`Poser`] to pose a file more than once).
 pub fn posed_box(file: &M2File, s: usize, tau: f64, ignore_pivots: bool, conjugate: bool) -> Option<Aabb> {
-    let w = bone_matrices(file, s, tau, ignore_pivots, conjugate);
-    let points: Vec<[f32; 3]> = file
-        .vertices
-        .iter()
-        .map(|v| {
-            let mut p = [0.0f32; 3];
-            for (&wt, &b) in v.bone_weights.iter().zip(&v.bone_indices) {
-                if wt == 0 {
-                    continue;
-                }
-                let q = transform_point(w.get(usize::from(b)).unwrap_or(&IDENTITY), v.position);
-                let f = f32::from(wt) / 255.0;
-                p = [p[0] + f * q[0], p[1] + f * q[1], p[2] + f * q[2]];
-            }
-            p
-        })
-        .collect();
-    Aabb::of_points(&points)
+    Poser::new(file).posed_box(s, tau, ignore_pivots, conjugate)
 }
 
 /// How the posed box of one sequence compares with the box it stores (M2 frame, model units).
@@ -207,13 +259,14 @@ pub struct BoxFit {
 
 /// Poses every sequence at each of its key times and compares the union box with the stored one.
 pub fn sequence_box_fits(file: &M2File, ignore_pivots: bool, conjugate: bool) -> Vec<BoxFit> {
+    let poser = Poser::new(file);
     (0..file.sequences.len())
         .filter_map(|s| {
             let stored = file.sequences.get(s)?.bounds;
             let times = key_times(file, s);
             let mut total: Option<Aabb> = None;
             for &t in &times {
-                if let Some(b) = posed_box(file, s, t, ignore_pivots, conjugate) {
+                if let Some(b) = poser.posed_box(s, t, ignore_pivots, conjugate) {
                     total = Some(total.map_or(b, |acc| acc.including(b.min).including(b.max)));
                 }
             }
@@ -300,4 +353,29 @@ pub fn pruning_error(model: &Model, vertices: &[(usize, usize)]) -> f32 {
         }
     }
     worst
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn segment_is_find_segment_on_float_times() {
+        let mut rng = relic_core::testkit::Rng::new(3);
+        for _ in 0..5000 {
+            let mut t = rng.below(20) as u32;
+            let times: Vec<u32> = (0..rng.below(6))
+                .map(|_| {
+                    t += rng.below(40) as u32 + 1;
+                    if rng.below(4) == 0 { t + (1 << 25) } else { t }
+                })
+                .collect();
+            let mut times = times;
+            times.sort_unstable();
+            let at = rng.below(300) as f32 - 20.0 + if rng.below(4) == 0 { (1 << 25) as f32 } else { 0.0 };
+            let floats: Vec<f32> = times.iter().map(|&x| x as f32).collect();
+            let want = relic_core::sample::find_segment(&floats, at);
+            assert_eq!(segment(&times, at), (want.key, want.fraction), "{times:?} at {at}");
+        }
+    }
 }

@@ -6,6 +6,8 @@
 // Test helpers: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
+use std::time::{Duration, Instant};
+
 use relic_core::testkit::{self, CountingAllocator, Limits};
 use relic_core::{ReadErrorKind, WriteError, WriteOptions};
 use relic_m2::M2Array;
@@ -300,4 +302,26 @@ fn counts_past_the_file_fields_are_refused_with_a_typed_error() {
     let out = relic_m2::write_model(&model, &options).unwrap();
     let back = relic_m2::read_model(&out.value).unwrap();
     assert_eq!((back.bones.len(), back.animations.len()), (300, 2));
+}
+
+/// The file's own posing (the corpus sequence-box check) recomputed the bone order, decoded every
+/// rotation track and built a list of key times for every pose.
+#[test]
+fn posing_a_deep_skeleton_is_linear_per_pose() {
+    use relic_m2::file::Vertex;
+    let n = 2_000;
+    let keys = 60;
+    let mut bones = child_first_chain(n);
+    bones[0].translation = track(keys, shared_ranges(1, keys), -1);
+    let mut f = file(1, bones);
+    f.sequences[0].end = keys as u32;
+    f.vertices = vec![Vertex { bone_weights: [255, 0, 0, 0], ..Vertex::default() }].into();
+    let f = relic_m2::read(&f.to_bytes()).unwrap();
+    let started = Instant::now();
+    let fits = relic_m2::pose::sequence_box_fits(&f, false, false);
+    let took = started.elapsed();
+    assert_eq!(fits.len(), 1);
+    assert_eq!(fits[0].poses, keys + 1);
+    println!("posing took {took:?}");
+    assert!(took < Duration::from_secs(2), "posing took {took:?}");
 }
