@@ -101,6 +101,24 @@ pub fn key_times(animation: &Animation) -> Vec<f32> {
     times
 }
 
+/// The skinned positions of every mesh of `model` (all LODs, in mesh order) at `time` of
+/// `model.animations[animation]`, or at rest for `None` (or no such clip).
+pub fn posed_positions(
+    model: &Model,
+    animation: Option<usize>,
+    time: ClipTime,
+) -> Result<Vec<Vec<[f32; 3]>>, SkinError> {
+    let mut skinner = ModelSkinner::new(model);
+    match animation.and_then(|a| model.animations.get(a)) {
+        Some(anim) => {
+            let pose = Evaluator::new(model, anim).evaluate(time).clone();
+            skinner.skin(model, &pose, Some(anim), time)?;
+        }
+        None => skinner.skin(model, &Pose::rest(model), None, time)?,
+    }
+    Ok(skinner.positions)
+}
+
 /// The box of the posed LOD-0 meshes at `time` of `model.animations[animation]`.
 pub fn posed_bounds(model: &Model, animation: usize, time: ClipTime) -> Result<Option<Aabb>, SkinError> {
     BoundsProbe::new(model).at(animation, time)

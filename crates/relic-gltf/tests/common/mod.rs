@@ -3,8 +3,7 @@
 // Test helpers: a failure must stop the test loudly.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic, dead_code)]
 
-use relic_anim::pose::{ClipTime, Evaluator};
-use relic_anim::{ModelSkinner, Pose};
+use relic_anim::pose::ClipTime;
 use relic_core::Model;
 
 /// Removes every `extras` object from a GLB's JSON: what a viewer that ignores relic's extras sees.
@@ -31,19 +30,9 @@ pub(crate) fn strip_extras(glb: &[u8]) -> Vec<u8> {
     .unwrap()
 }
 
-/// Skinned positions of every LOD-0 mesh of `model` in clip `a` at `t` (rest pose for `None`).
+/// Skinned positions of every mesh of `model` in clip `a` at `t` (rest pose for `None`).
 pub(crate) fn posed(model: &Model, a: Option<usize>, t: f32) -> Vec<Vec<[f32; 3]>> {
-    let mut skinner = ModelSkinner::new(model);
-    match a {
-        Some(a) => {
-            let anim = &model.animations[a];
-            let time = ClipTime::at(t);
-            let pose = Evaluator::new(model, anim).evaluate(time).clone();
-            skinner.skin(model, &pose, Some(anim), time).unwrap();
-        }
-        None => skinner.skin(model, &Pose::rest(model), None, ClipTime::default()).unwrap(),
-    }
-    skinner.positions
+    relic_anim::bounds::posed_positions(model, a, ClipTime::at(t)).unwrap()
 }
 
 /// Largest coordinate difference between two sets of posed meshes, which must have the same
