@@ -402,7 +402,8 @@ fn batch_survives_every_hostile_fixture_random_bytes_and_foreign_files() {
             let path = entry.unwrap().path();
             let name = format!("{format}_{}", path.file_name().unwrap().to_string_lossy());
             std::fs::copy(&path, input.join("hostile").join(&name)).unwrap();
-            if format != "nod" {
+            // A NAD alone is an animation, not a model: the batch skips it (reported as such).
+            if !name.ends_with(".nad") {
                 damaged.push(name);
             }
         }
@@ -442,11 +443,20 @@ fn batch_survives_every_hostile_fixture_random_bytes_and_foreign_files() {
         let glb = output.join(rel.replace('/', "_")).with_extension("glb");
         assert!(std::fs::read(&glb).unwrap().starts_with(b"glTF"), "{}", glb.display());
     }
+    let mut skipped_nods = 0;
     for name in &damaged {
-        let line = stderr.lines().find(|l| l.contains(name.as_str()));
-        let line = line.unwrap_or_else(|| panic!("{name} is not reported:\n{stderr}"));
-        assert!(line.len() > name.len() + 10, "{name}: no error given: {line}");
+        let line = stdout.lines().chain(stderr.lines()).find(|l| l.contains(name.as_str()));
+        let line = line.unwrap_or_else(|| panic!("{name} is not reported:\n{stdout}\n{stderr}"));
+        if line.starts_with("skip") {
+            // A NOD has no signature: one whose counts no longer add up to its size cannot be told
+            // from a foreign file, and is skipped as not a model (ARCHITECTURE, Limits).
+            assert!(name.starts_with("nod_") && line.ends_with("not a model"), "{name}: {line}");
+            skipped_nods += 1;
+        } else {
+            assert!(line.starts_with("FAIL") && line.len() > name.len() + 10, "{name}: no error given: {line}");
+        }
         assert!(!output.join("hostile").join(name).with_extension("glb").exists(), "{name} was converted");
     }
+    assert!(skipped_nods <= 4, "{skipped_nods} damaged NODs taken for foreign files");
     println!("{summary}\n{stderr}");
 }
