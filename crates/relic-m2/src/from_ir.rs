@@ -588,9 +588,11 @@ impl Builder<'_> {
         }
         let tbc = self.version >= 260;
         // Stored views fit when the rebuilt view 0 has the stored one's topology and every stored
-        // view's palettes still name the vertices' bones.
-        let (view0, _) =
-            palette::build_view(&vertices, &parts, VIEW_BUDGETS[0], &mut Vec::new(), tbc).map_err(unsupported)?;
+        // view's palettes still name the vertices' bones. View 0 is built once: it is also the
+        // first of the rebuilt views when they do not fit (its palettes start the bone lookup).
+        let mut lookup = Vec::new();
+        let (view0, origin0) =
+            palette::build_view(&vertices, &parts, VIEW_BUDGETS[0], &mut lookup, tbc).map_err(unsupported)?;
         let base = self.base.filter(|_| skeleton_fit);
         let views_fit = base.is_some_and(|b| {
             b.views.first().is_some_and(|bv| {
@@ -642,11 +644,13 @@ impl Builder<'_> {
                 }
             }
         } else {
-            let mut lookup = Vec::new();
-            let mut views = Vec::with_capacity(4);
+            let mut views = Vec::with_capacity(VIEW_BUDGETS.len());
+            let mut first = Some((view0, origin0));
             for budget in VIEW_BUDGETS {
-                let (mut v, origin) =
-                    palette::build_view(&vertices, &parts, budget, &mut lookup, tbc).map_err(unsupported)?;
+                let (mut v, origin) = match first.take() {
+                    Some(built) => built,
+                    None => palette::build_view(&vertices, &parts, budget, &mut lookup, tbc).map_err(unsupported)?,
+                };
                 v.texture_units = palette::units_for(&view0_units, &origin)?.into();
                 views.push(v);
             }
