@@ -3,9 +3,64 @@
 // Test helpers: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
+use relic_core::model::ChannelValues;
+use relic_m2::track::RotationTrack;
+
 fn fnv(bytes: &[u8]) -> String {
     let h = bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3));
     format!("{h:016x}")
+}
+
+/// The bytes of a track's ranges, timestamps and values, appended to `out`.
+fn track_bytes<T: bytemuck::Pod>(out: &mut Vec<u8>, t: &relic_m2::track::Track<T>) {
+    out.extend(t.interpolation.to_le_bytes());
+    out.extend(t.global_sequence.to_le_bytes());
+    out.extend(bytemuck::cast_slice::<_, u8>(&t.ranges.items));
+    out.extend(bytemuck::cast_slice::<_, u8>(&t.timestamps.items));
+    out.extend(bytemuck::cast_slice::<_, u8>(&t.values.items));
+}
+
+/// Interpolation, global sequence and key count of a track: `"linear gs-1 ×12"`.
+fn track_shape<T>(t: &relic_m2::track::Track<T>, kind: &str) -> String {
+    let interpolation = ["step", "linear", "hermite", "bezier"].get(usize::from(t.interpolation)).unwrap_or(&"?");
+    format!("{kind}{interpolation} gs{} ×{}", t.global_sequence, t.timestamps.items.len())
+}
+
+/// Every bone track of the file as bytes (all keys of all bones, in file order).
+fn bone_track_bytes(f: &relic_m2::M2File) -> Vec<u8> {
+    let mut out = Vec::new();
+    for b in f.bones.iter() {
+        track_bytes(&mut out, &b.translation);
+        match &b.rotation {
+            RotationTrack::Float(t) => track_bytes(&mut out, t),
+            RotationTrack::Compressed(t) => track_bytes(&mut out, t),
+        }
+        track_bytes(&mut out, &b.scale);
+    }
+    out
+}
+
+/// The common model's channels as bytes (bone, interpolation, clock, times, values of each).
+fn channel_bytes(m: &relic_core::Model) -> Vec<u8> {
+    let mut out = Vec::new();
+    for c in m.animations.iter().flat_map(|a| &a.channels) {
+        out.extend(format!("{} {:?} {:?}", c.bone, c.interpolation, c.clock).bytes());
+        out.extend(bytemuck::cast_slice::<_, u8>(&c.times));
+        match &c.values {
+            ChannelValues::Translation(v) | ChannelValues::Scale(v) => out.extend(bytemuck::cast_slice::<_, u8>(v)),
+            ChannelValues::Rotation(v) => out.extend(bytemuck::cast_slice::<_, u8>(v)),
+        }
+    }
+    out
+}
+
+/// The interpolations the model's channels use, each once.
+fn interpolations(m: &relic_core::Model) -> Vec<String> {
+    let mut kinds: Vec<String> =
+        m.animations.iter().flat_map(|a| &a.channels).map(|c| format!("{:?}", c.interpolation)).collect();
+    kinds.sort();
+    kinds.dedup();
+    kinds
 }
 
 fn summary(bytes: &[u8]) -> serde_json::Value {
@@ -27,6 +82,17 @@ fn summary(bytes: &[u8]) -> serde_json::Value {
         "textures": f.textures.iter().map(|t| (t.kind, relic_m2::to_ir::name_text(&t.filename))).collect::<Vec<_>>(),
         "sequences": f.sequences.iter().map(|s| (s.id, s.start, s.end, s.flags)).collect::<Vec<_>>(),
         "animations": m.animations.iter().map(|a| (a.name.clone(), a.duration, a.channels.len(), a.events.len())).collect::<Vec<_>>(),
+        "bone_tracks_first": f.bones.iter().take(4).map(|b| {
+            let rotation = match &b.rotation {
+                RotationTrack::Float(t) => track_shape(t, "float "),
+                RotationTrack::Compressed(t) => track_shape(t, "int16 "),
+            };
+            (track_shape(&b.translation, ""), rotation, track_shape(&b.scale, ""))
+        }).collect::<Vec<_>>(),
+        "bone_tracks_fnv": fnv(&bone_track_bytes(&f)),
+        "channels": m.animations.iter().map(|a| a.channels.len()).sum::<usize>(),
+        "channel_interpolations": interpolations(&m),
+        "channels_fnv": fnv(&channel_bytes(&m)),
         "global_sequences": f.global_sequences.items.clone(),
         "materials": m.materials.iter().map(|x| (x.name.clone(), x.textures.len(), format!("{:?}", x.blend))).collect::<Vec<_>>(),
         "attachments": m.attachments.iter().map(|a| (a.id, a.bone)).collect::<Vec<_>>(),
