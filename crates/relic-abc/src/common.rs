@@ -37,13 +37,6 @@ pub struct SectionHeader {
     pub next: i32,
 }
 
-/// Component-wise combination of two 3-vectors.
-#[inline]
-pub(crate) fn zip3(a: [f32; 3], b: [f32; 3], f: impl Fn(f32, f32) -> f32) -> [f32; 3] {
-    let ([a0, a1, a2], [b0, b1, b2]) = (a, b);
-    [f(a0, b0), f(a1, b1), f(a2, b2)]
-}
-
 /// A section whose name this crate does not know, kept byte for byte.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 pub struct UnknownSection {

@@ -405,32 +405,7 @@ fn build_lod(
 
 /// Area-weighted vertex normals of a mesh without normals (model frame).
 pub(crate) fn computed_normals(mesh: &Mesh) -> Vec<[f32; 3]> {
-    let mut sums = vec![[0.0f32; 3]; mesh.positions.len()];
-    for tri in &mesh.triangles {
-        let [a, b, c] = tri.map(|i| mesh.positions.get(i as usize).copied().unwrap_or_default());
-        let n = cross(sub(b, a), sub(c, a));
-        for &i in tri {
-            if let Some(s) = sums.get_mut(i as usize) {
-                *s = add(*s, n);
-            }
-        }
-    }
-    sums.into_iter().map(|s| math::normalize3(s).unwrap_or([0.0, 1.0, 0.0])).collect()
-}
-
-pub(crate) fn sub(a: [f32; 3], b: [f32; 3]) -> [f32; 3] {
-    let ([ax, ay, az], [bx, by, bz]) = (a, b);
-    [ax - bx, ay - by, az - bz]
-}
-
-pub(crate) fn add(a: [f32; 3], b: [f32; 3]) -> [f32; 3] {
-    let ([ax, ay, az], [bx, by, bz]) = (a, b);
-    [ax + bx, ay + by, az + bz]
-}
-
-pub(crate) fn cross(a: [f32; 3], b: [f32; 3]) -> [f32; 3] {
-    let ([ax, ay, az], [bx, by, bz]) = (a, b);
-    [ay * bz - az * by, az * bx - ax * bz, ax * by - ay * bx]
+    math::vertex_normals(&mesh.positions, &mesh.triangles)
 }
 
 /// Largest distance of a full-detail vertex from the origin.
@@ -450,7 +425,7 @@ fn animation_dims(anim: &relic_core::model::Animation, mesh_dims: [f32; 3], fram
     match &anim.bounds {
         Some(b) => {
             let (p, q) = (frame.vector_from_ir(b.min), frame.vector_from_ir(b.max));
-            crate::common::zip3(p, q, |a, b| (a - b).abs() / 2.0)
+            math::zip3(p, q, |a, b| (a - b).abs() / 2.0)
         }
         None => mesh_dims,
     }

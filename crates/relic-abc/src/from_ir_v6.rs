@@ -12,16 +12,16 @@ use relic_core::math::{self, IDENTITY, Mat4};
 use relic_core::model::{Aabb, Animation, Model};
 use relic_core::{Loss, WriteError};
 
-use crate::common::{NodeKey, len_string, zip3};
+use crate::common::{NodeKey, len_string};
 use crate::extras::{AbcExtras, FamilyExtras, V6Extras, bind_digest, mesh_digest, morph_digest};
 use crate::from_ir::{
     BoneTracks, Skeleton, bone_tracks, key_commands, key_times, millis, morph_weights, sample_local, stored_name,
 };
-use crate::from_ir_v12::{cross, sub};
 use crate::v6::{
     AnimDims, FILE_TOKEN, Geometry, Triangle, V6Animation, V6Animations, V6File, V6Header, V6Keyframe, V6Node,
     V6NodeAnim, V6Nodes, V6SectionId, V6Vertex,
 };
+use relic_core::math::zip3;
 
 /// Builds a v6 file from a valid model.
 pub(crate) fn build(model: &Model, extras: Option<&AbcExtras>, losses: &mut Vec<Loss>) -> Result<V6File, WriteError> {
@@ -244,8 +244,8 @@ fn build_geometry(
         for &[a, b, c] in &mesh.triangles {
             let indices = [c, b, a].map(|v| base + v);
             let [p0, p1, p2] = indices.map(|i| vertices.get(i as usize).map_or([0.0; 3], |v: &V6Vertex| v.position));
-            let normal =
-                math::normalize3(cross(sub(p2, p0), sub(p1, p0))).map_or(PackedNormal([0; 3]), PackedNormal::encode);
+            let normal = math::normalize3(math::cross3(math::sub3(p2, p0), math::sub3(p1, p0)))
+                .map_or(PackedNormal([0; 3]), PackedNormal::encode);
             triangles.push((indices, [uv(c), uv(b), uv(a)], normal));
         }
         meshes.push((m, (0..mesh.positions.len() as u32).map(|v| base + v).collect()));

@@ -27,7 +27,7 @@ use relic_core::model::{
 };
 use relic_core::{ReadError, ReadErrorKind};
 
-use crate::common::{NodeKey, text, zip3};
+use crate::common::{NodeKey, text};
 use crate::extras::{
     AbcExtras, AnimExtras, FamilyExtras, LodExtras, NodeExtras, PieceExtras, RawV6Vertex, V6AnimExtras, V6Extras,
     V6NodeExtras, V12Extras, bind_digest, mesh_digest, morph_digest,
@@ -35,6 +35,7 @@ use crate::extras::{
 use crate::file::AbcFile;
 use crate::v6::V6File;
 use crate::v12::{PieceLod, V12File, tree_parents};
+use relic_core::math::zip3;
 
 /// The frame of v9–v13 files.
 pub const V12_FRAME: Frame = Frame::LithTech;

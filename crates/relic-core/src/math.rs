@@ -101,6 +101,50 @@ pub fn max_abs_diff(a: &[f32], b: &[f32]) -> f32 {
     a.iter().zip(b).map(|(x, y)| (x - y).abs()).fold(0.0, f32::max)
 }
 
+/// Component-wise `f` over two 3-vectors.
+#[inline]
+pub fn zip3<A, B, T>(a: [A; 3], b: [B; 3], f: impl Fn(A, B) -> T) -> [T; 3] {
+    let ([a0, a1, a2], [b0, b1, b2]) = (a, b);
+    [f(a0, b0), f(a1, b1), f(a2, b2)]
+}
+
+/// `a + b`.
+#[inline]
+pub fn add3(a: [f32; 3], b: [f32; 3]) -> [f32; 3] {
+    zip3(a, b, |x, y| x + y)
+}
+
+/// `a − b`.
+#[inline]
+pub fn sub3(a: [f32; 3], b: [f32; 3]) -> [f32; 3] {
+    zip3(a, b, |x, y| x - y)
+}
+
+/// `a × b`.
+#[inline]
+pub fn cross3(a: [f32; 3], b: [f32; 3]) -> [f32; 3] {
+    let ([ax, ay, az], [bx, by, bz]) = (a, b);
+    [ay * bz - az * by, az * bx - ax * bz, ax * by - ay * bx]
+}
+
+/// Area-weighted vertex normals of a triangle mesh (the sum of the unnormalised face normals
+/// `(b − a) × (c − a)` around each vertex, normalised; `+Y` for a vertex on no face or on
+/// degenerate faces only). Indices outside `positions` read as the origin.
+pub fn vertex_normals(positions: &[[f32; 3]], triangles: &[[u32; 3]]) -> Vec<[f32; 3]> {
+    let mut sums = vec![[0.0f32; 3]; positions.len()];
+    let p = |i: u32| positions.get(i as usize).copied().unwrap_or_default();
+    for tri in triangles {
+        let [a, b, c] = tri.map(p);
+        let n = cross3(sub3(b, a), sub3(c, a));
+        for &i in tri {
+            if let Some(s) = sums.get_mut(i as usize) {
+                *s = add3(*s, n);
+            }
+        }
+    }
+    sums.into_iter().map(|s| normalize3(s).unwrap_or([0.0, 1.0, 0.0])).collect()
+}
+
 /// Unit vector in the direction of `v`; `None` for a zero or non-finite vector.
 pub fn normalize3(v: [f32; 3]) -> Option<[f32; 3]> {
     let len = (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt();

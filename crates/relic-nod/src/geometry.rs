@@ -257,13 +257,8 @@ pub fn nearest_euler(angles: [f64; 3], order: EulerOrder, previous: [f64; 3]) ->
     let dist = |e: &[f64; 3]| e.iter().zip(previous).map(|(x, p)| (x - p).abs()).sum::<f64>();
     if dist(&b) < dist(&a) { b } else { a }
 }
-
-/// `[f(a₀, b₀), f(a₁, b₁), f(a₂, b₂)]`.
-#[inline]
-pub fn zip3<A, B, T>(a: [A; 3], b: [B; 3], f: impl Fn(A, B) -> T) -> [T; 3] {
-    let ([a0, a1, a2], [b0, b1, b2]) = (a, b);
-    [f(a0, b0), f(a1, b1), f(a2, b2)]
-}
+/// Component-wise `f` over two 3-vectors (one implementation for the workspace).
+pub use relic_core::math::zip3;
 
 /// Component-wise `f` over four 3-vectors.
 #[inline]
