@@ -17,13 +17,11 @@ use serde::Serialize;
 
 /// FNV-1a over the bits of a float slice, as hex.
 fn checksum<'a>(values: impl IntoIterator<Item = &'a f32>) -> String {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut h = relic_core::hash::Fnv1a::new();
     for v in values {
-        for b in v.to_bits().to_le_bytes() {
-            h = (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
-        }
+        h.update(&v.to_bits().to_le_bytes());
     }
-    format!("{h:016x}")
+    format!("{:016x}", h.value())
 }
 
 fn flat3(v: &[[f32; 3]]) -> impl Iterator<Item = &f32> {

@@ -42,6 +42,7 @@ pub mod check;
 pub mod convert;
 pub mod error;
 pub mod frame;
+pub mod hash;
 pub mod info;
 pub mod math;
 pub mod model;

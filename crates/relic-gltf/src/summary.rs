@@ -60,9 +60,7 @@ pub struct AnimationSummary {
 }
 
 /// FNV-1a 64 of bytes.
-pub fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
-}
+pub use relic_core::hash::fnv1a;
 
 fn checked_name<T: std::fmt::Debug>(c: &json::validation::Checked<T>) -> String {
     match c {

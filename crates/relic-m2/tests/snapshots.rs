@@ -7,8 +7,7 @@ use relic_core::model::ChannelValues;
 use relic_m2::track::RotationTrack;
 
 fn fnv(bytes: &[u8]) -> String {
-    let h = bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3));
-    format!("{h:016x}")
+    format!("{:016x}", relic_core::hash::fnv1a(bytes))
 }
 
 /// The bytes of a track's ranges, timestamps and values, appended to `out`.

@@ -10,8 +10,6 @@
 //! IEEE-754 bit patterns (`u32`) so that every value, including the +∞ frame scales of NAD keys and
 //! NaN payloads, comes back bit for bit.
 
-use std::hash::Hasher;
-
 use relic_core::model::{ExtrasOps, FormatExtras, FormatKind, Model};
 use relic_core::{Loss, extras_ops};
 use serde::{Deserialize, Serialize};
@@ -146,24 +144,11 @@ impl NodExtras {
 
 /// FNV-1a over 16-bit values (stable across platforms and runs).
 pub fn fnv1a_u16(values: impl IntoIterator<Item = u16>) -> u64 {
-    let mut h = Fnv(0xcbf2_9ce4_8422_2325);
+    let mut h = relic_core::hash::Fnv1a::new();
     for v in values {
-        h.write(&v.to_le_bytes());
+        h.update(&v.to_le_bytes());
     }
-    h.finish()
-}
-
-struct Fnv(u64);
-
-impl Hasher for Fnv {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for b in bytes {
-            self.0 = (self.0 ^ u64::from(*b)).wrapping_mul(0x0000_0100_0000_01b3);
-        }
-    }
+    h.value()
 }
 
 /// Bits of six floats.
@@ -172,17 +157,11 @@ pub fn bits6(v: [f32; 6]) -> [u32; 6] {
 }
 
 /// The box of a set of positions: min x y z, max x y z (zeros when there are none).
-pub fn vertex_box(positions: impl IntoIterator<Item = [f32; 3]>) -> [f32; 6] {
-    let mut it = positions.into_iter();
-    let Some(first) = it.next() else { return [0.0; 6] };
-    let (mut lo, mut hi) = (first, first);
-    for p in it {
-        for ((l, h), c) in lo.iter_mut().zip(hi.iter_mut()).zip(p) {
-            *l = l.min(c);
-            *h = h.max(c);
-        }
-    }
-    [lo[0], lo[1], lo[2], hi[0], hi[1], hi[2]]
+pub fn vertex_box<'a>(positions: impl IntoIterator<Item = &'a [f32; 3]>) -> [f32; 6] {
+    relic_core::model::Aabb::of_points(positions).map_or([0.0; 6], |b| {
+        let ([x0, y0, z0], [x1, y1, z1]) = (b.min, b.max);
+        [x0, y0, z0, x1, y1, z1]
+    })
 }
 
 mod hex_bytes {
@@ -232,7 +211,7 @@ mod tests {
         let json = serde_json::to_string(&e).unwrap();
         assert!(json.contains("\"0080"), "{json}");
         assert_eq!(serde_json::from_str::<NodExtras>(&json).unwrap(), e);
-        assert_eq!(vertex_box([[1.0, 2.0, 3.0], [-1.0, 5.0, 0.0]]), [-1.0, 2.0, 0.0, 1.0, 5.0, 3.0]);
+        assert_eq!(vertex_box(&[[1.0, 2.0, 3.0], [-1.0, 5.0, 0.0]]), [-1.0, 2.0, 0.0, 1.0, 5.0, 3.0]);
         assert_ne!(fnv1a_u16([1, 2]), fnv1a_u16([2, 1]));
     }
 }

@@ -246,7 +246,7 @@ pub fn nod_from_model(model: &Model, options: &NodOptions) -> Result<Converted<N
     if source.is_some_and(|s| s.lod.is_some()) && fits.is_none() {
         losses.push(Loss::new("lod", "the LOD collapse table no longer fits the meshes and is dropped"));
     }
-    let computed_box = vertex_box(vertices.iter().map(|v| v.pos));
+    let computed_box = vertex_box(vertices.iter().map(|v| &v.pos));
     let bounds = match source {
         Some(s) if s.vertex_box == bits6(computed_box) => s.bounds.map(f32::from_bits),
         Some(s) => {
@@ -761,22 +761,7 @@ fn mesh_normals<'a>(
 }
 
 fn face_normals(mesh: &Mesh) -> Vec<[f32; 3]> {
-    let mut sums = vec![[0.0f32; 3]; mesh.positions.len()];
-    let p = |i: u32| mesh.positions.get(i as usize).copied().unwrap_or_default();
-    for &[a, b, c] in &mesh.triangles {
-        let (pa, pb, pc) = (p(a), p(b), p(c));
-        let e1 = [pb[0] - pa[0], pb[1] - pa[1], pb[2] - pa[2]];
-        let e2 = [pc[0] - pa[0], pc[1] - pa[1], pc[2] - pa[2]];
-        let n = [e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2], e1[0] * e2[1] - e1[1] * e2[0]];
-        for v in [a, b, c] {
-            if let Some(s) = sums.get_mut(v as usize) {
-                for (x, y) in s.iter_mut().zip(n) {
-                    *x += y;
-                }
-            }
-        }
-    }
-    sums.into_iter().map(|s| relic_core::math::normalize3(s).unwrap_or([0.0, 1.0, 0.0])).collect()
+    relic_core::math::vertex_normals(&mesh.positions, &mesh.triangles)
 }
 
 fn uv_losses(model: &Model, losses: &mut Vec<Loss>) {

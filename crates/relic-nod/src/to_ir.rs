@@ -176,7 +176,7 @@ fn source(file: &NodFile, vertex_overrides: Vec<VertexOverride>) -> NodSource {
     NodSource {
         model_flags: file.model_flags,
         bounds: bits6(file.bounds),
-        vertex_box: bits6(vertex_box(file.vertices.iter().map(|v| v.pos))),
+        vertex_box: bits6(vertex_box(file.vertices.iter().map(|v| &v.pos))),
         materials: file.materials.iter().map(|n| n.0).collect(),
         mesh_names: file.mesh_names.iter().map(|n| n.0).collect(),
         bones: file
