@@ -544,6 +544,12 @@ pub(crate) fn track_matches(file: &M2File, f: usize, ir: usize, p: usize, curren
     }
 }
 
+/// True if file bone `f`'s track of property `p` animates no sequence (it maps to no channel).
+pub(crate) fn track_is_silent(file: &M2File, f: usize, p: usize) -> bool {
+    let Some(head) = file.bones.get(f).and_then(|b| bone_heads(b).get(p).copied()) else { return false };
+    (0..head.users(file.sequences.len())).all(|s| head.keys_for(s).is_none())
+}
+
 /// The event name of an identifier (`$CSS`), Windows-1252 up to the first NUL.
 pub fn event_name(identifier: &[u8; 4]) -> String {
     relic_core::text::decode_cp1252(identifier.split(|&b| b == 0).next().unwrap_or_default())

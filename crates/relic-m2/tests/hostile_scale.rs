@@ -141,6 +141,22 @@ fn keyless_bones_cost_nothing_per_sequence() {
     assert!(model.animations.iter().all(|a| a.channels.is_empty()));
 }
 
+/// The same file written back: the writer kept a bones × animations table of channels (20 000 ×
+/// 20 000 slots, 9.6 GB) although no bone has one.
+#[test]
+fn keyless_bones_write_back_without_a_bones_by_animations_table() {
+    let bytes = file(20_000, vec![root(); 20_000]).to_bytes();
+    let model = relic_m2::read_model(&bytes).unwrap();
+    testkit::check("keyless bones written", &bytes, Limits::default(), |_| {
+        relic_m2::write_model(&model, &WriteOptions::default()).map_err(|e| e.to_string())
+    })
+    .unwrap();
+    let out = relic_m2::write_model(&model, &WriteOptions::default()).unwrap();
+    let (before, after) = (relic_m2::read(&bytes).unwrap(), relic_m2::read(&out.value).unwrap());
+    assert!(after.bones == before.bones, "the bones are kept");
+    assert_eq!(after.sequences.len(), before.sequences.len());
+}
+
 /// Bone `i`'s parent is bone `i + 1`: the last bone is the root, every child comes before its
 /// parent. Cycle detection walked up from every bone (n²/2 steps) and the parents-first order
 /// took one pass per level (n passes of n bones).
