@@ -95,6 +95,12 @@ impl ReadError {
         Self { offset, path: path.into(), kind }
     }
 
+    /// A value at `offset` inside `path` that breaks a rule of the format
+    /// ([`ReadErrorKind::Invalid`] with `message`).
+    pub fn invalid(offset: u64, path: impl Into<String>, message: impl Into<String>) -> Self {
+        Self::at(offset, path, ReadErrorKind::Invalid(message.into()))
+    }
+
     /// Prefixes the field path with an outer field name (`Header` + `version` → `Header.version`).
     pub fn within(mut self, outer: &str) -> Self {
         self.path = join_path(outer, &self.path);

@@ -34,7 +34,7 @@
 
 use relic_core::model::{Animation, Channel, ChannelValues, Clock, Event, Interpolation};
 use relic_core::sample::{Sample, find_segment, sample_rotation};
-use relic_core::{Converted, Loss, ReadError, ReadErrorKind};
+use relic_core::{Converted, Loss, ReadError};
 
 use crate::decide::NOD_FRAME;
 use crate::from_ir::BoneMap;
@@ -218,10 +218,6 @@ pub fn decide_nad(nad: &NadFile, options: &NadOptions) -> NadChoices {
     NadChoices { polynomial, euler_order: options.euler_order, angle_unit: options.angle_unit }
 }
 
-fn invalid(offset: u64, path: String, message: String) -> ReadError {
-    ReadError::at(offset, path, ReadErrorKind::Invalid(message))
-}
-
 /// Seconds → frame (in f64, rounded once).
 fn frame_of(time: f32) -> f32 {
     (f64::from(time) * f64::from(FRAMES_PER_SECOND)) as f32
@@ -236,14 +232,14 @@ fn seconds(frame: f64) -> f32 {
 /// (also as seconds), finite frame scales between keys, a sample budget for rotation tracks.
 pub(crate) fn check_for_model(nad: &NadFile, bones: usize) -> Result<(), ReadError> {
     if !nad.duration.is_finite() || nad.duration < 0.0 {
-        return Err(invalid(12, "duration".into(), format!("duration {} frames is not a length", nad.duration)));
+        return Err(ReadError::invalid(12, "duration", format!("duration {} frames is not a length", nad.duration)));
     }
     let budget = MAX_SAMPLES_FIXED + MAX_SAMPLES_PER_KEY * nad.key_count() as u64;
     let mut samples = 0u64;
     for (t, track) in nad.tracks.iter().enumerate() {
         let sampled = track.track_type == TRACK_ROTATION && !holds(track);
         if track.bone as usize >= bones {
-            return Err(invalid(
+            return Err(ReadError::invalid(
                 nad.track_offset(t) + 4,
                 format!("tracks[{t}].bone"),
                 format!("bone {} is out of range (the model has {bones} bones)", track.bone),
@@ -255,25 +251,25 @@ pub(crate) fn check_for_model(nad: &NadFile, bones: usize) -> Result<(), ReadErr
             let at = || nad.key_offset(t, k);
             let path = |field: &str| format!("tracks[{t}].keys[{k}].{field}");
             if !key.frame.is_finite() {
-                return Err(invalid(at(), path("frame"), format!("frame {} is not finite", key.frame)));
+                return Err(ReadError::invalid(at(), path("frame"), format!("frame {} is not finite", key.frame)));
             }
             for (off, field, v) in [(8, "value", key.value), (20, "c", key.c), (32, "b", key.b), (44, "a", key.a)] {
                 if v.iter().any(|x| !x.is_finite()) {
-                    return Err(invalid(at() + off, path(field), format!("{v:?} is not finite")));
+                    return Err(ReadError::invalid(at() + off, path(field), format!("{v:?} is not finite")));
                 }
             }
             if let Some(next) = track.keys.get(k + 1) {
                 let ascending =
                     next.frame > key.frame && seconds(f64::from(next.frame)) > seconds(f64::from(key.frame));
                 if !ascending {
-                    return Err(invalid(
+                    return Err(ReadError::invalid(
                         at() + KEY_STRIDE,
                         format!("tracks[{t}].keys[{}].frame", k + 1),
                         format!("frame {} does not come after frame {}", next.frame, key.frame),
                     ));
                 }
                 if !key.frame_scale.is_finite() {
-                    return Err(invalid(
+                    return Err(ReadError::invalid(
                         at() + 4,
                         path("frame_scale"),
                         format!("frame scale {} before the last key", key.frame_scale),
@@ -286,7 +282,7 @@ pub(crate) fn check_for_model(nad: &NadFile, bones: usize) -> Result<(), ReadErr
             samples = samples.saturating_add(1);
         }
         if samples > budget {
-            return Err(invalid(
+            return Err(ReadError::invalid(
                 nad.track_offset(t),
                 format!("tracks[{t}]"),
                 format!(
@@ -298,7 +294,7 @@ pub(crate) fn check_for_model(nad: &NadFile, bones: usize) -> Result<(), ReadErr
     }
     for (i, tag) in nad.tags.iter().enumerate() {
         if !tag.frame.is_finite() {
-            return Err(invalid(
+            return Err(ReadError::invalid(
                 nad.tag_offset(i),
                 format!("tags[{i}].frame"),
                 format!("frame {} is not finite", tag.frame),

@@ -411,10 +411,6 @@ pub fn parse_nod(bytes: &[u8]) -> Result<NodFile, ReadError> {
     Ok(file)
 }
 
-fn invalid(offset: u64, path: impl Into<String>, message: impl Into<String>) -> ReadError {
-    ReadError::at(offset, path, ReadErrorKind::Invalid(message.into()))
-}
-
 /// Checks bones (one root first, parents in range, no cycle, parents before children, links in
 /// range), group sums, material numbers, face indices and LOD entries against their group.
 pub fn check_structure(file: &NodFile) -> Result<(), ReadError> {
@@ -437,17 +433,21 @@ fn check_bones(file: &NodFile, layout: &Layout) -> Result<(), ReadError> {
         match (i, bone.parent) {
             (0, -1) => {}
             (0, p) => {
-                return Err(invalid(at(64), "bones[0].parent", format!("the root bone 0 has parent {p}, not -1")));
+                return Err(ReadError::invalid(
+                    at(64),
+                    "bones[0].parent",
+                    format!("the root bone 0 has parent {p}, not -1"),
+                ));
             }
             (_, -1) => {
-                return Err(invalid(
+                return Err(ReadError::invalid(
                     at(64),
                     format!("bones[{i}].parent"),
                     format!("bone {i} has no parent; only bone 0 may be a root"),
                 ));
             }
             (_, p) if !in_range(p) => {
-                return Err(invalid(
+                return Err(ReadError::invalid(
                     at(64),
                     format!("bones[{i}].parent"),
                     format!("parent {p} is out of range ({n} bones)"),
@@ -457,7 +457,7 @@ fn check_bones(file: &NodFile, layout: &Layout) -> Result<(), ReadError> {
         }
         for (field, name, value) in [(60, "sibling", bone.sibling), (62, "child", bone.child)] {
             if !in_range(value) {
-                return Err(invalid(
+                return Err(ReadError::invalid(
                     at(field),
                     format!("bones[{i}].{name}"),
                     format!("{name} {value} is out of range ({n} bones)"),
@@ -474,7 +474,7 @@ fn check_bones(file: &NodFile, layout: &Layout) -> Result<(), ReadError> {
             chain.push(p);
             if p == start || chain.len() > n {
                 let cycle: Vec<String> = chain.iter().map(usize::to_string).collect();
-                return Err(invalid(
+                return Err(ReadError::invalid(
                     bone_at(layout, start, 64),
                     format!("bones[{start}].parent"),
                     format!("bone parents form a cycle ({})", cycle.join(" → ")),
@@ -487,7 +487,7 @@ fn check_bones(file: &NodFile, layout: &Layout) -> Result<(), ReadError> {
         if let Ok(p) = usize::try_from(bone.parent)
             && p >= i
         {
-            return Err(invalid(
+            return Err(ReadError::invalid(
                 bone_at(layout, i, 64),
                 format!("bones[{i}].parent"),
                 format!("parent {p} comes after bone {i}; NOD skeletons are stored parents first"),
@@ -502,7 +502,7 @@ fn check_groups(file: &NodFile, layout: &Layout) -> Result<(), ReadError> {
     for (i, g) in file.groups.iter().enumerate() {
         let ok = g.material_id == -1 || usize::try_from(g.material_id).is_ok_and(|m| m < materials);
         if !ok {
-            return Err(invalid(
+            return Err(ReadError::invalid(
                 layout.groups + GROUP_SIZE * i as u64,
                 format!("groups[{i}].material_id"),
                 format!("material {} is out of range ({materials} materials; -1 = untextured)", g.material_id),
@@ -512,14 +512,14 @@ fn check_groups(file: &NodFile, layout: &Layout) -> Result<(), ReadError> {
     let sum_v: u64 = file.groups.iter().map(|g| u64::from(g.num_vertices)).sum();
     let sum_f: u64 = file.groups.iter().map(|g| u64::from(g.num_faces)).sum();
     if sum_v != file.vertices.len() as u64 {
-        return Err(invalid(
+        return Err(ReadError::invalid(
             layout.groups,
             "groups.num_vertices",
             format!("the groups hold {sum_v} vertices but the header says {}", file.vertices.len()),
         ));
     }
     if sum_f != file.faces.len() as u64 {
-        return Err(invalid(
+        return Err(ReadError::invalid(
             layout.groups,
             "groups.num_faces",
             format!("the groups hold {sum_f} faces but the header says {}", file.faces.len()),
@@ -540,7 +540,7 @@ fn check_faces(file: &NodFile, layout: &Layout) -> Result<(), ReadError> {
         for (k, face) in faces.iter().enumerate() {
             if let Some((corner, index)) = face.iter().enumerate().find(|(_, v)| **v >= limit) {
                 let f = first_face + k;
-                return Err(invalid(
+                return Err(ReadError::invalid(
                     layout.faces + FACE_SIZE * f as u64 + 2 * corner as u64,
                     format!("faces[{f}][{corner}]"),
                     format!("vertex {index} is out of group {g}'s range ({limit} vertices)"),
@@ -557,7 +557,7 @@ fn check_lod(file: &NodFile, layout: &Layout) -> Result<(), ReadError> {
         let entries = lod.get(first..first + usize::from(group.num_vertices)).unwrap_or_default();
         if let Some((k, &to)) = entries.iter().enumerate().find(|(_, to)| **to >= group.num_vertices) {
             let v = first + k;
-            return Err(invalid(
+            return Err(ReadError::invalid(
                 lod_at + LOD_ENTRY_SIZE * v as u64,
                 format!("lod[{v}]"),
                 format!("collapses into vertex {to}, outside group {g}'s range ({} vertices)", group.num_vertices),
