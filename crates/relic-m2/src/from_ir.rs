@@ -624,7 +624,7 @@ impl Builder<'_> {
                 && b.bone_lookup.iter().all(|&x| usize::from(x) < m.bones.len())
         });
         let materials_fit = base.is_some_and(|b| {
-            let (mats, of_sub) = to_ir::materials_to_ir(b);
+            let Ok((mats, of_sub)) = to_ir::materials_to_ir(b) else { return false };
             of_sub.len() == m.meshes.len()
                 && m.meshes
                     .iter()

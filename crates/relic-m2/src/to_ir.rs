@@ -353,7 +353,7 @@ impl Budget {
             offset,
             path(),
             ReadErrorKind::Invalid(format!(
-                "the common model would take more than {} bytes, over the budget of {} for a file of {} data bytes: its keys or events serve too many sequences",
+                "the common model would take more than {} bytes, over the budget of {} for a file of {} data bytes: its keys, events or vertices serve too many sequences or submeshes",
                 self.used, self.limit, self.data
             )),
         ))
@@ -375,6 +375,44 @@ impl Budget {
             let offset = u64::from(file.events.offset) + i as u64 * 44 + 24;
             let bytes = event_count(&e.times, sequences).saturating_mul(EVENT_BYTES);
             self.spend(bytes, offset, || format!("M2File.events[{i}].times"))?;
+        }
+        Ok(())
+    }
+}
+
+impl Budget {
+    /// The meshes: every submesh of view 0 gets its own copy of its vertices, and submeshes may
+    /// overlap (2 000 submeshes over the same 65 535 view vertices asked 4 GB of a 450 KB file).
+    fn meshes(&mut self, file: &M2File) -> Result<(), ReadError> {
+        let Some(view) = file.views.first() else { return Ok(()) };
+        let uv_sets = if has_uv2(file) { 2 } else { 1 };
+        // Position, normal, UV sets, the list of file vertices, and the skin: an offset and up to
+        // four influences (in the per-vertex list they are made from and with the slack of the
+        // list they are gathered in).
+        let vertex = 12 + 12 + 8 * uv_sets + 8 + 4 + 3 * 4 * size_of::<Influence>() as u64;
+        let size = submesh_size(file.version);
+        for (si, s) in view.submeshes.iter().enumerate() {
+            let (_, vertices) = submesh_vertices(s);
+            let (_, indices) = submesh_indices(s);
+            let bytes = size_of::<Mesh>() as u64 + vertices as u64 * vertex + (indices / 3) as u64 * 12;
+            let offset = u64::from(view.submeshes.offset) + si as u64 * size;
+            self.spend(bytes, offset, || format!("M2File.views[0].submeshes[{si}]"))?;
+        }
+        Ok(())
+    }
+
+    /// The materials: a texture unit lists up to 65 535 textures through the lookups, each with
+    /// its path, and every submesh's material is built before equal ones are shared.
+    fn materials(&mut self, file: &M2File) -> Result<(), ReadError> {
+        let Some(view) = file.views.first() else { return Ok(()) };
+        // A path decodes to at most 3 UTF-8 bytes per stored byte; the material and the key it
+        // is shared by each hold it.
+        let longest = 3 * file.textures.iter().map(|t| t.filename.len()).max().unwrap_or(0) as u64;
+        let texture = 2 * (size_of::<TextureRef>() as u64 + longest);
+        for (ui, u) in view.texture_units.iter().enumerate() {
+            let bytes = size_of::<Material>() as u64 + longest + u64::from(u.texture_count.max(1)) * texture;
+            let offset = u64::from(view.texture_units.offset) + ui as u64 * 24;
+            self.spend(bytes, offset, || format!("M2File.views[0].texture_units[{ui}]"))?;
         }
         Ok(())
     }
@@ -667,22 +705,40 @@ fn build_animations(file: &M2File, order: &[usize], rank: &[usize]) -> Vec<Anima
     animations
 }
 
-/// The model's materials and, per submesh of view 0, its material index.
-pub fn materials_to_ir(file: &M2File) -> (Vec<Material>, Vec<Option<usize>>) {
+/// The model's materials and, per submesh of view 0, its material index; refused when they would
+/// take more than the build budget (see [`BUILD_FIXED`]).
+pub fn materials_to_ir(file: &M2File) -> Result<(Vec<Material>, Vec<Option<usize>>), ReadError> {
+    Budget::new(file).materials(file)?;
+    Ok(build_materials(file))
+}
+
+/// [`materials_to_ir`] once the budget is checked. The units are grouped by submesh in one pass
+/// and equal materials found through a map (a scan of the units per submesh and of the materials
+/// per material made both quadratic).
+fn build_materials(file: &M2File) -> (Vec<Material>, Vec<Option<usize>>) {
     let Some(view) = file.views.first() else { return (Vec::new(), Vec::new()) };
+    let mut units_of: Vec<Vec<&TextureUnit>> = vec![Vec::new(); view.submeshes.len()];
+    for u in view.texture_units.iter() {
+        if let Some(list) = units_of.get_mut(usize::from(u.submesh_index)) {
+            list.push(u);
+        }
+    }
     let mut materials: Vec<Material> = Vec::new();
+    // Materials by name and texture paths; equal materials share one entry.
+    let mut by_key: std::collections::HashMap<(String, Vec<String>), Vec<usize>> = std::collections::HashMap::new();
     let mut of_submesh = Vec::with_capacity(view.submeshes.len());
-    for s in 0..view.submeshes.len() {
-        let units: Vec<&TextureUnit> =
-            view.texture_units.iter().filter(|u| usize::from(u.submesh_index) == s).collect();
-        let Some(material) = material_of_units(file, &units) else {
+    for units in &units_of {
+        let Some(material) = material_of_units(file, units) else {
             of_submesh.push(None);
             continue;
         };
-        let index = match materials.iter().position(|m| *m == material) {
+        let key = (material.name.clone(), material.textures.iter().map(|t| t.path.clone()).collect());
+        let same = by_key.entry(key).or_default();
+        let index = match same.iter().copied().find(|&i| materials.get(i) == Some(&material)) {
             Some(i) => i,
             None => {
                 materials.push(material);
+                same.push(materials.len() - 1);
                 materials.len() - 1
             }
         };
@@ -757,8 +813,15 @@ pub(crate) fn has_uv2(file: &M2File) -> bool {
     file.vertices.iter().any(|v| v.tex_coords2.iter().any(|c| c.to_bits() != 0))
 }
 
-/// The model's meshes, one per submesh of view 0.
-pub fn meshes_to_ir(file: &M2File, rank: &[usize], materials: &[Option<usize>]) -> Vec<Mesh> {
+/// The model's meshes, one per submesh of view 0; refused when they would take more than the build
+/// budget (see [`BUILD_FIXED`]).
+pub fn meshes_to_ir(file: &M2File, rank: &[usize], materials: &[Option<usize>]) -> Result<Vec<Mesh>, ReadError> {
+    Budget::new(file).meshes(file)?;
+    Ok(build_meshes(file, rank, materials))
+}
+
+/// [`meshes_to_ir`] once the budget is checked.
+fn build_meshes(file: &M2File, rank: &[usize], materials: &[Option<usize>]) -> Vec<Mesh> {
     let Some(view) = file.views.first() else { return Vec::new() };
     let uv2 = has_uv2(file);
     let skinned = !file.bones.is_empty();
@@ -844,14 +907,17 @@ pub fn into_ir(file: M2File) -> Result<Model, ReadError> {
 
 /// The model without its extras.
 fn mapped(file: &M2File) -> Result<Model, ReadError> {
-    Budget::new(file).animations(file)?;
+    let mut budget = Budget::new(file);
+    budget.animations(file)?;
+    budget.meshes(file)?;
+    budget.materials(file)?;
     let (order, rank) = bone_order(file);
-    let (materials, of_submesh) = materials_to_ir(file);
+    let (materials, of_submesh) = build_materials(file);
     Ok(Model {
         name: name_text(&file.name),
         source: Some(SourceInfo { format: FormatKind::M2, version: file.version }),
         bones: bones_to_ir(file, &order, &rank),
-        meshes: meshes_to_ir(file, &rank, &of_submesh),
+        meshes: build_meshes(file, &rank, &of_submesh),
         materials,
         animations: build_animations(file, &order, &rank),
         global_sequences: file.global_sequences.iter().map(|&g| seconds(i64::from(g))).collect(),

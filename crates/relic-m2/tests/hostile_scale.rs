@@ -157,6 +157,63 @@ fn keyless_bones_write_back_without_a_bones_by_animations_table() {
     assert_eq!(after.sequences.len(), before.sequences.len());
 }
 
+/// View 0 with 2 000 submeshes over the same 65 535 view vertices: each submesh became a mesh with
+/// its own copy of them (4 GB of a 450 KB file).
+#[test]
+fn overlapping_submeshes_are_refused_not_copied() {
+    use relic_m2::file::{Submesh, Vertex, View};
+    let view = View {
+        indices: vec![0u16; 65_535].into(),
+        properties: vec![[0u8; 4]; 65_535].into(),
+        submeshes: vec![Submesh { vertex_count: 65_535, ..Submesh::default() }; 2_000].into(),
+        bone_count_max: 256,
+        ..View::default()
+    };
+    let mut f = file(0, vec![]);
+    f.vertices = vec![Vertex::default()].into();
+    f.views = vec![view].into();
+    let bytes = f.to_bytes();
+    relic_m2::read(&bytes).unwrap();
+    testkit::check("overlapping submeshes", &bytes, Limits::default(), relic_m2::read_model).unwrap();
+    let e = relic_m2::read_model(&bytes).unwrap_err();
+    assert!(invalid_message(&e).contains("budget"), "{e}");
+    assert!(e.path.starts_with("M2File.views[0].submeshes["), "{e}");
+}
+
+/// Texture units naming 65 535 textures each (through one long texture-lookup run) of a texture
+/// with a 10 000-byte path: every unit's material copied the path 65 535 times.
+#[test]
+fn texture_units_naming_many_textures_are_refused() {
+    use relic_m2::file::{RenderFlag, Submesh, Texture, TextureUnit, View};
+    let unit = TextureUnit {
+        texture_count: u16::MAX,
+        color_index: -1,
+        texture_transform_combo_index: u16::MAX,
+        ..TextureUnit::default()
+    };
+    let view = View {
+        submeshes: vec![Submesh::default()].into(),
+        texture_units: vec![unit; 1_000].into(),
+        bone_count_max: 256,
+        ..View::default()
+    };
+    let mut f = file(0, vec![]);
+    f.views = vec![view].into();
+    let mut path = vec![b'a'; 10_000];
+    path.push(0);
+    f.textures = vec![Texture { filename: path.into(), ..Texture::default() }].into();
+    f.texture_lookup = vec![0i16; 65_535].into();
+    f.texture_unit_lookup = vec![0i16].into();
+    f.transparency_lookup = vec![-1i16].into();
+    f.render_flags = vec![RenderFlag::default()].into();
+    let bytes = f.to_bytes();
+    relic_m2::read(&bytes).unwrap();
+    testkit::check("many textures", &bytes, Limits::default(), relic_m2::read_model).unwrap();
+    let e = relic_m2::read_model(&bytes).unwrap_err();
+    assert!(invalid_message(&e).contains("budget"), "{e}");
+    assert!(e.path.starts_with("M2File.views[0].texture_units["), "{e}");
+}
+
 /// Bone `i`'s parent is bone `i + 1`: the last bone is the root, every child comes before its
 /// parent. Cycle detection walked up from every bone (n²/2 steps) and the parents-first order
 /// took one pass per level (n passes of n bones).
