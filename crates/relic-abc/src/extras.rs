@@ -213,18 +213,13 @@ impl AbcExtras {
 
     /// The ABC extras of a model: the typed value, or its JSON form. `Err` if there are ABC
     /// extras that cannot be decoded (the text says why).
-    pub fn of(model: &Model) -> Result<Option<AbcExtras>, String> {
+    /// Borrowed when the model holds them typed (no copy for a write).
+    pub fn of(model: &Model) -> Result<Option<std::borrow::Cow<'_, AbcExtras>>, String> {
         let Some(extras) = &model.extras else { return Ok(None) };
         if extras.format() != FormatKind::Abc {
             return Ok(None);
         }
-        if let Some(typed) = extras.get::<AbcExtras>() {
-            return Ok(Some(typed.clone()));
-        }
-        match extras.json() {
-            Some(json) => serde_json::from_str(&json).map(Some).map_err(|e| e.to_string()),
-            None => Ok(None),
-        }
+        extras.typed_or_decoded(|json| serde_json::from_str::<AbcExtras>(json).map_err(|e| e.to_string())).transpose()
     }
 }
 

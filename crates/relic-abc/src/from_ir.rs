@@ -38,9 +38,9 @@ pub fn from_ir(model: &Model, options: &WriteOptions) -> Result<Converted<AbcFil
     };
     report_unstorable(model, version, &mut losses);
     let file = if version == 6 {
-        AbcFile::V6(crate::from_ir_v6::build(model, extras.as_ref(), &mut losses)?)
+        AbcFile::V6(crate::from_ir_v6::build(model, extras.as_deref(), &mut losses)?)
     } else {
-        AbcFile::V12(crate::from_ir_v12::build(model, version, extras.as_ref(), &mut losses)?)
+        AbcFile::V12(crate::from_ir_v12::build(model, version, extras.as_deref(), &mut losses)?)
     };
     Ok(Converted { value: file, losses })
 }

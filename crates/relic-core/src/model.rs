@@ -594,6 +594,19 @@ impl FormatExtras {
         Self { format, payload: Payload::Typed { data: Arc::new(data), ops } }
     }
 
+    /// The data as a `T`: borrowed when it is held typed, decoded by `decode` from its JSON text
+    /// when it arrived as JSON (from glTF). `None` when it is neither a `T` nor JSON. Writers use
+    /// this so that writing a model does not copy its extras.
+    pub fn typed_or_decoded<T: Any + Clone, E>(
+        &self,
+        decode: impl FnOnce(&str) -> Result<T, E>,
+    ) -> Option<Result<std::borrow::Cow<'_, T>, E>> {
+        match &self.payload {
+            Payload::Typed { data, .. } => data.downcast_ref::<T>().map(|t| Ok(std::borrow::Cow::Borrowed(t))),
+            Payload::Json(text) => Some(decode(text).map(std::borrow::Cow::Owned)),
+        }
+    }
+
     /// Extras that arrived as JSON text (from glTF `extras`).
     pub fn from_json(format: FormatKind, json: String) -> Self {
         Self { format, payload: Payload::Json(json) }

@@ -120,7 +120,8 @@ impl NodExtras {
 
     /// The model's NOD extras (typed, or decoded from JSON), with a loss if the model carries
     /// extras that cannot be used.
-    pub fn of(model: &Model) -> (Option<NodExtras>, Vec<Loss>) {
+    /// Borrowed when the model holds them typed (no copy for a write).
+    pub fn of(model: &Model) -> (Option<std::borrow::Cow<'_, NodExtras>>, Vec<Loss>) {
         let Some(extras) = &model.extras else { return (None, Vec::new()) };
         if extras.format() != FormatKind::Nod {
             let loss = Loss::new(
@@ -129,10 +130,7 @@ impl NodExtras {
             );
             return (None, vec![loss]);
         }
-        if let Some(typed) = extras.get::<NodExtras>() {
-            return (Some(typed.clone()), Vec::new());
-        }
-        match extras.json().map(|j| serde_json::from_str::<NodExtras>(&j)) {
+        match extras.typed_or_decoded(|json| serde_json::from_str::<NodExtras>(json)) {
             Some(Ok(decoded)) => (Some(decoded), Vec::new()),
             Some(Err(e)) => {
                 (None, vec![Loss::new("extras", format!("NOD extras are unreadable ({e}); rebuilt from the model"))])

@@ -164,7 +164,7 @@ struct Planned {
 pub fn nod_from_model(model: &Model, options: &NodOptions) -> Result<Converted<NodFile>, WriteError> {
     model.validate()?;
     let (extras, mut losses) = NodExtras::of(model);
-    let choices = resolve_choices(options, extras.as_ref());
+    let choices = resolve_choices(options, extras.as_deref());
     let source = extras.as_ref().and_then(|e| e.nod.as_ref());
     let map = BoneMap::new(model, &mut losses)?;
     let bones = write_bones(model, &map, &choices, source, &mut losses);

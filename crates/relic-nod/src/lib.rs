@@ -261,8 +261,11 @@ pub fn attach_animation(
     let (extras, _) = NodExtras::of(model);
     let foreign = model.extras.as_ref().is_some_and(|e| e.format() != FormatKind::Nod);
     if !foreign {
-        let mut extras =
-            extras.unwrap_or_else(|| NodExtras { choices: NodChoices::defaults(), nod: None, animations: Vec::new() });
+        let mut extras = extras.map(std::borrow::Cow::into_owned).unwrap_or_else(|| NodExtras {
+            choices: NodChoices::defaults(),
+            nod: None,
+            animations: Vec::new(),
+        });
         extras.animations.push(source);
         model.extras = Some(extras.into_format_extras());
     }
