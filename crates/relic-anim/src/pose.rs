@@ -76,25 +76,15 @@ impl Pose {
         self.locals.extend(model.bones.iter().map(|b| b.rest));
     }
 
-    /// Recomputes `globals` and `skin` from `locals`, parents first, in one pass.
+    /// Recomputes `globals` and `skin` from `locals` (the identity for a bone without one),
+    /// parents first, in one pass.
     pub fn update_matrices(&mut self, model: &Model) {
         let n = model.bones.len();
         self.globals.resize(n, affine::IDENTITY);
         self.skin.resize(n, affine::IDENTITY);
-        for (b, bone) in model.bones.iter().enumerate() {
-            let local = self.locals.get(b).map_or(affine::IDENTITY, transform_matrix);
-            let parent = bone.parent.filter(|&p| p < b).and_then(|p| self.globals.get(p));
-            let global = match parent {
-                Some(p) => compose(p, &local, &bone.flags),
-                None => local,
-            };
-            if let Some(g) = self.globals.get_mut(b) {
-                *g = global;
-            }
-            if let Some(s) = self.skin.get_mut(b) {
-                *s = affine::mul(&global, &affine::from_columns(&bone.inverse_bind_matrix));
-            }
-        }
+        let locals = self.locals.iter().copied().chain(std::iter::repeat(Transform::IDENTITY));
+        let inverse_binds = model.bones.iter().map(|b| affine::from_columns(&b.inverse_bind_matrix));
+        compose_pose(model, locals, inverse_binds, &mut self.globals, &mut self.skin);
     }
 
     /// Model-space matrix of bone `b` as a nalgebra matrix.
@@ -257,9 +247,7 @@ impl PendingSlerp {
 impl<'m> Evaluator<'m> {
     /// An evaluator for `model`'s animation `animation`.
     pub fn new(model: &'m Model, animation: &'m Animation) -> Self {
-        let mut pose = Pose::default();
-        pose.set_rest(model);
-        pose.update_matrices(model);
+        let pose = Pose::rest(model);
         let (tracks, timelines) = bind_tracks(model, animation);
         Self {
             model,
@@ -342,22 +330,11 @@ impl<'m> Evaluator<'m> {
         }
     }
 
-    /// Recomputes the model-space and skin matrices from [`Pose::locals`], parents first.
+    /// Recomputes the model-space and skin matrices from [`Pose::locals`], parents first, with
+    /// the inverse bind matrices converted once in [`Evaluator::new`].
     fn update_matrices(&mut self) {
-        let model = self.model;
         let Pose { locals, globals, skin } = &mut self.pose;
-        let bones = model.bones.iter().zip(&self.inverse_binds).zip(locals.iter().zip(skin.iter_mut()));
-        for (b, ((bone, inverse_bind), (local, skin))) in bones.enumerate() {
-            let local_matrix = transform_matrix(local);
-            let global = match bone.parent.filter(|&p| p < b).and_then(|p| globals.get(p)) {
-                Some(parent) => compose(parent, &local_matrix, &bone.flags),
-                None => local_matrix,
-            };
-            *skin = affine::mul(&global, inverse_bind);
-            if let Some(g) = globals.get_mut(b) {
-                *g = global;
-            }
-        }
+        compose_pose(self.model, locals.iter().copied(), self.inverse_binds.iter().copied(), globals, skin);
     }
 
     /// The model being animated.
@@ -368,6 +345,30 @@ impl<'m> Evaluator<'m> {
     /// The clip being evaluated.
     pub fn animation(&self) -> &'m Animation {
         self.animation
+    }
+}
+
+/// Model-space (`globals`) and skin matrices of every bone from its local transform, parents
+/// first in one pass: `global = parent's global ∘ local` (as the bone's inherit flags allow),
+/// `skin = global · inverse bind`. The one composition [`Pose`] and [`Evaluator`] share.
+fn compose_pose(
+    model: &Model,
+    locals: impl Iterator<Item = Transform>,
+    inverse_binds: impl Iterator<Item = Affine>,
+    globals: &mut [Affine],
+    skin: &mut [Affine],
+) {
+    let bones = model.bones.iter().zip(inverse_binds).zip(locals.zip(skin.iter_mut()));
+    for (b, ((bone, inverse_bind), (local, skin))) in bones.enumerate() {
+        let local_matrix = transform_matrix(&local);
+        let global = match bone.parent.filter(|&p| p < b).and_then(|p| globals.get(p)) {
+            Some(parent) => compose(parent, &local_matrix, &bone.flags),
+            None => local_matrix,
+        };
+        *skin = affine::mul(&global, &inverse_bind);
+        if let Some(g) = globals.get_mut(b) {
+            *g = global;
+        }
     }
 }
 
