@@ -431,6 +431,16 @@ pub struct WeightSet {
 /// is the last node before it that still expects children. `Err(i)` if node `i` (or, with
 /// `i == len`, the list) ends while children are still expected. Several roots are allowed.
 pub fn tree_parents(child_counts: impl IntoIterator<Item = u32>) -> Result<Vec<Option<usize>>, usize> {
+    match depth_first_parents(child_counts) {
+        (parents, None) => Ok(parents),
+        (_, Some(i)) => Err(i),
+    }
+}
+
+/// The parents of [`tree_parents`], whether or not the list ends early, and the first node still
+/// expecting children at the end (`None` for a complete tree). The one walk the v6 and v9–v13
+/// node lists share.
+pub(crate) fn depth_first_parents(child_counts: impl IntoIterator<Item = u32>) -> (Vec<Option<usize>>, Option<usize>) {
     let mut open: Vec<(usize, u64)> = Vec::new();
     let mut parents = Vec::new();
     for (i, children) in child_counts.into_iter().enumerate() {
@@ -444,10 +454,8 @@ pub fn tree_parents(child_counts: impl IntoIterator<Item = u32>) -> Result<Vec<O
         parents.push(parent);
         open.push((i, u64::from(children)));
     }
-    match open.iter().find(|&&(_, left)| left > 0) {
-        Some(&(i, _)) => Err(i),
-        None => Ok(parents),
-    }
+    let unfinished = open.iter().find(|&&(_, left)| left > 0).map(|&(i, _)| i);
+    (parents, unfinished)
 }
 
 #[binrw::parser(reader, endian)]

@@ -254,19 +254,7 @@ impl V6Nodes {
 
     /// Each node's parent (the walk's open node), `None` for the root.
     pub fn parents(&self) -> Vec<Option<usize>> {
-        let mut out = Vec::with_capacity(self.nodes.len());
-        let mut open: Vec<(usize, u64)> = Vec::new();
-        for (i, node) in self.nodes.iter().enumerate() {
-            while open.last().is_some_and(|&(_, left)| left == 0) {
-                open.pop();
-            }
-            out.push(open.last_mut().map(|(p, left)| {
-                *left -= 1;
-                *p
-            }));
-            open.push((i, u64::from(node.num_children)));
-        }
-        out
+        crate::v12::depth_first_parents(self.nodes.iter().map(|n| n.num_children)).0
     }
 }
 
