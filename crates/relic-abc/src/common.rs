@@ -1,13 +1,10 @@
 //! Pieces both families share: the 28-byte translation + rotation record, the section framing,
 //! unknown sections, and small binrw helpers (error context, bulk writers).
 
-use std::io::{Seek, Write};
-
-use binrw::error::ContextExt;
-use binrw::{BinResult, Endian, binrw};
+use binrw::binrw;
 use bytemuck::{Pod, Zeroable};
 use relic_core::ReadErrorKind;
-use relic_core::binary::{LenString, Record, write_pod, write_records};
+use relic_core::binary::LenString;
 use relic_core::error::custom;
 
 /// A translation followed by a rotation quaternion `(x, y, z, w)`: 28 bytes, the layout of every
@@ -47,10 +44,7 @@ pub struct UnknownSection {
     pub body: Vec<u8>,
 }
 
-/// Adds "field `name` of `within`" to an error's path.
-pub(crate) fn in_field(error: binrw::Error, name: &str, within: &str) -> binrw::Error {
-    error.with_message(format!("While parsing field '{name}' in {within}"))
-}
+pub(crate) use relic_core::binary::{in_field, write_pod_field as pods, write_records_field as recs};
 
 /// Adds an element index to an error's path.
 pub(crate) fn at_index(error: binrw::Error, index: usize) -> binrw::Error {
@@ -60,18 +54,6 @@ pub(crate) fn at_index(error: binrw::Error, index: usize) -> binrw::Error {
 /// A "value breaks a rule of the format" error at `pos`.
 pub(crate) fn invalid(pos: u64, message: impl Into<String>) -> binrw::Error {
     custom(pos, ReadErrorKind::Invalid(message.into()))
-}
-
-/// `write_with` adapter for [`write_pod`].
-#[allow(clippy::ptr_arg)] // binrw hands `write_with` functions a reference to the field's own type.
-pub(crate) fn pods<T: Pod, W: Write + Seek>(items: &Vec<T>, writer: &mut W, _: Endian, _: ()) -> BinResult<()> {
-    write_pod(writer, items)
-}
-
-/// `write_with` adapter for [`write_records`].
-#[allow(clippy::ptr_arg)]
-pub(crate) fn recs<T: Record, W: Write + Seek>(items: &Vec<T>, writer: &mut W, _: Endian, _: ()) -> BinResult<()> {
-    write_records(writer, items)
 }
 
 /// Stored string bytes as text (Windows-1252, every byte one character, exact both ways).

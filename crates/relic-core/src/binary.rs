@@ -138,6 +138,13 @@ pub fn check_span<R: Read + Seek>(reader: &mut R, pos: u64, target: u64, len: u6
     Ok(())
 }
 
+/// Adds "field `name` of record `within`" to an error raised while reading that field, in the
+/// words binrw itself uses, so that [`crate::error`] turns it into the field path
+/// (`Header.version`) a user sees.
+pub fn in_field(error: binrw::Error, name: &str, within: &str) -> binrw::Error {
+    error.with_message(format!("While parsing field '{name}' in {within}"))
+}
+
 /// Adds the element index to an error raised inside element `index` of an array.
 pub fn in_element(error: binrw::Error, index: usize) -> binrw::Error {
     error.with_message(format!("[{index}]"))
@@ -186,6 +193,12 @@ pub fn write_pod<W: Write, T: Pod>(writer: &mut W, items: &[T]) -> BinResult<()>
     Ok(())
 }
 
+/// `write_with` adapter for [`write_pod`] on a `Vec` field.
+#[allow(clippy::ptr_arg)] // binrw hands `write_with` functions a reference to the field's own type.
+pub fn write_pod_field<T: Pod, W: Write + Seek>(items: &Vec<T>, writer: &mut W, _: Endian, _: ()) -> BinResult<()> {
+    write_pod(writer, items)
+}
+
 /// A fixed-size record decoded from (and encoded to) its exact bytes, for arrays too large to read
 /// field by field and not plain-old-data (mixed or packed fields).
 pub trait Record: Sized {
@@ -205,6 +218,17 @@ pub fn records<R: Read + Seek, T: Record>(reader: &mut R, _endian: Endian, args:
     let mut raw = vec![0u8; count as usize * T::SIZE];
     reader.read_exact(&mut raw)?;
     Ok(raw.chunks_exact(T::SIZE).map(|chunk| T::decode(&mut Fields::new(chunk))).collect())
+}
+
+/// `write_with` adapter for [`write_records`] on a `Vec` field.
+#[allow(clippy::ptr_arg)] // binrw hands `write_with` functions a reference to the field's own type.
+pub fn write_records_field<T: Record, W: Write + Seek>(
+    items: &Vec<T>,
+    writer: &mut W,
+    _: Endian,
+    _: (),
+) -> BinResult<()> {
+    write_records(writer, items)
 }
 
 /// Writes a [`Record`] array (the inverse of [`records`]).

@@ -623,11 +623,7 @@ fn lod_table(present: bool, count: u64) -> BinResult<Option<Vec<u16>>> {
     if present { pod_vec(reader, endian, (count,)).map(Some) } else { Ok(None) }
 }
 
-#[binrw::writer(writer)]
-#[allow(clippy::ptr_arg)] // binrw hands writers a reference to the field's own type.
-pub(crate) fn write_slice<T: Pod>(items: &Vec<T>) -> BinResult<()> {
-    write_pod(writer, items)
-}
+pub(crate) use relic_core::binary::write_pod_field as write_slice;
 
 #[binrw::writer(writer)]
 fn write_lod(lod: &Option<Vec<u16>>) -> BinResult<()> {
