@@ -11,7 +11,7 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use relic_benches::{bench_memcpy, nad, synthetic_model};
+use relic_benches::{bench_memcpy, mb, nad, synthetic_model};
 use relic_core::Model;
 use relic_nod::nad::parse_nad;
 use relic_nod::nod::parse_nod;
@@ -28,7 +28,7 @@ fn nod_benches(c: &mut Criterion) {
     let (bytes, model) = large_nod();
     let file = parse_nod(&bytes).unwrap();
     let (_, choices) = relic_nod::read_nod(&bytes, &NodOptions::default()).unwrap();
-    let label = format!("{:.1} MB", bytes.len() as f64 / 1e6);
+    let label = mb(bytes.len());
 
     let mut g = c.benchmark_group("nod parse");
     g.throughput(Throughput::Bytes(bytes.len() as u64));
@@ -69,7 +69,7 @@ fn nod_benches(c: &mut Criterion) {
 fn nad_benches(c: &mut Criterion) {
     let big = nad(64, 2_000);
     let parsed = parse_nad(&big).unwrap();
-    let label = format!("{:.1} MB", big.len() as f64 / 1e6);
+    let label = mb(big.len());
     let mut g = c.benchmark_group("nad parse");
     g.throughput(Throughput::Bytes(big.len() as u64));
     bench_memcpy(&mut g, &label, &big);
@@ -86,7 +86,7 @@ fn nad_benches(c: &mut Criterion) {
     let clip = nad(64, 900);
     let mut skeleton = synthetic_model(100, 1, 64, 1, 0, 0);
     skeleton.extras = None;
-    let label = format!("{:.1} MB", clip.len() as f64 / 1e6);
+    let label = mb(clip.len());
     let mut g = c.benchmark_group("nad model");
     g.throughput(Throughput::Bytes(clip.len() as u64));
     g.bench_function(format!("read_animation (to_ir, rotations sampled at 30 fps)/{label}"), |b| {
@@ -100,7 +100,7 @@ fn nad_benches(c: &mut Criterion) {
     let mut with = synthetic_model(100, 1, 64, 1, 1, 900);
     with.extras = None;
     let written = relic_nod::write_animation(&with, 0, &NadOptions::default()).unwrap().value;
-    let label = format!("{:.1} MB", written.len() as f64 / 1e6);
+    let label = mb(written.len());
     g.throughput(Throughput::Bytes(written.len() as u64));
     g.bench_function(format!("write_animation (from_ir, rotations to Euler keys)/{label}"), |b| {
         b.iter(|| black_box(relic_nod::write_animation(black_box(&with), 0, &NadOptions::default()).unwrap()))
