@@ -610,8 +610,7 @@ impl BinRead for ParticleBlend {
             emitter_type: raw[1],
             color_index: u16::from_le_bytes([raw[2], raw[3]]),
         };
-        let sensible = |blend: u16, emitter: u16| blend <= 7 && (1..=3).contains(&emitter);
-        Ok(if version >= 260 && (sensible(u16::from(raw[0]), u16::from(raw[1])) || !sensible_wide(raw)) {
+        Ok(if version >= 260 && (sensible_blend(u16::from(raw[0]), u16::from(raw[1])) || !sensible_wide(raw)) {
             split
         } else {
             wide
@@ -619,10 +618,14 @@ impl BinRead for ParticleBlend {
     }
 }
 
-fn sensible_wide(raw: [u8; 4]) -> bool {
-    let blend = u16::from_le_bytes([raw[0], raw[1]]);
-    let emitter = u16::from_le_bytes([raw[2], raw[3]]);
+/// A blend mode and emitter type the game uses (blend 0–7, emitter 1–3).
+fn sensible_blend(blend: u16, emitter: u16) -> bool {
     blend <= 7 && (1..=3).contains(&emitter)
+}
+
+/// The four bytes read as the wide layout (two u16) give a sensible blend and emitter.
+fn sensible_wide(raw: [u8; 4]) -> bool {
+    sensible_blend(u16::from_le_bytes([raw[0], raw[1]]), u16::from_le_bytes([raw[2], raw[3]]))
 }
 
 /// A particle emitter (504 bytes).

@@ -9,6 +9,7 @@
 
 use std::borrow::Cow;
 
+use relic_core::math::add3;
 use relic_core::math::{IDENTITY, Mat4, from_trs, mul, transform_point};
 use relic_core::model::{Aabb, Influence, Model};
 use relic_core::sample::{Sample, hermite_weights, normalize4, slerp};
@@ -170,7 +171,7 @@ impl<'a> Poser<'a> {
                 q = [-q[0], -q[1], -q[2], q[3]];
             }
             let p = if ignore_pivots { [0.0; 3] } else { b.pivot };
-            let local = mul(&from_trs(add(p, tr), q, sc), &from_trs(p.map(|c| -c), [0.0, 0.0, 0.0, 1.0], [1.0; 3]));
+            let local = mul(&from_trs(add3(p, tr), q, sc), &from_trs(p.map(|c| -c), [0.0, 0.0, 0.0, 1.0], [1.0; 3]));
             let parent = usize::try_from(b.parent).ok().and_then(|p| out.get(p)).copied();
             let global = parent.map_or(local, |w| mul(&w, &local));
             if let Some(o) = out.get_mut(f) {
@@ -203,10 +204,6 @@ impl<'a> Poser<'a> {
 /// [`Poser::bone_matrices`]; make one [`Poser`] to pose a file more than once).
 pub fn bone_matrices(file: &M2File, s: usize, tau: f64, ignore_pivots: bool, conjugate: bool) -> Vec<Mat4> {
     Poser::new(file).bone_matrices(s, tau, ignore_pivots, conjugate)
-}
-
-fn add(a: [f32; 3], b: [f32; 3]) -> [f32; 3] {
-    [a[0] + b[0], a[1] + b[1], a[2] + b[2]]
 }
 
 /// Every key time (ms from the start) of sequence `s` within `[0, duration]`, plus both ends.

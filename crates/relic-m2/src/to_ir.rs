@@ -27,6 +27,7 @@
 
 use relic_core::frame::Frame;
 use relic_core::math::IDENTITY;
+use relic_core::math::{add3, sub3};
 use relic_core::model::{self as ir, *};
 use relic_core::{Model, ReadError, ReadErrorKind};
 use serde::{Deserialize, Serialize};
@@ -124,14 +125,6 @@ pub fn bone_order(file: &M2File) -> (Vec<usize>, Vec<usize>) {
 /// A bone's pivot (M2 frame); zero for "no bone".
 pub(crate) fn pivot(file: &M2File, bone: i64) -> [f32; 3] {
     usize::try_from(bone).ok().and_then(|b| file.bones.get(b)).map_or([0.0; 3], |b| b.pivot)
-}
-
-fn sub3(a: [f32; 3], b: [f32; 3]) -> [f32; 3] {
-    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
-}
-
-fn add3(a: [f32; 3], b: [f32; 3]) -> [f32; 3] {
-    [a[0] + b[0], a[1] + b[1], a[2] + b[2]]
 }
 
 /// The pivot-relative rest offset of a bone (M2 frame).

@@ -261,8 +261,7 @@ impl BinRead for RotationTrack {
 
 /// Names a field of a hand-written reader in the error path, like binrw's derive does.
 pub(crate) fn field(error: binrw::Error, name: &str) -> binrw::Error {
-    use binrw::error::ContextExt;
-    error.with_message(format!("While parsing field '{name}' in Track"))
+    relic_core::binary::in_field(error, name, "Track")
 }
 
 // ---------------------------------------------------------------------------------------------

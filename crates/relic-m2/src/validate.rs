@@ -2,15 +2,11 @@
 //! hierarchy (parents in range, no cycle), the submesh ranges, and blocks that overlap.
 //! Each failure names the field and the byte offset of the offending value.
 
-use relic_core::{ReadError, ReadErrorKind};
+use relic_core::ReadError;
 
 use crate::array::M2Array;
 use crate::file::*;
 use crate::track::{EventTrack, RotationTrack, SplineTrack, Track};
-
-fn invalid(offset: u64, path: impl Into<String>, message: String) -> ReadError {
-    ReadError::at(offset, path, ReadErrorKind::Invalid(message))
-}
 
 /// Offset of record `i` of `size` bytes in `array`, plus `field`.
 fn at<T>(array: &M2Array<T>, i: usize, size: u64, field: u64) -> u64 {
@@ -29,7 +25,7 @@ fn check_index(
     if (allow_none && value == -1) || (value >= 0 && (value as u64) < count as u64) {
         return Ok(());
     }
-    Err(invalid(offset, path(), format!("{what} {value} is out of range ({count} exist)")))
+    Err(ReadError::invalid(offset, path(), format!("{what} {value} is out of range ({count} exist)")))
 }
 
 pub(crate) fn validate(file: &M2File, file_len: u64) -> Result<(), ReadError> {
@@ -46,7 +42,7 @@ fn sequences(f: &M2File) -> Result<(), ReadError> {
     let n = f.sequences.len();
     for (i, s) in f.sequences.iter().enumerate() {
         if s.end < s.start {
-            return Err(invalid(
+            return Err(ReadError::invalid(
                 at(&f.sequences, i, 68, 8),
                 format!("M2File.sequences[{i}].end"),
                 format!("sequence ends at {} ms before it starts at {} ms", s.end, s.start),
@@ -101,7 +97,11 @@ fn bones(f: &M2File) -> Result<(), ReadError> {
                             "bone {i} has bone {p} among its ancestors, which is its own ancestor (the parents form a cycle)"
                         )
                     };
-                    return Err(invalid(at(&f.bones, i, size, 8), format!("M2File.bones[{i}].parent"), detail));
+                    return Err(ReadError::invalid(
+                        at(&f.bones, i, size, 8),
+                        format!("M2File.bones[{i}].parent"),
+                        detail,
+                    ));
                 }
                 _ => break,
             }
@@ -120,7 +120,7 @@ fn vertices(f: &M2File) -> Result<(), ReadError> {
     for (i, v) in f.vertices.iter().enumerate() {
         for (j, (&w, &b)) in v.bone_weights.iter().zip(&v.bone_indices).enumerate() {
             if w > 0 && usize::from(b) >= n {
-                return Err(invalid(
+                return Err(ReadError::invalid(
                     at(&f.vertices, i, 48, 16 + j as u64),
                     format!("M2File.vertices[{i}].bone_indices[{j}]"),
                     format!("bone {b} is out of range ({n} exist)"),
@@ -137,7 +137,7 @@ fn views(f: &M2File) -> Result<(), ReadError> {
     for (vi, view) in f.views.iter().enumerate() {
         let p = |field: &str| format!("M2File.views[{vi}].{field}");
         if let Some(k) = view.indices.iter().position(|&x| usize::from(x) >= nv) {
-            return Err(invalid(
+            return Err(ReadError::invalid(
                 at(&view.indices, k, 2, 0),
                 p(&format!("indices[{k}]")),
                 format!("vertex {} is out of range ({nv} exist)", view.indices.get(k).copied().unwrap_or(0)),
@@ -145,14 +145,14 @@ fn views(f: &M2File) -> Result<(), ReadError> {
         }
         let ni = view.indices.len();
         if let Some(k) = view.triangles.iter().position(|&x| usize::from(x) >= ni) {
-            return Err(invalid(
+            return Err(ReadError::invalid(
                 at(&view.triangles, k, 2, 0),
                 p(&format!("triangles[{k}]")),
                 format!("view vertex {} is out of range ({ni} exist)", view.triangles.get(k).copied().unwrap_or(0)),
             ));
         }
         if view.properties.len() != ni {
-            return Err(invalid(
+            return Err(ReadError::invalid(
                 at(&f.views, vi, 44, 16),
                 p("properties"),
                 format!("{} vertex properties for {ni} view vertices", view.properties.len()),
@@ -163,7 +163,7 @@ fn views(f: &M2File) -> Result<(), ReadError> {
             let sp = |field: &str| p(&format!("submeshes[{si}].{field}"));
             let (vs, vc) = submesh_vertices(s);
             if vs + vc > ni {
-                return Err(invalid(
+                return Err(ReadError::invalid(
                     off(4),
                     sp("vertex_count"),
                     format!("vertices {vs}..{} run past the {ni} view vertices", vs + vc),
@@ -171,7 +171,7 @@ fn views(f: &M2File) -> Result<(), ReadError> {
             }
             let (is, ic) = submesh_indices(s);
             if is + ic > view.triangles.len() || ic % 3 != 0 {
-                return Err(invalid(
+                return Err(ReadError::invalid(
                     off(8),
                     sp("index_count"),
                     format!("triangle entries {is}..{} do not fit the {} entries", is + ic, view.triangles.len()),
@@ -179,7 +179,7 @@ fn views(f: &M2File) -> Result<(), ReadError> {
             }
             let tris = view.triangles.get(is..is + ic).unwrap_or_default();
             if let Some(k) = tris.iter().position(|&t| !(vs..vs + vc).contains(&usize::from(t))) {
-                return Err(invalid(
+                return Err(ReadError::invalid(
                     at(&view.triangles, is + k, 2, 0),
                     p(&format!("triangles[{}]", is + k)),
                     format!(
@@ -191,7 +191,7 @@ fn views(f: &M2File) -> Result<(), ReadError> {
             }
             let palette_end = usize::from(s.bone_combo_index) + usize::from(s.bone_count);
             if palette_end > f.bone_lookup.len() {
-                return Err(invalid(
+                return Err(ReadError::invalid(
                     off(14),
                     sp("bone_combo_index"),
                     format!(
@@ -225,7 +225,7 @@ fn views(f: &M2File) -> Result<(), ReadError> {
             let count = usize::from(u.texture_count.max(1));
             let tex_end = usize::from(u.texture_combo_index) + count;
             if tex_end > f.texture_lookup.len() {
-                return Err(invalid(
+                return Err(ReadError::invalid(
                     off(16),
                     up("texture_combo_index"),
                     format!(
@@ -457,7 +457,7 @@ fn overlaps(f: &M2File, file_len: u64) -> Result<(), ReadError> {
         if let [a, b] = pair
             && b.start < a.start + a.len
         {
-            return Err(invalid(
+            return Err(ReadError::invalid(
                 b.start,
                 "M2File",
                 format!(
