@@ -308,6 +308,16 @@ fn write_bones(
     let source_bones = source
         .map(|s| &s.bones)
         .filter(|sb| sb.len() == parents.len() && sb.iter().zip(&parents).all(|(s, p)| s.parent == *p));
+    // The kept sibling/child links are written as they were only if the reader would accept them:
+    // extras edited through glTF may hold anything.
+    let in_range = |v: i16| v == -1 || usize::try_from(v).is_ok_and(|v| v < parents.len());
+    let source_bones = match source_bones {
+        Some(sb) if !sb.iter().all(|s| in_range(s.sibling) && in_range(s.child)) => {
+            losses.push(Loss::new("extras", "NOD bone links out of range; derived from the hierarchy instead"));
+            None
+        }
+        other => other,
+    };
     let mut out = Vec::with_capacity(parents.len());
     for (n, src) in map.from_nod.iter().enumerate() {
         let parent = parents.get(n).copied().unwrap_or(-1);

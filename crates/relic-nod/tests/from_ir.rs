@@ -278,3 +278,22 @@ fn version_and_foreign_extras() {
     m.meshes[0].triangles.push([0, 1, 9]);
     assert!(matches!(relic_nod::write_model(&m, &WriteOptions::default()), Err(WriteError::InvalidModel(_))));
 }
+
+/// Regression (glTF fuzz target): NOD extras edited through glTF with a bone link out of range
+/// (sibling −2) were written as they were, and the written NOD failed its own reader. The links
+/// are now derived from the hierarchy, with a loss.
+#[test]
+fn out_of_range_links_in_edited_extras_are_derived_not_written() {
+    use relic_core::model::{FormatExtras, FormatKind};
+    let mut model = relic_nod::read_model(&read("skinned.nod")).unwrap();
+    let json = model.extras.as_ref().unwrap().json().unwrap();
+    let mut value: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let bones = value["nod"]["bones"].as_array_mut().expect("the extras keep the NOD's bones");
+    assert!(bones.len() >= 2);
+    bones[1]["sibling"] = serde_json::json!(-2);
+    model.extras = Some(FormatExtras::from_json(FormatKind::Nod, value.to_string()));
+    let out = relic_nod::write_model(&model, &Default::default()).unwrap();
+    let back = relic_nod::read_model(&out.value).unwrap_or_else(|e| panic!("the written NOD does not read: {e}"));
+    assert_eq!(back.bones.len(), model.bones.len());
+    assert!(out.losses.iter().any(|l| l.to_string().contains("bone links out of range")), "{:?}", out.losses);
+}
