@@ -115,7 +115,11 @@ pub(crate) fn parse_json(text: &[u8]) -> Result<Root, GltfError> {
             text.len()
         )));
     }
-    let root = Root::from_slice(text).map_err(|e| GltfError::Document(e.to_string()))?;
+    let root = match Root::from_slice(text) {
+        Ok(root) => root,
+        Err(e) if e.to_string().starts_with("missing field `nodes`") => with_scene_nodes(text)?,
+        Err(e) => return Err(GltfError::Document(e.to_string())),
+    };
     check_attribute_indices(&root)?;
     let document = gltf::Document::from_json(root).map_err(|e| GltfError::Document(e.to_string()))?;
     let root = document.into_json();
@@ -123,6 +127,21 @@ pub(crate) fn parse_json(text: &[u8]) -> Result<Root, GltfError> {
         return Err(GltfError::Document(format!("asset version {:?}, not 2.x", root.asset.version)));
     }
     Ok(root)
+}
+
+/// Parses a document whose scenes may lack `nodes`: glTF 2.0 makes a scene's node list optional
+/// (an empty scene has none, and gltf-json itself omits an empty one when writing), but gltf-json
+/// 1.4 requires it when reading. Each scene without one gets `[]`, and the text is parsed again.
+fn with_scene_nodes(text: &[u8]) -> Result<Root, GltfError> {
+    let document = |e: serde_json::Error| GltfError::Document(e.to_string());
+    let mut value: serde_json::Value = serde_json::from_slice(text).map_err(document)?;
+    if let Some(scenes) = value.get_mut("scenes").and_then(serde_json::Value::as_array_mut) {
+        for scene in scenes.iter_mut().filter_map(serde_json::Value::as_object_mut) {
+            scene.entry("nodes").or_insert_with(|| serde_json::Value::Array(Vec::new()));
+        }
+    }
+    // Through text again: extras are raw JSON, which cannot be read from a `Value`.
+    Root::from_slice(&serde_json::to_vec(&value).map_err(document)?).map_err(document)
 }
 
 /// Loads every buffer: the GLB binary chunk (borrowed), a base64 data URI, or a file in the

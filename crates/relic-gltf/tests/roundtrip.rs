@@ -183,3 +183,18 @@ fn format_extras_text_comes_back_verbatim() {
         assert_eq!(extras.json().as_deref(), Some(text));
     }
 }
+
+/// Regression (glTF fuzz target): a model with nothing to place exports a scene without `nodes`
+/// (valid glTF 2.0: the list is optional), which gltf-json 1.4 refused to read back. Import fills
+/// the list in; another tool's empty scene imports too.
+#[test]
+fn a_scene_without_nodes_imports() {
+    let empty = Model { name: "empty".into(), ..Model::default() };
+    let glb = export_glb(&empty, &exact()).unwrap();
+    let back = import(&glb.value, None).unwrap_or_else(|e| panic!("{e}"));
+    assert!(back.bones.is_empty() && back.meshes.is_empty());
+    assert_eq!(back.name, "empty");
+    let foreign = br#"{"asset":{"version":"2.0"},"scene":0,"scenes":[{"name":"nothing"}]}"#;
+    let model = import(foreign, None).unwrap_or_else(|e| panic!("{e}"));
+    assert!(model.meshes.is_empty());
+}
