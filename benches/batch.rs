@@ -14,9 +14,9 @@
 use std::path::{Path, PathBuf};
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use relic::{ConvertOptions, Target};
 use relic_benches::{corpus_dir, fixtures_dir, mb, synthetic_model};
 use relic_cli::batch::{BatchRequest, run};
-use relic_cli::convert::{ConvertOptions, Target};
 use relic_core::WriteOptions;
 
 /// Copies every regular file of `from` (not recursing: hostile fixtures live in subfolders) whose

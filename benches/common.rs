@@ -18,9 +18,9 @@ use relic_core::model::{
 };
 use relic_nod::nad::{NadFile, NadKey, NadTrack};
 
-/// The real game files, if present next to the checkout (see `relic_core::testkit::corpus_dir`).
+/// The real game files, if present next to the checkout (see `relic_testkit::corpus_dir`).
 pub fn corpus_dir() -> Option<PathBuf> {
-    relic_core::testkit::corpus_dir("the corpus benchmarks")
+    relic_testkit::corpus_dir("the corpus benchmarks")
 }
 
 /// The checked-in fixture files (`fixtures/abc`, `fixtures/m2`, `fixtures/nod`).
@@ -29,9 +29,9 @@ pub fn fixtures_dir() -> PathBuf {
 }
 
 /// Reads a corpus file (`abc/PARTNER_DANCIN.ABC`); says so and returns `None` if the corpus is
-/// absent (see `relic_core::testkit::corpus_file`).
+/// absent (see `relic_testkit::corpus_file`).
 pub fn corpus_file(rel: &str) -> Option<Vec<u8>> {
-    relic_core::testkit::corpus_file(rel, rel)
+    relic_testkit::corpus_file(rel, rel)
 }
 
 /// Adds `memcpy/<name>`: copying the same bytes, the baseline for every parse and write.
@@ -61,7 +61,7 @@ pub fn synthetic_model(
     let per_mesh = (vertices / meshes.max(1)).max(3);
     let side = (per_mesh as f64).sqrt().ceil() as usize;
     let mut model = Model { name: "synthetic".into(), ..Model::default() };
-    model.bones = relic_core::testkit::bone_chain(bones, "bone_");
+    model.bones = relic_testkit::bone_chain(bones, "bone_");
     model.materials.push(Material { name: "synthetic".into(), ..Material::default() });
     for m in 0..meshes.max(1) {
         let mut mesh = Mesh { name: format!("mesh_{m}"), material: Some(0), ..Mesh::default() };

@@ -2,7 +2,7 @@
 //! large synthetic files, through the format parser alone and through `read_model` (parse + the
 //! mapping to the common model).
 //!
-//! A counting global allocator ([`relic_core::testkit::CountingAllocator`]) tracks the bytes this
+//! A counting global allocator ([`relic_testkit::CountingAllocator`]) tracks the bytes this
 //! thread holds; the figure is the peak held during the call above what was held before it (the
 //! input bytes themselves are the caller's and are not counted). The budget of issue 9 is 3× the
 //! file size plus 1 MiB: a row over it fails the run, in `cargo bench` and in CI's
@@ -18,8 +18,8 @@ use std::hint::black_box;
 use std::path::PathBuf;
 
 use relic_benches::{corpus_file, large_abc, large_m2, large_nod, nad};
-use relic_core::testkit::{CountingAllocator, counting_installed, peak_allocation};
 use relic_nod::options::NodOptions;
+use relic_testkit::{CountingAllocator, counting_installed, peak_allocation};
 
 #[global_allocator]
 static ALLOCATOR: CountingAllocator = CountingAllocator;

@@ -4,7 +4,7 @@
 //! or a broken round trip is a crash (libFuzzer saves the input under `fuzz/artifacts/<target>/`),
 //! and libFuzzer's `-timeout` turns a hang into one.
 //!
-//! * [`bounded`]: a reader runs under the counting allocator of `relic_core::testkit` and may hold
+//! * [`bounded`]: a reader runs under the counting allocator of `relic_testkit` and may hold
 //!   at most [`budget`] bytes at once (16 × input + 1 MiB, the bar of the hostile tests).
 //! * [`same`]: a re-parse must equal the first parse (format structs are `PartialEq`; NaN, which
 //!   is unequal to itself, is compared through its Debug text).
@@ -15,11 +15,11 @@
 use std::fmt::Debug;
 
 use relic_core::model::ChannelValues;
-use relic_core::testkit::peak_allocation;
+use relic_testkit::peak_allocation;
 use relic_core::{Converted, Model, ReadError, WriteError, WriteOptions};
 
 /// The allocator every target installs (see the crate docs).
-pub use relic_core::testkit::CountingAllocator;
+pub use relic_testkit::CountingAllocator;
 
 /// Peak heap bytes a reader may hold for an input of `len` bytes.
 pub fn budget(len: usize) -> usize {

@@ -4,15 +4,12 @@ use std::path::Path;
 use std::process::Command;
 use std::time::Instant;
 
-/// The real game files, next to the checkout. Never copied into the repository.
-pub const CORPUS: &str = "../shared/corpus";
-
 fn cargo(args: &[&str]) -> Result<(), String> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let mut command = Command::new(&cargo);
     // Where the corpus is here, every test that needs it must find it (a wrong path or a renamed
     // file fails instead of skipping); a user's clone without it skips with a message.
-    if crate::workspace_root().join(CORPUS).is_dir() {
+    if crate::workspace_root().join(crate::CORPUS).is_dir() {
         command.env("RELIC_REQUIRE_CORPUS", "1");
     }
     let status = command
@@ -51,13 +48,13 @@ pub fn run() -> Result<(), String> {
     let exports = crate::workspace_root().join("target/gltf-exports");
     step("gltf-validate", || crate::gltf_validator::run(Some(&exports)))?;
     step("blender-check", || crate::blender::run(&exports))?;
-    let corpus = crate::workspace_root().join(CORPUS);
+    let corpus = crate::workspace_root().join(crate::CORPUS);
     if corpus.is_dir() {
         step("corpus", || crate::corpus::run(&corpus))?;
     } else {
         println!(
             "==> corpus: SKIPPED, {} is absent (CI always has it; a user's clone may not)",
-            Path::new(CORPUS).display()
+            Path::new(crate::CORPUS).display()
         );
     }
     println!("ci: all steps passed");

@@ -11,10 +11,10 @@ use std::time::Instant;
 use relic_core::check::{Checks, Status};
 
 /// Checks that need more than one crate (animation proofs, glTF export), by format name.
-fn extra_checks(format: &str, bytes: &[u8]) -> Checks {
-    let mut checks = animation_checks(format, bytes, true);
+fn extra_checks(format: &str, path: &Path, bytes: &[u8]) -> Checks {
+    let mut checks = animation_checks(format, path, bytes, true);
     // glTF: export, Khronos validator (0 errors, 0 warnings), import back.
-    checks.extend(crate::gltf_validator::corpus_checks(bytes));
+    checks.extend(crate::gltf_validator::corpus_checks(path, bytes));
     checks
 }
 
@@ -31,15 +31,18 @@ const FAST_TOLERANCE: f32 = 1e-5;
 /// Each check prints its worst error. Animation files (NAD) have no model of their own: skipped.
 /// `game_file`: the file came from the game (not a synthetic fixture), so its M2 sequence boxes
 /// are Blizzard's.
-pub fn animation_checks(format: &str, bytes: &[u8], game_file: bool) -> Checks {
+pub fn animation_checks(format: &str, path: &Path, bytes: &[u8], game_file: bool) -> Checks {
     let mut checks = Checks::new();
-    let Some((entry, _)) = relic_cli::formats::detect(bytes) else { return checks };
-    let model = match (entry.read_model)(bytes) {
-        Ok(model) => model,
-        Err(e) => {
+    let model = match crate::gltf_validator::read_model(path, bytes) {
+        None => {
+            checks.skip("anim", "no model of its own");
+            return checks;
+        }
+        Some(Err(e)) => {
             checks.skip("anim", format!("no model of its own ({e})"));
             return checks;
         }
+        Some(Ok(model)) => model,
     };
     checks.run("anim-rest-pose", || relic_anim::proofs::rest_pose(&model, REST_TOLERANCE));
     let key_boxes = relic_anim::proofs::stored_key_boxes(&model);
@@ -72,14 +75,21 @@ fn check_file(root: &Path, path: &Path) -> Outcome {
             return Outcome::Failed;
         }
     };
-    let Some((format, info)) = relic_cli::formats::detect(&bytes) else {
+    let Some((format, detected)) = relic::detect_format(&bytes) else {
         println!("--   {rel}: not a model (skipped)");
         return Outcome::NotModel;
     };
+    let info = detected.source;
     let started = Instant::now();
-    let mut checks = (format.corpus_checks)(&bytes);
+    let siblings = relic::FolderSiblings::of(path);
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let input = relic_core::format::Input { bytes: &bytes, name: &name, siblings: &siblings };
+    let mut checks = match format.checks {
+        Some(run) => run(&input),
+        None => Checks::new(),
+    };
     if checks.passed() && !checks.refused() {
-        checks.extend(extra_checks(format.name, &bytes));
+        checks.extend(extra_checks(format.name, path, &bytes));
     }
     let summary = checks.0.iter().map(|c| c.to_string()).collect::<Vec<_>>().join("; ");
     let ms = started.elapsed().as_secs_f64() * 1000.0;
@@ -137,8 +147,8 @@ mod tests {
                 continue;
             }
             let bytes = std::fs::read(&path).unwrap();
-            let Some((entry, _)) = relic_cli::formats::detect(&bytes) else { continue };
-            let checks = super::animation_checks(entry.name, &bytes, false);
+            let Some((entry, _)) = relic::detect_format(&bytes) else { continue };
+            let checks = super::animation_checks(entry.name, &path, &bytes, false);
             let failures: Vec<String> = checks.failures().map(ToString::to_string).collect();
             assert!(failures.is_empty(), "{}: {failures:?}", path.display());
             checked += usize::from(checks.0.iter().any(|c| c.name == "anim-fast-vs-reference"));

@@ -138,19 +138,22 @@ pub fn write_expectation(model: &Model, options: &ExportOptions, file: &Path) ->
     std::fs::write(&sidecar, text).map_err(|e| format!("{}: {e}", sidecar.display()))
 }
 
-/// The common model of a file, through the format crate that recognises it (relic-cli's format
-/// table); `None` if no format crate recognises the file.
-pub fn read_model(bytes: &[u8]) -> Option<Result<Model, String>> {
-    let (format, _) = relic_cli::formats::detect(bytes)?;
-    Some((format.read_model)(bytes).map_err(|e| e.to_string()))
+/// The common model of a file (read with the files next to it), through the format registry;
+/// `None` if no format crate recognises the file as a model.
+pub fn read_model(path: &Path, bytes: &[u8]) -> Option<Result<Model, String>> {
+    let kind = relic::detect(bytes)?;
+    if !kind.is_model() || matches!(kind, relic::Kind::Gltf) {
+        return None;
+    }
+    Some(relic::load_model(path, bytes, kind, &[]).map(|c| c.value).map_err(|e| e.to_string()))
 }
 
 /// The glTF checks of one corpus file (for `cargo xtask corpus`): export to `.glb` (refused
 /// models fail), validate with the shared validator process (0 errors and 0 warnings), and
 /// import the export back into a valid model with the same bone, mesh and clip counts.
-pub fn corpus_checks(bytes: &[u8]) -> relic_core::check::Checks {
+pub fn corpus_checks(path: &Path, bytes: &[u8]) -> relic_core::check::Checks {
     let mut checks = relic_core::check::Checks::new();
-    let model = match read_model(bytes) {
+    let model = match read_model(path, bytes) {
         None => {
             checks.skip("gltf", "the format crate cannot map this file to the model yet");
             return checks;
@@ -203,7 +206,7 @@ pub fn corpus_checks(bytes: &[u8]) -> relic_core::check::Checks {
 fn real_models() -> Vec<(String, Model)> {
     let mut out = Vec::new();
     let root = crate::workspace_root();
-    for (label, dir) in [("fixtures", root.join("fixtures")), ("corpus", root.join(crate::ci::CORPUS))] {
+    for (label, dir) in [("fixtures", root.join("fixtures")), ("corpus", root.join(crate::CORPUS))] {
         let Ok(files) = crate::walk(&dir) else { continue };
         for path in files {
             if path.components().any(|c| c.as_os_str() == "hostile") {
@@ -211,11 +214,11 @@ fn real_models() -> Vec<(String, Model)> {
             }
             let Ok(bytes) = std::fs::read(&path) else { continue };
             let rel = path.strip_prefix(&dir).unwrap_or(&path).display().to_string();
-            match read_model(&bytes) {
+            match read_model(&path, &bytes) {
                 Some(Ok(model)) => {
                     // Cross-format: an M2 model written as ABC v12 and read back (issue 7:
                     // GnomePounder-vanilla.m2 → ABC v12 → glTF must validate).
-                    if relic_m2::detect(&bytes).is_some() {
+                    if relic_m2::detect(&bytes).is_some_and(|d| d.content == relic::Content::Model) {
                         let v12 = relic_core::WriteOptions { version: Some(12) };
                         match relic_abc::write_model(&model, &v12)
                             .map_err(|e| e.to_string())

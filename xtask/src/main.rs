@@ -38,6 +38,9 @@ commands:
                        FILE (docs/PERFORMANCE.md)
   ci                   everything CI runs";
 
+/// The real game files, next to the checkout. Never copied into the repository.
+pub const CORPUS: &str = "../shared/corpus";
+
 /// The workspace root (the parent of `xtask/`).
 pub fn workspace_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().map(Path::to_path_buf).unwrap_or_default()

@@ -14,7 +14,7 @@
 //! The struct serialises to JSON (for glTF `extras`); `from_ir` accepts both the typed value and
 //! that JSON.
 
-use relic_core::model::{Bone, FormatExtras, FormatKind, Mesh, Model};
+use relic_core::model::{Bone, FormatExtras, Mesh, Model};
 
 use crate::common::UnknownSection;
 use crate::v6::{TransformInfo, V6SectionId};
@@ -208,7 +208,7 @@ static OPS: relic_core::model::ExtrasOps =
 impl AbcExtras {
     /// Wraps the extras for `Model::extras`.
     pub fn into_format_extras(self) -> FormatExtras {
-        FormatExtras::new(FormatKind::Abc, self, &OPS)
+        FormatExtras::new(crate::FORMAT, self, &OPS)
     }
 
     /// The ABC extras of a model: the typed value, or its JSON form. `Err` if there are ABC
@@ -216,7 +216,7 @@ impl AbcExtras {
     /// Borrowed when the model holds them typed (no copy for a write).
     pub fn of(model: &Model) -> Result<Option<std::borrow::Cow<'_, AbcExtras>>, String> {
         let Some(extras) = &model.extras else { return Ok(None) };
-        if extras.format() != FormatKind::Abc {
+        if extras.format() != crate::FORMAT {
             return Ok(None);
         }
         extras.typed_or_decoded(|json| serde_json::from_str::<AbcExtras>(json).map_err(|e| e.to_string())).transpose()

@@ -11,7 +11,7 @@
 use std::collections::BTreeMap;
 
 use relic_core::math::{IDENTITY, Mat4};
-use relic_core::model::{Animation, Bone, Channel, ChannelValues, Clock, FormatKind, Interpolation, Model, Transform};
+use relic_core::model::{Animation, Bone, Channel, ChannelValues, Clock, Interpolation, Model, Transform};
 use relic_core::sample::Sample;
 use relic_core::{Converted, Loss, WriteError, WriteOptions};
 
@@ -111,7 +111,7 @@ pub fn target_version(model: &Model, options: &WriteOptions) -> Result<u32, Writ
         Some(v) if writable(v) => Ok(v),
         Some(v) => Err(WriteError::Unsupported(format!("ABC version {v} cannot be written; choose 6 or 9–13"))),
         None => Ok(match model.source {
-            Some(s) if s.format == FormatKind::Abc && writable(s.version) => s.version,
+            Some(s) if s.format == crate::FORMAT && writable(s.version) => s.version,
             _ => 12,
         }),
     }

@@ -45,7 +45,11 @@ pub(crate) fn build(model: &Model, extras: Option<&AbcExtras>, losses: &mut Vec<
         None => None,
     };
     let transform_info = ex.and_then(|x| x.transform_info);
-    let frame = if transform_info.is_some_and(|t| t.flip_mat == 0) { Frame::LithTech } else { Frame::LithTechFlippedZ };
+    let frame = if transform_info.is_some_and(|t| t.flip_mat == 0) {
+        crate::to_ir::V12_FRAME
+    } else {
+        crate::to_ir::V6_FLIPPED_FRAME
+    };
     let conjugate = transform_info.is_none_or(|t| t.fix_anim_keyframes != 0);
     let sk = Skeleton::new(model, true, losses);
     if !model.attachments.is_empty() {

@@ -31,6 +31,7 @@
 pub mod checks;
 pub mod common;
 pub mod counts;
+mod entry;
 pub mod extras;
 pub mod file;
 pub mod from_ir;
@@ -42,19 +43,23 @@ pub mod to_ir;
 pub mod v12;
 pub mod v6;
 
+pub use entry::ENTRY;
 pub use file::{AbcFile, parse, write};
 
-use relic_core::model::{FormatKind, SourceInfo};
+/// LithTech ABC, as named in [`relic_core::model::SourceInfo`] and the format registry.
+pub const FORMAT: relic_core::FormatId = relic_core::FormatId::new("abc");
+
+use relic_core::format::{Content, Detected};
 use relic_core::{Converted, Info, Model, ReadError, WriteError, WriteOptions};
 
 /// Recognises the format by its bytes (`06 00 "Header"`, then the v6 token or a version number);
 /// `None` if this is not a LithTech ABC file.
-pub fn detect(bytes: &[u8]) -> Option<SourceInfo> {
+pub fn detect(bytes: &[u8]) -> Option<Detected> {
     let version = match file::family(bytes)? {
         file::Family::V6 => 6,
         file::Family::Numbered(v) => v,
     };
-    Some(SourceInfo { format: FormatKind::Abc, version })
+    Some(Detected::new(FORMAT, version, Content::Model))
 }
 
 /// The format's own counts as the file states them.
@@ -65,7 +70,7 @@ pub fn detect(bytes: &[u8]) -> Option<SourceInfo> {
 /// `animations`, `keyframes`, `lods`, `md_vertices`.
 pub fn info(bytes: &[u8]) -> Result<Info, ReadError> {
     let file = parse(bytes)?;
-    let mut info = Info::new(FormatKind::Abc, file.version());
+    let mut info = Info::new(crate::FORMAT, file.version());
     match &file {
         AbcFile::V12(f) => {
             let h = &f.header;

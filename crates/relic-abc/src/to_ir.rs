@@ -1,10 +1,10 @@
 //! ABC → common model.
 //!
-//! * Frame: v9–v13 are LithTech's left-handed +Y-up frame facing +Z, [`Frame::LithTech`]
+//! * Frame: v9–v13 are LithTech's left-handed +Y-up frame facing +Z, [`V12_FRAME`]
 //!   (mirror X, so the model still faces glTF's front, +Z). v6 geometry is stored with Z flipped:
 //!   the engine flips it (`TransformInfo.FlipMat`, and always for LithTech 1.0 files, which have
 //!   no `TransformInfo`) before it lives in that frame, so such files map with
-//!   [`Frame::LithTechFlippedZ`] (the two mirrors cancel: a half turn about Y); a v6 file with
+//!   [`V6_FLIPPED_FRAME`] (the two mirrors cancel: a half turn about Y); a v6 file with
 //!   `FlipMat = 0` maps like v9–v13. Triangle winding is reversed for both families: that makes
 //!   the model's triangles counter-clockwise around the stored normals (checked on every real
 //!   file by the winding test in `tests/ir.rs`).
@@ -19,7 +19,7 @@
 
 use std::collections::HashMap;
 
-use relic_core::frame::Frame;
+use relic_core::frame::{Axis, Frame};
 use relic_core::math::{self, IDENTITY, Mat4};
 use relic_core::model::{
     Aabb, Animation, Bone, BoneFlags, Channel, ChannelValues, Clock, Event, Influence, Interpolation, KeyBounds, Lod,
@@ -38,11 +38,14 @@ use crate::v12::{PieceLod, V12File, tree_parents};
 use relic_core::math::zip3;
 
 /// The frame of v9–v13 files.
-pub const V12_FRAME: Frame = Frame::LithTech;
+pub const V12_FRAME: Frame = Frame::new([Axis::NegX, Axis::Y, Axis::Z]);
+/// LithTech 1.0/1.5 v6 geometry as stored when the engine flips Z on load (`TransformInfo`
+/// FlipMat 1, or no `TransformInfo`): right-handed, +Y up, facing −Z; canonical `(−x, y, −z)`.
+pub const V6_FLIPPED_FRAME: Frame = Frame::new([Axis::NegX, Axis::Y, Axis::NegZ]);
 
 /// The frame of a v6 file (see the module documentation).
 pub fn v6_frame(file: &V6File) -> Frame {
-    if file.flips_z() { Frame::LithTechFlippedZ } else { Frame::LithTech }
+    if file.flips_z() { V6_FLIPPED_FRAME } else { V12_FRAME }
 }
 
 /// Interpolation time of animations in files older than v12 (as the engine assumes).
@@ -264,7 +267,7 @@ fn v12_to_ir(file: &V12File) -> Model {
 }
 
 fn source(version: u32) -> SourceInfo {
-    SourceInfo { format: relic_core::model::FormatKind::Abc, version }
+    SourceInfo { format: crate::FORMAT, version }
 }
 
 /// Translation and rotation channels of node `n` (none without keys).

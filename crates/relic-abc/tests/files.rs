@@ -215,7 +215,7 @@ fn hostile_fixtures_give_typed_errors() {
 fn every_version_is_detected_and_other_files_are_not() {
     for (name, bytes) in common::fixtures() {
         let found = relic_abc::detect(&bytes).unwrap_or_else(|| panic!("{name}"));
-        assert_eq!(found.version, parse(&bytes).unwrap().version(), "{name}");
+        assert_eq!(found.source.version, parse(&bytes).unwrap().version(), "{name}");
     }
     assert_eq!(family(&std::fs::read(common::fixtures_dir().join("v6_basic.abc")).unwrap()), Some(Family::V6));
     for other in [
@@ -228,7 +228,7 @@ fn every_version_is_detected_and_other_files_are_not() {
         assert_eq!(relic_abc::detect(other), None);
     }
     let go = std::fs::read(common::fixtures_dir().join("hostile/v107_global_operations.abc")).unwrap();
-    assert_eq!(relic_abc::detect(&go).map(|s| s.version), Some(107));
+    assert_eq!(relic_abc::detect(&go).map(|s| s.source.version), Some(107));
 }
 
 fn count(info: &relic_core::Info, key: &str) -> u64 {

@@ -1,13 +1,13 @@
 //! Damaged input: every truncation, every single-byte change, huge counts and random mutations
 //! must end in an error or a model, never a panic, a hang, or an allocation out of proportion
-//! (`relic_core::testkit::check`: ≤ 16 × input + 1 MiB, ≤ 1 s per input).
+//! (`relic_testkit::check`: ≤ 16 × input + 1 MiB, ≤ 1 s per input).
 
 // Test helpers may fail loudly: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
 mod common;
 
-use relic_core::testkit::{
+use relic_testkit::{
     CountingAllocator, INTERESTING_U32, Limits, Rng, check, counting_installed, mutate, truncations, write_at,
 };
 
@@ -123,7 +123,7 @@ fn whatever_parses_rewrites_consistently() {
 
 // ---- fields located by format knowledge ------------------------------------------------------
 
-use relic_core::testkit::{COUNT_VALUES, Field, Harness, offset_values};
+use relic_testkit::{COUNT_VALUES, Field, Harness, offset_values};
 
 /// The shared battery's readers for ABC: the file layer, `info` and the model mapping.
 fn harness<'a>() -> Harness<'a> {
@@ -448,7 +448,7 @@ fn non_finite_floats_never_reach_a_written_file() {
         }
     };
     let (v6, v12) = (write(6), write(12));
-    let refused = relic_core::testkit::bad_floats_are_refused(
+    let refused = relic_testkit::bad_floats_are_refused(
         &common::fixtures(),
         |name, bytes| fields_of(name, bytes).floats,
         |_, input| relic_abc::read_model(input).ok(),

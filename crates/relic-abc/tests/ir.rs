@@ -10,8 +10,8 @@ use relic_abc::{AbcFile, parse, read_model, write_model};
 use relic_anim::pose::ClipTime;
 use relic_anim::proofs::{key_boxes, rest_pose, stored_key_boxes};
 use relic_core::model::{
-    Animation, Attachment, Bone, Channel, ChannelValues, Clock, Event, FormatExtras, FormatKind, Influence,
-    Interpolation, Material, Mesh, Model, MorphChannel, MorphTarget, Skin, Transform,
+    Animation, Attachment, Bone, Channel, ChannelValues, Clock, Event, FormatExtras, Influence, Interpolation,
+    Material, Mesh, Model, MorphChannel, MorphTarget, Skin, Transform,
 };
 use relic_core::{Loss, WriteOptions};
 
@@ -44,7 +44,7 @@ fn json_extras_give_the_same_bytes() {
     for (name, bytes) in all_files() {
         let mut model = read_model(&bytes).unwrap();
         let json = model.extras.as_ref().unwrap().json().unwrap();
-        model.extras = Some(FormatExtras::from_json(FormatKind::Abc, json));
+        model.extras = Some(FormatExtras::from_json(relic_abc::FORMAT, json));
         let out = write_model(&model, &WriteOptions::default()).unwrap();
         assert!(out.value == bytes && out.losses.is_empty(), "{name}: {:?}", out.losses);
     }
@@ -99,7 +99,7 @@ fn triangles_are_counter_clockwise_around_the_normals() {
 fn v6_key_boxes_through_the_model_and_relic_anim() {
     let mut worst = Vec::new();
     for (name, bytes) in all_files() {
-        if relic_abc::detect(&bytes).unwrap().version != 6 {
+        if relic_abc::detect(&bytes).unwrap().source.version != 6 {
             continue;
         }
         let model = read_model(&bytes).unwrap();
@@ -115,7 +115,7 @@ fn v6_key_boxes_through_the_model_and_relic_anim() {
 #[test]
 fn v12_rest_pose_through_the_model_and_relic_anim() {
     for (name, bytes) in all_files() {
-        if relic_abc::detect(&bytes).unwrap().version == 6 {
+        if relic_abc::detect(&bytes).unwrap().source.version == 6 {
             continue;
         }
         let mut model = read_model(&bytes).unwrap();
@@ -237,7 +237,7 @@ fn channel(bone: usize, interpolation: Interpolation, times: Vec<f32>, values: C
 /// two UV sets, morph targets, scale keys, cubic and step keys, a socket with scale and id.
 fn foreign_model() -> Model {
     let bone = |name: &str, parent: Option<usize>, y: f32| {
-        relic_core::testkit::bone_at(name, parent, if parent.is_some() { 1.0 } else { y }, y)
+        relic_testkit::bone_at(name, parent, if parent.is_some() { 1.0 } else { y }, y)
     };
     let bones = vec![bone("hips", None, 0.0), bone("spine", Some(0), 1.0), bone("prop", None, 3.0)];
     let quad = |name: &str, y: f32| Mesh {
@@ -344,7 +344,7 @@ fn a_foreign_model_writes_v12_and_v6_and_reports_losses() {
     }
     let back = read_model(&out.value).unwrap();
     back.validate().unwrap();
-    assert_eq!(relic_abc::detect(&out.value).unwrap().version, 12);
+    assert_eq!(relic_abc::detect(&out.value).unwrap().source.version, 12);
     assert_eq!(back.bones.len(), 4);
     assert_eq!(back.bones[0].name, "root");
     assert_eq!(back.meshes.len(), 2);
@@ -367,7 +367,7 @@ fn a_foreign_model_writes_v12_and_v6_and_reports_losses() {
     assert!(checks.passed(), "{:?}", checks.0);
     for version in [9, 10, 11, 13] {
         let out = write_model(&model, &v12_opts(version)).unwrap();
-        assert_eq!(relic_abc::detect(&out.value).unwrap().version, version);
+        assert_eq!(relic_abc::detect(&out.value).unwrap().source.version, version);
         assert!(relic_abc::checks::corpus_checks(&out.value).passed(), "v{version}");
     }
 }
@@ -414,10 +414,16 @@ fn a_v6_model_always_has_an_animation() {
 fn version_is_chosen_from_the_options_and_the_source() {
     let v11 = std::fs::read(common::fixtures_dir().join("v11.abc")).unwrap();
     let model = read_model(&v11).unwrap();
-    assert_eq!(relic_abc::detect(&write_model(&model, &WriteOptions::default()).unwrap().value).unwrap().version, 11);
-    assert_eq!(relic_abc::detect(&write_model(&model, &v12_opts(13)).unwrap().value).unwrap().version, 13);
     assert_eq!(
-        relic_abc::detect(&write_model(&foreign_model(), &WriteOptions::default()).unwrap().value).unwrap().version,
+        relic_abc::detect(&write_model(&model, &WriteOptions::default()).unwrap().value).unwrap().source.version,
+        11
+    );
+    assert_eq!(relic_abc::detect(&write_model(&model, &v12_opts(13)).unwrap().value).unwrap().source.version, 13);
+    assert_eq!(
+        relic_abc::detect(&write_model(&foreign_model(), &WriteOptions::default()).unwrap().value)
+            .unwrap()
+            .source
+            .version,
         12
     );
     assert!(write_model(&model, &v12_opts(7)).unwrap_err().to_string().contains("choose 6 or 9–13"));

@@ -401,7 +401,7 @@ mod tests {
     use relic_core::model::{Channel, Interpolation};
 
     fn chain() -> Model {
-        Model { bones: relic_core::testkit::bone_chain(3, "b"), ..Model::default() }
+        Model { bones: relic_testkit::bone_chain(3, "b"), ..Model::default() }
     }
 
     #[test]

@@ -10,7 +10,7 @@ const H: f32 = std::f32::consts::FRAC_1_SQRT_2;
 /// Root at the origin, child at (0, 1, 0); one quad skinned half to each; a clip that turns the
 /// child 90° about Z over one second; one morph target that lifts vertex 0 by 1 in Z.
 fn model() -> Model {
-    let bones = relic_core::testkit::bone_chain(2, "b");
+    let bones = relic_testkit::bone_chain(2, "b");
     let one = |b| vec![Influence { bone: b, weight: 1.0 }];
     let mesh = Mesh {
         name: "quad".into(),

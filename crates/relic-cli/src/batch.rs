@@ -12,10 +12,9 @@ use std::time::{Duration, Instant};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 
-use crate::convert::{ConvertOptions, Target, convert};
 use crate::error::CliError;
-use crate::input;
 use crate::output::OutputPolicy;
+use relic::{ConvertOptions, Target, convert};
 
 /// What `relic batch` was asked to do.
 #[derive(Debug, Clone)]
@@ -151,7 +150,7 @@ fn clashes(request: &BatchRequest, files: &[PathBuf]) -> HashMap<PathBuf, Clash>
         .par_iter()
         .map(|&i| {
             let model = files.get(i).is_some_and(|f| {
-                input::read_file(f).ok().and_then(|bytes| input::detect(&bytes)).is_some_and(|k| k.is_model())
+                relic::read_file(f).ok().and_then(|bytes| relic::detect(&bytes)).is_some_and(|k| k.is_model())
             });
             (i, model)
         })
@@ -194,17 +193,20 @@ fn convert_one(
         return (rel, FileOutcome::Failed(error));
     }
     let outcome = (|| {
-        let bytes = input::read_file(path)?;
-        let Some(kind) = input::detect(&bytes) else {
+        let bytes = relic::read_file(path)?;
+        let Some(kind) = relic::detect(&bytes) else {
             return Ok(FileOutcome::Skipped("not a model".into()));
         };
-        if !kind.is_model() {
-            return Ok(FileOutcome::Skipped(format!(
-                "{} animation (convert it with its model and --anim)",
-                kind.name()
-            )));
+        let why = match kind.content() {
+            relic::Content::Model => None,
+            relic::Content::Animation => Some("animation (convert it with its model and --anim)"),
+            relic::Content::Part => Some("part of a model in another file (read with that model)"),
+            relic::Content::Texture => Some("texture"),
+        };
+        if let Some(why) = why {
+            return Ok(FileOutcome::Skipped(format!("{} {why}", kind.name())));
         }
-        let model = input::load_model(path, &bytes, kind, &[])?;
+        let model = relic::load_model(path, &bytes, kind, &[])?.value;
         let options = ConvertOptions {
             texture_dir: request.options.texture_dir.clone().or_else(|| path.parent().map(Path::to_path_buf)),
             ..request.options.clone()
@@ -212,7 +214,7 @@ fn convert_one(
         let converted = convert(&model, request.target, &out, &options)?;
         // Every file of the input folder is protected already; a .gltf's .bin or images may lie
         // elsewhere (an image URI may leave the folder).
-        let written = policy.write_all_sparing(&converted.value, &input::referenced_files(path, &bytes, kind))?;
+        let written = policy.write_all_sparing(&converted.value, &relic::referenced_files(path, &bytes, kind))?;
         Ok(FileOutcome::Converted { read: bytes.len() as u64, written, losses: converted.losses.len() })
     })();
     (rel, outcome.unwrap_or_else(FileOutcome::Failed))

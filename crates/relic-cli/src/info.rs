@@ -3,21 +3,27 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use relic_core::model::FormatKind;
 use relic_core::{Fact, Info};
 
+use relic::Kind;
+use relic_core::format::Input;
+
 use crate::error::CliError;
-use crate::input::{self, InputKind};
 
 /// The facts about one file: from the format crate for game files, from the imported model for
 /// glTF.
 pub fn describe(path: &Path, bytes: &[u8]) -> Result<Info, CliError> {
-    match input::detect(bytes) {
-        Some(InputKind::Game(entry, _)) => (entry.info)(bytes).map_err(|e| CliError::read(path, e)),
-        Some(InputKind::Gltf) => {
+    match relic::detect(bytes) {
+        Some(Kind::Game(entry, _)) => {
+            let siblings = relic::FolderSiblings::of(path);
+            let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+            let input = Input { bytes, name: &name, siblings: &siblings };
+            (entry.info)(&input).map_err(|e| relic::Error::read(path, e).into())
+        }
+        Some(Kind::Gltf) => {
             let model = relic_gltf::import(bytes, path.parent())
-                .map_err(|source| CliError::Gltf { file: path.to_path_buf(), source })?;
-            let mut info = Info::new(FormatKind::Gltf, 2);
+                .map_err(|source| relic::Error::Gltf { file: path.to_path_buf(), source })?;
+            let mut info = Info::new(relic_gltf::FORMAT, 2);
             info.count("bones", model.bones.len())
                 .count("meshes", model.meshes.len())
                 .count("vertices", model.vertex_count())
@@ -27,7 +33,7 @@ pub fn describe(path: &Path, bytes: &[u8]) -> Result<Info, CliError> {
                 .count("attachments", model.attachments.len());
             Ok(info)
         }
-        None => Err(CliError::NotModel { file: path.to_path_buf() }),
+        None => Err(relic::Error::NotModel { file: path.to_path_buf() }.into()),
     }
 }
 
@@ -39,7 +45,7 @@ pub fn json_line(path: &Path, info: &Info) -> String {
         out,
         "\"file\":{},\"format\":{},\"version\":{}",
         quote(&path.display().to_string()),
-        quote(info.format.name()),
+        quote(info.format.as_str()),
         info.version
     );
     for (key, fact) in &info.facts {
@@ -56,7 +62,7 @@ pub fn json_line(path: &Path, info: &Info) -> String {
 
 /// A readable block: a heading line, then one `key: value` line per fact.
 pub fn text_block(path: &Path, info: &Info) -> String {
-    let mut out = format!("{}: {} v{}\n", path.display(), info.format.name(), info.version);
+    let mut out = format!("{}: {} v{}\n", path.display(), info.format.as_str(), info.version);
     let width = info.facts.iter().map(|(k, _)| k.len()).max().unwrap_or(0);
     for (key, fact) in &info.facts {
         let value = match fact {
@@ -75,7 +81,7 @@ mod tests {
 
     #[test]
     fn json_has_file_format_version_then_facts() {
-        let mut info = Info::new(FormatKind::Nod, 7);
+        let mut info = Info::new(relic_core::FormatId::new("nod"), 7);
         info.count("bones", 3u32).text("matrix_layout", "H1 \"rows\"").number("ratio", 0.5).number("bad", f64::NAN);
         let line = json_line(Path::new("a\\b.nod"), &info);
         assert_eq!(

@@ -7,10 +7,10 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use relic::{ConvertOptions, Target, convert};
 use relic_cli::batch::{self, BatchRequest};
-use relic_cli::convert::{ConvertOptions, Target, convert};
 use relic_cli::output::OutputPolicy;
-use relic_cli::{CliError, info, input};
+use relic_cli::{CliError, info};
 
 /// relic: brings the skeletal models of LithTech ABC (Shogo, Blood 2, NOLF, AVP2), Nod NOD/NAD
 /// (Vampire: The Masquerade – Redemption) and World of Warcraft M2 (Classic, TBC) to glTF 2.0 and back.
@@ -155,7 +155,7 @@ fn fail(error: &CliError) -> ExitCode {
 fn run_info(files: &[PathBuf], json: bool) -> Result<bool, CliError> {
     let mut all_ok = true;
     for path in files {
-        let described = input::read_file(path).and_then(|bytes| info::describe(path, &bytes));
+        let described = relic::read_file(path).map_err(CliError::from).and_then(|bytes| info::describe(path, &bytes));
         match described {
             Ok(facts) if json => println!("{}", info::json_line(path, &facts)),
             Ok(facts) => print!("{}", info::text_block(path, &facts)),
@@ -177,10 +177,14 @@ fn run_convert(
     verbose: bool,
 ) -> Result<bool, CliError> {
     let target = Target::for_path(output)?;
-    let bytes = input::read_file(input_path)?;
-    let kind = input::detect(&bytes).ok_or_else(|| CliError::NotModel { file: input_path.to_path_buf() })?;
+    let bytes = relic::read_file(input_path)?;
+    let kind = relic::detect(&bytes).ok_or_else(|| relic::Error::NotModel { file: input_path.to_path_buf() })?;
     let anims: Vec<&Path> = animations.iter().map(PathBuf::as_path).collect();
-    let model = input::load_model(input_path, &bytes, kind, &anims)?;
+    let loaded = relic::load_model(input_path, &bytes, kind, &anims)?;
+    for note in &loaded.losses {
+        eprintln!("relic: note: {}: {note}", input_path.display());
+    }
+    let model = loaded.value;
     let options = ConvertOptions {
         texture_dir: options.texture_dir.clone().or_else(|| input_path.parent().map(Path::to_path_buf)),
         ..options.clone()
@@ -192,7 +196,7 @@ fn run_convert(
         policy.protect(a);
     }
     // A .gltf input's .bin and images are input files too.
-    for f in input::referenced_files(input_path, &bytes, kind) {
+    for f in relic::referenced_files(input_path, &bytes, kind) {
         policy.protect(&f);
     }
     let written = policy.write_all(&converted.value)?;

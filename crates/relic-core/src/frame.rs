@@ -5,39 +5,69 @@
 //! permutation of the axes, so every conversion here is exact in floating point (a copy and sign
 //! flips, no arithmetic). Mapping every game's *forward* to +Z means a model faces the same way
 //! whichever game it came from — in a viewer (Blender's front view shows the face) and when it is
-//! converted into another game. Format crates call these functions in their `to_ir`/`from_ir` and
-//! nowhere else.
+//! converted into another game.
 //!
-//! | frame | games | game axes | canonical from game `(x, y, z)` | kind |
+//! A format crate states its frame as data (a [`Frame`] constant built with [`Frame::new`]) and
+//! calls these functions in its `to_ir`/`from_ir` and nowhere else:
+//!
+//! | constant | games | game axes | canonical from game `(x, y, z)` | kind |
 //! |---|---|---|---|---|
-//! | [`Frame::LithTech`] | ABC v9–v13, v6 with FlipMat 0 | left-handed, +Y up, facing +Z | `(−x, y, z)` | mirror: winding and rotation sense flip |
-//! | [`Frame::LithTechFlippedZ`] | ABC v6 as LithTech 1.0/1.5 exported it (the engine flips Z) | right-handed, +Y up, facing −Z | `(−x, y, −z)` | half turn about Y |
-//! | [`Frame::Warcraft`] | WoW M2 | right-handed, +Z up, facing +X | `(y, z, x)` | rotation |
-//! | [`Frame::Nod`] | Nod NOD/NAD | right-handed, +Z up, facing +Y | `(−x, z, y)` | rotation |
+//! | `relic_abc::frame::LITHTECH` | ABC v9–v13, v6 with FlipMat 0 | left-handed, +Y up, facing +Z | `(−x, y, z)` | mirror: winding and rotation sense flip |
+//! | `relic_abc::frame::LITHTECH_FLIPPED_Z` | ABC v6 as LithTech 1.0/1.5 exported it (the engine flips Z) | right-handed, +Y up, facing −Z | `(−x, y, −z)` | half turn about Y |
+//! | `relic_m2::frame::WARCRAFT` | WoW M2 | right-handed, +Z up, facing +X | `(y, z, x)` | rotation |
+//! | `relic_nod::frame::NOD` | Nod NOD/NAD | right-handed, +Z up, facing +Y | `(−x, z, y)` | rotation |
+//!
+//! ```
+//! use relic_core::frame::{Axis, Frame};
+//! // A game that is right-handed, +Z up, facing +X: canonical (x, y, z) = game (y, z, x).
+//! const GAME: Frame = Frame::new([Axis::Y, Axis::Z, Axis::X]);
+//! assert_eq!(GAME.vector_to_ir([1.0, 2.0, 3.0]), [2.0, 3.0, 1.0]);
+//! assert!(!GAME.is_mirror());
+//! ```
 
 // Indices here are the constants 0..3 into fixed-size axis arrays, never file data.
 #![allow(clippy::indexing_slicing)]
 
 use crate::math::Mat4;
 
-/// A game's model-space frame.
+/// A game axis, signed, as one canonical axis takes it (see [`Frame::new`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Frame {
-    /// Already the common model's frame (glTF).
-    Canonical,
-    /// LithTech (Direct3D style): left-handed, +Y up, +X right, facing +Z. Converting mirrors X.
-    LithTech,
-    /// LithTech 1.0/1.5 v6 geometry as stored when the engine flips Z on load (`TransformInfo`
-    /// FlipMat 1, or no `TransformInfo`): right-handed, +Y up, facing −Z.
-    LithTechFlippedZ,
-    /// World of Warcraft: right-handed, +Z up, facing +X (Y to the character's left).
-    Warcraft,
-    /// Nod engine: right-handed, +Z up, facing +Y (+X is the character's right hand).
-    Nod,
+pub enum Axis {
+    /// The game's +X.
+    X,
+    /// The game's +Y.
+    Y,
+    /// The game's +Z.
+    Z,
+    /// The game's −X.
+    NegX,
+    /// The game's −Y.
+    NegY,
+    /// The game's −Z.
+    NegZ,
+}
+
+impl Axis {
+    const fn parts(self) -> (usize, f32) {
+        match self {
+            Axis::X => (0, 1.0),
+            Axis::Y => (1, 1.0),
+            Axis::Z => (2, 1.0),
+            Axis::NegX => (0, -1.0),
+            Axis::NegY => (1, -1.0),
+            Axis::NegZ => (2, -1.0),
+        }
+    }
+}
+
+/// A game's model-space frame: which signed game axis each canonical axis is.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Frame {
+    axes: Axes,
 }
 
 /// A signed axis permutation: canonical axis `i` = `sign[i]` × game axis `source[i]`.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 struct Axes {
     source: [usize; 3],
     sign: [f32; 3],
@@ -83,14 +113,22 @@ impl Axes {
 }
 
 impl Frame {
+    /// The common model's own frame (glTF).
+    pub const CANONICAL: Frame = Frame::new([Axis::X, Axis::Y, Axis::Z]);
+
+    /// The frame in which canonical axis `i` is `canonical[i]` of the game: `[Axis::NegX, Axis::Y,
+    /// Axis::Z]` means canonical `(x, y, z)` = game `(−x, y, z)`. Panics (at compile time, in a
+    /// `const`) unless the three name three different game axes.
+    pub const fn new(canonical: [Axis; 3]) -> Frame {
+        let (a, sa) = canonical[0].parts();
+        let (b, sb) = canonical[1].parts();
+        let (c, sc) = canonical[2].parts();
+        assert!(a != b && b != c && a != c, "a frame names each game axis once");
+        Frame { axes: Axes { source: [a, b, c], sign: [sa, sb, sc] } }
+    }
+
     fn axes(self) -> Axes {
-        match self {
-            Frame::Canonical => Axes { source: [0, 1, 2], sign: [1.0, 1.0, 1.0] },
-            Frame::LithTech => Axes { source: [0, 1, 2], sign: [-1.0, 1.0, 1.0] },
-            Frame::LithTechFlippedZ => Axes { source: [0, 1, 2], sign: [-1.0, 1.0, -1.0] },
-            Frame::Warcraft => Axes { source: [1, 2, 0], sign: [1.0, 1.0, 1.0] },
-            Frame::Nod => Axes { source: [0, 2, 1], sign: [-1.0, 1.0, 1.0] },
-        }
+        self.axes
     }
 
     /// The canonical axis (0 = X, 1 = Y, 2 = Z) that game axis `axis` becomes, for values that
@@ -166,8 +204,12 @@ mod tests {
     use super::*;
     use crate::math::{from_trs, max_abs_diff, transform_point};
 
-    const FRAMES: [Frame; 5] =
-        [Frame::Canonical, Frame::LithTech, Frame::LithTechFlippedZ, Frame::Warcraft, Frame::Nod];
+    // The games' frames, as their crates define them (restated here as test data).
+    const LITHTECH: Frame = Frame::new([Axis::NegX, Axis::Y, Axis::Z]);
+    const LITHTECH_FLIPPED_Z: Frame = Frame::new([Axis::NegX, Axis::Y, Axis::NegZ]);
+    const WARCRAFT: Frame = Frame::new([Axis::Y, Axis::Z, Axis::X]);
+    const NOD: Frame = Frame::new([Axis::NegX, Axis::Z, Axis::Y]);
+    const FRAMES: [Frame; 5] = [Frame::CANONICAL, LITHTECH, LITHTECH_FLIPPED_Z, WARCRAFT, NOD];
 
     /// The canonical frame: +Y up, front +Z, right-handed.
     const UP: [f32; 3] = [0.0, 1.0, 0.0];
@@ -177,10 +219,10 @@ mod tests {
     fn every_game_stands_up_and_faces_the_front() {
         // (frame, the game's up, the game's forward, the character's left in game axes)
         let games = [
-            (Frame::LithTech, [0.0, 1.0, 0.0], [0.0, 0.0, 1.0], [-1.0, 0.0, 0.0]),
-            (Frame::LithTechFlippedZ, [0.0, 1.0, 0.0], [0.0, 0.0, -1.0], [-1.0, 0.0, 0.0]),
-            (Frame::Warcraft, [0.0, 0.0, 1.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]),
-            (Frame::Nod, [0.0, 0.0, 1.0], [0.0, 1.0, 0.0], [-1.0, 0.0, 0.0]),
+            (LITHTECH, [0.0, 1.0, 0.0], [0.0, 0.0, 1.0], [-1.0, 0.0, 0.0]),
+            (LITHTECH_FLIPPED_Z, [0.0, 1.0, 0.0], [0.0, 0.0, -1.0], [-1.0, 0.0, 0.0]),
+            (WARCRAFT, [0.0, 0.0, 1.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]),
+            (NOD, [0.0, 0.0, 1.0], [0.0, 1.0, 0.0], [-1.0, 0.0, 0.0]),
         ];
         for (f, up, forward, left) in games {
             assert_eq!(f.vector_to_ir(up), UP, "{f:?} up");
@@ -188,13 +230,13 @@ mod tests {
             // glTF: facing +Z with +Y up, the character's left is +X.
             assert_eq!(f.vector_to_ir(left), [1.0, 0.0, 0.0], "{f:?} left");
         }
-        assert!(Frame::LithTech.is_mirror());
-        assert!(!Frame::LithTechFlippedZ.is_mirror() && !Frame::Warcraft.is_mirror() && !Frame::Nod.is_mirror());
-        assert_eq!(Frame::Warcraft.vector_to_ir([1.0, 2.0, 3.0]), [2.0, 3.0, 1.0]);
-        assert_eq!(Frame::Warcraft.quat_to_ir([0.1, 0.2, 0.3, 0.9]), [0.2, 0.3, 0.1, 0.9]);
-        assert_eq!(Frame::Warcraft.scale_to_ir([1.0, 2.0, 3.0]), [2.0, 3.0, 1.0]);
-        assert_eq!(Frame::LithTech.quat_to_ir([0.1, 0.2, 0.3, 0.9]), [0.1, -0.2, -0.3, 0.9]);
-        assert_eq!((0..3).map(|a| Frame::Warcraft.axis_to_ir(a)).collect::<Vec<_>>(), [2, 0, 1]);
+        assert!(LITHTECH.is_mirror());
+        assert!(!LITHTECH_FLIPPED_Z.is_mirror() && !WARCRAFT.is_mirror() && !NOD.is_mirror());
+        assert_eq!(WARCRAFT.vector_to_ir([1.0, 2.0, 3.0]), [2.0, 3.0, 1.0]);
+        assert_eq!(WARCRAFT.quat_to_ir([0.1, 0.2, 0.3, 0.9]), [0.2, 0.3, 0.1, 0.9]);
+        assert_eq!(WARCRAFT.scale_to_ir([1.0, 2.0, 3.0]), [2.0, 3.0, 1.0]);
+        assert_eq!(LITHTECH.quat_to_ir([0.1, 0.2, 0.3, 0.9]), [0.1, -0.2, -0.3, 0.9]);
+        assert_eq!((0..3).map(|a| WARCRAFT.axis_to_ir(a)).collect::<Vec<_>>(), [2, 0, 1]);
         for f in FRAMES {
             for a in 0..3 {
                 assert_eq!(f.axis_from_ir(f.axis_to_ir(a)), a);

@@ -1,7 +1,7 @@
 //! What `relic info` prints for a file: its format, version and the format's own counts as the
 //! file states them (not as the common model would count them).
 
-use crate::model::FormatKind;
+use crate::format::FormatId;
 
 /// One named fact about a file.
 #[derive(Debug, Clone, PartialEq)]
@@ -18,7 +18,7 @@ pub enum Fact {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Info {
     /// The file's format.
-    pub format: FormatKind,
+    pub format: FormatId,
     /// The format's own version number.
     pub version: u32,
     /// `(key, value)` pairs; keys are lower-case snake case and stable (scripts read them).
@@ -27,7 +27,7 @@ pub struct Info {
 
 impl Info {
     /// An empty list for a file of `format` and `version`.
-    pub fn new(format: FormatKind, version: u32) -> Self {
+    pub fn new(format: FormatId, version: u32) -> Self {
         Self { format, version, facts: Vec::new() }
     }
 
@@ -62,7 +62,7 @@ mod tests {
 
     #[test]
     fn facts_keep_their_order_and_can_be_looked_up() {
-        let mut info = Info::new(FormatKind::Abc, 12);
+        let mut info = Info::new(FormatId::new("abc"), 12);
         info.count("nodes", 25u32).text("layout", "H1").number("radius", 96.0);
         assert_eq!(info.facts.iter().map(|(k, _)| *k).collect::<Vec<_>>(), ["nodes", "layout", "radius"]);
         assert_eq!(info.get("nodes"), Some(&Fact::Count(25)));

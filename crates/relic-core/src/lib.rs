@@ -8,7 +8,9 @@
 //!   [`validate`]: the rules a model must satisfy before any writer accepts it.
 //! * [`frame`]: the only place where game coordinate frames are converted to the model's.
 //! * [`sample`]: the one implementation of keyframe interpolation (step, linear/slerp, cubic).
-//! * `testkit` (feature): hostile-input test support (counting allocator, mutators, limits).
+//! * [`format`]: the registry entry every format crate provides ([`FormatEntry`]) and the
+//!   [`FormatId`] that names a format without this crate knowing which formats exist.
+//! * [`texture`]: decoded images and texture-codec options.
 //! * [`info`]: the facts `relic info` shows for a file.
 //! * [`math`], [`text`], [`check`], [`convert`]: small helpers (matrices, Windows-1252, corpus
 //!   check results, conversion losses).
@@ -41,19 +43,20 @@ pub mod binary;
 pub mod check;
 pub mod convert;
 pub mod error;
+pub mod format;
 pub mod frame;
 pub mod hash;
 pub mod info;
 pub mod math;
 pub mod model;
 pub mod sample;
-#[cfg(feature = "testkit")]
-pub mod testkit;
 pub mod text;
+pub mod texture;
 pub mod validate;
 
 pub use convert::{Converted, Loss, WriteOptions};
 pub use error::{ReadError, ReadErrorKind, WriteError};
+pub use format::{FormatEntry, FormatId};
 pub use frame::Frame;
 pub use info::{Fact, Info};
 pub use model::Model;

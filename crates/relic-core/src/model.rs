@@ -13,6 +13,7 @@ use std::any::Any;
 use std::fmt;
 use std::sync::Arc;
 
+use crate::format::FormatId;
 use crate::math::{IDENTITY, Mat4};
 
 /// A whole model: skeleton, meshes, materials, animations and attachments.
@@ -41,47 +42,12 @@ pub struct Model {
     pub extras: Option<FormatExtras>,
 }
 
-/// Which file format a model came from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
-pub enum FormatKind {
-    /// LithTech ABC.
-    Abc,
-    /// World of Warcraft M2.
-    M2,
-    /// Nod engine model.
-    Nod,
-    /// Nod engine animation.
-    Nad,
-    /// glTF 2.0.
-    Gltf,
-}
-
-impl FormatKind {
-    /// Lower-case short name (`abc`, `m2`, `nod`, `nad`, `gltf`).
-    pub fn name(self) -> &'static str {
-        match self {
-            FormatKind::Abc => "abc",
-            FormatKind::M2 => "m2",
-            FormatKind::Nod => "nod",
-            FormatKind::Nad => "nad",
-            FormatKind::Gltf => "gltf",
-        }
-    }
-}
-
-impl fmt::Display for FormatKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
 /// Where a model came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct SourceInfo {
     /// The format.
-    pub format: FormatKind,
+    pub format: FormatId,
     /// The format's own version number.
     pub version: u32,
 }
@@ -567,7 +533,7 @@ pub struct Attachment {
 /// and the format crate decodes it itself.
 #[derive(Clone)]
 pub struct FormatExtras {
-    format: FormatKind,
+    format: FormatId,
     payload: Payload,
 }
 
@@ -590,7 +556,7 @@ pub struct ExtrasOps {
 
 impl FormatExtras {
     /// Wraps a format's typed data. `ops` is a `static` the format crate defines once for `T`.
-    pub fn new<T: Any + Send + Sync>(format: FormatKind, data: T, ops: &'static ExtrasOps) -> Self {
+    pub fn new<T: Any + Send + Sync>(format: FormatId, data: T, ops: &'static ExtrasOps) -> Self {
         Self { format, payload: Payload::Typed { data: Arc::new(data), ops } }
     }
 
@@ -608,12 +574,12 @@ impl FormatExtras {
     }
 
     /// Extras that arrived as JSON text (from glTF `extras`).
-    pub fn from_json(format: FormatKind, json: String) -> Self {
+    pub fn from_json(format: FormatId, json: String) -> Self {
         Self { format, payload: Payload::Json(json) }
     }
 
     /// The format the data belongs to.
-    pub fn format(&self) -> FormatKind {
+    pub fn format(&self) -> FormatId {
         self.format
     }
 
@@ -668,7 +634,7 @@ impl fmt::Debug for FormatExtras {
 /// #[derive(Debug, PartialEq)]
 /// struct MyExtras { kept: Vec<u8> }
 /// static OPS: relic_core::model::ExtrasOps = relic_core::extras_ops!(MyExtras);
-/// let e = relic_core::model::FormatExtras::new(relic_core::model::FormatKind::Abc, MyExtras { kept: vec![1] }, &OPS);
+/// let e = relic_core::model::FormatExtras::new(relic_core::FormatId::new("toy"), MyExtras { kept: vec![1] }, &OPS);
 /// assert_eq!(e.get::<MyExtras>().unwrap().kept, vec![1]);
 /// ```
 #[macro_export]

@@ -3,7 +3,7 @@
 
 use binrw::{BinRead, Endian};
 use relic_core::binary::{counted, parse, pod_vec, records};
-use relic_core::testkit::{CountingAllocator, Limits, check, counting_installed, peak_allocation};
+use relic_testkit::{CountingAllocator, Limits, check, counting_installed, peak_allocation};
 
 #[global_allocator]
 static ALLOCATOR: CountingAllocator = CountingAllocator;

@@ -573,7 +573,9 @@ impl Exporter<'_> {
         let model = self.model;
         let format_extras = match &model.extras {
             Some(fx) => match fx.json() {
-                Some(text) => Some(ex::FormatExtrasJson { format: fx.format().name().into(), data: ex::embed(&text)? }),
+                Some(text) => {
+                    Some(ex::FormatExtrasJson { format: fx.format().as_str().into(), data: ex::embed(&text)? })
+                }
                 None => {
                     self.loss("extras", format!("{} extras have no JSON form: not exported", fx.format()));
                     None
@@ -583,7 +585,7 @@ impl Exporter<'_> {
         };
         let extras = ex::RootExtras {
             name: model.name.clone(),
-            source: model.source.map(|s| ex::SourceExtras { format: s.format.name().into(), version: s.version }),
+            source: model.source.map(|s| ex::SourceExtras { format: s.format.as_str().into(), version: s.version }),
             global_sequences: model.global_sequences.clone(),
             format_extras,
             synthetic_root: self.synthetic_root.map(|r| r.value()),

@@ -25,11 +25,12 @@ use json::animation::{Interpolation as GltfInterpolation, Property};
 use json::mesh::{Mode, Semantic};
 use json::validation::Checked::Valid;
 use json::{Index, Root};
+use relic_core::FormatId;
 use relic_core::math::{self, Mat4};
 use relic_core::model::{
-    Aabb, Animation, Attachment, BlendMode, Bone, BoneFlags, Channel, ChannelValues, Clock, FormatExtras, FormatKind,
-    Influence, Interpolation, KeyBounds, Lod, Material, Mesh, Model, MorphChannel, MorphTarget, Skin, SourceInfo,
-    TextureRef, Transform,
+    Aabb, Animation, Attachment, BlendMode, Bone, BoneFlags, Channel, ChannelValues, Clock, FormatExtras, Influence,
+    Interpolation, KeyBounds, Lod, Material, Mesh, Model, MorphChannel, MorphTarget, Skin, SourceInfo, TextureRef,
+    Transform,
 };
 use relic_core::validate::{UNIT_TOLERANCE, WEIGHT_SUM_TOLERANCE};
 
@@ -139,18 +140,11 @@ impl Importer<'_> {
     fn model_info(&mut self, extras: Option<&ex::RootExtras>) {
         let scene_name = self.scene_index().and_then(|s| self.root.scenes.get(s)).and_then(|s| s.name.clone());
         self.model.name = extras.map(|e| e.name.clone()).or(scene_name).unwrap_or_else(|| "gltf".into());
-        let kind = |name: &str| match name {
-            "abc" => Some(FormatKind::Abc),
-            "m2" => Some(FormatKind::M2),
-            "nod" => Some(FormatKind::Nod),
-            "nad" => Some(FormatKind::Nad),
-            "gltf" => Some(FormatKind::Gltf),
-            _ => None,
-        };
+        let kind = FormatId::parse;
         self.model.source = extras
             .and_then(|e| e.source.as_ref())
             .and_then(|s| kind(&s.format).map(|format| SourceInfo { format, version: s.version }))
-            .or(Some(SourceInfo { format: FormatKind::Gltf, version: 2 }));
+            .or(Some(SourceInfo { format: crate::FORMAT, version: 2 }));
         if let Some(e) = extras {
             self.model.global_sequences =
                 e.global_sequences.iter().map(|d| if d.is_finite() { d.max(0.0) } else { 0.0 }).collect();

@@ -75,6 +75,9 @@ mod textures;
 use std::path::PathBuf;
 
 pub use error::GltfError;
+
+/// glTF 2.0, as named in [`relic_core::model::SourceInfo`] and `relic info`.
+pub const FORMAT: relic_core::FormatId = relic_core::FormatId::new("gltf");
 pub use export::{export_glb, export_gltf};
 pub use import::{import, referenced_files};
 

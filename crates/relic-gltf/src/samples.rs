@@ -6,11 +6,12 @@
 // Samples are built here from constants, not read from files: indexing them cannot fail.
 #![allow(clippy::indexing_slicing)]
 
+use relic_core::FormatId;
 use relic_core::math::{self, Mat4};
 use relic_core::model::{
     Animation, Attachment, Billboard, BlendMode, Bone, BoneFlags, Channel, ChannelValues, Clock, Event, FormatExtras,
-    FormatKind, Influence, Interpolation, Lod, Material, Mesh, Model, MorphChannel, MorphTarget, Skin, SourceInfo,
-    Specular, TextureRef, Transform,
+    Influence, Interpolation, Lod, Material, Mesh, Model, MorphChannel, MorphTarget, Skin, SourceInfo, Specular,
+    TextureRef, Transform,
 };
 
 /// A valid 1 × 1 RGBA PNG (checked chunk by chunk: IHDR, IDAT, IEND with correct CRCs).
@@ -317,7 +318,7 @@ pub fn skinned_animated() -> Model {
     };
     Model {
         name: "sample_character".into(),
-        source: Some(SourceInfo { format: FormatKind::Abc, version: 12 }),
+        source: Some(SourceInfo { format: FormatId::new("abc"), version: 12 }),
         bones,
         meshes: vec![body, lod1, face, prop],
         materials,
@@ -333,7 +334,7 @@ pub fn skinned_animated() -> Model {
             Attachment { name: "head_top".into(), id: None, bone: 4, transform: Transform::IDENTITY },
         ],
         extras: Some(FormatExtras::from_json(
-            FormatKind::Abc,
+            FormatId::new("abc"),
             r#"{"child_models":["base","extra"],"weight_sets":[{"name":"upper","weights":[0.0,0.5,1.0]}]}"#.into(),
         )),
     }
@@ -443,7 +444,7 @@ pub fn flagged_bones() -> Model {
     };
     Model {
         name: "sample_flagged".into(),
-        source: Some(SourceInfo { format: FormatKind::M2, version: 256 }),
+        source: Some(SourceInfo { format: FormatId::new("m2"), version: 256 }),
         bones,
         meshes,
         materials: vec![Material { name: "flat".into(), depth_write: true, ..Material::default() }],
@@ -484,7 +485,7 @@ pub fn rigid_two_roots() -> Model {
     }
     Model {
         name: "sample_rigid".into(),
-        source: Some(SourceInfo { format: FormatKind::Nod, version: 9 }),
+        source: Some(SourceInfo { format: FormatId::new("nod"), version: 9 }),
         bones,
         meshes: vec![left, right, grid],
         materials: Vec::new(),

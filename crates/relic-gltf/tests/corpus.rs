@@ -12,7 +12,7 @@ use common::{normals_match_then_align, posed, strip_extras, weights_match_then_a
 use relic_gltf::{ExportOptions, export, export_glb, import, summary};
 
 fn corpus(rel: &str) -> Option<Vec<u8>> {
-    relic_core::testkit::corpus_file(rel, rel)
+    relic_testkit::corpus_file(rel, rel)
 }
 
 fn gnome() -> Option<Model> {
@@ -27,7 +27,7 @@ fn gnome_pounder_round_trips() {
     let mut back = import(&glb.value, None).unwrap();
     // The M2 extras come back as their JSON (the M2 crate decodes it), equal in content.
     let (a, b) = (model.extras.as_ref().unwrap(), back.extras.as_ref().unwrap());
-    assert_eq!(b.format(), relic_core::model::FormatKind::M2);
+    assert_eq!(b.format(), relic_m2::FORMAT);
     // The text travels verbatim: the same JSON, byte for byte.
     assert_eq!(a.json(), b.json());
     back.extras = model.extras.clone();

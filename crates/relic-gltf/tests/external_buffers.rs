@@ -7,8 +7,8 @@
 
 use std::time::{Duration, Instant};
 
-use relic_core::testkit::{self, CountingAllocator};
 use relic_gltf::{ExportOptions, GltfError, export_glb, export_gltf, import, referenced_files, samples};
+use relic_testkit::CountingAllocator;
 use serde_json::{Value, json};
 
 #[global_allocator]
@@ -135,10 +135,10 @@ fn a_buffer_file_longer_than_byte_length_reads_only_byte_length() {
     let extra = 256u64 << 20;
     std::fs::OpenOptions::new().write(true).open(&path).unwrap().set_len(bin.len() as u64 + extra).unwrap();
     let doc = with_uri("sample.bin");
-    let (result, peak) = testkit::peak_allocation(|| import(&doc, Some(&model)));
+    let (result, peak) = relic_testkit::peak_allocation(|| import(&doc, Some(&model)));
     let back = result.unwrap();
     assert_eq!(back.meshes.len(), samples::skinned_animated().meshes.len());
-    if testkit::counting_installed() {
+    if relic_testkit::counting_installed() {
         assert!(peak < 32 << 20, "import held {peak} bytes at peak: the whole file was read");
     }
 }
@@ -328,12 +328,12 @@ fn a_mesh_instanced_forty_times_imports() {
 fn copies_of_an_instanced_mesh_are_bounded_by_the_input_size() {
     let bytes = instanced(3000, 2000);
     let started = Instant::now();
-    let (result, peak) = testkit::peak_allocation(|| import(&bytes, None));
+    let (result, peak) = relic_testkit::peak_allocation(|| import(&bytes, None));
     let err = result.expect_err("2000 copies of a 3000-vertex mesh from a small file");
     assert!(matches!(&err, GltfError::Invalid { element, .. } if element.starts_with("nodes[")), "{err}");
     assert!(err.to_string().contains("another copy of mesh 0"), "{err}");
     assert!(started.elapsed() < Duration::from_secs(10));
-    if testkit::counting_installed() {
+    if relic_testkit::counting_installed() {
         assert!(peak < 64 * bytes.len() + (64 << 20), "{peak} bytes at peak for a {} byte input", bytes.len());
     }
 }

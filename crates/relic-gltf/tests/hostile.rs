@@ -3,8 +3,8 @@
 // Test helpers: a failure must stop the test loudly.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
 
-use relic_core::testkit::{self, CountingAllocator, Limits, Rng};
 use relic_gltf::{ExportOptions, GltfError, export_glb, import, samples};
+use relic_testkit::{CountingAllocator, Limits, Rng};
 use serde_json::{Value, json};
 
 #[global_allocator]
@@ -35,7 +35,7 @@ fn edited(change: impl FnOnce(&mut Value)) -> Result<relic_core::Model, GltfErro
     let bytes = join(&json, &bin);
     let out = std::cell::RefCell::new(None);
     let limits = Limits::default();
-    testkit::check("edited", &bytes, limits, |b| {
+    relic_testkit::check("edited", &bytes, limits, |b| {
         let r = import(b, None);
         *out.borrow_mut() = Some(r.clone());
         r
@@ -214,8 +214,8 @@ fn every_truncation_fails_cleanly() {
     let glb = sample_glb();
     let limits = Limits::default();
     let mut failures = Vec::new();
-    for t in testkit::truncations(&glb, 13) {
-        if let Err(e) = testkit::check("truncation", t, limits, |b| import(b, None)) {
+    for t in relic_testkit::truncations(&glb, 13) {
+        if let Err(e) = relic_testkit::check("truncation", t, limits, |b| import(b, None)) {
             failures.push(e);
         }
     }
@@ -235,9 +235,9 @@ fn random_mutations_never_panic_or_overallocate() {
         let count = 1 + rng.below(6);
         // Half the cases damage the container bytes, half the JSON inside a sound container.
         let input = if i % 2 == 0 {
-            testkit::mutate(&glb, &mut rng, count)
+            relic_testkit::mutate(&glb, &mut rng, count)
         } else {
-            let text = testkit::mutate(&json_text, &mut rng, count);
+            let text = relic_testkit::mutate(&json_text, &mut rng, count);
             let container = gltf::binary::Glb {
                 header: gltf::binary::Header { magic: *b"glTF", version: 2, length: 0 },
                 json: text.into(),
@@ -245,7 +245,7 @@ fn random_mutations_never_panic_or_overallocate() {
             };
             container.to_vec().unwrap()
         };
-        match testkit::check("mutation", &input, limits, |b| {
+        match relic_testkit::check("mutation", &input, limits, |b| {
             let r = import(b, None);
             if r.is_err() {
                 errors.set(errors.get() + 1);
@@ -274,11 +274,11 @@ fn dense_json_is_refused_or_bounded() {
     assert!(matches!(import(empty.as_bytes(), None), Err(GltfError::Document(e)) if e.contains("dense")));
     // 12 bytes per node: accepted, and bounded.
     let named = dense(100_000, r#"{"name":"b"}"#);
-    let (result, peak) = testkit::peak_allocation(|| import(named.as_bytes(), None));
+    let (result, peak) = relic_testkit::peak_allocation(|| import(named.as_bytes(), None));
     assert!(result.is_ok(), "{result:?}");
     println!("{} bytes of JSON, peak {peak} bytes ({:.0}× the input)", named.len(), peak as f64 / named.len() as f64);
     let limits = Limits { per_input_byte: 48, ..Limits::default() };
-    testkit::check("dense", named.as_bytes(), limits, |b| import(b, None)).unwrap();
+    relic_testkit::check("dense", named.as_bytes(), limits, |b| import(b, None)).unwrap();
 }
 
 /// Regression (gltf fuzz target): a POSITION accessor index past the accessor list made
@@ -306,8 +306,8 @@ fn import_checked(b: &[u8]) -> Result<relic_core::Model, String> {
     Ok(model)
 }
 
-fn harness<'a>() -> testkit::Harness<'a> {
-    testkit::Harness::new().reader("import", |b: &[u8]| match import_checked(b) {
+fn harness<'a>() -> relic_testkit::Harness<'a> {
+    relic_testkit::Harness::new().reader("import", |b: &[u8]| match import_checked(b) {
         Err(e) if e.starts_with("import returned") => panic!("{e}"),
         other => other,
     })
@@ -345,7 +345,7 @@ fn hostile_counts_and_offsets() {
     let (json, bin) = split(&sample_glb());
     let accessors = json["accessors"].as_array().unwrap().len();
     let views = json["bufferViews"].as_array().unwrap().len();
-    for value in testkit::COUNT_VALUES.map(u64::from) {
+    for value in relic_testkit::COUNT_VALUES.map(u64::from) {
         for a in (0..accessors).step_by(3) {
             for field in ["count", "byteOffset"] {
                 let mut j = json.clone();
@@ -368,12 +368,12 @@ fn hostile_counts_and_offsets() {
     let glb = sample_glb();
     let json_len = u32::from_le_bytes(glb[12..16].try_into().unwrap()) as usize;
     let fields = [
-        testkit::Field::u32("header.length", 8),
-        testkit::Field::u32("json_chunk.length", 12),
-        testkit::Field::u32("bin_chunk.length", 20 + json_len),
+        relic_testkit::Field::u32("header.length", 8),
+        relic_testkit::Field::u32("json_chunk.length", 12),
+        relic_testkit::Field::u32("bin_chunk.length", 20 + json_len),
     ];
-    h.fields("skinned_animated.glb", &glb, &fields, &testkit::COUNT_VALUES);
-    h.fields("skinned_animated.glb", &glb, &fields, &testkit::offset_values(glb.len()));
+    h.fields("skinned_animated.glb", &glb, &fields, &relic_testkit::COUNT_VALUES);
+    h.fields("skinned_animated.glb", &glb, &fields, &relic_testkit::offset_values(glb.len()));
     h.finish();
 }
 
@@ -404,7 +404,7 @@ fn non_finite_floats_in_every_float_accessor() {
         let element = if stride > 0 { stride } else { width };
         // The first and the last element's first component.
         for at in [start, start + element * (count - 1)] {
-            for bad in testkit::BAD_FLOATS {
+            for bad in relic_testkit::BAD_FLOATS {
                 let mut b = bin.clone();
                 b[at as usize..at as usize + 4].copy_from_slice(&bad.to_le_bytes());
                 let input = join(&json, &b);

@@ -57,7 +57,7 @@ fn rich_sample_keeps_what_the_issue_names() {
     assert!(back.animations[4].channels.is_empty(), "the hold channel of an empty clip is not imported");
     assert_eq!(back.attachments[0].name, "hand_r");
     let fx = back.extras.as_ref().unwrap();
-    assert_eq!(fx.format(), relic_core::model::FormatKind::Abc);
+    assert_eq!(fx.format(), relic_abc::FORMAT);
     assert!(fx.json().unwrap().contains("weight_sets"));
 }
 
@@ -173,13 +173,13 @@ fn textures_are_embedded_only_where_an_image_exists() {
 /// edited by hand) comes back as the same text.
 #[test]
 fn format_extras_text_comes_back_verbatim() {
-    use relic_core::model::{FormatExtras, FormatKind};
+    use relic_core::model::FormatExtras;
     for text in [r#"{"zeta":1,"alpha":[1.50e-7,2],"nested":{"b":true,"a":null}}"#, "not json {", ""] {
         let mut model = samples::all().into_iter().next().unwrap().1;
-        model.extras = Some(FormatExtras::from_json(FormatKind::M2, text.to_string()));
+        model.extras = Some(FormatExtras::from_json(relic_m2::FORMAT, text.to_string()));
         let back = glb_round_trip(&model, &exact());
         let extras = back.extras.as_ref().unwrap();
-        assert_eq!(extras.format(), FormatKind::M2);
+        assert_eq!(extras.format(), relic_m2::FORMAT);
         assert_eq!(extras.json().as_deref(), Some(text));
     }
 }

@@ -42,7 +42,7 @@ fn unsupported(message: impl Into<String>) -> WriteError {
 
 /// The file the model's extras hold, if they are M2's.
 pub fn extras_file(model: &Model) -> Option<M2File> {
-    let extras = model.extras.as_ref().filter(|e| e.format() == FormatKind::M2)?;
+    let extras = model.extras.as_ref().filter(|e| e.format() == crate::FORMAT)?;
     if let Some(e) = extras.get::<M2Extras>() {
         return Some(e.file.clone());
     }
@@ -56,7 +56,7 @@ pub fn from_ir(model: &Model, options: &WriteOptions) -> Result<Converted<M2File
     let version = options
         .version
         .or_else(|| {
-            model.source.filter(|s| s.format == FormatKind::M2 && (256..264).contains(&s.version)).map(|s| s.version)
+            model.source.filter(|s| s.format == crate::FORMAT && (256..264).contains(&s.version)).map(|s| s.version)
         })
         .or_else(|| base.as_ref().map(|b| b.version))
         .unwrap_or(256);

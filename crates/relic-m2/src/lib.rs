@@ -28,6 +28,7 @@
 
 pub mod array;
 pub mod checks;
+mod entry;
 pub mod file;
 pub mod from_ir;
 pub mod names;
@@ -39,10 +40,14 @@ mod validate;
 mod write;
 
 pub use array::M2Array;
+pub use entry::ENTRY;
 pub use file::M2File;
 pub use to_ir::M2Extras;
 
-use relic_core::model::{FormatKind, SourceInfo};
+/// World of Warcraft M2, as named in [`relic_core::model::SourceInfo`] and the format registry.
+pub const FORMAT: relic_core::FormatId = relic_core::FormatId::new("m2");
+
+use relic_core::format::{Content, Detected};
 use relic_core::{Converted, Info, Model, ReadError, ReadErrorKind, WriteError, WriteOptions};
 
 /// The first version relic refuses: Wrath moved the views into `.skin` files.
@@ -51,22 +56,23 @@ pub const FIRST_UNSUPPORTED: u32 = 264;
 /// Recognises M2 by its bytes: `MD20` with any version (256–263 are read, the others are
 /// recognised so that reading can refuse them with a reason), `MD21` (Legion+), and the two files
 /// users mistake for an M2 (`SKIN`, `MDLX`).
-pub fn detect(bytes: &[u8]) -> Option<SourceInfo> {
+pub fn detect(bytes: &[u8]) -> Option<Detected> {
     let magic = bytes.get(..4)?;
     let u32_at = |at: usize| bytes.get(at..at + 4).and_then(|b| b.try_into().ok()).map(u32::from_le_bytes);
-    let version = match magic {
-        b"MD20" => u32_at(4)?,
-        b"MD21" => u32_at(12).unwrap_or(0),
-        b"SKIN" | b"MDLX" => 0,
+    let (version, content) = match magic {
+        b"MD20" => (u32_at(4)?, Content::Model),
+        b"MD21" => (u32_at(12).unwrap_or(0), Content::Model),
+        b"SKIN" => (0, Content::Part),
+        b"MDLX" => (0, Content::Model),
         _ => return None,
     };
-    Some(SourceInfo { format: FormatKind::M2, version })
+    Some(Detected::new(FORMAT, version, content))
 }
 
 /// Why a file that [`detect`] accepts cannot be read, or `None` if it can.
 pub fn refusal(bytes: &[u8]) -> Option<ReadError> {
     let magic = bytes.get(..4).unwrap_or_default();
-    let version = detect(bytes).map_or(0, |i| i.version);
+    let version = detect(bytes).map_or(0, |d| d.source.version);
     let refuse = |reason: String| Some(ReadError::new(0, ReadErrorKind::UnsupportedVersion { version, reason }));
     match magic {
         b"MD20" if (256..FIRST_UNSUPPORTED).contains(&version) => None,
@@ -103,7 +109,7 @@ pub fn write(file: &M2File) -> Vec<u8> {
 /// The file's own counts (`relic info`).
 pub fn info(bytes: &[u8]) -> Result<Info, ReadError> {
     let file = read(bytes)?;
-    let mut info = Info::new(FormatKind::M2, file.version);
+    let mut info = Info::new(crate::FORMAT, file.version);
     let view0 = file.views.first();
     info.text("name", to_ir::name_text(&file.name))
         .count("bones", file.bones.len())
@@ -141,7 +147,7 @@ pub fn write_model(model: &Model, options: &WriteOptions) -> Result<Converted<Ve
     let converted = from_ir::from_ir(model, options)?;
     let bytes = converted.value.to_bytes();
     let json_extras =
-        model.extras.as_ref().is_some_and(|e| e.format() == FormatKind::M2 && e.get::<M2Extras>().is_none());
+        model.extras.as_ref().is_some_and(|e| e.format() == crate::FORMAT && e.get::<M2Extras>().is_none());
     if json_extras && let Err(e) = read(&bytes) {
         let mut bare = model.clone();
         bare.extras = None;

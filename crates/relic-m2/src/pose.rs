@@ -358,7 +358,7 @@ mod tests {
 
     #[test]
     fn segment_is_find_segment_on_float_times() {
-        let mut rng = relic_core::testkit::Rng::new(3);
+        let mut rng = relic_testkit::Rng::new(3);
         for _ in 0..5000 {
             let mut t = rng.below(20) as u32;
             let times: Vec<u32> = (0..rng.below(6))

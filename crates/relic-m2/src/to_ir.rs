@@ -1,7 +1,7 @@
 //! M2 → common model.
 //!
 //! * Frame: WoW is right-handed Z-up; everything passes through
-//!   [`Frame::Warcraft`] once (`(x, y, z) → (y, z, x)`: Z up becomes Y up and the creature's
+//!   [`FRAME`] once (`(x, y, z) → (y, z, x)`: Z up becomes Y up and the creature's
 //!   forward, +X, becomes glTF's front, +Z; a rotation, so winding is unchanged).
 //! * Bones (spec §6): the file stores pivots, no bind matrices. The bind matrix is
 //!   `translate(pivot)`, the inverse bind `translate(−pivot)`, the rest transform the translation
@@ -25,7 +25,7 @@
 //!   [`BUILD_PER_FILE_BYTE`] × its data + [`BUILD_FIXED`] is refused.
 //! * Everything else, and the file itself for exact writing back, goes into [`M2Extras`].
 
-use relic_core::frame::Frame;
+use relic_core::frame::{Axis, Frame};
 use relic_core::math::IDENTITY;
 use relic_core::math::{add3, sub3};
 use relic_core::model::{self as ir, *};
@@ -40,7 +40,7 @@ use crate::track::{
 use crate::validate::{submesh_indices, submesh_vertices};
 
 /// The frame conversion of M2.
-pub const FRAME: Frame = Frame::Warcraft;
+pub const FRAME: Frame = Frame::new([Axis::Y, Axis::Z, Axis::X]);
 
 /// What an M2 holds that the common model does not: the file as read, without its vertex array
 /// (the model's meshes hold those). [`crate::from_ir`] takes each section from here while mapping
@@ -908,7 +908,7 @@ fn mapped(file: &M2File) -> Result<Model, ReadError> {
     let (materials, of_submesh) = build_materials(file);
     Ok(Model {
         name: name_text(&file.name),
-        source: Some(SourceInfo { format: FormatKind::M2, version: file.version }),
+        source: Some(SourceInfo { format: crate::FORMAT, version: file.version }),
         bones: bones_to_ir(file, &order, &rank),
         meshes: build_meshes(file, &rank, &of_submesh),
         materials,
@@ -922,7 +922,7 @@ fn mapped(file: &M2File) -> Result<Model, ReadError> {
 /// Keeps the file (less its vertices, which the meshes hold) as the model's extras.
 fn with_extras(model: Model, mut kept: M2File) -> Model {
     kept.vertices = Default::default();
-    Model { extras: Some(FormatExtras::new(FormatKind::M2, M2Extras { file: kept }, &EXTRAS_OPS)), ..model }
+    Model { extras: Some(FormatExtras::new(crate::FORMAT, M2Extras { file: kept }, &EXTRAS_OPS)), ..model }
 }
 
 #[cfg(test)]
@@ -952,7 +952,7 @@ mod tests {
 
     #[test]
     fn bone_order_is_the_pass_order() {
-        let mut rng = relic_core::testkit::Rng::new(11);
+        let mut rng = relic_testkit::Rng::new(11);
         for _ in 0..2000 {
             let n = rng.below(10);
             let bones = (0..n)

@@ -410,7 +410,7 @@ mod tests {
 
     #[test]
     fn range_check_agrees_with_a_full_scan() {
-        let mut rng = relic_core::testkit::Rng::new(7);
+        let mut rng = relic_testkit::Rng::new(7);
         for _ in 0..3000 {
             let n = rng.below(12);
             let mut t = 0u32;

@@ -8,11 +8,11 @@
 
 use std::time::{Duration, Instant};
 
-use relic_core::testkit::{self, CountingAllocator, Limits};
 use relic_core::{ReadErrorKind, WriteError, WriteOptions};
 use relic_m2::M2Array;
 use relic_m2::file::{Bone, M2File, Sequence};
 use relic_m2::track::Track;
+use relic_testkit::{CountingAllocator, Limits};
 
 #[global_allocator]
 static ALLOC: CountingAllocator = CountingAllocator;
@@ -87,7 +87,7 @@ fn shared_ranges_are_checked_in_linear_time() {
     let (s, k) = (20_000, 100_000);
     let bytes = file(s, vec![Bone { translation: track(k, shared_ranges(s, k), -1), ..root() }]).to_bytes();
     assert!(bytes.len() < 4 << 20, "{} bytes", bytes.len());
-    testkit::check("shared ranges", &bytes, Limits::default(), relic_m2::read).unwrap();
+    relic_testkit::check("shared ranges", &bytes, Limits::default(), relic_m2::read).unwrap();
     assert_eq!(relic_m2::read(&bytes).unwrap().sequences.len(), s);
 
     // The fast check finds the same key the full scan found: range 0 avoids the bad key, range 1
@@ -108,7 +108,7 @@ fn shared_ranges_are_checked_in_linear_time() {
 #[test]
 fn keys_shared_by_many_sequences_are_refused_not_copied() {
     for (what, bytes) in sharing_files(20_000, 100_000).into_iter().chain(sharing_files(2_000, 10_000)) {
-        testkit::check(what, &bytes, Limits::default(), relic_m2::read_model).unwrap();
+        relic_testkit::check(what, &bytes, Limits::default(), relic_m2::read_model).unwrap();
         relic_m2::read(&bytes).unwrap_or_else(|e| panic!("{what}: the file itself is valid: {e}"));
         let e = relic_m2::read_model(&bytes).unwrap_err();
         assert!(invalid_message(&e).contains("budget"), "{what}: {e}");
@@ -135,7 +135,7 @@ fn ordinary_sharing_still_reads() {
 #[test]
 fn keyless_bones_cost_nothing_per_sequence() {
     let bytes = file(20_000, vec![root(); 20_000]).to_bytes();
-    testkit::check("keyless bones", &bytes, Limits::default(), relic_m2::read_model).unwrap();
+    relic_testkit::check("keyless bones", &bytes, Limits::default(), relic_m2::read_model).unwrap();
     let model = relic_m2::read_model(&bytes).unwrap();
     assert_eq!((model.bones.len(), model.animations.len()), (20_000, 20_000));
     assert!(model.animations.iter().all(|a| a.channels.is_empty()));
@@ -147,7 +147,7 @@ fn keyless_bones_cost_nothing_per_sequence() {
 fn keyless_bones_write_back_without_a_bones_by_animations_table() {
     let bytes = file(20_000, vec![root(); 20_000]).to_bytes();
     let model = relic_m2::read_model(&bytes).unwrap();
-    testkit::check("keyless bones written", &bytes, Limits::default(), |_| {
+    relic_testkit::check("keyless bones written", &bytes, Limits::default(), |_| {
         relic_m2::write_model(&model, &WriteOptions::default()).map_err(|e| e.to_string())
     })
     .unwrap();
@@ -174,7 +174,7 @@ fn overlapping_submeshes_are_refused_not_copied() {
     f.views = vec![view].into();
     let bytes = f.to_bytes();
     relic_m2::read(&bytes).unwrap();
-    testkit::check("overlapping submeshes", &bytes, Limits::default(), relic_m2::read_model).unwrap();
+    relic_testkit::check("overlapping submeshes", &bytes, Limits::default(), relic_m2::read_model).unwrap();
     let e = relic_m2::read_model(&bytes).unwrap_err();
     assert!(invalid_message(&e).contains("budget"), "{e}");
     assert!(e.path.starts_with("M2File.views[0].submeshes["), "{e}");
@@ -208,7 +208,7 @@ fn texture_units_naming_many_textures_are_refused() {
     f.render_flags = vec![RenderFlag::default()].into();
     let bytes = f.to_bytes();
     relic_m2::read(&bytes).unwrap();
-    testkit::check("many textures", &bytes, Limits::default(), relic_m2::read_model).unwrap();
+    relic_testkit::check("many textures", &bytes, Limits::default(), relic_m2::read_model).unwrap();
     let e = relic_m2::read_model(&bytes).unwrap_err();
     assert!(invalid_message(&e).contains("budget"), "{e}");
     assert!(e.path.starts_with("M2File.views[0].texture_units["), "{e}");
@@ -225,7 +225,7 @@ fn child_first_chain(n: usize) -> Vec<Bone> {
 fn a_child_first_chain_of_20k_bones_reads_quickly() {
     let n = 20_000;
     let bytes = file(1, child_first_chain(n)).to_bytes();
-    testkit::check("child-first chain", &bytes, Limits::default(), relic_m2::read_model).unwrap();
+    relic_testkit::check("child-first chain", &bytes, Limits::default(), relic_m2::read_model).unwrap();
     let model = relic_m2::read_model(&bytes).unwrap();
     assert_eq!(model.bones.len(), n);
     assert_eq!(model.bones[0].parent, None);
@@ -236,7 +236,7 @@ fn a_child_first_chain_of_20k_bones_reads_quickly() {
     let mut ring = child_first_chain(n);
     ring[n - 1].parent = 0;
     let bytes = file(1, ring).to_bytes();
-    testkit::check("ring", &bytes, Limits::default(), relic_m2::read).unwrap();
+    relic_testkit::check("ring", &bytes, Limits::default(), relic_m2::read).unwrap();
     let e = relic_m2::read(&bytes).unwrap_err();
     assert!(e.to_string().contains("cycle"), "{e}");
     assert_eq!(e.path, "M2File.bones[0].parent");
@@ -247,7 +247,7 @@ fn a_child_first_chain_of_20k_bones_reads_quickly() {
 #[test]
 fn animation_names_of_40k_sequences_are_quick() {
     let bytes = file(40_000, vec![]).to_bytes();
-    testkit::check("40k sequences", &bytes, Limits::default(), relic_m2::read_model).unwrap();
+    relic_testkit::check("40k sequences", &bytes, Limits::default(), relic_m2::read_model).unwrap();
     let model = relic_m2::read_model(&bytes).unwrap();
     assert_eq!(model.animations[39_999].name, "Stand.39999");
 }
@@ -257,7 +257,7 @@ fn small_model(bones: usize, animations: &[&str]) -> relic_core::Model {
     use relic_core::model::*;
     Model {
         name: "small".into(),
-        bones: testkit::bone_chain(bones, "b"),
+        bones: relic_testkit::bone_chain(bones, "b"),
         meshes: vec![Mesh {
             name: "m".into(),
             positions: vec![[0.0; 3], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]],

@@ -7,8 +7,8 @@
 use std::path::{Path, PathBuf};
 
 use relic_core::model::{ChannelValues, Influence, Model, Skin};
-use relic_core::testkit::{self, CountingAllocator, Limits};
 use relic_core::{ReadErrorKind, WriteOptions};
+use relic_testkit::{CountingAllocator, Limits};
 
 #[global_allocator]
 static ALLOC: CountingAllocator = CountingAllocator;
@@ -43,7 +43,7 @@ fn hostile() -> Vec<(String, Vec<u8>)> {
 }
 
 fn corpus() -> Option<Vec<u8>> {
-    relic_core::testkit::corpus_file("GnomePounder-vanilla.m2", "m2/GnomePounder-vanilla.m2")
+    relic_testkit::corpus_file("GnomePounder-vanilla.m2", "m2/GnomePounder-vanilla.m2")
 }
 
 fn blizzard_layout(name: &str) -> bool {
@@ -94,7 +94,7 @@ fn ir_round_trip_is_byte_identical() {
         // Through JSON extras (glTF's path) the model still writes a file that reads the same.
         let mut via_json = model.clone();
         let json = model.extras.as_ref().unwrap().json().unwrap();
-        via_json.extras = Some(relic_core::model::FormatExtras::from_json(relic_core::model::FormatKind::M2, json));
+        via_json.extras = Some(relic_core::model::FormatExtras::from_json(relic_m2::FORMAT, json));
         let out = relic_m2::write_model(&via_json, &WriteOptions::default()).unwrap();
         assert_eq!(relic_m2::read_model(&out.value).unwrap().meshes, model.meshes, "{name} via JSON");
     }
@@ -174,7 +174,7 @@ fn hostile_inputs_give_typed_errors() {
         let refused = matches!(err.kind, ReadErrorKind::UnsupportedVersion { .. });
         assert_eq!(refused, ["md21.m2", "skin.m2", "version_264.m2"].contains(&name.as_str()), "{name}: {err}");
         assert!(relic_m2::read_model(&bytes).is_err());
-        testkit::check(&name, &bytes, Limits::default(), relic_m2::read_model).unwrap();
+        relic_testkit::check(&name, &bytes, Limits::default(), relic_m2::read_model).unwrap();
         println!("{name}: {err}");
     }
     let err =
@@ -192,8 +192,8 @@ fn hostile_inputs_give_typed_errors() {
 #[test]
 fn every_truncation_of_the_small_fixtures_errors_cleanly() {
     for (name, bytes) in fixtures() {
-        for cut in testkit::truncations(&bytes, 1) {
-            testkit::check(&name, cut, Limits::default(), relic_m2::read_model).unwrap();
+        for cut in relic_testkit::truncations(&bytes, 1) {
+            relic_testkit::check(&name, cut, Limits::default(), relic_m2::read_model).unwrap();
             // Only the final padding may go: then the layout pass puts it back.
             if let Ok(file) = relic_m2::read(cut) {
                 assert!(
@@ -208,11 +208,11 @@ fn every_truncation_of_the_small_fixtures_errors_cleanly() {
 
 #[test]
 fn mutations_never_panic_or_overallocate() {
-    let mut rng = testkit::Rng::new(4);
+    let mut rng = relic_testkit::Rng::new(4);
     for (name, bytes) in fixtures() {
         for _ in 0..300 {
-            let m = testkit::mutate(&bytes, &mut rng, 3);
-            testkit::check(&name, &m, Limits::default(), |b| {
+            let m = relic_testkit::mutate(&bytes, &mut rng, 3);
+            relic_testkit::check(&name, &m, Limits::default(), |b| {
                 relic_m2::read_model(b).and_then(|model| {
                     relic_m2::write_model(&model, &WriteOptions::default())
                         .map_err(|_| relic_core::ReadError::new(0, ReadErrorKind::Truncated))
@@ -226,8 +226,8 @@ fn mutations_never_panic_or_overallocate() {
 #[test]
 fn sampled_truncations_of_the_real_file() {
     let Some(bytes) = corpus() else { return };
-    for cut in testkit::truncations(&bytes, 4099) {
-        testkit::check(
+    for cut in relic_testkit::truncations(&bytes, 4099) {
+        relic_testkit::check(
             "GnomePounder",
             cut,
             Limits { time: std::time::Duration::from_secs(5), ..Limits::default() },
@@ -323,7 +323,7 @@ fn models_from_elsewhere_write_valid_files() {
 fn synthetic(vertices: usize, bones: usize, animations: usize) -> Model {
     use relic_core::model::*;
     let mut m = Model { name: "synthetic".into(), ..Model::default() };
-    m.bones = relic_core::testkit::bone_chain(bones, "b");
+    m.bones = relic_testkit::bone_chain(bones, "b");
     m.materials.push(Material {
         name: "m".into(),
         textures: vec![TextureRef { path: "A.BLP".into(), uv_set: Some(0), ..TextureRef::default() }],
@@ -424,8 +424,8 @@ fn posed_boxes_match_the_stored_boxes() {
 
 #[test]
 fn detection_and_refusals() {
-    assert_eq!(relic_m2::detect(b"MD20\x00\x01\x00\x00").unwrap().version, 256);
-    assert_eq!(relic_m2::detect(b"MD20\x08\x01\x00\x00").unwrap().version, 264);
+    assert_eq!(relic_m2::detect(b"MD20\x00\x01\x00\x00").unwrap().source.version, 256);
+    assert_eq!(relic_m2::detect(b"MD20\x08\x01\x00\x00").unwrap().source.version, 264);
     assert!(relic_m2::detect(b"MD21").is_some());
     assert!(relic_m2::detect(b"LTMX").is_none());
     assert!(relic_m2::detect(b"MD").is_none());
@@ -464,7 +464,7 @@ fn corpus_checks_pass_on_the_real_file() {
 // ---- the shared hostile battery ----------------------------------------------------------------
 
 mod hostile {
-    use relic_core::testkit::{COUNT_VALUES, Field, Harness, Rng, offset_values};
+    use relic_testkit::{COUNT_VALUES, Field, Harness, Rng, offset_values};
 
     use super::{fixtures, hostile};
 
@@ -674,7 +674,7 @@ mod hostile {
     fn non_finite_floats_never_reach_a_written_file() {
         let files: Vec<_> = fixtures().into_iter().filter(|(n, _)| !n.contains("reordered")).collect();
         let write = |m: &relic_core::Model| Some(relic_m2::write_model(m, &Default::default()).map(|_| ()));
-        let refused = relic_core::testkit::bad_floats_are_refused(
+        let refused = relic_testkit::bad_floats_are_refused(
             &files,
             |_, bytes| fields(bytes).floats,
             |_, input| relic_m2::read_model(input).ok(),
@@ -736,7 +736,7 @@ fn inconsistent_json_extras_never_make_a_file_the_reader_refuses() {
         let at = json.find(field).unwrap_or_else(|| panic!("{field} not in the extras")) + field.len();
         let edited = format!("{}{bad}{}", &json[..at], &json[at..]);
         let mut m = model.clone();
-        m.extras = Some(relic_core::model::FormatExtras::from_json(relic_core::model::FormatKind::M2, edited));
+        m.extras = Some(relic_core::model::FormatExtras::from_json(relic_m2::FORMAT, edited));
         match relic_m2::write_model(&m, &WriteOptions::default()) {
             Ok(out) => {
                 let back = relic_m2::read_model(&out.value);

@@ -114,7 +114,7 @@ fn fixture_summaries() {
 
 #[test]
 fn corpus_summary() {
-    let Some(bytes) = relic_core::testkit::corpus_file("corpus_summary", "m2/GnomePounder-vanilla.m2") else {
+    let Some(bytes) = relic_testkit::corpus_file("corpus_summary", "m2/GnomePounder-vanilla.m2") else {
         return;
     };
     insta::assert_yaml_snapshot!("GnomePounder-vanilla", summary(&bytes));

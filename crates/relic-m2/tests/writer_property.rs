@@ -1,11 +1,11 @@
-//! The writer property on generated models (`relic_core::testkit::models`): a valid model the M2
+//! The writer property on generated models (`relic_testkit::models`): a valid model the M2
 //! writer accepts (256 and 263) re-reads into a valid model; a refusal is a typed error naming a
 //! limit of the format, never `InvalidModel`; a model with one NaN or ±∞ is refused as invalid.
 
 #![allow(clippy::unwrap_used, clippy::panic)]
 
 use relic_core::WriteOptions;
-use relic_core::testkit::models::check_writer;
+use relic_testkit::models::check_writer;
 
 fn property(version: u32, seed: u64) {
     let options = WriteOptions { version: Some(version) };

@@ -8,7 +8,7 @@
 //! | RestTranslate space | — | parent-space or model-space origins match `RestTranslate` (half the error or less) | parent |
 //! | winding | — | three quarters or more of the faces agree with the stored normals | ccw |
 
-use relic_core::frame::Frame;
+use relic_core::frame::{Axis, Frame};
 use relic_core::{ReadError, ReadErrorKind};
 
 use crate::geometry::{Affine64, length3, matrix34_to_mat4, max_diff3, rotation_error, wide3, zip3x4};
@@ -18,7 +18,7 @@ use crate::options::{
 };
 
 /// The NOD's frame (spec §3: +Z up, +Y forward, +X the character's right hand: right-handed).
-pub const NOD_FRAME: Frame = Frame::Nod;
+pub const NOD_FRAME: Frame = Frame::new([Axis::NegX, Axis::Z, Axis::Y]);
 
 /// Largest `|BᵀB − I|` / `|det B − 1|` for a block to count as a rotation.
 pub const ROTATION_TOLERANCE: f64 = 1e-3;

@@ -10,7 +10,7 @@
 //! IEEE-754 bit patterns (`u32`) so that every value, including the +∞ frame scales of NAD keys and
 //! NaN payloads, comes back bit for bit.
 
-use relic_core::model::{ExtrasOps, FormatExtras, FormatKind, Model};
+use relic_core::model::{ExtrasOps, FormatExtras, Model};
 use relic_core::{Loss, extras_ops};
 use serde::{Deserialize, Serialize};
 
@@ -115,7 +115,7 @@ pub static EXTRAS_OPS: ExtrasOps = extras_ops!(NodExtras, |e: &NodExtras| serde_
 impl NodExtras {
     /// Wraps the extras for [`Model::extras`].
     pub fn into_format_extras(self) -> FormatExtras {
-        FormatExtras::new(FormatKind::Nod, self, &EXTRAS_OPS)
+        FormatExtras::new(crate::FORMAT, self, &EXTRAS_OPS)
     }
 
     /// The model's NOD extras (typed, or decoded from JSON), with a loss if the model carries
@@ -123,7 +123,7 @@ impl NodExtras {
     /// Borrowed when the model holds them typed (no copy for a write).
     pub fn of(model: &Model) -> (Option<std::borrow::Cow<'_, NodExtras>>, Vec<Loss>) {
         let Some(extras) = &model.extras else { return (None, Vec::new()) };
-        if extras.format() != FormatKind::Nod {
+        if extras.format() != crate::FORMAT {
             let loss = Loss::new(
                 "extras",
                 format!("{}-specific data travels with the model but cannot be written to a NOD", extras.format()),

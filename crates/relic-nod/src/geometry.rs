@@ -285,7 +285,7 @@ pub fn wide3(v: [f32; 3]) -> [f64; 3] {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use relic_core::testkit::Rng;
+    use relic_testkit::Rng;
 
     fn random_angles(rng: &mut Rng) -> [f64; 3] {
         std::array::from_fn(|_| (rng.next_u64() % 100_000) as f64 / 100_000.0 * 6.0 - 3.0)

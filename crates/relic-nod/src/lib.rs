@@ -13,7 +13,7 @@
 //! plausibility check ([`decide`]) picks and reports a reading (`relic info` prints it).
 //!
 //! Mapping ([`to_ir`], [`from_ir`], [`anim`]): the SDK states +Z up, +Y forward and +X the
-//! character's right hand, a right-handed frame, so [`relic_core::frame::Frame::Nod`]
+//! character's right hand, a right-handed frame, so [`decide::NOD_FRAME`]
 //! takes it to the model's Y-up (`(x, y, z) → (−x, z, y)`, exact; a character facing +Y in the NOD
 //! faces glTF's front, +Z, in the model, as characters of every format do); bind pose from the
 //! inverse rest matrices;
@@ -38,6 +38,7 @@
 pub mod anim;
 pub mod checks;
 pub mod decide;
+mod entry;
 pub mod extras;
 pub mod from_ir;
 pub mod geometry;
@@ -48,7 +49,15 @@ pub mod pose;
 pub mod skin;
 pub mod to_ir;
 
-use relic_core::model::{Animation, FormatKind, Model, SourceInfo};
+pub use entry::ENTRY;
+
+/// Nod engine NOD models, as named in [`relic_core::model::SourceInfo`] and the format registry.
+pub const FORMAT: relic_core::FormatId = relic_core::FormatId::new("nod");
+/// Nod engine NAD animations.
+pub const NAD_FORMAT: relic_core::FormatId = relic_core::FormatId::new("nad");
+
+use relic_core::format::{Content, Detected};
+use relic_core::model::{Animation, Model};
 use relic_core::{Converted, Info, Loss, ReadError, ReadErrorKind, WriteError, WriteOptions};
 
 use crate::anim::{animation_from_nad, curve_report, decide_nad, nad_from_animation};
@@ -67,11 +76,11 @@ use crate::options::{
 /// the exact-size rule, have at most 64 bones, a root bone 0 and group counts that add up to the
 /// header's; a NAD must walk cleanly (plausible bone numbers and track types) to a tag list that
 /// ends exactly at the end of the file. Nothing is allocated.
-pub fn detect(bytes: &[u8]) -> Option<SourceInfo> {
+pub fn detect(bytes: &[u8]) -> Option<Detected> {
     if detect_nod(bytes) {
-        return Some(SourceInfo { format: FormatKind::Nod, version: NOD_VERSION });
+        return Some(Detected::new(FORMAT, NOD_VERSION, Content::Model));
     }
-    peek_nad(bytes).map(|_| SourceInfo { format: FormatKind::Nad, version: NAD_VERSION })
+    peek_nad(bytes).map(|_| Detected::new(NAD_FORMAT, NAD_VERSION, Content::Animation))
 }
 
 fn detect_nod(bytes: &[u8]) -> bool {
@@ -129,7 +138,7 @@ pub fn info(bytes: &[u8]) -> Result<Info, ReadError> {
 
 /// `relic info` for a parsed NOD.
 pub fn nod_info(file: &NodFile, choices: &NodChoices) -> Info {
-    let mut info = Info::new(FormatKind::Nod, file.version);
+    let mut info = Info::new(crate::FORMAT, file.version);
     info.count("bones", file.bones.len())
         .count("meshes", file.mesh_names.len())
         .count("groups", file.groups.len())
@@ -170,7 +179,7 @@ pub fn nad_info(nad: &NadFile, options: &NadOptions) -> Info {
     let choices = decide_nad(nad, options);
     let report = curve_report(nad);
     let kind = |t: u32| nad.tracks.iter().filter(|x| x.track_type == t).count();
-    let mut info = Info::new(FormatKind::Nad, nad.version);
+    let mut info = Info::new(crate::NAD_FORMAT, nad.version);
     info.count("tracks", nad.tracks.len())
         .count("keys", nad.key_count())
         .count("tags", nad.tags.len())
@@ -259,7 +268,7 @@ pub fn attach_animation(
     let animation = read_animation(model, nad_bytes, name, options)?;
     let source = NadSource { name: name.to_string(), options: *options, bytes: nad_bytes.to_vec() };
     let (extras, _) = NodExtras::of(model);
-    let foreign = model.extras.as_ref().is_some_and(|e| e.format() != FormatKind::Nod);
+    let foreign = model.extras.as_ref().is_some_and(|e| e.format() != crate::FORMAT);
     if !foreign {
         let mut extras = extras.map(std::borrow::Cow::into_owned).unwrap_or_else(|| NodExtras {
             choices: NodChoices::defaults(),
@@ -346,7 +355,7 @@ mod tests {
         }
         nad.extend_from_slice(&10.0f32.to_le_bytes());
         nad.extend_from_slice(&0u32.to_le_bytes());
-        assert_eq!(detect(&nad).map(|s| s.format), Some(FormatKind::Nad));
+        assert_eq!(detect(&nad).map(|s| s.source.format), Some(crate::NAD_FORMAT));
         nad.push(0);
         assert_eq!(detect(&nad), None);
     }

@@ -14,7 +14,7 @@
 //! * Everything else (flags, box, raw names, links, group bytes, LOD table, vertex bytes the
 //!   binding does not reproduce) goes to [`crate::extras::NodExtras`].
 
-use relic_core::model::{Bone, FormatKind, Lod, Material, Mesh, Model, Skin, SourceInfo, TextureRef, Transform};
+use relic_core::model::{Bone, Lod, Material, Mesh, Model, Skin, SourceInfo, TextureRef, Transform};
 
 use crate::decide::{NOD_FRAME, NodChoices, inverse_rest};
 use crate::extras::{BoneSource, GroupSource, NodExtras, NodSource, VertexOverride, bits6, fnv1a_u16, vertex_box};
@@ -82,7 +82,7 @@ pub fn model_from_nod(file: &NodFile, choices: &NodChoices) -> Model {
     let extras = NodExtras { choices: choices.clone(), nod: Some(source(file, overrides)), animations: Vec::new() };
     Model {
         name: String::new(),
-        source: Some(SourceInfo { format: FormatKind::Nod, version: NOD_VERSION }),
+        source: Some(SourceInfo { format: crate::FORMAT, version: NOD_VERSION }),
         bones,
         meshes,
         materials,

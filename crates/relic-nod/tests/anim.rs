@@ -192,7 +192,7 @@ fn attached_nads_are_written_back_byte_for_byte() {
         assert!(out.value == bytes && out.losses.is_empty(), "{name}: {:?}", out.losses);
         // Also after the extras went through JSON (glTF extras), and with the NOD written too.
         let json = model.extras.as_ref().unwrap().json().unwrap();
-        model.extras = Some(relic_core::model::FormatExtras::from_json(relic_core::model::FormatKind::Nod, json));
+        model.extras = Some(relic_core::model::FormatExtras::from_json(relic_nod::FORMAT, json));
         assert!(relic_nod::write_animation(&model, index, &NadOptions::default()).unwrap().value == bytes, "{name}");
         let nod = relic_nod::write_model(&model, &Default::default()).unwrap();
         assert!(nod.value == read("skinned.nod"), "{name}");

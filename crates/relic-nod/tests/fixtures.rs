@@ -7,7 +7,6 @@
 use std::path::{Path, PathBuf};
 
 use relic_core::check::Status;
-use relic_core::model::FormatKind;
 use relic_nod::decide::NodChoices;
 use relic_nod::extras::fnv1a_u16;
 use relic_nod::nad::{NadFile, parse_nad};
@@ -64,7 +63,7 @@ fn extras_through_json_give_the_same_bytes() {
     for (name, bytes) in fixtures("nod") {
         let mut model = relic_nod::read_model(&bytes).unwrap();
         let json = model.extras.as_ref().unwrap().json().unwrap();
-        model.extras = Some(relic_core::model::FormatExtras::from_json(FormatKind::Nod, json));
+        model.extras = Some(relic_core::model::FormatExtras::from_json(relic_nod::FORMAT, json));
         let out = relic_nod::write_model(&model, &Default::default()).unwrap();
         assert!(out.value == bytes && out.losses.is_empty(), "{name}: {:?}", out.losses);
     }
@@ -177,10 +176,18 @@ fn corpus_checks_pass_on_every_fixture() {
 #[test]
 fn detect_recognises_both_formats_and_nothing_else() {
     for (name, bytes) in fixtures("nod") {
-        assert_eq!(relic_nod::detect(&bytes).map(|s| (s.format, s.version)), Some((FormatKind::Nod, 7)), "{name}");
+        assert_eq!(
+            relic_nod::detect(&bytes).map(|s| (s.source.format, s.source.version)),
+            Some((relic_nod::FORMAT, 7)),
+            "{name}"
+        );
     }
     for (name, bytes) in fixtures("nad") {
-        assert_eq!(relic_nod::detect(&bytes).map(|s| (s.format, s.version)), Some((FormatKind::Nad, 3)), "{name}");
+        assert_eq!(
+            relic_nod::detect(&bytes).map(|s| (s.source.format, s.source.version)),
+            Some((relic_nod::NAD_FORMAT, 3)),
+            "{name}"
+        );
     }
     // Other formats' fixtures (whatever exists of them) and other files are never taken.
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures");
@@ -192,7 +199,7 @@ fn detect_recognises_both_formats_and_nothing_else() {
             }
         }
     }
-    let mut rng = relic_core::testkit::Rng::new(11);
+    let mut rng = relic_testkit::Rng::new(11);
     for len in [0usize, 4, 16, 100, 334, 1000, 4096] {
         for _ in 0..200 {
             let mut bytes: Vec<u8> = (0..len).map(|_| rng.next_u64() as u8).collect();
@@ -422,7 +429,7 @@ fn info_lists_counts_and_readings() {
     let Some(Text(winding)) = info.get("winding") else { panic!() };
     assert!(winding.starts_with("cw (auto"), "{winding}");
     let info = relic_nod::info(&read("walk.nad")).unwrap();
-    assert_eq!((info.format, info.version), (FormatKind::Nad, 3));
+    assert_eq!((info.format, info.version), (relic_nod::NAD_FORMAT, 3));
     assert_eq!(info.get("tracks"), Some(&Count(6)));
     assert_eq!(info.get("keys"), Some(&Count(25)));
     assert_eq!(info.get("tags"), Some(&Count(4)));

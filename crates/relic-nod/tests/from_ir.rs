@@ -9,8 +9,7 @@
 use std::path::Path;
 
 use relic_core::model::{
-    Animation, Bone, Channel, ChannelValues, Clock, FormatExtras, FormatKind, Influence, Interpolation, Material, Mesh,
-    Model, Skin,
+    Animation, Bone, Channel, ChannelValues, Clock, FormatExtras, Influence, Interpolation, Material, Mesh, Model, Skin,
 };
 use relic_core::{Loss, WriteError, WriteOptions};
 use relic_nod::options::NadOptions;
@@ -38,7 +37,7 @@ fn assert_legal_skin(model: &Model) {
 
 /// A chain of `n` bones one unit apart along Y (in the model's Y-up frame).
 fn chain(n: usize) -> Vec<Bone> {
-    relic_core::testkit::bone_chain(n, "b")
+    relic_testkit::bone_chain(n, "b")
 }
 
 /// A strip mesh of `n` vertices skinned with `skin(i)`.
@@ -266,12 +265,12 @@ fn version_and_foreign_extras() {
     let err = relic_nod::write_model(&m, &WriteOptions { version: Some(6) }).unwrap_err();
     assert!(err.to_string().contains("NOD version 6 cannot be written"), "{err}");
     assert!(relic_nod::write_model(&m, &WriteOptions { version: Some(7) }).is_ok());
-    m.extras = Some(FormatExtras::from_json(FormatKind::Abc, "{}".into()));
+    m.extras = Some(FormatExtras::from_json(relic_core::FormatId::new("abc"), "{}".into()));
     let out = relic_nod::write_model(&m, &WriteOptions::default()).unwrap();
     assert!(
         losses_text(&out.losses).contains("abc-specific data travels with the model but cannot be written to a NOD")
     );
-    m.extras = Some(FormatExtras::from_json(FormatKind::Nod, "not json".into()));
+    m.extras = Some(FormatExtras::from_json(relic_nod::FORMAT, "not json".into()));
     let out = relic_nod::write_model(&m, &WriteOptions::default()).unwrap();
     assert!(losses_text(&out.losses).contains("NOD extras are unreadable"));
     // An invalid model is refused before anything is written.
@@ -284,14 +283,14 @@ fn version_and_foreign_extras() {
 /// are now derived from the hierarchy, with a loss.
 #[test]
 fn out_of_range_links_in_edited_extras_are_derived_not_written() {
-    use relic_core::model::{FormatExtras, FormatKind};
+    use relic_core::model::FormatExtras;
     let mut model = relic_nod::read_model(&read("skinned.nod")).unwrap();
     let json = model.extras.as_ref().unwrap().json().unwrap();
     let mut value: serde_json::Value = serde_json::from_str(&json).unwrap();
     let bones = value["nod"]["bones"].as_array_mut().expect("the extras keep the NOD's bones");
     assert!(bones.len() >= 2);
     bones[1]["sibling"] = serde_json::json!(-2);
-    model.extras = Some(FormatExtras::from_json(FormatKind::Nod, value.to_string()));
+    model.extras = Some(FormatExtras::from_json(relic_nod::FORMAT, value.to_string()));
     let out = relic_nod::write_model(&model, &Default::default()).unwrap();
     let back = relic_nod::read_model(&out.value).unwrap_or_else(|e| panic!("the written NOD does not read: {e}"));
     assert_eq!(back.bones.len(), model.bones.len());

@@ -7,9 +7,9 @@
 
 use std::path::{Path, PathBuf};
 
-use relic_core::testkit::{CountingAllocator, Limits, Rng, check, counting_installed, mutate, truncations};
 use relic_core::{Model, ReadError, ReadErrorKind};
 use relic_nod::nad::parse_nad;
+use relic_testkit::{CountingAllocator, Limits, Rng, check, counting_installed, mutate, truncations};
 
 #[global_allocator]
 static ALLOCATOR: CountingAllocator = CountingAllocator;
@@ -243,9 +243,9 @@ fn hostile_frames_cannot_make_the_sampler_run_away() {
 // ---- the shared battery: fields located by the layout ----------------------------------------
 
 mod fields {
-    use relic_core::testkit::{COUNT_VALUES, Field, Harness, Rng};
     use relic_nod::nad::parse_nad;
     use relic_nod::nod::{BONE_SIZE, GROUP_SIZE, VERTEX_SIZE, parse_nod, peek_counts};
+    use relic_testkit::{COUNT_VALUES, Field, Harness, Rng};
 
     use super::{Model, all_fixtures, read, skeleton};
 
@@ -427,7 +427,7 @@ mod fields {
         let nad = |m: &Model| {
             (!m.animations.is_empty()).then(|| relic_nod::write_animation(m, 0, &Default::default()).map(|_| ()))
         };
-        let refused = relic_core::testkit::bad_floats_are_refused(
+        let refused = relic_testkit::bad_floats_are_refused(
             &well_formed(),
             |name, bytes| fields_of(name, bytes).floats,
             read,

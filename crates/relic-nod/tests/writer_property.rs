@@ -1,13 +1,13 @@
-//! The writer property on generated models (`relic_core::testkit::models`): a valid model the NOD
+//! The writer property on generated models (`relic_testkit::models`): a valid model the NOD
 //! writer accepts re-reads into a valid model, and each of its animations the NAD writer accepts
 //! re-reads onto that NOD's skeleton; a refusal is a typed error naming a limit of the format,
 //! never `InvalidModel`; a model with one NaN or ±∞ is refused as invalid.
 
 #![allow(clippy::unwrap_used, clippy::panic)]
 
-use relic_core::testkit::Rng;
-use relic_core::testkit::models::{check_writer, poison, valid_model};
 use relic_core::{WriteError, WriteOptions};
+use relic_testkit::Rng;
+use relic_testkit::models::{check_writer, poison, valid_model};
 
 #[test]
 fn nod_writes_what_it_reads_back() {

@@ -26,13 +26,13 @@ pub(crate) fn is_hostile(name: &str) -> bool {
 
 /// Every real ABC file, or `None` (after a visible skip message) if the corpus is absent.
 pub(crate) fn corpus() -> Option<Vec<(String, Vec<u8>)>> {
-    relic_core::testkit::corpus_dir("the real ABC files").map(|dir| files_in(dir.join("abc"), "ABC"))
+    relic_testkit::corpus_dir("the real ABC files").map(|dir| files_in(dir.join("abc"), "ABC"))
 }
 
 /// One real file by name, or `None` if the corpus is absent; a missing file in a present corpus
 /// fails.
 pub(crate) fn corpus_file(name: &str) -> Option<Vec<u8>> {
-    relic_core::testkit::corpus_file(name, &format!("abc/{name}"))
+    relic_testkit::corpus_file(name, &format!("abc/{name}"))
 }
 
 fn files_in(dir: PathBuf, ext: &str) -> Vec<(String, Vec<u8>)> {

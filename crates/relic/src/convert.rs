@@ -6,8 +6,10 @@ use std::path::{Path, PathBuf};
 use relic_core::model::{Model, MorphChannel};
 use relic_core::{Converted, Loss, WriteOptions};
 
-use crate::error::CliError;
-use crate::formats::{self, FormatEntry};
+use relic_core::format::FormatEntry;
+
+use crate::error::Error;
+use crate::formats;
 
 /// What a model is converted to.
 #[derive(Debug, Clone, Copy)]
@@ -27,15 +29,15 @@ impl Target {
         match name.to_ascii_lowercase().as_str() {
             "glb" => Some(Target::Glb),
             "gltf" => Some(Target::Gltf),
-            other => formats::by_extension(other).map(Target::Format),
+            other => formats::by_name(other).filter(|f| f.model.is_some()).map(Target::Format),
         }
     }
 
     /// The target for an output path, by its extension.
-    pub fn for_path(path: &Path) -> Result<Target, CliError> {
+    pub fn for_path(path: &Path) -> Result<Target, Error> {
         let ext = path.extension().map(|e| e.to_string_lossy().into_owned()).unwrap_or_default();
         Target::from_name(&ext).ok_or_else(|| {
-            CliError::Usage(format!(
+            Error::Usage(format!(
                 "{}: cannot tell the output format from the extension {ext:?}; use .glb, .gltf, .abc, .m2 or .nod",
                 path.display()
             ))
@@ -76,18 +78,18 @@ pub struct ConvertOptions {
 pub type Outputs = Converted<Vec<(PathBuf, Vec<u8>)>>;
 
 /// Converts `model` into the bytes of the output file(s) at `out`.
-pub fn convert(model: &Model, target: Target, out: &Path, options: &ConvertOptions) -> Result<Outputs, CliError> {
+pub fn convert(model: &Model, target: Target, out: &Path, options: &ConvertOptions) -> Result<Outputs, Error> {
     match target {
         Target::Glb | Target::Gltf => {
             if options.version.is_some() {
-                return Err(CliError::Usage("--version applies to .abc, .m2 and .nod outputs, not glTF".into()));
+                return Err(Error::Usage("--version applies to .abc, .m2 and .nod outputs, not glTF".into()));
             }
             let export = relic_gltf::ExportOptions {
                 lod0_only: options.lod0_only,
                 texture_dir: options.texture_dir.clone(),
                 ..relic_gltf::ExportOptions::default()
             };
-            let gltf_error = |source| CliError::Gltf { file: out.to_path_buf(), source };
+            let gltf_error = |source| Error::Gltf { file: out.to_path_buf(), source };
             if let Target::Glb = target {
                 let Converted { value, losses } = relic_gltf::export_glb(model, &export).map_err(gltf_error)?;
                 return Ok(Converted { value: vec![(out.to_path_buf(), value)], losses });
@@ -110,10 +112,18 @@ pub fn convert(model: &Model, target: Target, out: &Path, options: &ConvertOptio
             } else {
                 (model, Vec::new())
             };
-            let written = (entry.write_model)(model, &WriteOptions { version: options.version })
-                .map_err(|source| CliError::Write { file: out.to_path_buf(), source })?;
+            let write_error = |source| Error::Write { file: out.to_path_buf(), source };
+            let codec = entry.model.ok_or_else(|| {
+                write_error(relic_core::WriteError::Unsupported(format!("{} files hold no models", entry.name)))
+            })?;
+            let written = (codec.write)(model, &WriteOptions { version: options.version }).map_err(write_error)?;
             losses.extend(written.losses);
-            Ok(Converted { value: vec![(out.to_path_buf(), written.value)], losses })
+            let stem = out.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+            let mut files = vec![(out.to_path_buf(), written.value.bytes)];
+            for sibling in written.value.siblings {
+                files.push((out.with_file_name(format!("{stem}{}", sibling.suffix)), sibling.bytes));
+            }
+            Ok(Converted { value: files, losses })
         }
     }
 }

@@ -1,0 +1,23 @@
+//! The crate's entry in the format registry (`relic::FORMATS`).
+
+use relic_core::Converted;
+use relic_core::format::{FormatEntry, ModelCodec, Versions, Written};
+
+/// LithTech ABC: read 6 and 9–13, written 6 and 9–13.
+pub static ENTRY: FormatEntry = FormatEntry {
+    name: "abc",
+    title: "LithTech ABC model (Shogo, Blood 2, No One Lives Forever, Aliens vs Predator 2)",
+    extensions: &["abc"],
+    detect: crate::detect,
+    versions: Versions { read: &[6..=6, 9..=13], write: &[6..=6, 9..=13], default_write: 12, note: "" },
+    info: |input| crate::info(input.bytes),
+    model: Some(ModelCodec {
+        read: |input| crate::read_model(input.bytes).map(Converted::lossless),
+        write: |model, options| {
+            crate::write_model(model, options).map(|c| Converted { value: Written::single(c.value), losses: c.losses })
+        },
+    }),
+    animation: None,
+    texture: None,
+    checks: Some(|input| crate::checks::corpus_checks(input.bytes)),
+};

@@ -1,0 +1,35 @@
+//! The crate's entry in the format registry (`relic::FORMATS`).
+
+use relic_core::Converted;
+use relic_core::format::{AnimationCodec, FormatEntry, ModelCodec, Versions, Written};
+
+use crate::options::NadOptions;
+
+/// Nod engine NOD v7 models and NAD v3 animations.
+pub static ENTRY: FormatEntry = FormatEntry {
+    name: "nod",
+    title: "Nod engine NOD model / NAD animation (Vampire: The Masquerade – Redemption)",
+    extensions: &["nod", "nad"],
+    detect: crate::detect,
+    versions: Versions {
+        read: &[3..=3, 7..=7],
+        write: &[7..=7],
+        default_write: 7,
+        note: "NOD 7 (NAD 3 is written by `relic_nod::write_animation`)",
+    },
+    info: |input| crate::info(input.bytes),
+    model: Some(ModelCodec {
+        read: |input| crate::read_model(input.bytes).map(Converted::lossless),
+        write: |model, options| {
+            crate::write_model(model, options).map(|c| Converted { value: Written::single(c.value), losses: c.losses })
+        },
+    }),
+    animation: Some(AnimationCodec {
+        model_format: crate::FORMAT,
+        attach: |model, input, name| {
+            crate::attach_animation(model, input.bytes, name, &NadOptions::default()).map(|_| ())
+        },
+    }),
+    texture: None,
+    checks: Some(|input| crate::checks::corpus_checks(input.bytes)),
+};

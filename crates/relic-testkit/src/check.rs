@@ -1,0 +1,112 @@
+//! One input under panic, time and allocation limits; NaN writers.
+
+use std::time::{Duration, Instant};
+
+use crate::alloc::peak_allocation;
+use crate::harness::Field;
+
+/// Limits for [`check`].
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// Peak heap bytes allowed: `per_input_byte × input length + fixed`.
+    pub per_input_byte: usize,
+    /// See `per_input_byte`.
+    pub fixed: usize,
+    /// Longest one input may take.
+    pub time: Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Self { per_input_byte: 16, fixed: 1 << 20, time: Duration::from_secs(1) }
+    }
+}
+
+/// Runs `read` on `input` and returns an error text if it panicked, ran longer than the limit, or
+/// allocated more than the budget. `what` names the input in the message.
+pub fn check<T, E>(
+    what: &str,
+    input: &[u8],
+    limits: Limits,
+    read: impl Fn(&[u8]) -> Result<T, E>,
+) -> Result<(), String> {
+    let started = Instant::now();
+    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| peak_allocation(|| read(input).is_ok())));
+    let elapsed = started.elapsed();
+    let (ok, peak) = outcome.map_err(|_| format!("{what}: panicked ({} bytes)", input.len()))?;
+    let budget = limits.per_input_byte.saturating_mul(input.len()).saturating_add(limits.fixed);
+    if peak > budget {
+        return Err(format!(
+            "{what}: allocated {peak} bytes at peak, budget {budget} ({} byte input, ok={ok})",
+            input.len()
+        ));
+    }
+    if elapsed > limits.time {
+        return Err(format!("{what}: took {elapsed:?} (limit {:?})", limits.time));
+    }
+    Ok(())
+}
+
+/// Values a count field is set to by [`Harness::fields`]: 0, 1, 2^16, 2^31, 2^32 − 1.
+pub const COUNT_VALUES: [u32; 5] = [0, 1, 1 << 16, 1 << 31, u32::MAX];
+
+/// NaN and the infinities: what [`Harness::floats`] writes into float fields.
+pub const BAD_FLOATS: [f32; 3] = [f32::NAN, f32::INFINITY, f32::NEG_INFINITY];
+
+/// A writer as [`bad_floats_are_refused`] calls it: `None` where it does not apply to the model
+/// (a NAD writer given a model without animations).
+pub type WriterCheck<'a> = (&'a str, &'a dyn Fn(&relic_core::Model) -> Option<Result<(), relic_core::WriteError>>);
+
+/// NaN and ±∞ read from a file stay out of every written file: every float field of every file
+/// (`float_fields`) is set to each of [`BAD_FLOATS`]; where `read` gives a model that fails
+/// `validate()`, every writer must refuse it with `WriteError::InvalidModel`. Panics listing the
+/// writers that did not; returns how many refusals were seen, which callers hold to a minimum so
+/// the test cannot pass by testing nothing.
+#[allow(clippy::panic)] // test support: a writer that accepts an invalid model fails the test
+pub fn bad_floats_are_refused(
+    files: &[(String, Vec<u8>)],
+    float_fields: impl Fn(&str, &[u8]) -> Vec<Field>,
+    read: impl Fn(&str, &[u8]) -> Option<relic_core::Model>,
+    writers: &[WriterCheck<'_>],
+) -> usize {
+    let mut failures = Vec::new();
+    let mut refused = 0;
+    for (name, bytes) in files {
+        for field in float_fields(name, bytes) {
+            for bad in BAD_FLOATS {
+                let Some(model) = read(name, &field.with(bytes, bad.to_bits())) else { continue };
+                if model.validate().is_ok() {
+                    continue;
+                }
+                for (what, write) in writers {
+                    match write(&model) {
+                        None => {}
+                        Some(Err(relic_core::WriteError::InvalidModel(_))) => refused += 1,
+                        Some(other) => failures.push(format!("{name} {} = {bad} → {what}: {other:?}", field.label)),
+                    }
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "writers accepted invalid models:\n{}", failures.join("\n"));
+    refused
+}
+
+/// Values an absolute offset field is set to for a file of `len` bytes: the start of the file,
+/// just before the end, at the end, just past it, and as far as a u32 goes.
+pub fn offset_values(len: usize) -> [u32; 5] {
+    let len = u32::try_from(len).unwrap_or(u32::MAX);
+    [0, len.saturating_sub(1), len, len.saturating_add(1), u32::MAX]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn check_catches_panics() {
+        let err = check("x", b"abc", Limits::default(), |_| -> Result<(), ()> { panic!("boom") }).unwrap_err();
+        assert!(err.contains("panicked"));
+        assert!(check("x", b"abc", Limits::default(), |_| -> Result<(), ()> { Err(()) }).is_ok());
+    }
+}

@@ -1,0 +1,36 @@
+//! The real game files next to the checkout.
+
+/// Set (to anything) where the corpus must be present: CI. A test that cannot find it then fails
+/// instead of skipping.
+pub const REQUIRE_CORPUS: &str = "RELIC_REQUIRE_CORPUS";
+
+/// `../shared/corpus` next to the checkout, or `None` when it is absent: then `test` is reported
+/// as skipped on the process's standard error (written directly, so the test harness's output
+/// capture does not hide it). Panics if [`REQUIRE_CORPUS`] is set and the folder is absent.
+pub fn corpus_dir(test: &str) -> Option<std::path::PathBuf> {
+    use std::io::Write;
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus");
+    if dir.is_dir() {
+        return Some(dir);
+    }
+    assert!(
+        std::env::var_os(REQUIRE_CORPUS).is_none(),
+        "{test}: {} is absent and {REQUIRE_CORPUS} is set",
+        dir.display()
+    );
+    let _ = writeln!(
+        std::io::stderr(),
+        "skipping {test}: ../shared/corpus is absent (the real game files are not published with relic)"
+    );
+    None
+}
+
+/// The bytes of corpus file `rel` (`abc/PARTNER_DANCIN.ABC`), `None` when the corpus is absent
+/// (see [`corpus_dir`]). Panics if the corpus is present but the file cannot be read: a renamed
+/// file must not turn its tests into silent passes.
+// Test support: a corpus that is present but lacks the file is a broken test set-up.
+#[allow(clippy::panic)]
+pub fn corpus_file(test: &str, rel: &str) -> Option<Vec<u8>> {
+    let path = corpus_dir(test)?.join(rel);
+    Some(std::fs::read(&path).unwrap_or_else(|e| panic!("{test}: {}: {e}", path.display())))
+}
