@@ -291,11 +291,26 @@ fn a_position_accessor_out_of_range_is_a_document_error() {
 
 // ---- the shared battery ------------------------------------------------------------------------
 
-/// The smallest real export: the one-triangle NOD fixture with its bone (a skin, a mesh, a node
-/// tree), small enough for every truncation and every single-byte change.
+/// The smallest useful export: one bone, one skinned triangle with normals and UVs (a skin, a
+/// mesh, a node tree), small enough for every truncation and every single-byte change.
 fn small_glb() -> Vec<u8> {
-    let nod = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/nod/triangle.nod")).unwrap();
-    let model = relic_nod::read_model(&nod).unwrap();
+    use relic_core::model::{Influence, Mesh, Model, Skin};
+    let one = |_| [Influence { bone: 0, weight: 1.0 }];
+    let mesh = Mesh {
+        name: "triangle".into(),
+        positions: vec![[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]],
+        normals: vec![[0.0, 0.0, 1.0]; 3],
+        uv_sets: vec![vec![[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]]],
+        skin: Skin::from_vertices((0..3).map(one)),
+        triangles: vec![[0, 1, 2]],
+        ..Mesh::default()
+    };
+    let model = Model {
+        name: "triangle".into(),
+        bones: relic_testkit::bone_chain(1, "bone"),
+        meshes: vec![mesh],
+        ..Model::default()
+    };
     export_glb(&model, &ExportOptions::default()).unwrap().value
 }
 

@@ -1,0 +1,239 @@
+//! Common model → glTF 2.0 (`.glb`, or `.gltf` + `.bin`).
+
+mod animation;
+mod material;
+mod mesh;
+mod skeleton;
+
+use gltf_json as json;
+use json::scene::UnitQuaternion;
+use json::validation::USize64;
+use json::{Index, Root};
+use relic_core::model::{Model, Transform};
+use relic_core::{Converted, Loss};
+
+use crate::bake;
+use crate::buffer::BinBuilder;
+use crate::extras::{self as ex};
+use crate::{ExportOptions, GltfError};
+use mesh::MAX_JOINTS;
+
+/// A built document: the JSON root and its binary buffer.
+#[derive(Debug)]
+pub struct Document {
+    /// The glTF JSON.
+    pub root: Root,
+    /// The binary buffer (GLB `BIN` chunk or `.bin` file).
+    pub bin: Vec<u8>,
+}
+
+/// Exports `model` as a binary glTF (`.glb`). Losses say what glTF could not hold exactly.
+pub fn export_glb(model: &Model, options: &ExportOptions) -> Result<Converted<Vec<u8>>, GltfError> {
+    let Converted { value: doc, losses } = build(model, options, None)?;
+    let json = json::serialize::to_vec(&doc.root).map_err(|e| GltfError::Json(e.to_string()))?;
+    let glb = gltf::binary::Glb {
+        header: gltf::binary::Header { magic: *b"glTF", version: 2, length: 0 },
+        json: std::borrow::Cow::Owned(json),
+        bin: (!doc.bin.is_empty()).then_some(std::borrow::Cow::Owned(doc.bin)),
+    };
+    let bytes = glb.to_vec().map_err(|e| GltfError::Json(e.to_string()))?;
+    Ok(Converted { value: bytes, losses })
+}
+
+/// Exports `model` as a JSON glTF (`.gltf`) whose buffer is the separate file `bin_file_name`
+/// (a relative URI, e.g. `model.bin`). Returns the JSON text and the `.bin` bytes.
+pub fn export_gltf(
+    model: &Model,
+    options: &ExportOptions,
+    bin_file_name: &str,
+) -> Result<Converted<(String, Vec<u8>)>, GltfError> {
+    let Converted { value: doc, losses } = build(model, options, Some(bin_file_name))?;
+    let json = json::serialize::to_string_pretty(&doc.root).map_err(|e| GltfError::Json(e.to_string()))?;
+    Ok(Converted { value: (json, doc.bin), losses })
+}
+
+/// Builds the glTF document of `model`; `bin_uri` names the external buffer (`None`: GLB).
+pub fn build(model: &Model, options: &ExportOptions, bin_uri: Option<&str>) -> Result<Converted<Document>, GltfError> {
+    model.validate()?;
+    if model.bones.len() > MAX_JOINTS {
+        return Err(GltfError::TooLarge { what: "bones".into(), count: model.bones.len(), limit: MAX_JOINTS });
+    }
+    let mut e = Exporter {
+        model,
+        options,
+        root: Root::default(),
+        bin: BinBuilder::default(),
+        losses: Vec::new(),
+        mesh_nodes: vec![None; model.meshes.len()],
+        skin: None,
+        synthetic_root: None,
+        rest: bake::rest_locals(model),
+    };
+    e.asset()?;
+    e.bones()?;
+    e.attachments()?;
+    let materials = e.materials()?;
+    e.meshes(&materials)?;
+    e.skin_and_scene();
+    for anim in &model.animations {
+        e.animation(anim)?;
+    }
+    e.root_extras()?;
+    let Exporter { mut root, bin, losses, .. } = e;
+    let mut bin = bin.bin;
+    while !bin.len().is_multiple_of(4) {
+        bin.push(0);
+    }
+    if !bin.is_empty() {
+        root.push(json::Buffer {
+            byte_length: USize64::from(bin.len()),
+            name: None,
+            uri: bin_uri.map(str::to_string),
+            extensions: None,
+            extras: Default::default(),
+        });
+    }
+    Ok(Converted { value: Document { root, bin }, losses })
+}
+
+struct Exporter<'m> {
+    model: &'m Model,
+    options: &'m ExportOptions,
+    root: Root,
+    bin: BinBuilder,
+    losses: Vec<Loss>,
+    /// The node of each model mesh (`None`: not exported).
+    mesh_nodes: Vec<Option<Index<json::Node>>>,
+    skin: Option<Index<json::Skin>>,
+    synthetic_root: Option<Index<json::Node>>,
+    /// glTF rest-pose local transform of each bone (baked for flagged bones).
+    rest: Vec<Transform>,
+}
+
+fn node(name: &str) -> json::Node {
+    json::Node {
+        camera: None,
+        children: None,
+        extensions: None,
+        extras: Default::default(),
+        matrix: None,
+        mesh: None,
+        name: Some(name.to_string()),
+        rotation: None,
+        scale: None,
+        translation: None,
+        skin: None,
+        weights: None,
+    }
+}
+
+/// A node with the TRS of `t` (default parts omitted).
+fn node_trs(name: &str, t: &Transform) -> json::Node {
+    let mut n = node(name);
+    if t.translation != [0.0; 3] {
+        n.translation = Some(t.translation);
+    }
+    if t.rotation != [0.0, 0.0, 0.0, 1.0] {
+        n.rotation = Some(UnitQuaternion(t.rotation));
+    }
+    if t.scale != [1.0; 3] {
+        n.scale = Some(t.scale);
+    }
+    n
+}
+
+fn push_child(root: &mut Root, parent: Index<json::Node>, child: Index<json::Node>) {
+    if let Some(p) = root.nodes.get_mut(parent.value()) {
+        p.children.get_or_insert_with(Vec::new).push(child);
+    }
+}
+
+impl Exporter<'_> {
+    fn loss(&mut self, element: impl Into<String>, what: impl Into<String>) {
+        self.losses.push(Loss::new(element, what));
+    }
+
+    fn asset(&mut self) -> Result<(), GltfError> {
+        self.root.asset = json::Asset {
+            copyright: None,
+            extensions: None,
+            extras: ex::wrap(serde_json::json!({
+                "units": "the game's own units: lengths as the source file stores them, not rescaled to metres"
+            }))?,
+            generator: Some(format!("relic-gltf {}", env!("CARGO_PKG_VERSION"))),
+            min_version: None,
+            version: "2.0".into(),
+        };
+        Ok(())
+    }
+
+    /// The skin (joint i = bone i) and the scene: the skeleton root(s), then the mesh nodes.
+    fn skin_and_scene(&mut self) {
+        let model = self.model;
+        let n = model.bones.len();
+        if n > 0 {
+            let ibms: Vec<[f32; 16]> = model.bones.iter().map(|b| b.inverse_bind_matrix).collect();
+            let ibm = self.bin.accessor(&mut self.root, &ibms, None, false, false);
+            let skeleton = match self.synthetic_root {
+                Some(r) => Some(r),
+                None => Some(Index::new(0)),
+            };
+            let skin = self.root.push(json::Skin {
+                extensions: None,
+                extras: Default::default(),
+                inverse_bind_matrices: Some(ibm),
+                joints: (0..n).map(|b| Index::new(b as u32)).collect(),
+                name: Some("skeleton".into()),
+                skeleton,
+            });
+            self.skin = Some(skin);
+            for node in self.mesh_nodes.iter().flatten() {
+                if let Some(nd) = self.root.nodes.get_mut(node.value())
+                    && nd.skin.is_some()
+                {
+                    nd.skin = Some(skin);
+                }
+            }
+        }
+        let mut nodes: Vec<Index<json::Node>> = match self.synthetic_root {
+            Some(r) => vec![r],
+            None => (0..n)
+                .filter(|&b| model.bones.get(b).is_some_and(|x| x.parent.is_none()))
+                .map(|b| Index::new(b as u32))
+                .collect(),
+        };
+        nodes.extend(self.mesh_nodes.iter().flatten().copied());
+        let scene = self.root.push(json::Scene {
+            extensions: None,
+            extras: Default::default(),
+            name: Some(model.name.clone()),
+            nodes,
+        });
+        self.root.scene = Some(scene);
+    }
+
+    fn root_extras(&mut self) -> Result<(), GltfError> {
+        let model = self.model;
+        let format_extras = match &model.extras {
+            Some(fx) => match fx.json() {
+                Some(text) => {
+                    Some(ex::FormatExtrasJson { format: fx.format().as_str().into(), data: ex::embed(&text)? })
+                }
+                None => {
+                    self.loss("extras", format!("{} extras have no JSON form: not exported", fx.format()));
+                    None
+                }
+            },
+            None => None,
+        };
+        let extras = ex::RootExtras {
+            name: model.name.clone(),
+            source: model.source.map(|s| ex::SourceExtras { format: s.format.as_str().into(), version: s.version }),
+            global_sequences: model.global_sequences.clone(),
+            format_extras,
+            synthetic_root: self.synthetic_root.map(|r| r.value()),
+        };
+        self.root.extras = ex::wrap(extras)?;
+        Ok(())
+    }
+}

@@ -1,0 +1,60 @@
+//! Materials and their textures.
+
+use gltf_json as json;
+use json::validation::Checked::Valid;
+use relic_core::model::{BlendMode, Material, TextureRef};
+
+use crate::extras::{self as ex};
+
+use super::Importer;
+
+impl Importer<'_> {
+    pub(super) fn materials(&mut self) {
+        for m in &self.root.materials {
+            let extras: Option<ex::MaterialExtras> = ex::unwrap(&m.extras);
+            let unlit = m.extensions.as_ref().is_some_and(|e| e.unlit.is_some());
+            let blend = match (&extras, &m.alpha_mode) {
+                (Some(e), _) if ex::blend_from_name(&e.blend).is_some() => {
+                    ex::blend_from_name(&e.blend).unwrap_or_default()
+                }
+                (_, Valid(json::material::AlphaMode::Mask)) => BlendMode::AlphaKey,
+                (_, Valid(json::material::AlphaMode::Blend)) => BlendMode::Alpha,
+                _ => BlendMode::Opaque,
+            };
+            let textures = match &extras {
+                Some(e) => e.textures.iter().map(TextureRef::from).collect(),
+                None => self.texture_from_gltf(m).into_iter().collect(),
+            };
+            self.model.materials.push(Material {
+                name: m.name.clone().unwrap_or_default(),
+                textures,
+                blend,
+                double_sided: m.double_sided,
+                unlit,
+                unfogged: extras.as_ref().is_some_and(|e| e.unfogged),
+                depth_write: extras.as_ref().is_none_or(|e| e.depth_write),
+                specular: extras.as_ref().and_then(ex::MaterialExtras::specular),
+            });
+        }
+    }
+
+    /// The base color texture of a material made elsewhere: its image's URI or name as the path.
+    pub(super) fn texture_from_gltf(&self, m: &json::Material) -> Option<TextureRef> {
+        let info = m.pbr_metallic_roughness.base_color_texture.as_ref()?;
+        let texture = self.root.get(info.index)?;
+        let image = self.root.get(texture.source)?;
+        let path =
+            image.uri.clone().filter(|u| !u.starts_with("data:")).or_else(|| image.name.clone()).unwrap_or_default();
+        let sampler = texture.sampler.and_then(|s| self.root.get(s));
+        let repeat = |w: Option<&json::validation::Checked<json::texture::WrappingMode>>| {
+            !matches!(w, Some(Valid(json::texture::WrappingMode::ClampToEdge)))
+        };
+        Some(TextureRef {
+            path,
+            replaceable: None,
+            uv_set: Some(info.tex_coord),
+            wrap_u: repeat(sampler.map(|s| &s.wrap_s)),
+            wrap_v: repeat(sampler.map(|s| &s.wrap_t)),
+        })
+    }
+}

@@ -1,0 +1,126 @@
+//! glTF 2.0 (`.glb`, `.gltf`) → common model.
+//!
+//! * **Bones** are the joints of every skin plus their ancestors (so the hierarchy is closed),
+//!   ordered parents first, keeping the first skin's joint order where it already is (so a relic
+//!   export comes back with the same bone indices). A node with two parents or a cycle is refused.
+//! * **Meshes**: one model mesh per triangle primitive of every mesh node in the scene (strips and
+//!   fans are unrolled; points and lines skipped). A mesh drawn by several nodes is decoded once
+//!   and copied for each (the copies are bounded by the input size too). A skinned node's joints
+//!   are remapped to bones; an unskinned mesh under a bone becomes rigidly bound to it; other
+//!   unskinned meshes are moved by their node's transform into model space.
+//! * **Weights** within 1 % of summing to 1 are renormalised (glTF stores 8- and 16-bit weights);
+//!   farther off, or a skinned vertex without weight, is an error.
+//! * **Animations**: translation/rotation/scale channels of bone nodes and weight channels of mesh
+//!   nodes; channels of other nodes are ignored. Where relic's own `extras` are present (a relic
+//!   export), the channels it baked are replaced by the originals kept there.
+//! * Attachments: relic's attachment nodes, or any leaf node without a mesh under a bone.
+
+mod animation;
+mod material;
+mod mesh;
+mod skeleton;
+mod tree;
+
+use std::path::{Path, PathBuf};
+
+use gltf_json as json;
+use json::Root;
+use relic_core::FormatId;
+use relic_core::model::{FormatExtras, Model, SourceInfo};
+
+use crate::GltfError;
+use crate::extras::{self as ex};
+use crate::read::{Reader, load_buffers, parse_json, percent_decode, split_container};
+
+/// How far an imported vertex's weights may sum from 1 before import refuses them (8-bit weights
+/// are off by up to 4 × 0.5/255).
+pub const WEIGHT_IMPORT_TOLERANCE: f32 = 0.01;
+
+/// Decoded data may total this many bytes per input byte (plus [`DECODE_FIXED`]).
+const DECODE_PER_INPUT_BYTE: u64 = 32;
+const DECODE_FIXED: u64 = 1 << 20;
+/// A mesh drawn by several nodes is decoded once; the copies for the other nodes may total this
+/// many times the decode budget (the model has no instancing: each node gets its own mesh).
+const COPIES_PER_DECODED_BYTE: u64 = 4;
+
+/// Imports a `.glb` or `.gltf` file. `base_dir` is the folder of a `.gltf` file whose buffers
+/// are separate files (`None`: only GLB and data-URI buffers can be read).
+pub fn import(bytes: &[u8], base_dir: Option<&Path>) -> Result<Model, GltfError> {
+    let (json_text, blob) = split_container(bytes)?;
+    let root = parse_json(json_text)?;
+    let buffers = load_buffers(&root, blob, base_dir)?;
+    let input_size: u64 = bytes.len() as u64 + buffers.iter().map(|b| b.len() as u64).sum::<u64>();
+    let budget = input_size.saturating_mul(DECODE_PER_INPUT_BYTE).saturating_add(DECODE_FIXED);
+    let mut importer = Importer {
+        root: &root,
+        reader: Reader::new(&root, &buffers, budget),
+        model: Model::default(),
+        copy_budget: budget.saturating_mul(COPIES_PER_DECODED_BYTE),
+    };
+    importer.run()?;
+    let model = importer.model;
+    model.validate().map_err(GltfError::ImportedInvalid)?;
+    Ok(model)
+}
+
+/// The files outside the document that a `.gltf` or `.glb` refers to by URI (external buffers
+/// and images; not data URIs), as paths in `base_dir`, the document's folder. Nothing is read or
+/// checked beyond the document: the list names what a caller writing files must not replace
+/// (including URIs that [`import`] refuses to read, such as absolute ones).
+pub fn referenced_files(bytes: &[u8], base_dir: &Path) -> Result<Vec<PathBuf>, GltfError> {
+    let (json_text, _) = split_container(bytes)?;
+    let root = parse_json(json_text)?;
+    let uris = root.buffers.iter().filter_map(|b| b.uri.as_deref());
+    let uris = uris.chain(root.images.iter().filter_map(|i| i.uri.as_deref()));
+    Ok(uris.filter(|u| !u.starts_with("data:")).map(|u| base_dir.join(percent_decode(u))).collect())
+}
+
+struct Importer<'a> {
+    root: &'a Root,
+    reader: Reader<'a>,
+    model: Model,
+    /// Bytes the copies of meshes drawn by several nodes may still total.
+    copy_budget: u64,
+}
+
+impl Importer<'_> {
+    fn run(&mut self) -> Result<(), GltfError> {
+        let tree = self.tree()?;
+        let root_extras: Option<ex::RootExtras> = ex::unwrap(&self.root.extras);
+        self.model_info(root_extras.as_ref());
+        let synthetic = root_extras.as_ref().and_then(|r| r.synthetic_root);
+        let node_bone = self.bones(&tree, synthetic)?;
+        self.materials();
+        let node_meshes = self.meshes(&tree, &node_bone)?;
+        self.attachments(&tree, &node_bone);
+        self.animations(&node_bone, &node_meshes)?;
+        Ok(())
+    }
+
+    fn model_info(&mut self, extras: Option<&ex::RootExtras>) {
+        let scene_name = self.scene_index().and_then(|s| self.root.scenes.get(s)).and_then(|s| s.name.clone());
+        self.model.name = extras.map(|e| e.name.clone()).or(scene_name).unwrap_or_else(|| "gltf".into());
+        let kind = FormatId::parse;
+        self.model.source = extras
+            .and_then(|e| e.source.as_ref())
+            .and_then(|s| kind(&s.format).map(|format| SourceInfo { format, version: s.version }))
+            .or(Some(SourceInfo { format: crate::FORMAT, version: 2 }));
+        if let Some(e) = extras {
+            self.model.global_sequences =
+                e.global_sequences.iter().map(|d| if d.is_finite() { d.max(0.0) } else { 0.0 }).collect();
+            if let Some(fx) = &e.format_extras
+                && let Some(format) = kind(&fx.format)
+            {
+                // A JSON string holds text that was not JSON when exported; anything else is the
+                // format's JSON itself.
+                let raw = fx.data.get();
+                let text = serde_json::from_str::<String>(raw).unwrap_or_else(|_| raw.to_string());
+                self.model.extras = Some(FormatExtras::from_json(format, text));
+            }
+        }
+    }
+
+    fn scene_index(&self) -> Option<usize> {
+        self.root.scene.map(|s| s.value()).or_else(|| (!self.root.scenes.is_empty()).then_some(0))
+    }
+}

@@ -1,0 +1,166 @@
+//! Bones and attachments from nodes.
+
+use gltf_json as json;
+use json::accessor::ComponentType;
+use relic_core::math::{self, Mat4};
+use relic_core::model::{Attachment, Bone, BoneFlags, Transform};
+
+use crate::GltfError;
+use crate::extras::{self as ex};
+
+use super::Importer;
+use super::tree::{Tree, nearest_marked, node_local};
+
+impl Importer<'_> {
+    /// Bones from the skins' joints and their ancestors, parents first. Returns node → bone.
+    pub(super) fn bones(&mut self, tree: &Tree, synthetic: Option<usize>) -> Result<Vec<Option<usize>>, GltfError> {
+        let nodes = &self.root.nodes;
+        let synthetic = synthetic
+            .filter(|&s| nodes.get(s).is_some_and(|n| node_local(n) == Transform::IDENTITY && n.mesh.is_none()));
+        // Nodes that animations move: an ancestor of joints that moves is a bone even if its rest
+        // transform is the identity.
+        let mut animated = vec![false; nodes.len()];
+        for ch in self.root.animations.iter().flat_map(|a| &a.channels) {
+            if let Some(x) = animated.get_mut(ch.target.node.value()) {
+                *x = true;
+            }
+        }
+        let mut is_joint = vec![false; nodes.len()];
+        for j in self.root.skins.iter().flat_map(|s| &s.joints) {
+            if let Some(x) = is_joint.get_mut(j.value()) {
+                *x = true;
+            }
+        }
+        // Joints and their ancestors, except ancestors that change nothing (an identity, never
+        // animated node such as Blender's armature object) and relic's synthetic root.
+        let mut candidates: Vec<usize> = Vec::new();
+        let mut is_bone = vec![false; nodes.len()];
+        let mut visited = vec![false; nodes.len()];
+        for skin in &self.root.skins {
+            for j in &skin.joints {
+                let mut at = Some(j.value());
+                while let Some(n) = at {
+                    if Some(n) == synthetic || std::mem::replace(visited.get_mut(n).unwrap_or(&mut true), true) {
+                        break;
+                    }
+                    let inert = nodes.get(n).is_none_or(|node| node_local(node) == Transform::IDENTITY)
+                        && !animated.get(n).copied().unwrap_or(false);
+                    if is_joint.get(n).copied().unwrap_or(false) || !inert {
+                        if let Some(b) = is_bone.get_mut(n) {
+                            *b = true;
+                        }
+                        candidates.push(n);
+                    }
+                    at = tree.parent.get(n).copied().flatten();
+                }
+            }
+        }
+        // The nearest ancestor that is a bone.
+        let bone_at_or_above = nearest_marked(&tree.parent, &is_bone);
+        let bone_parent =
+            |n: usize| tree.parent.get(n).copied().flatten().and_then(|p| bone_at_or_above.get(p).copied().flatten());
+        // Keep the first skin's joint order (joints are pushed before their ancestors above, so
+        // re-sort: joints of skins in order first, then the other ancestors).
+        let mut ordered: Vec<usize> = Vec::with_capacity(candidates.len());
+        let mut queued = vec![false; nodes.len()];
+        for n in
+            self.root.skins.iter().flat_map(|s| s.joints.iter().map(|j| j.value())).chain(candidates.iter().copied())
+        {
+            if is_bone.get(n).copied().unwrap_or(false)
+                && !std::mem::replace(queued.get_mut(n).unwrap_or(&mut true), true)
+            {
+                ordered.push(n);
+            }
+        }
+        // Parents first, stable.
+        let mut node_bone: Vec<Option<usize>> = vec![None; nodes.len()];
+        let mut placed: Vec<usize> = Vec::with_capacity(ordered.len());
+        for &n in &ordered {
+            let mut chain = Vec::new();
+            let mut at = Some(n);
+            while let Some(x) = at {
+                if node_bone.get(x).copied().flatten().is_some() {
+                    break;
+                }
+                chain.push(x);
+                at = bone_parent(x);
+            }
+            for &x in chain.iter().rev() {
+                if let Some(slot) = node_bone.get_mut(x) {
+                    *slot = Some(placed.len());
+                }
+                placed.push(x);
+            }
+        }
+        // Inverse bind matrices: from the first skin that lists the joint.
+        let mut ibm: Vec<Option<Mat4>> = vec![None; nodes.len()];
+        for (s, skin) in self.root.skins.iter().enumerate() {
+            let Some(accessor) = skin.inverse_bind_matrices else { continue };
+            let matrices = self.reader.floats::<16>(accessor, &[ComponentType::F32])?;
+            if matrices.len() < skin.joints.len() {
+                return Err(GltfError::invalid(
+                    format!("skins[{s}]"),
+                    format!("{} inverse bind matrices for {} joints", matrices.len(), skin.joints.len()),
+                ));
+            }
+            for (j, m) in skin.joints.iter().zip(matrices) {
+                if let Some(slot) = ibm.get_mut(j.value())
+                    && slot.is_none()
+                {
+                    *slot = Some(m);
+                }
+            }
+        }
+        for (b, &n) in placed.iter().enumerate() {
+            let Some(node) = nodes.get(n) else { continue };
+            let extras: ex::BoneExtras = ex::unwrap(&node.extras).unwrap_or_default();
+            let parent = bone_parent(n).and_then(|p| node_bone.get(p).copied().flatten());
+            let flags = extras.flags.as_ref().map(BoneFlags::from).unwrap_or_default();
+            let rest = extras.rest.map(Transform::from).unwrap_or_else(|| node_local(node));
+            let name = node.name.clone().unwrap_or_else(|| format!("bone_{b}"));
+            self.model.bones.push(Bone { name, parent, rest, flags, ..Bone::default() });
+        }
+        // Bind matrices: the stated inverse, or the rest pose where a bone is no joint.
+        let globals = self.model.rest_globals();
+        for (b, &n) in placed.iter().enumerate() {
+            let extras: ex::BoneExtras = nodes.get(n).and_then(|node| ex::unwrap(&node.extras)).unwrap_or_default();
+            let global = globals.get(b).copied().unwrap_or(math::IDENTITY);
+            let (bind, inverse) = match ibm.get(n).copied().flatten() {
+                Some(inv) => (math::inverse(&inv).unwrap_or(global), inv),
+                None => (global, math::inverse(&global).unwrap_or(math::IDENTITY)),
+            };
+            let bind = extras.bind_matrix.as_deref().and_then(|m| <[f32; 16]>::try_from(m).ok()).unwrap_or(bind);
+            if let Some(bone) = self.model.bones.get_mut(b) {
+                bone.bind_matrix = bind;
+                bone.inverse_bind_matrix = inverse;
+            }
+        }
+        Ok(node_bone)
+    }
+
+    pub(super) fn attachments(&mut self, tree: &Tree, node_bone: &[Option<usize>]) {
+        // Node order (a relic export writes attachments in model order).
+        let mut in_scene = tree.order.clone();
+        in_scene.sort_unstable();
+        for &n in &in_scene {
+            let Some(node) = self.root.nodes.get(n) else { continue };
+            if node_bone.get(n).copied().flatten().is_some() || node.mesh.is_some() || node.camera.is_some() {
+                continue;
+            }
+            let Some(bone) = tree.parent.get(n).copied().flatten().and_then(|p| node_bone.get(p).copied().flatten())
+            else {
+                continue;
+            };
+            let extras: Option<ex::AttachmentExtras> = ex::unwrap(&node.extras);
+            let is_leaf = node.children.as_ref().is_none_or(Vec::is_empty);
+            if extras.as_ref().is_some_and(|e| e.attachment) || is_leaf {
+                self.model.attachments.push(Attachment {
+                    name: node.name.clone().unwrap_or_default(),
+                    id: extras.and_then(|e| e.id),
+                    bone,
+                    transform: node_local(node),
+                });
+            }
+        }
+    }
+}
