@@ -86,6 +86,7 @@ fn batch(c: &mut Criterion) {
             force: true,
             options: ConvertOptions::default(),
             progress: false,
+            json: false,
         };
         g.bench_function(format!("to glb, {jobs} thread{}/{label}", if jobs == 1 { "" } else { "s" }), |b| {
             b.iter(|| {

@@ -63,7 +63,7 @@ fn numpy_available() -> bool {
 }
 
 /// Fails with what to install when Blender's Python lacks numpy (`.ci/run` installs it on CI).
-fn ensure_numpy() -> Result<(), String> {
+pub fn ensure_numpy() -> Result<(), String> {
     if numpy_available() {
         Ok(())
     } else {

@@ -6,7 +6,11 @@
 //! * `blender-check DIR`: import every glTF under DIR into Blender and compare counts.
 //! * `bench-report [--no-run] [--update FILE] [-- ARGS]`: run the benches, print one table of
 //!   medians, throughputs, ratios to memcpy and targets (see `bench_report.rs`).
-//! * `ci`: everything CI runs (fmt, clippy, tests, fixtures --check, bench smoke, corpus).
+//! * `public-api [--check]`: the public API listings in `docs/public-api/`.
+//! * `man [OUT]`: the man page and shell completions of `relic`.
+//! * `fresh-clone [--full]`: the README's two commands on a fresh clone.
+//! * `ci`: everything CI runs (set-up, fmt, clippy, doc, tests, fixtures --check, public API,
+//!   bench smoke, glTF validation, Blender, corpus, fresh clone).
 
 // A binary: `pub` marks what sibling modules use, not an API.
 #![allow(unreachable_pub)]
@@ -19,7 +23,10 @@ mod blender;
 mod ci;
 mod corpus;
 mod fixtures;
+mod fresh_clone;
 mod gltf_validator;
+mod man;
+mod public_api;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -36,6 +43,12 @@ commands:
                        run the benches (unless --no-run) and print one table: median,
                        throughput, ratio to memcpy, target, met; --update replaces the table in
                        FILE (docs/PERFORMANCE.md)
+  public-api [--check]  list every library crate's public items in docs/public-api/
+                       (--check: fail if a listing is stale)
+  man [OUT]            write the man page and shell completions of `relic` to OUT
+                       (default target/dist)
+  fresh-clone [--full] clone this repository into a temporary folder and run the README's
+                       two commands there (default: quick; --full runs `cargo xtask ci` too)
   ci                   everything CI runs";
 
 /// The real game files, next to the checkout. Never copied into the repository.
@@ -76,6 +89,12 @@ fn main() -> ExitCode {
         ["gltf-validate", out] => gltf_validator::run(Some(Path::new(out))),
         ["blender-check", dir] => blender::run(Path::new(dir)),
         ["bench-report", rest @ ..] => bench_report::run(rest),
+        ["public-api"] => public_api::run(false),
+        ["public-api", "--check"] => public_api::run(true),
+        ["man"] => man::run(None),
+        ["man", out] => man::run(Some(Path::new(out))),
+        ["fresh-clone"] => fresh_clone::run(false),
+        ["fresh-clone", "--full"] => fresh_clone::run(true),
         ["ci"] => ci::run(),
         _ => {
             eprintln!("{USAGE}");

@@ -33,24 +33,40 @@ pub struct BatchRequest {
     pub options: ConvertOptions,
     /// Draw a progress bar (else one plain line per file).
     pub progress: bool,
+    /// One JSON object per file on standard output instead of the plain lines.
+    pub json: bool,
 }
 
 /// How one file ended.
 #[derive(Debug)]
 pub enum FileOutcome {
-    /// Converted: bytes read and written, and how many things the target could not hold.
+    /// Converted: bytes read and written, and what the target could not hold.
     Converted {
         /// Input size.
         read: u64,
         /// Output size (all files).
         written: u64,
-        /// Number of reported losses.
-        losses: usize,
+        /// What the target could not hold, and notes on what could not be read.
+        notes: Vec<String>,
     },
-    /// Not a model relic reads (or an animation without its model).
+    /// Its output exists and `--force` was not given: kept, not converted.
+    Exists(PathBuf),
+    /// Not a model relic reads (a texture, an animation or a part without its model, a foreign file).
     Skipped(String),
-    /// The file is damaged, refused, or its output could not be written.
+    /// The file is damaged, of a version relic does not read, or its output could not be written.
     Failed(CliError),
+}
+
+impl FileOutcome {
+    /// The status word of the JSON lines and the plain lines.
+    pub fn status(&self) -> &'static str {
+        match self {
+            FileOutcome::Converted { .. } => "converted",
+            FileOutcome::Exists(_) => "exists",
+            FileOutcome::Skipped(_) => "skipped",
+            FileOutcome::Failed(_) => "failed",
+        }
+    }
 }
 
 /// The closing figures of a batch.
@@ -60,10 +76,14 @@ pub struct BatchSummary {
     pub files: usize,
     /// Models converted.
     pub converted: usize,
-    /// Files that failed.
-    pub failed: usize,
+    /// Models whose output existed (kept, not converted: no `--force`).
+    pub exists: usize,
     /// Files that are not models.
     pub skipped: usize,
+    /// Files that failed.
+    pub failed: usize,
+    /// Notes over all converted models (what their targets could not hold).
+    pub notes: usize,
     /// Bytes read from converted models.
     pub bytes_read: u64,
     /// Bytes written.
@@ -79,10 +99,12 @@ impl std::fmt::Display for BatchSummary {
         let rate = if secs > 0.0 { mb(self.bytes_read) / secs } else { 0.0 };
         write!(
             f,
-            "batch: {} converted, {} failed, {} skipped (not models) of {} files; read {:.2} MB, wrote {:.2} MB in {:.2} s ({:.1} MB/s, {:.1} models/s)",
+            "batch: {} converted, {} skipped (exists), {} skipped (not models), {} failed, {} notes; {} files, read {:.2} MB, wrote {:.2} MB in {:.2} s ({:.1} MB/s, {:.1} models/s)",
             self.converted,
-            self.failed,
+            self.exists,
             self.skipped,
+            self.failed,
+            self.notes,
             self.files,
             mb(self.bytes_read),
             mb(self.bytes_written),
@@ -185,12 +207,12 @@ fn convert_one(
     policy: &OutputPolicy,
     clashes: &HashMap<PathBuf, Clash>,
     path: &Path,
-) -> (PathBuf, FileOutcome) {
+) -> (PathBuf, PathBuf, FileOutcome) {
     let rel = path.strip_prefix(&request.input_dir).unwrap_or(path).to_path_buf();
     let out = output_path(request, path);
     if let Some((output, others)) = clashes.get(path) {
         let error = CliError::SameOutput { file: path.to_path_buf(), output: output.clone(), others: others.clone() };
-        return (rel, FileOutcome::Failed(error));
+        return (rel, out, FileOutcome::Failed(error));
     }
     let outcome = (|| {
         let bytes = relic::read_file(path)?;
@@ -206,25 +228,114 @@ fn convert_one(
         if let Some(why) = why {
             return Ok(FileOutcome::Skipped(format!("{} {why}", kind.name())));
         }
-        let model = relic::load_model(path, &bytes, kind, &[])?.value;
+        // An output kept from an earlier run is not converted again (nothing to lose or redo).
+        if !request.force
+            && let Some(existing) = request.target.output_paths(&out).into_iter().find(|p| p.exists())
+        {
+            return Ok(FileOutcome::Exists(existing));
+        }
+        let loaded = relic::load_model(path, &bytes, kind, &[])?;
         let options = ConvertOptions {
             texture_dir: request.options.texture_dir.clone().or_else(|| path.parent().map(Path::to_path_buf)),
             ..request.options.clone()
         };
-        let converted = convert(&model, request.target, &out, &options)?;
+        let converted = convert(&loaded.value, request.target, &out, &options)?;
         // Every file of the input folder is protected already; a .gltf's .bin or images may lie
         // elsewhere (an image URI may leave the folder).
-        let written = policy.write_all_sparing(&converted.value, &relic::referenced_files(path, &bytes, kind))?;
-        Ok(FileOutcome::Converted { read: bytes.len() as u64, written, losses: converted.losses.len() })
+        let written = match policy.write_all_sparing(&converted.value, &relic::referenced_files(path, &bytes, kind)) {
+            Err(crate::output::OutputError::Exists(existing)) if !request.force => {
+                return Ok(FileOutcome::Exists(existing));
+            }
+            other => other?,
+        };
+        let notes = loaded.losses.iter().chain(&converted.losses).map(ToString::to_string).collect();
+        Ok(FileOutcome::Converted { read: bytes.len() as u64, written, notes })
     })();
-    (rel, outcome.unwrap_or_else(FileOutcome::Failed))
+    (rel, out, outcome.unwrap_or_else(FileOutcome::Failed))
 }
 
-/// Runs a batch: prints one line per file (or a progress bar) and returns the summary.
-pub fn run(request: &BatchRequest) -> Result<BatchSummary, CliError> {
-    if !request.input_dir.is_dir() {
-        return Err(CliError::Usage(format!("{} is not a folder", request.input_dir.display())));
+/// `relic batch` from its arguments: checks them before any work, runs, prints the summary.
+pub fn run_command(args: &crate::cli::BatchArgs) -> Result<bool, CliError> {
+    let Some(target) = Target::from_name(&args.to) else {
+        return Err(CliError::Usage(format!("unknown output format {}", args.to)));
+    };
+    crate::check_version(target, args.common.version)?;
+    let jobs = args.jobs.map_or_else(|| std::thread::available_parallelism().map_or(1, usize::from), usize::from);
+    let request = BatchRequest {
+        input_dir: args.input_dir.clone(),
+        output_dir: args.output_dir.clone(),
+        target,
+        jobs,
+        force: args.force,
+        options: ConvertOptions {
+            version: args.common.version,
+            lod0_only: args.common.lod == crate::cli::Lods::Zero,
+            texture_dir: args.common.textures.clone(),
+        },
+        progress: !args.no_progress && !args.json,
+        json: args.json,
+    };
+    let summary = run(&request)?;
+    if args.json {
+        eprintln!("{summary}");
+    } else {
+        println!("{summary}");
     }
+    Ok(summary.failed == 0)
+}
+
+/// Refuses folders that cannot work: an input that is not a folder, an output that is the input
+/// folder itself (its outputs would be walked as inputs) or an existing file.
+fn check_folders(request: &BatchRequest) -> Result<(), CliError> {
+    let input = &request.input_dir;
+    if !input.is_dir() {
+        return Err(CliError::Usage(format!("{}: not a folder (batch takes an input folder)", input.display())));
+    }
+    let output = &request.output_dir;
+    if output.exists() && !output.is_dir() {
+        return Err(CliError::Usage(format!(
+            "{}: exists and is not a folder (batch writes into a folder)",
+            output.display()
+        )));
+    }
+    if let (Ok(a), Ok(b)) = (input.canonicalize(), output.canonicalize())
+        && a == b
+    {
+        return Err(CliError::Usage(format!(
+            "{}: the output folder is the input folder; give another one (a folder inside the input is fine: the walk leaves it out)",
+            output.display()
+        )));
+    }
+    Ok(())
+}
+
+/// One JSON object for a file: input, output, status, notes (and the error of a failed file).
+fn json_line(path: &Path, out: &Path, outcome: &FileOutcome) -> String {
+    let mut v = serde_json::Map::new();
+    v.insert("input".into(), path.display().to_string().into());
+    v.insert("output".into(), out.display().to_string().into());
+    v.insert("status".into(), outcome.status().into());
+    let notes: Vec<String> = match outcome {
+        FileOutcome::Converted { read, written, notes } => {
+            v.insert("bytes_read".into(), (*read).into());
+            v.insert("bytes_written".into(), (*written).into());
+            notes.clone()
+        }
+        FileOutcome::Exists(existing) => vec![format!("{} exists (--force to overwrite)", existing.display())],
+        FileOutcome::Skipped(why) => vec![why.clone()],
+        FileOutcome::Failed(e) => {
+            v.insert("error".into(), e.to_string().into());
+            Vec::new()
+        }
+    };
+    v.insert("notes".into(), notes.into());
+    serde_json::Value::Object(v).to_string()
+}
+
+/// Runs a batch: prints one line per file (or a progress bar, or JSON lines) and returns the
+/// summary.
+pub fn run(request: &BatchRequest) -> Result<BatchSummary, CliError> {
+    check_folders(request)?;
     let started = Instant::now();
     let files = walk(&request.input_dir, Some(&request.output_dir))?;
     let mut policy = OutputPolicy { force: request.force, ..OutputPolicy::default() };
@@ -237,37 +348,48 @@ pub fn run(request: &BatchRequest) -> Result<BatchSummary, CliError> {
         .map_err(|e| CliError::Usage(format!("cannot start {} worker threads: {e}", request.jobs)))?;
     let clashes = pool.install(|| clashes(request, &files));
     let bar = progress_bar(request.progress, files.len());
-    let (converted, failed, skipped) = (AtomicUsize::new(0), AtomicUsize::new(0), AtomicUsize::new(0));
+    let counts: [AtomicUsize; 5] = Default::default();
     let (read, written) = (AtomicU64::new(0), AtomicU64::new(0));
+    let count = |i: usize, n: usize| counts.get(i).map(|c| c.fetch_add(n, Ordering::Relaxed));
     pool.install(|| {
         files.par_iter().for_each(|path| {
-            let (rel, outcome) = convert_one(request, &policy, &clashes, path);
+            let (rel, out, outcome) = convert_one(request, &policy, &clashes, path);
             let line = match &outcome {
-                FileOutcome::Converted { read: r, written: w, losses } => {
-                    converted.fetch_add(1, Ordering::Relaxed);
+                FileOutcome::Converted { read: r, written: w, notes } => {
+                    count(0, 1);
+                    count(4, notes.len());
                     read.fetch_add(*r, Ordering::Relaxed);
                     written.fetch_add(*w, Ordering::Relaxed);
-                    let lost =
-                        if *losses > 0 { format!(", {losses} things the target cannot hold") } else { String::new() };
+                    let lost = if notes.is_empty() {
+                        String::new()
+                    } else {
+                        format!(", {} things the target cannot hold", notes.len())
+                    };
                     format!("ok   {} ({r} -> {w} bytes{lost})", rel.display())
                 }
+                FileOutcome::Exists(existing) => {
+                    count(1, 1);
+                    format!("skip {}: {} exists (--force to overwrite)", rel.display(), existing.display())
+                }
                 FileOutcome::Skipped(why) => {
-                    skipped.fetch_add(1, Ordering::Relaxed);
+                    count(2, 1);
                     format!("skip {}: {why}", rel.display())
                 }
                 FileOutcome::Failed(e) => {
-                    failed.fetch_add(1, Ordering::Relaxed);
+                    count(3, 1);
                     format!("FAIL {e}")
                 }
             };
+            let failed = matches!(outcome, FileOutcome::Failed(_));
             match &bar {
+                _ if request.json => println!("{}", json_line(path, &out, &outcome)),
                 Some(bar) => {
-                    if matches!(outcome, FileOutcome::Failed(_)) {
+                    if failed {
                         bar.println(&line);
                     }
                     bar.inc(1);
                 }
-                None if matches!(outcome, FileOutcome::Failed(_)) => eprintln!("{line}"),
+                None if failed => eprintln!("{line}"),
                 None => println!("{line}"),
             }
         })
@@ -275,11 +397,14 @@ pub fn run(request: &BatchRequest) -> Result<BatchSummary, CliError> {
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
+    let [converted, exists, skipped, failed, notes] = counts.map(AtomicUsize::into_inner);
     Ok(BatchSummary {
         files: files.len(),
-        converted: converted.into_inner(),
-        failed: failed.into_inner(),
-        skipped: skipped.into_inner(),
+        converted,
+        exists,
+        skipped,
+        failed,
+        notes,
         bytes_read: read.into_inner(),
         bytes_written: written.into_inner(),
         elapsed: started.elapsed(),

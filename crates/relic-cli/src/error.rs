@@ -44,6 +44,11 @@ impl CliError {
         }
     }
 
+    /// The process exit code for this error: 2 for bad usage, 1 for a file that failed.
+    pub fn exit_code(&self) -> u8 {
+        if self.is_usage() { 2 } else { 1 }
+    }
+
     pub(crate) fn io(file: &std::path::Path, source: std::io::Error) -> Self {
         CliError::Relic(relic::Error::io(file, source))
     }

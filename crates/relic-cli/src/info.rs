@@ -37,6 +37,42 @@ pub fn describe(path: &Path, bytes: &[u8]) -> Result<Info, CliError> {
     }
 }
 
+/// Runs `relic info` on every file; `Ok(false)` if any failed (each is reported and the rest go on).
+pub fn run(files: &[std::path::PathBuf], json: bool) -> Result<bool, CliError> {
+    let mut all_ok = true;
+    for path in files {
+        let described = relic::read_file(path).map_err(CliError::from).and_then(|bytes| describe(path, &bytes));
+        match described {
+            Ok(facts) if json => println!("{}", json_line(path, &facts)),
+            Ok(facts) => print!("{}", text_block(path, &facts)),
+            Err(e) => {
+                eprintln!("relic: {e}");
+                all_ok = false;
+            }
+        }
+    }
+    Ok(all_ok)
+}
+
+/// `relic formats`: every registered format, what it holds, and the versions read and written.
+pub fn formats() -> String {
+    use relic_core::format::Versions;
+    let mut out = String::new();
+    for f in relic::FORMATS {
+        let holds =
+            [(f.model.is_some(), "models"), (f.animation.is_some(), "animations"), (f.texture.is_some(), "textures")];
+        let holds: Vec<&str> = holds.iter().filter(|(has, _)| *has).map(|(_, what)| *what).collect();
+        let _ = writeln!(out, "{} ({}): {}", f.name, f.extensions.join(", "), f.title);
+        let _ = writeln!(out, "  holds:  {}", holds.join(", "));
+        let _ = writeln!(out, "  reads:  {}", Versions::list(f.versions.read));
+        let written = if f.versions.write.is_empty() { "none".to_string() } else { Versions::list(f.versions.write) };
+        let note = if f.versions.note.is_empty() { String::new() } else { format!(" ({})", f.versions.note) };
+        let _ = writeln!(out, "  writes: {written}{note}");
+    }
+    out.push_str("gltf (glb, gltf): glTF 2.0\n  holds:  models\n  reads:  2.0\n  writes: 2.0\n");
+    out
+}
+
 /// One JSON object on one line: `file`, `format`, `version`, then the facts in order.
 pub fn json_line(path: &Path, info: &Info) -> String {
     let mut out = String::from("{");

@@ -16,8 +16,16 @@ pub enum OutputError {
     /// The output is one of the inputs.
     #[error("{0} is an input file; refusing to overwrite it")]
     IsInput(PathBuf),
+    /// A folder the output goes into is an existing file.
+    #[error("{}: exists and is not a folder, so {} cannot be written into it", folder.display(), output.display())]
+    NotAFolder {
+        /// The file in the way.
+        folder: PathBuf,
+        /// The output that was to be written.
+        output: PathBuf,
+    },
     /// The file system refused.
-    #[error("{path}: {source}")]
+    #[error("{}: cannot write: {source}", path.display())]
     Io {
         /// The file or folder concerned.
         path: PathBuf,
@@ -98,20 +106,35 @@ impl OutputPolicy {
 
 static COUNTER: AtomicU64 = AtomicU64::new(0);
 
-/// Writes `bytes` to a new temporary file next to `path` and syncs it; returns its path.
+/// Creates the folder `dir` that `output` goes into (and its parents), naming the user's paths
+/// when it cannot: a file in the way, or what the system said about the output.
+fn create_folder(dir: &Path, output: &Path) -> Result<(), OutputError> {
+    if let Err(source) = std::fs::create_dir_all(dir) {
+        // The nearest existing ancestor that is not a folder is what is in the way.
+        let in_way = dir.ancestors().find(|a| a.exists() && !a.is_dir());
+        return Err(match in_way {
+            Some(folder) => OutputError::NotAFolder { folder: folder.to_path_buf(), output: output.to_path_buf() },
+            None => OutputError::Io { path: output.to_path_buf(), source },
+        });
+    }
+    Ok(())
+}
+
+/// Writes `bytes` to a new temporary file next to `path` and syncs it; returns its path. Errors
+/// name `path` (the output the user asked for), never the temporary name.
 fn write_temporary(path: &Path, bytes: &[u8]) -> Result<PathBuf, OutputError> {
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => PathBuf::from("."),
     };
-    std::fs::create_dir_all(&dir).map_err(io(&dir))?;
+    create_folder(&dir, path)?;
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "output".into());
     let n = COUNTER.fetch_add(1, Ordering::Relaxed);
     let tmp = dir.join(format!(".{name}.relic-tmp-{}-{n}", std::process::id()));
     let result = (|| {
-        let mut file = std::fs::OpenOptions::new().write(true).create_new(true).open(&tmp).map_err(io(&tmp))?;
-        file.write_all(bytes).map_err(io(&tmp))?;
-        file.sync_all().map_err(io(&tmp))
+        let mut file = std::fs::OpenOptions::new().write(true).create_new(true).open(&tmp).map_err(io(path))?;
+        file.write_all(bytes).map_err(io(path))?;
+        file.sync_all().map_err(io(path))
     })();
     match result {
         Ok(()) => Ok(tmp),
@@ -251,9 +274,30 @@ mod tests {
         std::fs::write(dir.path().join("blocker"), b"keep").unwrap();
         let bin = dir.path().join("blocker/a.bin");
         let err = OutputPolicy::default().write_all(&[(gltf.clone(), b"{}".to_vec()), (bin, b"new".to_vec())]);
-        assert!(matches!(err, Err(OutputError::Io { .. })), "{err:?}");
+        assert!(matches!(&err, Err(OutputError::NotAFolder { folder, .. }) if folder.ends_with("blocker")), "{err:?}");
+        let text = err.unwrap_err().to_string();
+        assert!(text.contains("blocker: exists and is not a folder") && text.contains("a.bin"), "{text}");
         assert!(!gltf.exists(), "a .gltf without its .bin is left behind");
         assert_eq!(std::fs::read(dir.path().join("blocker")).unwrap(), b"keep");
+    }
+
+    /// An unwritable folder is reported with the output the user named, never the temporary file.
+    #[test]
+    fn errors_name_the_output_not_the_temporary_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let locked = dir.path().join("locked");
+        std::fs::create_dir(&locked).unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o555)).unwrap();
+        let out = locked.join("x.glb");
+        let err = OutputPolicy::default().write_all(&[(out.clone(), b"glTF".to_vec())]);
+        std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o755)).unwrap();
+        // Root may write anywhere: then it simply succeeded.
+        if let Err(e) = err {
+            let text = e.to_string();
+            assert!(text.starts_with(&format!("{}: cannot write:", out.display())), "{text}");
+            assert!(!text.contains("relic-tmp"), "{text}");
+        }
     }
 
     #[test]

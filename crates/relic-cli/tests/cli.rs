@@ -341,7 +341,11 @@ fn batch_converts_the_good_reports_the_bad_and_mirrors_folders() {
     let stdout = text(&out.stdout);
     let stderr = text(&out.stderr);
     let summary = stdout.lines().last().unwrap();
-    assert!(summary.starts_with("batch: 4 converted, 1 failed, 2 skipped (not models) of 7 files"), "{summary}");
+    assert!(
+        summary
+            .starts_with("batch: 4 converted, 0 skipped (exists), 2 skipped (not models), 1 failed, 1 notes; 7 files"),
+        "{summary}"
+    );
     assert!(summary.contains("MB/s"), "{summary}");
     assert!(stderr.contains("truncated.m2") && stderr.contains("at byte 0x"), "{stderr}");
     for rel in ["chars/hero.glb", "chars/deep/GUN.glb", "creature/gnome.glb", "creature/readme.glb"] {
@@ -349,11 +353,25 @@ fn batch_converts_the_good_reports_the_bad_and_mirrors_folders() {
         assert!(bytes.starts_with(b"glTF"), "{rel}");
     }
     assert!(!output.join("creature/truncated.glb").exists());
-    // A second run refuses to overwrite; with --force and one job it converts again.
+    // A second run keeps every existing output: skipped (exists), counted apart; the damaged file
+    // still fails, so the exit code stays 1.
     let again = run(&["batch", path(&input), path(&output), "--to", "glb", "--no-progress"]);
-    assert!(text(&again.stdout).contains("batch: 0 converted, 5 failed"), "{}", text(&again.stdout));
+    let again_out = text(&again.stdout);
+    assert!(
+        again_out.contains("batch: 0 converted, 4 skipped (exists), 2 skipped (not models), 1 failed"),
+        "{again_out}"
+    );
+    assert!(
+        again_out.contains("skip chars/hero.abc: ") && again_out.contains("hero.glb exists (--force to overwrite)"),
+        "{again_out}"
+    );
+    assert_eq!(again.status.code(), Some(1));
     let forced = run(&["batch", path(&input), path(&output), "--to", "abc", "--jobs", "1", "--force"]);
-    assert!(text(&forced.stdout).contains("batch: 4 converted, 1 failed"), "{}", text(&forced.stdout));
+    assert!(
+        text(&forced.stdout).contains("batch: 4 converted, 0 skipped (exists), 2 skipped (not models), 1 failed"),
+        "{}",
+        text(&forced.stdout)
+    );
 }
 
 #[test]
@@ -366,10 +384,15 @@ fn batch_into_a_folder_inside_its_input_skips_its_own_outputs() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     let out = run(&["batch", path(&input), path(&output), "--to", "m2", "--force"]);
     assert!(
-        text(&out.stdout).contains("batch: 1 converted, 0 failed, 0 skipped (not models) of 1 files"),
+        text(&out.stdout)
+            .contains("batch: 1 converted, 0 skipped (exists), 0 skipped (not models), 0 failed, 3 notes; 1 files"),
         "{}",
         text(&out.stdout)
     );
+    // Without --force, a run over a folder whose outputs all exist is a success.
+    let out = run(&["batch", path(&input), path(&output), "--to", "m2"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("batch: 0 converted, 1 skipped (exists)"), "{}", text(&out.stdout));
 }
 
 #[test]
@@ -395,10 +418,8 @@ fn batch_over_the_real_corpus() {
     let out = run(&["batch", path(&corpus), path(&dir.path().join("out")), "--to", "glb", "--no-progress"]);
     let stdout = text(&out.stdout);
     assert_eq!(out.status.success(), refused == 0, "{stdout}\n{}", text(&out.stderr));
-    let expected = format!(
-        "batch: {readable} converted, {refused} failed, {others} skipped (not models) of {} files",
-        files.len()
-    );
+    let expected =
+        format!("batch: {readable} converted, 0 skipped (exists), {others} skipped (not models), {refused} failed, ");
     assert!(stdout.lines().last().unwrap().starts_with(&expected), "{expected}\n{stdout}");
 }
 

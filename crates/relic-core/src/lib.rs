@@ -8,7 +8,7 @@
 //!   [`validate`]: the rules a model must satisfy before any writer accepts it.
 //! * [`frame`]: the only place where game coordinate frames are converted to the model's.
 //! * [`sample`]: the one implementation of keyframe interpolation (step, linear/slerp, cubic).
-//! * [`format`]: the registry entry every format crate provides ([`FormatEntry`]) and the
+//! * [`format`](mod@format): the registry entry every format crate provides ([`FormatEntry`]) and the
 //!   [`FormatId`] that names a format without this crate knowing which formats exist.
 //! * [`texture`]: decoded images and texture-codec options.
 //! * [`info`]: the facts `relic info` shows for a file.

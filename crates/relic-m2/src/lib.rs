@@ -7,7 +7,7 @@
 //! | 260–263 | The Burning Crusade 2.x | 112 B | 48 B | 4×i16, excess-32767 | + blend overrides with flag 0x8 |
 //! | 264+, `MD21` | Wrath and later | — | — | — | refused: views live in `.skin` files |
 //!
-//! | section | file layer ([`file`]) | common model ([`to_ir`], [`from_ir`]) |
+//! | section | file layer ([`file`](mod@file)) | common model ([`to_ir`], [`from_ir`]) |
 //! |---|---|---|
 //! | header, name, flags | [`file::M2File`] | `Model::name`; flags in extras |
 //! | global sequences | `M2File::global_sequences` (ms) | `Model::global_sequences` (s) |

@@ -47,10 +47,10 @@ pub fn check<T, E>(
     Ok(())
 }
 
-/// Values a count field is set to by [`Harness::fields`]: 0, 1, 2^16, 2^31, 2^32 − 1.
+/// Values a count field is set to by [`Harness::fields`](crate::Harness::fields): 0, 1, 2^16, 2^31, 2^32 − 1.
 pub const COUNT_VALUES: [u32; 5] = [0, 1, 1 << 16, 1 << 31, u32::MAX];
 
-/// NaN and the infinities: what [`Harness::floats`] writes into float fields.
+/// NaN and the infinities: what [`Harness::floats`](crate::Harness::floats) writes into float fields.
 pub const BAD_FLOATS: [f32; 3] = [f32::NAN, f32::INFINITY, f32::NEG_INFINITY];
 
 /// A writer as [`bad_floats_are_refused`] calls it: `None` where it does not apply to the model

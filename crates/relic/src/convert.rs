@@ -37,9 +37,12 @@ impl Target {
     pub fn for_path(path: &Path) -> Result<Target, Error> {
         let ext = path.extension().map(|e| e.to_string_lossy().into_owned()).unwrap_or_default();
         Target::from_name(&ext).ok_or_else(|| {
+            let formats = formats::FORMATS.iter().filter(|f| f.model.is_some()).map(|f| format!(".{}", f.name));
+            let all: Vec<String> = [".glb".to_string(), ".gltf".to_string()].into_iter().chain(formats).collect();
             Error::Usage(format!(
-                "{}: cannot tell the output format from the extension {ext:?}; use .glb, .gltf, .abc, .m2 or .nod",
-                path.display()
+                "{}: cannot tell the output format from the extension {ext:?}; use {}",
+                path.display(),
+                all.join(", ")
             ))
         })
     }

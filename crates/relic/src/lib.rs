@@ -1,7 +1,7 @@
 //! relic: the crate to depend on for "any model relic reads".
 //!
 //! Each format crate (`relic-abc`, `relic-m2`, `relic-nod`) exposes one
-//! [`FormatEntry`](relic_core::FormatEntry); this crate assembles them into the default registry
+//! [`FormatEntry`]; this crate assembles them into the default registry
 //! ([`FORMATS`]), recognises files by their bytes ([`detect`]), opens them with the files next to
 //! them that they need ([`open`]) and converts common models to any format or to glTF 2.0
 //! ([`convert`]). The `relic` command, `cargo xtask` and the benches use it; so can you.
@@ -25,6 +25,11 @@
 //! }
 //! # Ok::<(), relic::Error>(())
 //! ```
+
+/// The README's library example, compiled and run as a doc test.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+pub struct ReadmeExample;
 
 mod convert;
 mod error;

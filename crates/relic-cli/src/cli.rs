@@ -1,0 +1,169 @@
+//! The command line: what `relic` accepts, with the version lists taken from the format registry
+//! (so the help always says what the crates really write).
+
+use std::path::PathBuf;
+
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
+use relic_core::format::Versions;
+
+/// relic: brings the skeletal models of LithTech ABC (Shogo, Blood 2, NOLF, AVP2), Nod NOD/NAD
+/// (Vampire: The Masquerade – Redemption) and World of Warcraft M2 (Classic, TBC) to glTF 2.0 and back.
+///
+/// Exit codes: 0 success, 1 a file failed, 2 bad usage.
+#[derive(Debug, Parser)]
+#[command(name = "relic", version)]
+pub struct Cli {
+    /// The command.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The commands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Show a file's format, version and the format's own counts.
+    #[command(after_help = "Examples:
+  relic info fixtures/abc/v12_basic.abc
+  relic info --json models/*.m2 > counts.jsonl")]
+    Info {
+        /// Model or animation files (recognised by content, not by extension).
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// One JSON object per file, one per line.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Convert one model to another format, chosen by the output's extension.
+    #[command(after_help = "Examples:
+  relic convert PARTNER_DANCIN.ABC partner.glb
+  relic convert gnome.glb gnome.m2 --version 256
+  relic convert vampire.nod vampire.gltf --anim walk.nad --anim run.nad
+  relic convert model.abc model_lod0.abc --lod 0 --force")]
+    Convert(ConvertArgs),
+    /// Convert every model under a folder, in parallel, into a mirrored folder tree.
+    #[command(after_help = "Examples:
+  relic batch extracted/Models out/ --to glb
+  relic batch out/ back/ --to m2 --version 256 --jobs 2
+  relic batch extracted/ out/ --to glb --json > report.jsonl")]
+    Batch(BatchArgs),
+    /// List the formats relic reads and writes, with their versions.
+    Formats,
+    /// Print a shell completion script (bash, zsh, fish, elvish or powershell).
+    #[command(after_help = "Examples:
+  relic completions bash > ~/.local/share/bash-completion/completions/relic
+  relic completions zsh > ~/.zfunc/_relic")]
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+}
+
+/// `relic convert`.
+#[derive(Debug, Args)]
+pub struct ConvertArgs {
+    /// The model: .abc, .m2, .nod, .glb or .gltf (recognised by content).
+    pub input: PathBuf,
+    /// The output: .glb, .gltf (+ .bin), .abc, .m2 or .nod.
+    pub output: PathBuf,
+    /// NAD animations to play on a NOD model (repeatable).
+    #[arg(long = "anim", value_name = "FILE.nad")]
+    pub animations: Vec<PathBuf>,
+    /// Version, levels of detail and textures.
+    #[command(flatten)]
+    pub common: CommonArgs,
+    /// Overwrite an existing output.
+    #[arg(long)]
+    pub force: bool,
+    /// List every thing the target cannot hold (by default the first ten and a count).
+    #[arg(long)]
+    pub verbose: bool,
+    /// Refuse the conversion (exit 1, nothing written) if the output cannot hold everything.
+    #[arg(long)]
+    pub strict: bool,
+}
+
+/// `relic batch`.
+#[derive(Debug, Args)]
+pub struct BatchArgs {
+    /// Folder searched recursively; files are recognised by content.
+    pub input_dir: PathBuf,
+    /// Where the outputs go (folders are created as needed); may lie inside the input folder,
+    /// which the walk then leaves out, but may not be the input folder itself.
+    pub output_dir: PathBuf,
+    /// Output format.
+    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(crate::targets()))]
+    pub to: String,
+    /// Worker threads, at least 1 (default: one per core).
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
+    pub jobs: Option<u16>,
+    /// Version, levels of detail and textures.
+    #[command(flatten)]
+    pub common: CommonArgs,
+    /// Overwrite existing outputs (without it they are kept and counted as skipped).
+    #[arg(long)]
+    pub force: bool,
+    /// One plain line per file even on a terminal.
+    #[arg(long)]
+    pub no_progress: bool,
+    /// One JSON object per file on standard output (input, output, status, notes), for scripts;
+    /// the summary goes to standard error.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Options shared by `convert` and `batch`.
+#[derive(Debug, Args)]
+pub struct CommonArgs {
+    /// Version of the output format (see `relic formats`).
+    #[arg(long, value_name = "N")]
+    pub version: Option<u32>,
+    /// Levels of detail to keep.
+    #[arg(long, value_enum, default_value_t = Lods::All)]
+    pub lod: Lods,
+    /// Where to look for PNG/JPEG versions of the textures (default: the input's folder).
+    #[arg(long, value_name = "DIR")]
+    pub textures: Option<PathBuf>,
+}
+
+/// Which levels of detail to keep.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Lods {
+    /// Only the full-detail meshes.
+    #[value(name = "0")]
+    Zero,
+    /// Every level.
+    All,
+}
+
+/// The versions each format writes, for `--version`'s help: `abc: 6, 9–13; m2: 256–263; …`.
+pub fn version_help() -> String {
+    let per_format: Vec<String> = relic::FORMATS
+        .iter()
+        .filter(|f| f.model.is_some())
+        .map(|f| {
+            let note = if f.versions.note.is_empty() { String::new() } else { format!(" ({})", f.versions.note) };
+            format!("{}: {}{note}", f.name, Versions::list(f.versions.write))
+        })
+        .collect();
+    format!(
+        "Version of the output format, checked before anything is read: {} (default: the input's own version when it is of the same format, else the format's usual one). glTF outputs take none.",
+        per_format.join("; ")
+    )
+}
+
+/// The command with its run-time help (version lists) filled in.
+pub fn command() -> clap::Command {
+    let help = version_help();
+    Cli::command()
+        .mut_subcommand("convert", |c| c.mut_arg("version", |a| a.help(help.clone())))
+        .mut_subcommand("batch", |c| c.mut_arg("version", |a| a.help(help.clone())))
+}
+
+/// Parses the process's arguments (exits 2 with clap's message on bad usage, 0 for `--help`).
+pub fn parse() -> Cli {
+    let matches = command().get_matches();
+    match Cli::from_arg_matches(&matches) {
+        Ok(cli) => cli,
+        Err(e) => e.exit(),
+    }
+}

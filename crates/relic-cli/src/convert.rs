@@ -1,0 +1,82 @@
+//! `relic convert`: one model to another format.
+
+use std::path::{Path, PathBuf};
+
+use relic::{ConvertOptions, Target, convert};
+
+use crate::cli::{ConvertArgs, Lods};
+use crate::error::CliError;
+use crate::output::OutputPolicy;
+
+/// Notes about what the target cannot hold printed without `--verbose`.
+const NOTES_SHOWN: usize = 10;
+
+/// Runs `relic convert`; `Ok(false)` if the file failed.
+pub fn run(args: &ConvertArgs) -> Result<bool, CliError> {
+    let target = Target::for_path(&args.output)?;
+    crate::check_version(target, args.common.version)?;
+    let options = ConvertOptions {
+        version: args.common.version,
+        lod0_only: args.common.lod == Lods::Zero,
+        texture_dir: args.common.textures.clone(),
+    };
+    run_convert(&args.input, &args.output, &args.animations, &options, args.force, args.verbose, args.strict)
+}
+
+fn run_convert(
+    input_path: &Path,
+    output: &Path,
+    animations: &[PathBuf],
+    options: &ConvertOptions,
+    force: bool,
+    verbose: bool,
+    strict: bool,
+) -> Result<bool, CliError> {
+    let target = Target::for_path(output)?;
+    let mut policy = OutputPolicy { force, ..OutputPolicy::default() };
+    policy.protect(input_path);
+    for a in animations {
+        policy.protect(a);
+    }
+    // Before any work: an output that exists (without --force) or is an input is refused now.
+    for path in target.output_paths(output) {
+        policy.check(&path)?;
+    }
+    let bytes = relic::read_file(input_path)?;
+    let kind = relic::detect(&bytes).ok_or_else(|| relic::Error::NotModel { file: input_path.to_path_buf() })?;
+    let anims: Vec<&Path> = animations.iter().map(PathBuf::as_path).collect();
+    let loaded = relic::load_model(input_path, &bytes, kind, &anims)?;
+    for note in &loaded.losses {
+        eprintln!("relic: note: {}: {note}", input_path.display());
+    }
+    let model = loaded.value;
+    let options = ConvertOptions {
+        texture_dir: options.texture_dir.clone().or_else(|| input_path.parent().map(Path::to_path_buf)),
+        ..options.clone()
+    };
+    let converted = convert(&model, target, output, &options)?;
+    // A .gltf input's .bin and images are input files too.
+    for f in relic::referenced_files(input_path, &bytes, kind) {
+        policy.protect(&f);
+    }
+    let shown = if verbose || strict { converted.losses.len() } else { NOTES_SHOWN };
+    for loss in converted.losses.iter().take(shown) {
+        eprintln!("relic: note: {} cannot hold {loss}", target.extension());
+    }
+    if converted.losses.len() > shown {
+        eprintln!("relic: note: … and {} more (--verbose lists them all)", converted.losses.len() - shown);
+    }
+    if strict && !converted.losses.is_empty() {
+        eprintln!(
+            "relic: {}: not written: --strict, and {} things above cannot be held by {}",
+            output.display(),
+            converted.losses.len(),
+            target.extension()
+        );
+        return Ok(false);
+    }
+    let written = policy.write_all(&converted.value)?;
+    let names: Vec<String> = converted.value.iter().map(|(p, _)| p.display().to_string()).collect();
+    println!("wrote {} ({written} bytes)", names.join(" + "));
+    Ok(true)
+}

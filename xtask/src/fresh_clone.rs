@@ -1,0 +1,111 @@
+//! `cargo xtask fresh-clone [--full]`: clones this repository (its committed `HEAD`) into a
+//! temporary folder and runs the README's two commands there, exactly as the README's "On a fresh
+//! machine" section writes them, with nothing else run first.
+//!
+//! * quick (the CI step): the main command, then the test command limited by `RELIC_CI_ONLY` to
+//!   its set-up and a few fast steps; the clone shares this checkout's `target/` for the
+//!   compiled dependencies, so only the workspace's own crates are built again.
+//! * `--full`: both commands whole, with a target folder of their own (a cold build).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+/// `cargo xtask ci` runs only the steps named here (comma-separated) when it is set.
+pub const ONLY: &str = "RELIC_CI_ONLY";
+
+/// The steps of `cargo xtask ci` the quick run takes: the set-up a fresh clone needs, and fast
+/// steps that use it.
+const QUICK_STEPS: &str = "setup,fmt,fixtures,gltf-validate,blender-check";
+
+/// The shell commands of the README's "On a fresh machine" section, in order (the first `sh`
+/// block is the main command, the second the test command).
+pub fn readme_commands(readme: &str) -> Result<Vec<String>, String> {
+    let section = readme
+        .split("\n## ")
+        .find(|s| s.starts_with("On a fresh machine"))
+        .ok_or("the README has no \"On a fresh machine\" section")?;
+    let mut commands = Vec::new();
+    let mut lines = section.lines();
+    while let Some(line) = lines.next() {
+        if line.trim() == "```sh" {
+            let block: Vec<&str> = lines.by_ref().take_while(|l| l.trim() != "```").collect();
+            commands.push(block.join("\n").trim().to_string());
+        }
+    }
+    if commands.len() < 2 {
+        return Err(format!("the README's \"On a fresh machine\" section has {} commands, not 2", commands.len()));
+    }
+    commands.truncate(2);
+    Ok(commands)
+}
+
+fn sh(command: &str, dir: &Path, env: &[(&str, &str)]) -> Result<(), String> {
+    println!("fresh-clone: $ {command}");
+    let started = Instant::now();
+    let status = Command::new("sh")
+        .args(["-c", command])
+        .current_dir(dir)
+        .envs(env.iter().copied())
+        // The clone is a user's checkout: none of this run's CI settings leak into it.
+        .env_remove("RELIC_REQUIRE_CORPUS")
+        .env_remove("CARGO")
+        .status()
+        .map_err(|e| format!("cannot run sh: {e}"))?;
+    println!("fresh-clone: exit {} in {:.1} s", status.code().unwrap_or(-1), started.elapsed().as_secs_f64());
+    if status.success() { Ok(()) } else { Err(format!("`{command}` failed in the fresh clone ({status})")) }
+}
+
+pub fn run(full: bool) -> Result<(), String> {
+    let root = crate::workspace_root();
+    let dirty = Command::new("git").args(["status", "--porcelain"]).current_dir(&root).output();
+    if dirty.is_ok_and(|o| !o.stdout.is_empty()) {
+        println!("fresh-clone: note: uncommitted changes are not in the clone (it is made from HEAD)");
+    }
+    let base = std::env::temp_dir().join(format!("relic-fresh-clone-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&base);
+    std::fs::create_dir_all(&base).map_err(|e| format!("{}: {e}", base.display()))?;
+    let clone: PathBuf = base.join("relic");
+    let status = Command::new("git")
+        .args(["clone", "--quiet", "--no-hardlinks"])
+        .arg(&root)
+        .arg(&clone)
+        .status()
+        .map_err(|e| format!("cannot run git: {e}"))?;
+    if !status.success() {
+        return Err(format!("git clone failed ({status})"));
+    }
+    let readme = std::fs::read_to_string(clone.join("README.md")).map_err(|e| format!("README.md: {e}"))?;
+    let commands = readme_commands(&readme)?;
+    let (main, test) = (&commands[0], &commands[1]);
+    let own_target = base.join("target").display().to_string();
+    let shared_target = root.join("target").display().to_string();
+    let target = if full { own_target } else { shared_target };
+    let env_main = [("CARGO_TARGET_DIR", target.as_str())];
+    let result = sh(main, &clone, &env_main).and_then(|()| {
+        let out = clone.join("hero.glb");
+        let bytes = std::fs::read(&out).map_err(|e| format!("the main command wrote no {}: {e}", out.display()))?;
+        if !bytes.starts_with(b"glTF") {
+            return Err(format!("{} is not a GLB", out.display()));
+        }
+        println!("fresh-clone: the main command wrote hero.glb ({} bytes)", bytes.len());
+        let mut env = vec![("CARGO_TARGET_DIR", target.as_str())];
+        if !full {
+            env.push((ONLY, QUICK_STEPS));
+        }
+        sh(test, &clone, &env)
+    });
+    let _ = std::fs::remove_dir_all(&base);
+    result
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_readme_names_its_two_commands() {
+        let readme = std::fs::read_to_string(crate::workspace_root().join("README.md")).unwrap();
+        let commands = super::readme_commands(&readme).unwrap();
+        assert!(commands[0].starts_with("cargo run --release -p relic-cli -- convert "), "{commands:?}");
+        assert_eq!(commands[1], "cargo xtask ci");
+    }
+}
