@@ -57,7 +57,9 @@ fn batch_reports_inputs_that_map_to_the_same_output_and_loses_nothing() {
             assert_eq!(out.status.code(), Some(1), "{stdout}\n{stderr}");
             let summary = stdout.lines().last().unwrap();
             assert!(
-                summary.starts_with("batch: 2 converted, 2 failed, 1 skipped (not models) of 5 files"),
+                summary.starts_with(
+                    "batch: 2 converted, 0 skipped (exists), 1 skipped (not models), 2 failed, 0 notes; 5 files"
+                ),
                 "{summary}"
             );
             // Each colliding input is reported, naming the other and the shared output.
@@ -98,7 +100,7 @@ fn one_model_beside_a_file_that_is_not_one_converts() {
     let out = run(&["batch", path(&input), path(&output), "--to", "glb", "--no-progress"]);
     let stdout = text(&out.stdout);
     assert!(out.status.success(), "{stdout}\n{}", text(&out.stderr));
-    assert!(stdout.contains("batch: 1 converted, 0 failed, 2 skipped"), "{stdout}");
+    assert!(stdout.contains("batch: 1 converted, 0 skipped (exists), 2 skipped (not models), 0 failed"), "{stdout}");
     assert!(std::fs::read(output.join("walk.glb")).unwrap().starts_with(b"glTF"));
 }
 
@@ -151,7 +153,7 @@ fn batch_never_overwrites_a_file_a_gltf_input_refers_to() {
     let out = run(&["batch", path(&input), path(&output), "--to", "gltf", "--force", "--no-progress"]);
     let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
     assert_eq!(out.status.code(), Some(1), "{stdout}\n{stderr}");
-    assert!(stdout.contains("batch: 0 converted, 1 failed, 1 skipped"), "{stdout}");
+    assert!(stdout.contains("batch: 0 converted, 0 skipped (exists), 1 skipped (not models), 1 failed"), "{stdout}");
     assert!(stderr.contains("a.bin is an input file"), "{stderr}");
     assert_eq!(std::fs::read(output.join("a.bin")).unwrap(), b"image bytes");
     assert!(!output.join("a.gltf").exists());
