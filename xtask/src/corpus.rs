@@ -63,6 +63,8 @@ enum Outcome {
     Passed,
     Failed,
     Refused,
+    /// A part of a model stored in another file (an M2 `.skin`): checked with that model.
+    Part,
     NotModel,
 }
 
@@ -80,6 +82,10 @@ fn check_file(root: &Path, path: &Path) -> Outcome {
         return Outcome::NotModel;
     };
     let info = detected.source;
+    if detected.content == relic::Content::Part {
+        println!("--   {rel} [{} part]: checked with its model", info.format);
+        return Outcome::Part;
+    }
     let started = Instant::now();
     let siblings = relic::FolderSiblings::of(path);
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
@@ -104,6 +110,10 @@ fn check_file(root: &Path, path: &Path) -> Outcome {
         ("FAIL", Outcome::Failed)
     };
     println!("{mark} {rel} [{} v{}] {summary} [{ms:.0} ms]", info.format, info.version);
+    // The verdict a reader needs first: the first check that failed, with its figures.
+    if let Some(first) = checks.failures().next() {
+        println!("     first failing check: {first}");
+    }
     outcome
 }
 
@@ -112,18 +122,22 @@ pub fn run(dir: &Path) -> Result<(), String> {
     if !dir.is_dir() {
         return Err(format!("{} is not a folder", dir.display()));
     }
-    let (mut passed, mut failed, mut refused, mut other) = (0, 0, 0, 0);
+    let (mut passed, mut failed, mut refused, mut parts, mut other) = (0, 0, 0, 0, 0);
     for path in crate::walk(dir)? {
         match check_file(dir, &path) {
             Outcome::Passed => passed += 1,
             Outcome::Failed => failed += 1,
             Outcome::Refused => refused += 1,
+            Outcome::Part => parts += 1,
             Outcome::NotModel => other += 1,
         }
     }
     let mut line = format!("{passed} passed, {failed} failed");
     if refused > 0 {
         line.push_str(&format!(", {refused} refused"));
+    }
+    if parts > 0 {
+        line.push_str(&format!(", {parts} parts of models"));
     }
     if other > 0 {
         line.push_str(&format!(", {other} not models"));
