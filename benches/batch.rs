@@ -85,6 +85,7 @@ fn batch(c: &mut Criterion) {
             jobs,
             force: true,
             options: ConvertOptions::default(),
+            textures: Default::default(),
             progress: false,
             json: false,
         };

@@ -257,7 +257,8 @@ pub fn run(out: Option<&Path>) -> Result<(), String> {
     // The richest sample with PNG textures embedded.
     let textures = out.join("texture-source");
     relic_gltf::samples::write_textures(&textures).map_err(|e| format!("{}: {e}", textures.display()))?;
-    let textured = ExportOptions { texture_dir: Some(textures), ..options.clone() };
+    let source = relic_gltf::textures::DirTextures::new(&textures);
+    let textured = ExportOptions { textures: Some(std::sync::Arc::new(source)), ..options.clone() };
     files.push(export_glb(
         &relic_gltf::samples::skinned_animated(),
         &out,

@@ -31,6 +31,8 @@ pub struct BatchRequest {
     pub force: bool,
     /// Conversion choices (version, LOD).
     pub options: ConvertOptions,
+    /// Where each model's textures are looked for (glTF outputs).
+    pub textures: relic::textures::TextureSearch,
     /// Draw a progress bar (else one plain line per file).
     pub progress: bool,
     /// One JSON object per file on standard output instead of the plain lines.
@@ -235,10 +237,8 @@ fn convert_one(
             return Ok(FileOutcome::Exists(existing));
         }
         let loaded = relic::load_model(path, &bytes, kind, &[])?;
-        let options = ConvertOptions {
-            texture_dir: request.options.texture_dir.clone().or_else(|| path.parent().map(Path::to_path_buf)),
-            ..request.options.clone()
-        };
+        let textures = relic::textures::GameTextures::new(path, request.textures.clone());
+        let options = ConvertOptions { textures: Some(std::sync::Arc::new(textures)), ..request.options.clone() };
         let converted = convert(&loaded.value, request.target, &out, &options)?;
         // Every file of the input folder is protected already; a .gltf's .bin or images may lie
         // elsewhere (an image URI may leave the folder).
@@ -270,8 +270,9 @@ pub fn run_command(args: &crate::cli::BatchArgs) -> Result<bool, CliError> {
         options: ConvertOptions {
             version: args.common.version,
             lod0_only: args.common.lod == crate::cli::Lods::Zero,
-            texture_dir: args.common.textures.clone(),
+            textures: None,
         },
+        textures: args.common.texture_search(),
         progress: !args.no_progress && !args.json,
         json: args.json,
     };
@@ -360,11 +361,7 @@ pub fn run(request: &BatchRequest) -> Result<BatchSummary, CliError> {
                     count(4, notes.len());
                     read.fetch_add(*r, Ordering::Relaxed);
                     written.fetch_add(*w, Ordering::Relaxed);
-                    let lost = if notes.is_empty() {
-                        String::new()
-                    } else {
-                        format!(", {} things the target cannot hold", notes.len())
-                    };
+                    let lost = if notes.is_empty() { String::new() } else { format!(", {} notes", notes.len()) };
                     format!("ok   {} ({r} -> {w} bytes{lost})", rel.display())
                 }
                 FileOutcome::Exists(existing) => {

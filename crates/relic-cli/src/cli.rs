@@ -120,9 +120,44 @@ pub struct CommonArgs {
     /// Levels of detail to keep.
     #[arg(long, value_enum, default_value_t = Lods::All)]
     pub lod: Lods,
-    /// Where to look for PNG/JPEG versions of the textures (default: the input's folder).
+    /// The game's data folder, where M2 texture paths (`Creature\Gnome\Gnome.blp`) are found,
+    /// without regard to letter case (repeatable; default: every folder above the model).
     #[arg(long, value_name = "DIR")]
-    pub textures: Option<PathBuf>,
+    pub data: Vec<PathBuf>,
+    /// The file for an M2 replaceable texture type, which the game picks from its tables
+    /// (1 body, 2 cape, 6 hair, 8 fur, 11–13 creature skins; repeatable: --texture 11=skin.blp).
+    #[arg(long = "texture", value_name = "TYPE=FILE", value_parser = parse_replaceable)]
+    pub replaceable: Vec<(u32, PathBuf)>,
+    /// The file for a LithTech skin slot, slot 0 first (repeatable: --skin body.dtx --skin
+    /// head.dtx); default: SKINS/NAME.DTX and SKINS/NAME_HEAD.DTX beside the MODELS folder.
+    #[arg(long = "skin", value_name = "FILE")]
+    pub skins: Vec<PathBuf>,
+    /// A folder of PNG/JPEG versions of the textures, matched by game path or file name
+    /// (repeatable).
+    #[arg(long, value_name = "DIR")]
+    pub textures: Vec<PathBuf>,
+}
+
+impl CommonArgs {
+    /// Where the textures of a model are looked for.
+    pub fn texture_search(&self) -> relic::textures::TextureSearch {
+        relic::textures::TextureSearch {
+            data: self.data.clone(),
+            replaceable: self.replaceable.clone(),
+            skins: self.skins.clone(),
+            image_dirs: self.textures.clone(),
+        }
+    }
+}
+
+/// `11=skin.blp` → (11, skin.blp).
+fn parse_replaceable(text: &str) -> Result<(u32, PathBuf), String> {
+    let (kind, file) = text.split_once('=').ok_or("expected TYPE=FILE, e.g. 11=GnomeSkin.blp")?;
+    let kind: u32 = kind.trim().parse().map_err(|_| format!("{kind:?} is not a texture type number"))?;
+    if file.is_empty() {
+        return Err("expected a file after TYPE=".into());
+    }
+    Ok((kind, PathBuf::from(file)))
 }
 
 /// Which levels of detail to keep.

@@ -15,10 +15,11 @@ const NOTES_SHOWN: usize = 10;
 pub fn run(args: &ConvertArgs) -> Result<bool, CliError> {
     let target = Target::for_path(&args.output)?;
     crate::check_version(target, args.common.version)?;
+    let textures = relic::textures::GameTextures::new(&args.input, args.common.texture_search());
     let options = ConvertOptions {
         version: args.common.version,
         lod0_only: args.common.lod == Lods::Zero,
-        texture_dir: args.common.textures.clone(),
+        textures: Some(std::sync::Arc::new(textures)),
     };
     run_convert(&args.input, &args.output, &args.animations, &options, args.force, args.verbose, args.strict)
 }
@@ -50,25 +51,21 @@ fn run_convert(
         eprintln!("relic: note: {}: {note}", input_path.display());
     }
     let model = loaded.value;
-    let options = ConvertOptions {
-        texture_dir: options.texture_dir.clone().or_else(|| input_path.parent().map(Path::to_path_buf)),
-        ..options.clone()
-    };
-    let converted = convert(&model, target, output, &options)?;
+    let converted = convert(&model, target, output, options)?;
     // A .gltf input's .bin and images are input files too.
     for f in relic::referenced_files(input_path, &bytes, kind) {
         policy.protect(&f);
     }
     let shown = if verbose || strict { converted.losses.len() } else { NOTES_SHOWN };
     for loss in converted.losses.iter().take(shown) {
-        eprintln!("relic: note: {} cannot hold {loss}", target.extension());
+        eprintln!("relic: note: {}: {loss}", target.extension());
     }
     if converted.losses.len() > shown {
         eprintln!("relic: note: … and {} more (--verbose lists them all)", converted.losses.len() - shown);
     }
     if strict && !converted.losses.is_empty() {
         eprintln!(
-            "relic: {}: not written: --strict, and {} things above cannot be held by {}",
+            "relic: {}: not written: --strict, and the {} notes above say what {} cannot hold",
             output.display(),
             converted.losses.len(),
             target.extension()

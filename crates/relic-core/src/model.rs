@@ -284,6 +284,9 @@ pub struct Material {
     pub unfogged: bool,
     /// Writes depth.
     pub depth_write: bool,
+    /// For [`BlendMode::AlphaKey`]: the alpha below which a texel is not drawn (0–1), as the
+    /// game tests it; `None` where the format does not say (viewers then use 0.5).
+    pub alpha_cutoff: Option<f32>,
     /// Specular highlight, where the format stores one.
     pub specular: Option<Specular>,
 }
@@ -303,6 +306,24 @@ pub struct TextureRef {
     pub wrap_u: bool,
     /// Repeat vertically.
     pub wrap_v: bool,
+    /// The skin slot the game fills at run time (LithTech: a piece's material index, whose file
+    /// the game's own tables name), for formats that store no texture name.
+    pub slot: Option<u32>,
+    /// A fixed transform of the texture coordinates (an M2 texture animation that never moves).
+    pub transform: Option<UvTransform>,
+}
+
+/// A fixed transform of texture coordinates, applied as glTF's `KHR_texture_transform` does:
+/// scale, then rotation (radians, counter-clockwise), then offset.
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct UvTransform {
+    /// Added to the coordinates last.
+    pub offset: [f32; 2],
+    /// Rotation in radians.
+    pub rotation: f32,
+    /// Multiplies the coordinates first.
+    pub scale: [f32; 2],
 }
 
 /// How a surface is blended.

@@ -14,7 +14,7 @@
 
 use relic_core::model::{
     Aabb, Billboard, BlendMode, BoneFlags, Channel, ChannelValues, Clock, Event, Interpolation, KeyBounds, Specular,
-    TextureRef, Transform,
+    TextureRef, Transform, UvTransform,
 };
 use serde::{Deserialize, Serialize};
 
@@ -215,17 +215,43 @@ pub struct TextureJson {
     pub wrap_u: bool,
     /// Repeat vertically.
     pub wrap_v: bool,
+    /// Skin slot the game fills (LithTech material index).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub slot: Option<u32>,
+    /// Fixed UV transform: offset u, offset v, rotation, scale u, scale v.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub transform: Option<[f32; 5]>,
 }
 
 impl From<&TextureRef> for TextureJson {
     fn from(t: &TextureRef) -> Self {
-        Self { path: t.path.clone(), replaceable: t.replaceable, uv_set: t.uv_set, wrap_u: t.wrap_u, wrap_v: t.wrap_v }
+        Self {
+            path: t.path.clone(),
+            replaceable: t.replaceable,
+            uv_set: t.uv_set,
+            wrap_u: t.wrap_u,
+            wrap_v: t.wrap_v,
+            slot: t.slot,
+            transform: t.transform.map(|x| [x.offset[0], x.offset[1], x.rotation, x.scale[0], x.scale[1]]),
+        }
     }
 }
 
 impl From<&TextureJson> for TextureRef {
     fn from(t: &TextureJson) -> Self {
-        Self { path: t.path.clone(), replaceable: t.replaceable, uv_set: t.uv_set, wrap_u: t.wrap_u, wrap_v: t.wrap_v }
+        Self {
+            path: t.path.clone(),
+            replaceable: t.replaceable,
+            uv_set: t.uv_set,
+            wrap_u: t.wrap_u,
+            wrap_v: t.wrap_v,
+            slot: t.slot,
+            transform: t.transform.map(|[u, v, rotation, su, sv]| UvTransform {
+                offset: [u, v],
+                rotation,
+                scale: [su, sv],
+            }),
+        }
     }
 }
 

@@ -22,7 +22,7 @@
 //! | bones | one node per bone (node *i* = bone *i*), the hierarchy as node children, one skin whose joint *i* is bone *i*, inverse bind matrices from [`Bone::inverse_bind_matrix`](relic_core::model::Bone) |
 //! | several root bones | a synthetic root node above them (glTF wants joints under one common root); not a bone on import |
 //! | meshes (every LOD) | one mesh with one primitive and one root node each: `POSITION` (min/max), `NORMAL`, `TEXCOORD_0/1`, `JOINTS_n`/`WEIGHTS_n` in groups of four influences, morph targets; LOD and part id in mesh `extras` (`lod0_only` keeps LOD 0) |
-//! | materials | double-sided, alpha mode from the blend mode, `KHR_materials_unlit`; the game's texture paths in `extras`; an image only where a PNG or JPEG of the texture exists under [`ExportOptions::texture_dir`] (embedded in the binary buffer) |
+//! | materials | alpha mode from the blend mode (MASK with the game's cutoff), double-sided, `KHR_materials_unlit`, a fixed UV transform as `KHR_texture_transform`; the base texture embedded as PNG where the [`ExportOptions::textures`] source finds it (samplers from the wrap flags), every texture reference in layer order in `extras` |
 //! | animations | one glTF animation per clip: translation, rotation, scale channels with STEP, LINEAR or CUBICSPLINE as stored; morph weight channels on the mesh nodes; events, looping, duration and boxes in `extras` |
 //! | attachments | named child nodes of their bones |
 //! | format extras | root `extras.relic.format_extras`, handed back on import as [`FormatExtras::from_json`](relic_core::model::FormatExtras::from_json) |
@@ -70,9 +70,7 @@ pub mod summary;
 
 mod bake;
 mod read;
-mod textures;
-
-use std::path::PathBuf;
+pub mod textures;
 
 pub use error::GltfError;
 
@@ -82,14 +80,15 @@ pub use export::{export_glb, export_gltf};
 pub use import::{import, referenced_files};
 
 /// Choices for [`export_glb`] and [`export_gltf`].
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub struct ExportOptions {
     /// Export only the full-detail meshes (LOD 0).
     pub lod0_only: bool,
-    /// Where to look for PNG or JPEG versions of the game's textures: `<dir>/<texture path with
-    /// .png/.jpg>` or `<dir>/<file stem>.png`, case-insensitively. An image is referenced only when
-    /// such a file exists; otherwise only the texture's game path is kept (in material `extras`).
-    pub texture_dir: Option<PathBuf>,
+    /// Where the pixels of the model's textures come from ([`textures::TextureSource`]: the
+    /// `relic` facade finds and decodes the game's BLP/DTX files; [`textures::DirTextures`] finds
+    /// PNG/JPEG files). `None`: no images, only the textures' game paths (in material `extras`).
+    /// A texture the source cannot find is a note, never a failure.
+    pub textures: Option<std::sync::Arc<dyn textures::TextureSource>>,
     /// Flip each LINEAR rotation key into the hemisphere of the previous one (same rotation,
     /// opposite sign) so viewers that interpolate component-wise (Blender) take the short way.
     /// Off keeps the stored quaternions bit for bit.
@@ -101,6 +100,6 @@ pub struct ExportOptions {
 
 impl Default for ExportOptions {
     fn default() -> Self {
-        Self { lod0_only: false, texture_dir: None, quaternion_continuity: true, bake_fps: 30.0 }
+        Self { lod0_only: false, textures: None, quaternion_continuity: true, bake_fps: 30.0 }
     }
 }

@@ -11,7 +11,7 @@ use relic_core::math::{self, Mat4};
 use relic_core::model::{
     Animation, Attachment, Billboard, BlendMode, Bone, BoneFlags, Channel, ChannelValues, Clock, Event, FormatExtras,
     Influence, Interpolation, Lod, Material, Mesh, Model, MorphChannel, MorphTarget, Skin, SourceInfo, Specular,
-    TextureRef, Transform,
+    TextureRef, Transform, UvTransform,
 };
 
 /// A valid 1 × 1 RGBA PNG (checked chunk by chunk: IHDR, IDAT, IEND with correct CRCs).
@@ -182,12 +182,16 @@ pub fn skinned_animated() -> Model {
                 uv_set: Some(0),
                 wrap_u: i % 2 == 0,
                 wrap_v: true,
+                slot: None,
+                // One texture with a fixed UV transform (exported as KHR_texture_transform).
+                transform: (i == 2).then_some(UvTransform { offset: [0.25, 0.0], rotation: 0.0, scale: [2.0, 1.0] }),
             }],
             blend,
             double_sided: i % 3 == 1,
             unlit: i >= 3,
             unfogged: i == 4,
             depth_write: i < 2,
+            alpha_cutoff: (blend == BlendMode::AlphaKey).then_some(224.0 / 255.0),
             specular: (i == 0).then_some(Specular { power: 8.0, scale: 0.5 }),
         })
         .collect();

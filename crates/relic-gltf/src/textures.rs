@@ -1,22 +1,90 @@
-//! Finding PNG or JPEG versions of the game's textures (`CREATURE\GNOME\GNOMEPOUNDER.BLP` →
-//! `<dir>/creature/gnome/gnomepounder.png` or `<dir>/GnomePounder.png`), case-insensitively.
+//! Where the images of an export come from, and how they go into the glTF.
+//!
+//! A model names its textures (M2: game paths and replaceable types; LithTech: skin slots) but
+//! holds no pixels. The exporter asks a [`TextureSource`] for each material's texture; the `relic`
+//! facade provides one that finds the game's files (BLP, DTX) in the user's folders and decodes
+//! them, and [`DirTextures`] finds PNG or JPEG files under a folder. RGBA images are embedded as
+//! PNG; PNG and JPEG files as they are.
 
 use std::collections::HashMap;
+use std::fmt;
 use std::path::{Path, PathBuf};
 
-/// How many files of the texture folder are indexed at most (a guard against pointing it at `/`).
-const MAX_FILES: usize = 200_000;
+use relic_core::model::TextureRef;
+use relic_core::texture::Image;
 
-/// PNG and JPEG files under a folder, by lower-case relative path without extension and by
-/// lower-case file stem.
-#[derive(Debug, Default)]
-pub(crate) struct TextureIndex {
-    by_path: HashMap<String, PathBuf>,
-    by_stem: HashMap<String, PathBuf>,
+/// Pixels for a texture: an RGBA image (embedded as PNG) or an image file's own bytes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ImageData {
+    /// Decoded pixels, embedded as PNG.
+    Rgba(Image),
+    /// A PNG file, embedded as it is.
+    Png(Vec<u8>),
+    /// A JPEG file, embedded as it is.
+    Jpeg(Vec<u8>),
 }
 
+/// A texture found for a material.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FoundTexture {
+    /// What identifies the image (a file's path): textures with the same key share one image.
+    pub key: String,
+    /// The image's name in the glTF (the file name).
+    pub name: String,
+    /// Its pixels.
+    pub data: ImageData,
+    /// Every texel is fully opaque (a material that blends by alpha stays as it is; this only
+    /// informs notes).
+    pub opaque: bool,
+}
+
+/// What a [`TextureSource`] answers for one texture.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Lookup {
+    /// Found and readable.
+    Found(FoundTexture),
+    /// No file found; says where it looked (the export stays valid, untextured).
+    Missing(String),
+    /// A file was found but could not be read or decoded; says which and why.
+    Failed(String),
+}
+
+/// Finds the pixels of a model's textures for export.
+pub trait TextureSource: Send + Sync + fmt::Debug {
+    /// The image of `texture`, layer `layer` of material `material` (index into the model's
+    /// materials).
+    fn lookup(&self, material: usize, layer: usize, texture: &TextureRef) -> Lookup;
+}
+
+/// The largest image (width × height) encoded as PNG: past it a texture is left out with a note.
+pub const MAX_PNG_PIXELS: u64 = relic_core::texture::DEFAULT_MAX_PIXELS;
+
+/// An RGBA image as PNG bytes (fast compression: export speed matters more than a few percent
+/// of size).
+pub fn encode_png(image: &Image) -> Result<Vec<u8>, String> {
+    let pixels = u64::from(image.width) * u64::from(image.height);
+    if image.width == 0 || image.height == 0 || pixels > MAX_PNG_PIXELS {
+        return Err(format!("{}×{} pixels cannot be embedded (at most {MAX_PNG_PIXELS})", image.width, image.height));
+    }
+    if image.rgba.len() as u64 != pixels * 4 {
+        return Err(format!("{} bytes of RGBA for {}×{} pixels", image.rgba.len(), image.width, image.height));
+    }
+    let mut out = Vec::new();
+    let mut encoder = png::Encoder::new(&mut out, image.width, image.height);
+    encoder.set_color(png::ColorType::Rgba);
+    encoder.set_depth(png::BitDepth::Eight);
+    encoder.set_compression(png::Compression::Fast);
+    let mut writer = encoder.write_header().map_err(|e| e.to_string())?;
+    writer.write_image_data(&image.rgba).map_err(|e| e.to_string())?;
+    writer.finish().map_err(|e| e.to_string())?;
+    Ok(out)
+}
+
+/// How many files of a texture folder are indexed at most (a guard against pointing it at `/`).
+const MAX_FILES: usize = 200_000;
+
 /// `image/png` or `image/jpeg` from the first bytes; `None` for anything else.
-pub(crate) fn mime_type(bytes: &[u8]) -> Option<&'static str> {
+pub fn mime_type(bytes: &[u8]) -> Option<&'static str> {
     if bytes.starts_with(&[0x89, b'P', b'N', b'G', 0x0D, 0x0A, 0x1A, 0x0A]) {
         Some("image/png")
     } else if bytes.starts_with(&[0xFF, 0xD8, 0xFF]) {
@@ -42,10 +110,20 @@ fn key(path: &str) -> String {
     }
 }
 
-impl TextureIndex {
+/// PNG and JPEG files under a folder, found for a texture by its game path (`CREATURE\GNOME\
+/// GNOMEPOUNDER.BLP` → `<dir>/creature/gnome/gnomepounder.png`) or its file stem
+/// (`<dir>/GnomePounder.png`), without regard to letter case.
+#[derive(Debug, Default)]
+pub struct DirTextures {
+    dir: PathBuf,
+    by_path: HashMap<String, PathBuf>,
+    by_stem: HashMap<String, PathBuf>,
+}
+
+impl DirTextures {
     /// Indexes `dir` (recursively); an unreadable folder gives an empty index.
-    pub(crate) fn new(dir: &Path) -> Self {
-        let mut index = Self::default();
+    pub fn new(dir: &Path) -> Self {
+        let mut index = Self { dir: dir.to_path_buf(), ..Self::default() };
         let mut stack = vec![dir.to_path_buf()];
         let mut seen = 0usize;
         while let Some(d) = stack.pop() {
@@ -71,13 +149,33 @@ impl TextureIndex {
     }
 
     /// The image file for a game texture path, if one exists.
-    pub(crate) fn find(&self, game_path: &str) -> Option<&Path> {
+    pub fn find(&self, game_path: &str) -> Option<&Path> {
         if game_path.is_empty() {
             return None;
         }
         let k = key(game_path);
         let stem = k.rsplit('/').next().unwrap_or(&k);
         self.by_path.get(&k).or_else(|| self.by_stem.get(stem)).map(PathBuf::as_path)
+    }
+}
+
+impl TextureSource for DirTextures {
+    fn lookup(&self, _material: usize, _layer: usize, texture: &TextureRef) -> Lookup {
+        let Some(path) = self.find(&texture.path) else {
+            return Lookup::Missing(format!("no PNG or JPEG for {:?} under {}", texture.path, self.dir.display()));
+        };
+        match std::fs::read(path) {
+            Ok(bytes) => {
+                let data = match mime_type(&bytes) {
+                    Some("image/png") => ImageData::Png(bytes),
+                    Some(_) => ImageData::Jpeg(bytes),
+                    None => return Lookup::Failed(format!("{} is not a PNG or JPEG", path.display())),
+                };
+                let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+                Lookup::Found(FoundTexture { key: path.display().to_string(), name, data, opaque: false })
+            }
+            Err(e) => Lookup::Failed(format!("cannot read {}: {e}", path.display())),
+        }
     }
 }
 
@@ -90,5 +188,19 @@ mod tests {
         assert_eq!(key("CREATURE\\Gnome\\GnomePounder.BLP"), "creature/gnome/gnomepounder");
         assert_eq!(key("christof"), "christof");
         assert_eq!(key("dir.v2/tex"), "dir.v2/tex");
+    }
+
+    #[test]
+    fn png_encoding_checks_its_input_and_round_trips() {
+        let image = Image { width: 2, height: 1, rgba: vec![255, 0, 0, 255, 0, 255, 0, 128] };
+        let png = encode_png(&image).unwrap();
+        assert_eq!(mime_type(&png), Some("image/png"));
+        let decoder = png::Decoder::new(std::io::Cursor::new(&png));
+        let mut reader = decoder.read_info().unwrap();
+        let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+        reader.next_frame(&mut buf).unwrap();
+        assert_eq!(buf, image.rgba);
+        assert!(encode_png(&Image { width: 3, height: 1, rgba: vec![0; 8] }).is_err());
+        assert!(encode_png(&Image { width: 0, height: 0, rgba: Vec::new() }).is_err());
     }
 }

@@ -763,15 +763,20 @@ pub(crate) fn material_of_units(file: &M2File, units: &[&TextureUnit]) -> Option
                 },
                 wrap_u: texture.flags & 1 != 0,
                 wrap_v: texture.flags & 2 != 0,
+                ..TextureRef::default()
             });
         }
     }
     let flags = file.render_flags.get(usize::from(base.render_flag_index)).copied().unwrap_or_default();
     let name = textures.first().map_or_else(|| "material".to_string(), texture_stem);
+    let blend = blend_mode(flags.blend_mode);
     Some(Material {
         name,
         textures,
-        blend: blend_mode(flags.blend_mode),
+        blend,
+        // Blend mode 1 draws a texel where its alpha reaches 224/255 (the alpha-test reference of
+        // the clients' M2 shaders as peer viewers reproduce it; not stored in the file).
+        alpha_cutoff: (blend == BlendMode::AlphaKey).then_some(ALPHA_KEY_CUTOFF),
         double_sided: flags.flags & 0x4 != 0,
         unlit: flags.flags & 0x1 != 0,
         unfogged: flags.flags & 0x2 != 0,
@@ -779,6 +784,9 @@ pub(crate) fn material_of_units(file: &M2File, units: &[&TextureUnit]) -> Option
         specular: None,
     })
 }
+
+/// The alpha below which blend mode 1 (alpha key) discards a texel.
+pub const ALPHA_KEY_CUTOFF: f32 = 224.0 / 255.0;
 
 fn texture_stem(t: &TextureRef) -> String {
     if t.path.is_empty() {

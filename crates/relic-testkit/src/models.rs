@@ -180,6 +180,7 @@ fn material(rng: &mut Rng, index: usize) -> Material {
             uv_set: Some(0),
             wrap_u: rng.chance(0.5),
             wrap_v: rng.chance(0.5),
+            ..TextureRef::default()
         })
         .collect();
     Material {

@@ -73,8 +73,9 @@ pub struct ConvertOptions {
     pub version: Option<u32>,
     /// Keep only the full-detail meshes (`--lod 0`).
     pub lod0_only: bool,
-    /// Where glTF export looks for PNG/JPEG versions of the game's textures.
-    pub texture_dir: Option<PathBuf>,
+    /// Where glTF export gets the textures' pixels (see [`crate::textures::GameTextures`]);
+    /// `None`: untextured.
+    pub textures: Option<std::sync::Arc<dyn relic_gltf::textures::TextureSource>>,
 }
 
 /// The files of one converted model (a `.gltf` comes with its `.bin`), and what was lost.
@@ -89,7 +90,7 @@ pub fn convert(model: &Model, target: Target, out: &Path, options: &ConvertOptio
             }
             let export = relic_gltf::ExportOptions {
                 lod0_only: options.lod0_only,
-                texture_dir: options.texture_dir.clone(),
+                textures: options.textures.clone(),
                 ..relic_gltf::ExportOptions::default()
             };
             let gltf_error = |source| Error::Gltf { file: out.to_path_buf(), source };

@@ -80,6 +80,11 @@ impl FolderSiblings {
         Self { dir }
     }
 
+    /// The folder.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
     /// The path of the file called `name` in the folder (exact name first, then any case).
     pub fn find(&self, name: &str) -> Option<PathBuf> {
         let exact = self.dir.join(name);

@@ -35,6 +35,7 @@ mod convert;
 mod error;
 mod formats;
 mod input;
+pub mod textures;
 
 pub use convert::{ConvertOptions, Outputs, Target, convert, keep_lod0};
 pub use error::Error;

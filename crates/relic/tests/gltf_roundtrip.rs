@@ -152,15 +152,24 @@ fn textures_are_embedded_only_where_an_image_exists() {
     let model = samples::skinned_animated();
     let dir = tempfile::tempdir().unwrap();
     samples::write_textures(dir.path()).unwrap();
-    let options = ExportOptions { texture_dir: Some(dir.path().to_path_buf()), ..exact() };
+    let source = relic_gltf::textures::DirTextures::new(dir.path());
+    let options = ExportOptions { textures: Some(std::sync::Arc::new(source)), ..exact() };
     let built = relic_gltf::export::build(&model, &options, None).unwrap();
     let root = &built.value.root;
-    // skin0 (by path) and SKIN2 (by stem) are PNGs; skin1.jpg is not an image: reported.
+    // skin0 (by path) and SKIN2 (by stem) are PNGs; skin1.jpg is not an image: reported, and
+    // every texture without a file is a note naming where relic looked.
     assert_eq!(root.images.len(), 2);
     let textured: Vec<bool> =
         root.materials.iter().map(|m| m.pbr_metallic_roughness.base_color_texture.is_some()).collect();
     assert_eq!(textured, [true, false, true, false, false, false, false]);
     assert!(built.losses.iter().any(|l| l.what.contains("not a PNG or JPEG")), "{:?}", built.losses);
+    let missing = built.losses.iter().filter(|l| l.what.contains("not found")).count();
+    assert_eq!(missing, 4, "{:?}", built.losses);
+    // The fixed UV transform of material 2 travels as KHR_texture_transform.
+    let info = root.materials[2].pbr_metallic_roughness.base_color_texture.as_ref().unwrap();
+    let transform = info.extensions.as_ref().and_then(|e| e.texture_transform.as_ref()).unwrap();
+    assert_eq!((transform.offset.0, transform.scale.0), ([0.25, 0.0], [2.0, 1.0]));
+    assert!(root.extensions_used.iter().any(|e| e == "KHR_texture_transform"));
     // The game's texture names survive either way.
     let glb = export_glb(&model, &options).unwrap();
     let mut back = import(&glb.value, None).unwrap();

@@ -1,4 +1,5 @@
-//! Materials and textures.
+//! Materials and textures: the game's render state as glTF material properties, the base texture
+//! embedded where the export's texture source finds it.
 
 use std::collections::HashMap;
 
@@ -6,43 +7,39 @@ use gltf_json as json;
 use json::Index;
 use json::material::{AlphaCutoff, AlphaMode, PbrBaseColorFactor, PbrMetallicRoughness, StrengthFactor};
 use json::validation::Checked::Valid;
-use relic_core::model::{BlendMode, Material};
+use relic_core::model::{BlendMode, Material, TextureRef};
 
 use crate::GltfError;
 use crate::extras::{self as ex};
-use crate::textures::{TextureIndex, mime_type};
+use crate::textures::{ImageData, Lookup, encode_png};
 
 use super::Exporter;
 
+/// The cutoff of a MASK material whose format does not state the game's (glTF's default).
+const DEFAULT_ALPHA_CUTOFF: f32 = 0.5;
+
 impl Exporter<'_> {
-    /// Materials in model order; returns, per material, the texture to reference (if any) with its
-    /// UV set.
+    /// Materials in model order.
     pub(super) fn materials(&mut self) -> Result<Vec<Index<json::Material>>, GltfError> {
-        let model = self.model;
-        let index = self.options.texture_dir.as_deref().map(TextureIndex::new);
-        let mut images: HashMap<std::path::PathBuf, Index<json::Image>> = HashMap::new();
-        let mut out = Vec::with_capacity(model.materials.len());
-        for (m, material) in model.materials.iter().enumerate() {
-            let texture = match &index {
-                Some(index) => self.texture(m, material, index, &mut images)?,
-                None => None,
-            };
+        let mut images: HashMap<String, Index<json::Image>> = HashMap::new();
+        let mut out = Vec::with_capacity(self.model.materials.len());
+        for (m, material) in self.model.materials.iter().enumerate() {
+            let texture = self.texture(m, material, &mut images)?;
             out.push(self.material(material, texture)?);
         }
         Ok(out)
     }
 
-    /// The base texture of a material, if a PNG/JPEG of it exists and every mesh using the
-    /// material has the UV set it names.
-    pub(super) fn texture(
+    /// The base texture of a material, if the texture source finds it and every mesh using the
+    /// material has the UV set it names. What cannot be embedded is a note.
+    fn texture(
         &mut self,
         m: usize,
         material: &Material,
-        index: &TextureIndex,
-        images: &mut HashMap<std::path::PathBuf, Index<json::Image>>,
+        images: &mut HashMap<String, Index<json::Image>>,
     ) -> Result<Option<json::texture::Info>, GltfError> {
+        let Some(source) = self.options.textures.clone() else { return Ok(None) };
         let Some(tex) = material.textures.first() else { return Ok(None) };
-        let Some(path) = index.find(&tex.path).map(std::path::Path::to_path_buf) else { return Ok(None) };
         let element = format!("materials[{m}] {:?}", material.name);
         let Some(uv) = tex.uv_set else {
             self.loss(element, "environment-mapped texture: no image referenced (glTF has no sphere mapping)");
@@ -53,34 +50,64 @@ impl Exporter<'_> {
             self.loss(element, format!("texture uses UV set {uv}, which a mesh lacks: no image referenced"));
             return Ok(None);
         }
-        let image = match images.get(&path) {
+        let found = match source.lookup(m, 0, tex) {
+            Lookup::Found(found) => found,
+            Lookup::Missing(looked) => {
+                self.loss(
+                    element,
+                    format!("texture {}: not found ({looked}); the material is untextured", describe(tex)),
+                );
+                return Ok(None);
+            }
+            Lookup::Failed(why) => {
+                self.loss(element, format!("texture {}: {why}; the material is untextured", describe(tex)));
+                return Ok(None);
+            }
+        };
+        let image = match images.get(&found.key) {
             Some(i) => *i,
             None => {
-                let bytes = match std::fs::read(&path) {
-                    Ok(b) => b,
-                    Err(e) => {
-                        self.loss(element, format!("cannot read {}: {e}", path.display()));
-                        return Ok(None);
-                    }
-                };
-                let Some(mime) = mime_type(&bytes) else {
-                    self.loss(element, format!("{} is not a PNG or JPEG", path.display()));
-                    return Ok(None);
+                let (bytes, mime) = match found.data {
+                    ImageData::Png(b) => (b, "image/png"),
+                    ImageData::Jpeg(b) => (b, "image/jpeg"),
+                    ImageData::Rgba(image) => match encode_png(&image) {
+                        Ok(png) => (png, "image/png"),
+                        Err(why) => {
+                            self.loss(element, format!("texture {}: {why}", found.name));
+                            return Ok(None);
+                        }
+                    },
                 };
                 let view = self.bin.view(&mut self.root, &bytes, None);
-                let name = path.file_name().map(|n| n.to_string_lossy().to_string());
                 let i = self.root.push(json::Image {
                     buffer_view: Some(view),
                     mime_type: Some(json::image::MimeType(mime.into())),
-                    name,
+                    name: Some(found.name.clone()),
                     uri: None,
                     extensions: None,
                     extras: Default::default(),
                 });
-                images.insert(path, i);
+                images.insert(found.key.clone(), i);
                 i
             }
         };
+        let texture = self.push_texture(tex, image);
+        let texture_transform = tex.transform.map(|t| {
+            self.use_extension("KHR_texture_transform");
+            json::extensions::texture::TextureTransform {
+                offset: json::extensions::texture::TextureTransformOffset(t.offset),
+                rotation: json::extensions::texture::TextureTransformRotation(t.rotation),
+                scale: json::extensions::texture::TextureTransformScale(t.scale),
+                tex_coord: None,
+                extras: Default::default(),
+            }
+        });
+        let extensions = texture_transform.map(|t| json::extensions::texture::Info { texture_transform: Some(t) });
+        Ok(Some(json::texture::Info { index: texture, tex_coord: uv, extensions, extras: Default::default() }))
+    }
+
+    /// A texture of `image` with a sampler from the reference's wrap flags.
+    fn push_texture(&mut self, tex: &TextureRef, image: Index<json::Image>) -> Index<json::Texture> {
         let wrap = |repeat: bool| {
             Valid(if repeat { json::texture::WrappingMode::Repeat } else { json::texture::WrappingMode::ClampToEdge })
         };
@@ -93,31 +120,38 @@ impl Exporter<'_> {
             extensions: None,
             extras: Default::default(),
         });
-        let texture = self.root.push(json::Texture {
-            name: Some(tex.path.clone()),
+        self.root.push(json::Texture {
+            name: Some(describe(tex)),
             sampler: Some(sampler),
             source: image,
             extensions: None,
             extras: Default::default(),
-        });
-        Ok(Some(json::texture::Info { index: texture, tex_coord: uv, extensions: None, extras: Default::default() }))
+        })
     }
 
-    pub(super) fn material(
+    fn use_extension(&mut self, name: &str) {
+        if !self.root.extensions_used.iter().any(|e| e == name) {
+            self.root.extensions_used.push(name.into());
+        }
+    }
+
+    fn material(
         &mut self,
         material: &Material,
         texture: Option<json::texture::Info>,
     ) -> Result<Index<json::Material>, GltfError> {
         let (alpha_mode, alpha_cutoff) = match material.blend {
             BlendMode::Opaque => (AlphaMode::Opaque, None),
-            BlendMode::AlphaKey => (AlphaMode::Mask, Some(AlphaCutoff(0.5))),
+            BlendMode::AlphaKey => {
+                (AlphaMode::Mask, Some(AlphaCutoff(material.alpha_cutoff.unwrap_or(DEFAULT_ALPHA_CUTOFF))))
+            }
             _ => (AlphaMode::Blend, None),
         };
         let extensions = material
             .unlit
             .then_some(json::extensions::material::Material { unlit: Some(json::extensions::material::Unlit {}) });
-        if material.unlit && !self.root.extensions_used.iter().any(|e| e == "KHR_materials_unlit") {
-            self.root.extensions_used.push("KHR_materials_unlit".into());
+        if material.unlit {
+            self.use_extension("KHR_materials_unlit");
         }
         let extras = ex::MaterialExtras {
             textures: material.textures.iter().map(ex::TextureJson::from).collect(),
@@ -147,5 +181,15 @@ impl Exporter<'_> {
             extensions,
             extras: ex::wrap(extras)?,
         }))
+    }
+}
+
+/// A texture reference in the game's terms: its path, its replaceable type or its skin slot.
+pub(crate) fn describe(tex: &TextureRef) -> String {
+    match (tex.path.is_empty(), tex.replaceable, tex.slot) {
+        (false, _, _) => tex.path.clone(),
+        (true, Some(kind), _) => format!("replaceable texture type {kind}"),
+        (true, None, Some(slot)) => format!("skin slot {slot}"),
+        (true, None, None) => "unnamed texture".into(),
     }
 }

@@ -34,6 +34,7 @@ impl Importer<'_> {
                 unfogged: extras.as_ref().is_some_and(|e| e.unfogged),
                 depth_write: extras.as_ref().is_none_or(|e| e.depth_write),
                 specular: extras.as_ref().and_then(ex::MaterialExtras::specular),
+                alpha_cutoff: m.alpha_cutoff.map(|c| c.0).filter(|c| c.is_finite()),
             });
         }
     }
@@ -55,6 +56,7 @@ impl Importer<'_> {
             uv_set: Some(info.tex_coord),
             wrap_u: repeat(sampler.map(|s| &s.wrap_s)),
             wrap_v: repeat(sampler.map(|s| &s.wrap_t)),
+            ..TextureRef::default()
         })
     }
 }
