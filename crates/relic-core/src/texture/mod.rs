@@ -16,7 +16,7 @@ pub mod bc;
 pub mod mips;
 pub mod quantize;
 
-use crate::error::{ReadError, ReadErrorKind};
+use crate::error::{ReadError, ReadErrorKind, WriteError};
 
 /// An image as RGBA8, rows top first (glTF's and both games' image origin).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -127,6 +127,38 @@ pub fn check_pixels(
         .ok_or_else(|| ReadError::invalid(offset, path, format!("{width} × {height} pixels do not fit in memory")))
 }
 
+/// Refuses an image to encode that is empty, whose `rgba` does not hold `width × height × 4`
+/// bytes, or that is larger than `options.max_pixels`.
+pub fn check_image(image: &Image, options: &TextureOptions) -> Result<(), WriteError> {
+    if !image.is_well_formed() {
+        return Err(WriteError::Unsupported(format!(
+            "an image of {} × {} pixels needs {} RGBA bytes, it has {}",
+            image.width,
+            image.height,
+            u64::from(image.width) * u64::from(image.height) * 4,
+            image.rgba.len()
+        )));
+    }
+    let pixels = u64::from(image.width) * u64::from(image.height);
+    if pixels > options.max_pixels {
+        return Err(WriteError::Unsupported(format!(
+            "an image of {} × {} pixels exceeds the limit of {} pixels (TextureOptions::max_pixels)",
+            image.width, image.height, options.max_pixels
+        )));
+    }
+    Ok(())
+}
+
+/// Four-byte pixels with the first and third byte exchanged: B, G, R, A ↔ R, G, B, A (the
+/// order of BLP raw levels and DTX 32-bit mips).
+pub fn swap_red_blue(pixels: &[u8]) -> Vec<u8> {
+    let mut out = pixels.to_vec();
+    for p in out.chunks_exact_mut(4) {
+        p.swap(0, 2);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -139,6 +171,16 @@ mod tests {
         let flat = Image { width: 1, height: 1, rgba: vec![0, 0, 0, 7] };
         assert_eq!(flat.constant_alpha(), Some(7));
         assert!(!Image { width: 2, height: 2, rgba: vec![0; 12] }.is_well_formed());
+    }
+
+    #[test]
+    fn images_to_encode_are_checked() {
+        let options = TextureOptions::default();
+        assert!(check_image(&Image { width: 1, height: 1, rgba: vec![0; 4] }, &options).is_ok());
+        assert!(check_image(&Image { width: 2, height: 1, rgba: vec![0; 4] }, &options).is_err());
+        let small = TextureOptions { max_pixels: 1, ..options };
+        assert!(check_image(&Image { width: 2, height: 1, rgba: vec![0; 8] }, &small).is_err());
+        assert_eq!(swap_red_blue(&[1, 2, 3, 4, 5]), [3, 2, 1, 4, 5]);
     }
 
     #[test]
