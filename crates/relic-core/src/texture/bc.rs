@@ -5,6 +5,9 @@
 
 use texpresso::{Algorithm, COLOUR_WEIGHTS_PERCEPTUAL, Format, Params};
 
+use super::Image;
+use crate::convert::Loss;
+
 /// A block-compressed pixel format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Bc {
@@ -107,6 +110,25 @@ pub fn encode(bc: Bc, rgba: &[u8], width: usize, height: usize) -> Vec<u8> {
     }
     bc.format().compress(rgba, width, height, params, &mut out);
     out
+}
+
+/// What encoding `image` as `bc` does not keep: the block compression itself, and for BC1 the
+/// partial alpha values it rounds to 0 or 255.
+pub fn losses(bc: Bc, image: &Image) -> Vec<Loss> {
+    let mut losses = vec![Loss::new(
+        "pixels",
+        format!("{} block compression is lossy (colours are 4-step ramps per 4 × 4 block)", bc.dxt_name()),
+    )];
+    if bc == Bc::Bc1 {
+        let partial = image.rgba.chunks_exact(4).filter(|p| !matches!(p.get(3), Some(0 | 255))).count();
+        if partial > 0 {
+            losses.push(Loss::new(
+                "alpha",
+                format!("{partial} pixels of partial alpha rounded to 0 or 255 (DXT1 keeps 1 bit)"),
+            ));
+        }
+    }
+    losses
 }
 
 #[cfg(test)]

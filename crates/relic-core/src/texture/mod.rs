@@ -5,6 +5,7 @@
 //!   libsquish), laid out row by row here.
 //! * [`alpha`]: alpha planes of 1, 4 or 8 bits per pixel (BLP, DTX v−2 masks).
 //! * [`mips`]: the box filter that makes each mip level from the one above.
+//! * [`checks`]: the corpus checks every texture crate runs over its own functions.
 //! * [`quantize`]: reduction to a 256-colour palette (exact when the image has at most 256
 //!   colours, else median cut).
 //!
@@ -13,6 +14,7 @@
 
 pub mod alpha;
 pub mod bc;
+pub mod checks;
 pub mod mips;
 pub mod quantize;
 
@@ -159,6 +161,18 @@ pub fn swap_red_blue(pixels: &[u8]) -> Vec<u8> {
     out
 }
 
+/// RGBA8 of `pixels` pixels whose colours are `palette[index]` (BLP and DTX palettized levels);
+/// pixels beyond `indices` stay transparent black.
+pub fn expand_palette(palette: &[[u8; 4]; 256], indices: &[u8], pixels: usize) -> Vec<u8> {
+    let mut rgba = vec![0u8; pixels * 4];
+    for (out, &i) in rgba.chunks_exact_mut(4).zip(indices) {
+        if let Some(colour) = palette.get(usize::from(i)) {
+            out.copy_from_slice(colour);
+        }
+    }
+    rgba
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -181,6 +195,9 @@ mod tests {
         let small = TextureOptions { max_pixels: 1, ..options };
         assert!(check_image(&Image { width: 2, height: 1, rgba: vec![0; 8] }, &small).is_err());
         assert_eq!(swap_red_blue(&[1, 2, 3, 4, 5]), [3, 2, 1, 4, 5]);
+        let mut palette = [[0u8; 4]; 256];
+        palette[7] = [1, 2, 3, 255];
+        assert_eq!(expand_palette(&palette, &[7, 0], 3), [1, 2, 3, 255, 0, 0, 0, 0, 0, 0, 0, 0]);
     }
 
     #[test]
