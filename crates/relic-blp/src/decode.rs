@@ -2,7 +2,7 @@
 
 use relic_core::ReadError;
 use relic_core::texture::bc::{self, Bc};
-use relic_core::texture::{Image, TextureOptions, alpha, check_pixels, swap_red_blue};
+use relic_core::texture::{Image, TextureOptions, alpha, check_pixels, expand_palette, swap_red_blue};
 
 use crate::file::{BlpFile, Palette, Pixels};
 use crate::validate::{self, Level};
@@ -53,15 +53,9 @@ pub fn decode(file: &BlpFile, level: usize, options: &TextureOptions) -> Result<
 }
 
 fn palettized(palette: &Palette, alpha_bits: u8, data: &[u8], l: &Level) -> Vec<u8> {
-    let colours = palette.rgba();
     let count = l.width as usize * l.height as usize;
     let (indices, plane) = data.split_at(count.min(data.len()));
-    let mut rgba = vec![0u8; count * 4];
-    for (out, &i) in rgba.chunks_exact_mut(4).zip(indices) {
-        if let Some(colour) = colours.get(usize::from(i)) {
-            out.copy_from_slice(colour);
-        }
-    }
+    let mut rgba = expand_palette(&palette.rgba(), indices, count);
     if alpha_bits > 0 {
         alpha::unpack_into(alpha_bits, plane, &mut rgba);
     }

@@ -82,31 +82,13 @@ pub fn encode(image: &Image, options: &TextureOptions) -> Result<Converted<BlpFi
                 TextureEncoding::Dxt3 => (Bc::Bc2, 8, blp2::ALPHA_TYPE_DXT3),
                 _ => (Bc::Bc3, 8, blp2::ALPHA_TYPE_DXT5),
             };
-            losses.extend(dxt_losses(bc, image));
+            losses.extend(bc::losses(bc, image));
             let data = levels.iter().map(|l| bc::encode(bc, &l.rgba, l.width as usize, l.height as usize)).collect();
             (blp2::COMPRESSION_DXT, depth, alpha_type, Palette::default(), data)
         }
     };
     let file = assemble(image, [compression, alpha_depth, alpha_type], palette, data)?;
     Ok(Converted { value: file, losses })
-}
-
-/// What DXT compression of `image` does not keep.
-pub(crate) fn dxt_losses(bc: Bc, image: &Image) -> Vec<Loss> {
-    let mut losses = vec![Loss::new(
-        "pixels",
-        format!("{} block compression is lossy (colours are 4-step ramps per 4 × 4 block)", bc.dxt_name()),
-    )];
-    if bc == Bc::Bc1 {
-        let partial = image.rgba.chunks_exact(4).filter(|p| !matches!(p.get(3), Some(0 | 255))).count();
-        if partial > 0 {
-            losses.push(Loss::new(
-                "alpha",
-                format!("{partial} pixels of partial alpha rounded to 0 or 255 (DXT1 keeps 1 bit)"),
-            ));
-        }
-    }
-    losses
 }
 
 fn palettized(quantized: &Quantized, bits: u8, level: &Image) -> Vec<u8> {

@@ -1,4 +1,5 @@
-//! The corpus checks `cargo xtask corpus` runs on every BLP (feature `verify`):
+//! The corpus checks `cargo xtask corpus` runs on every BLP (feature `verify`), through
+//! [`relic_core::texture::checks`]:
 //!
 //! * `parse`: the header and every level check out against the file;
 //! * `rewrite`: writing the parsed file gives the same bytes;
@@ -8,11 +9,12 @@
 
 use relic_core::check::Checks;
 use relic_core::format::Input;
-use relic_core::texture::{Image, TextureEncoding, TextureOptions};
+use relic_core::texture::TextureEncoding;
+use relic_core::texture::checks::TextureFormat;
 
-use crate::BlpFile;
+use crate::{BlpFile, Pixels};
 
-/// The largest per-channel difference [`round_trip`] allows, by encoding.
+/// The largest per-channel difference the round trip allows, by encoding.
 ///
 /// * Palettized and raw: 0. A palettized source has at most 256 colours, which the encoder keeps
 ///   exactly (with the alpha depth the image needs: 0, 1 or 8 bits).
@@ -29,23 +31,6 @@ pub const fn bound(encoding: TextureEncoding) -> u8 {
     }
 }
 
-/// The largest per-channel difference between two images of the same size.
-pub fn max_difference(a: &Image, b: &Image) -> Result<u8, String> {
-    if (a.width, a.height) != (b.width, b.height) || a.rgba.len() != b.rgba.len() {
-        return Err(format!("{}×{} against {}×{}", a.width, a.height, b.width, b.height));
-    }
-    Ok(a.rgba.iter().zip(&b.rgba).map(|(x, y)| x.abs_diff(*y)).max().unwrap_or(0))
-}
-
-/// Mip 0 → encoded as `file` is → decoded: the encoding used and the largest channel difference.
-pub fn round_trip(file: &BlpFile) -> Result<(TextureEncoding, u8), String> {
-    let options = TextureOptions { max_pixels: u64::MAX, ..crate::options_for(file) };
-    let first = crate::decode(file, 0, &options).map_err(|e| e.to_string())?;
-    let encoded = crate::encode(&first, &options).map_err(|e| e.to_string())?.value;
-    let again = crate::decode(&encoded, 0, &options).map_err(|e| e.to_string())?;
-    Ok((options.encoding, max_difference(&first, &again)?))
-}
-
 /// A one-line description: version, size, pixels, levels.
 pub fn describe(file: &BlpFile) -> String {
     let pixels = crate::validate::pixels(file).map(|p| p.name()).unwrap_or_else(|e| e.to_string());
@@ -53,41 +38,25 @@ pub fn describe(file: &BlpFile) -> String {
     format!("BLP{} {}×{} {pixels}, {levels} levels", file.version(), file.width(), file.height())
 }
 
+/// BLP's functions for the shared texture checks.
+pub const FORMAT: TextureFormat<BlpFile> = TextureFormat {
+    read: crate::read,
+    write: crate::write,
+    describe,
+    level_sizes: |file| {
+        crate::validate::levels(file).map(|l| l.iter().map(|l| (l.width, l.height)).collect()).unwrap_or_default()
+    },
+    decode: crate::decode,
+    encode: crate::encode,
+    options_for: crate::options_for,
+    bound,
+    not_decoded: |file| {
+        matches!(crate::validate::pixels(file), Ok(Pixels::Jpeg))
+            .then(|| "BLP1 JPEG content is not decoded".to_string())
+    },
+};
+
 /// Every check on one file.
 pub fn corpus_checks(input: &Input<'_>) -> Checks {
-    let bytes = input.bytes;
-    let mut checks = Checks::new();
-    let Some(file) = checks.parsed(crate::read(bytes), describe) else { return checks };
-    checks.run("rewrite", || match crate::write(&file) {
-        Ok(out) if out == bytes => Ok(format!("{} bytes identical", out.len())),
-        Ok(out) => Err(format!("{} bytes written for {} read", out.len(), bytes.len())),
-        Err(e) => Err(e.to_string()),
-    });
-    checks.run("levels", || levels(&file));
-    if matches!(crate::validate::pixels(&file), Ok(crate::Pixels::Jpeg)) {
-        checks.refuse("round-trip", "BLP1 JPEG content is not decoded");
-        return checks;
-    }
-    checks.run("round-trip", || {
-        let (encoding, error) = round_trip(&file)?;
-        let limit = bound(encoding);
-        let line = format!("{encoding:?}: max channel error {error} (bound {limit})");
-        if error <= limit { Ok(line) } else { Err(line) }
-    });
-    checks
-}
-
-/// Every level decodes to its size.
-fn levels(file: &BlpFile) -> Result<String, String> {
-    let levels = crate::validate::levels(file).map_err(|e| e.to_string())?;
-    let options = TextureOptions { max_pixels: u64::MAX, ..TextureOptions::default() };
-    for (i, level) in levels.iter().enumerate() {
-        let image = crate::decode(file, i, &options).map_err(|e| format!("level {i}: {e}"))?;
-        let want = relic_core::texture::mips::level_size(file.width(), file.height(), i as u32);
-        if (image.width, image.height) != want || (level.width, level.height) != want || !image.is_well_formed() {
-            return Err(format!("level {i} is {}×{}, expected {}×{}", image.width, image.height, want.0, want.1));
-        }
-    }
-    let last = levels.last().map(|l| format!("{}×{}", l.width, l.height)).unwrap_or_default();
-    Ok(format!("{} levels down to {last}", levels.len()))
+    relic_core::texture::checks::corpus_checks(&FORMAT, input.bytes)
 }
