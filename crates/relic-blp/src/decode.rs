@@ -16,9 +16,12 @@ use crate::validate::{self, Level};
 /// * Raw: B, G, R, A bytes.
 /// * JPEG (BLP1): refused.
 pub fn decode(file: &BlpFile, level: usize, options: &TextureOptions) -> Result<Image, ReadError> {
+    let c = file.chain();
+    // The size first: a hostile header is refused by `max_pixels` before its levels are looked at.
+    let (w, h) = relic_core::texture::mips::level_size(c.width, c.height, level.min(31) as u32);
+    check_pixels(u64::from(w), u64::from(h), options, c.width_at, &format!("{}.width", c.header))?;
     let pixels = validate::pixels(file)?;
     let levels = validate::levels(file)?;
-    let c = file.chain();
     let Some(l) = levels.get(level) else {
         return Err(ReadError::invalid(
             c.offsets_at,
@@ -26,7 +29,6 @@ pub fn decode(file: &BlpFile, level: usize, options: &TextureOptions) -> Result<
             format!("level {level} does not exist: the file has {} level(s)", levels.len()),
         ));
     };
-    check_pixels(u64::from(l.width), u64::from(l.height), options, c.width_at, &format!("{}.width", c.header))?;
     let data = validate::level_data(file, l);
     let rgba = match pixels {
         Pixels::Palettized { alpha_bits } => {

@@ -68,9 +68,10 @@ pub fn info(bytes: &[u8]) -> Result<Info, ReadError> {
     Ok(info)
 }
 
-/// [`decode`] of level `level` of the file in `bytes`.
+/// [`decode`] of level `level` of the file in `bytes` (the level's size is checked against
+/// `options.max_pixels` before the levels are checked against the file).
 pub fn decode_bytes(bytes: &[u8], level: usize, options: &TextureOptions) -> Result<Image, ReadError> {
-    decode(&read(bytes)?, level, options)
+    decode(&file::parse(bytes)?, level, options)
 }
 
 /// [`encode`] and [`write`]: the bytes of a BLP2 holding `image` with every mip level.

@@ -46,7 +46,7 @@ pub fn resolve(options: &TextureOptions) -> Result<(i32, Bpp), WriteError> {
     Ok((version, bpp))
 }
 
-/// The options that re-encode a texture the way `file` is stored.
+/// The options that re-encode a texture the way `file` is stored (v−3 as v−2).
 pub fn options_for(file: &DtxFile) -> TextureOptions {
     let encoding = match file.bpp() {
         Some(Bpp::Palettized) => TextureEncoding::Palettized,
@@ -55,7 +55,8 @@ pub fn options_for(file: &DtxFile) -> TextureOptions {
         Some(Bpp::Dxt5) => TextureEncoding::Dxt5,
         _ => TextureEncoding::Raw32,
     };
-    let version = if file.header.version == VERSION_LT1 { 2 } else { 5 };
+    // v−3 is not written: its pixels go to v−2, the palettized version that is.
+    let version = if file.header.version == VERSION_LT2 { 5 } else { 2 };
     TextureOptions { encoding, version: Some(version), ..TextureOptions::default() }
 }
 

@@ -68,8 +68,15 @@ pub fn info(bytes: &[u8]) -> Result<Info, ReadError> {
     Ok(info)
 }
 
-/// [`decode`] of mip `level` of the file in `bytes`.
+/// [`decode`] of mip `level` of the file in `bytes` (the mip's size is checked against
+/// `options.max_pixels` before the rest of the file is read).
 pub fn decode_bytes(bytes: &[u8], level: usize, options: &TextureOptions) -> Result<Image, ReadError> {
+    let header = file::parse_header(bytes)?;
+    if level < usize::from(header.mip_count) {
+        let (width, height) = header.mip_size(level);
+        let at = file::header::at::WIDTH;
+        relic_core::texture::check_pixels(width.into(), height.into(), options, at, "DtxHeader.width")?;
+    }
     decode(&read(bytes)?, level, options)
 }
 

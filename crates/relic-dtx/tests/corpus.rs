@@ -3,14 +3,8 @@
 
 use relic_testkit::corpus_dir;
 
-/// The corpus DTXs (`specs/textures.md` §1.8, MANIFEST.md).
-pub const CORPUS_DTXS: [&str; 5] = [
-    "dtx/JUGGERNAUT_PROJECTILE_A.dtx",
-    "dtx/PARTNER_DANCIN.DTX",
-    "dtx/PARTNER_DANCIN_HEAD.DTX",
-    "dtx/Sreddr1.dtx",
-    "dtx/hero_thief.dtx",
-];
+mod common;
+use common::CORPUS_DTXS;
 
 #[test]
 fn every_corpus_dtx_passes_the_checks() {
