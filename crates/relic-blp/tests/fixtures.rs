@@ -2,6 +2,9 @@
 //! detected, read, written back byte for byte, every level decoded, re-encoded within the bound;
 //! what each variant decodes to; hostile fixtures refused with typed errors naming the field.
 
+// Test code: a failed unwrap or index is a failed test.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
+
 use std::path::{Path, PathBuf};
 
 use relic_core::ReadErrorKind;

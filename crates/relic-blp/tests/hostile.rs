@@ -3,6 +3,9 @@
 //! random mutations, are refused or read without a panic, within a second, allocating at most
 //! 16 × the input + 1 MiB — through reading, `info` and decoding every level.
 
+// Test code: a failed unwrap or index is a failed test.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
+
 use std::path::Path;
 
 use relic_core::texture::TextureOptions;

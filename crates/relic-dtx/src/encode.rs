@@ -9,7 +9,7 @@ use relic_core::texture::{Image, TextureEncoding, TextureOptions, alpha, check_i
 use relic_core::{Converted, Loss, WriteError};
 
 use crate::file::header::{FLAG_ALPHA_MASKS, FLAG_SECTIONS_FIXED};
-use crate::file::{Bpp, DtxFile, DtxHeader, ExtraLt1, ExtraLt2, VERSION_LT1, VERSION_LT2, Xrgb};
+use crate::file::{Bpp, DtxFile, DtxHeader, ExtraLt2, VERSION_LT1, VERSION_LT2, Xrgb};
 
 /// Mips written when no template gives a count: 4, as in every sample and LithTech's tools.
 pub const DEFAULT_MIPS: u16 = 4;
@@ -189,7 +189,7 @@ fn lt1(file: &mut DtxFile, image: &Image, levels: &[Image], template: Option<&Dt
     } else {
         file.header.flags &= !FLAG_ALPHA_MASKS;
     }
-    file.header.extra_lt1 = Some(template.and_then(|t| t.header.extra_lt1.clone()).unwrap_or_else(ExtraLt1::default));
+    file.header.extra_lt1 = Some(template.and_then(|t| t.header.extra_lt1.clone()).unwrap_or_default());
     if let Some(t) = template.filter(|t| t.header.section_count != 0) {
         file.header.section_count = t.header.section_count;
         file.trailing = t.trailing.clone();

@@ -1,7 +1,7 @@
 //! What the test files share.
 
 /// The corpus BLPs (`specs/textures.md` §2.7, MANIFEST.md).
-pub const CORPUS_BLPS: [&str; 12] = [
+pub(crate) const CORPUS_BLPS: [&str; 12] = [
     "blp/dxt1a.blp",
     "blp/dxt5.blp",
     "blp/pala8.blp",

@@ -1,7 +1,7 @@
 //! What the test files share.
 
 /// The corpus DTXs (`specs/textures.md` §1.8, MANIFEST.md).
-pub const CORPUS_DTXS: [&str; 5] = [
+pub(crate) const CORPUS_DTXS: [&str; 5] = [
     "dtx/JUGGERNAUT_PROJECTILE_A.dtx",
     "dtx/PARTNER_DANCIN.DTX",
     "dtx/PARTNER_DANCIN_HEAD.DTX",
