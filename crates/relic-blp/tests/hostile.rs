@@ -10,29 +10,12 @@ use std::path::Path;
 
 use relic_core::texture::TextureOptions;
 use relic_testkit::{
-    COUNT_VALUES, CountingAllocator, Field, Harness, Rng, corpus_dir, counting_installed, offset_values,
+    COUNT_VALUES, CountingAllocator, Field, Harness, Rng, corpus_dir, counting_installed, files_with_extension,
+    offset_values,
 };
 
 #[global_allocator]
 static ALLOCATOR: CountingAllocator = CountingAllocator;
-
-/// Every file under `dir` (recursively), with its name.
-fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
-    let mut out = Vec::new();
-    let mut dirs = vec![dir.to_path_buf()];
-    while let Some(d) = dirs.pop() {
-        for entry in std::fs::read_dir(&d).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                dirs.push(path);
-            } else if path.extension().is_some_and(|e| e.eq_ignore_ascii_case("blp")) {
-                out.push((path.strip_prefix(dir).unwrap().display().to_string(), std::fs::read(&path).unwrap()));
-            }
-        }
-    }
-    out.sort();
-    out
-}
 
 /// Reads and decodes every level the file lists.
 fn decode_all(bytes: &[u8]) -> Result<usize, relic_core::ReadError> {
@@ -58,10 +41,10 @@ fn fields(bytes: &[u8]) -> Vec<Field> {
 #[test]
 fn hostile_inputs_are_refused_without_panic_or_huge_allocation() {
     assert!(counting_installed());
-    let fixtures = files(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/blp"));
+    let fixtures = files_with_extension(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/blp"), "blp");
     let mut corpus = Vec::new();
     if let Some(dir) = corpus_dir("blp hostile inputs") {
-        corpus = files(&dir);
+        corpus = files_with_extension(&dir, "blp");
     }
     let mut h = Harness::new()
         .reader("read", relic_blp::read)

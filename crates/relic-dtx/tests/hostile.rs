@@ -9,28 +9,12 @@
 use std::path::Path;
 
 use relic_core::texture::TextureOptions;
-use relic_testkit::{COUNT_VALUES, CountingAllocator, Field, Harness, Rng, corpus_dir, counting_installed};
+use relic_testkit::{
+    COUNT_VALUES, CountingAllocator, Field, Harness, Rng, corpus_dir, counting_installed, files_with_extension,
+};
 
 #[global_allocator]
 static ALLOCATOR: CountingAllocator = CountingAllocator;
-
-/// Every file under `dir` (recursively), with its name.
-fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
-    let mut out = Vec::new();
-    let mut dirs = vec![dir.to_path_buf()];
-    while let Some(d) = dirs.pop() {
-        for entry in std::fs::read_dir(&d).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                dirs.push(path);
-            } else if path.extension().is_some_and(|e| e.eq_ignore_ascii_case("dtx")) {
-                out.push((path.strip_prefix(dir).unwrap().display().to_string(), std::fs::read(&path).unwrap()));
-            }
-        }
-    }
-    out.sort();
-    out
-}
 
 /// Reads and decodes every mip (idents that are not decoded are an error, as for a caller).
 fn decode_all(bytes: &[u8]) -> Result<usize, relic_core::ReadError> {
@@ -52,10 +36,10 @@ const FIELDS: [(&str, usize, bool); 5] = [
 #[test]
 fn hostile_inputs_are_refused_without_panic_or_huge_allocation() {
     assert!(counting_installed());
-    let fixtures = files(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/dtx"));
+    let fixtures = files_with_extension(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/dtx"), "dtx");
     let mut corpus = Vec::new();
     if let Some(dir) = corpus_dir("dtx hostile inputs") {
-        corpus = files(&dir);
+        corpus = files_with_extension(&dir, "dtx");
     }
     let mut h = Harness::new()
         .reader("detect", |b| relic_dtx::detect(b).ok_or(()))
