@@ -94,7 +94,9 @@ fn check_file(root: &Path, path: &Path) -> Outcome {
         Some(run) => run(&input),
         None => Checks::new(),
     };
-    if checks.passed() && !checks.refused() {
+    // Animation proofs and glTF export are for models; textures have their own checks only.
+    let model_like = detected.content != relic_core::format::Content::Texture;
+    if checks.passed() && !checks.refused() && model_like {
         checks.extend(extra_checks(format.name, path, &bytes));
     }
     let summary = checks.0.iter().map(|c| c.to_string()).collect::<Vec<_>>().join("; ");

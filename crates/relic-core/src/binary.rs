@@ -187,6 +187,13 @@ pub fn pod_vec<R: Read + Seek, T: Pod>(reader: &mut R, _endian: Endian, args: (u
     Ok(out)
 }
 
+/// `parse_with` reader for everything from the current position to the end of the input, in one
+/// copy (data kept as bytes: texture mip data, unknown trailing blocks). Bounded by the input.
+pub fn rest_of_file<R: Read + Seek>(reader: &mut R, _endian: Endian, _: ()) -> BinResult<Vec<u8>> {
+    let left = remaining(reader)?;
+    pod_vec(reader, Endian::Little, (left,))
+}
+
 /// Writes a slice of plain-old-data records in one call (the inverse of [`pod_vec`]).
 pub fn write_pod<W: Write, T: Pod>(writer: &mut W, items: &[T]) -> BinResult<()> {
     writer.write_all(bytemuck::cast_slice(items))?;
@@ -782,6 +789,17 @@ mod tests {
         let mut huge = bytes;
         huge[..4].copy_from_slice(&u32::MAX.to_le_bytes());
         assert!(matches!(read(&huge).unwrap_err().kind, ReadErrorKind::OffsetOutOfBounds { .. }));
+    }
+
+    #[test]
+    fn rest_of_file_takes_what_is_left() {
+        let bytes = [1u8, 2, 3, 4, 5];
+        let rest = parse(&bytes, |s| {
+            s.seek(SeekFrom::Start(2))?;
+            rest_of_file(s, Endian::Little, ())
+        })
+        .unwrap();
+        assert_eq!(rest, [3, 4, 5]);
     }
 
     #[test]

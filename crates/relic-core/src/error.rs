@@ -60,6 +60,19 @@ pub enum ReadErrorKind {
     /// An I/O error other than end of file (only when reading from a real stream).
     #[error("I/O error: {0}")]
     Io(String),
+    /// An image larger than the caller allows (decoding would allocate `width × height × 4`
+    /// bytes); refused before anything is allocated.
+    #[error(
+        "an image of {width} × {height} pixels exceeds the limit of {max_pixels} pixels (TextureOptions::max_pixels; raise it to decode)"
+    )]
+    ImageTooLarge {
+        /// Width as stored.
+        width: u64,
+        /// Height as stored.
+        height: u64,
+        /// The limit in force.
+        max_pixels: u64,
+    },
 }
 
 /// A read failure: where (byte offset, field path) and why.

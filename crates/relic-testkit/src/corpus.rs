@@ -34,3 +34,26 @@ pub fn corpus_file(test: &str, rel: &str) -> Option<Vec<u8>> {
     let path = corpus_dir(test)?.join(rel);
     Some(std::fs::read(&path).unwrap_or_else(|e| panic!("{test}: {}: {e}", path.display())))
 }
+
+/// Every file under `dir` (recursively) whose extension is `extension` (any case), with its path
+/// relative to `dir`, sorted by that path. Panics if a folder cannot be read.
+// Test support: an unreadable fixture folder is a broken test set-up.
+#[allow(clippy::panic)]
+pub fn files_with_extension(dir: &std::path::Path, extension: &str) -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut dirs = vec![dir.to_path_buf()];
+    while let Some(d) = dirs.pop() {
+        let entries = std::fs::read_dir(&d).unwrap_or_else(|e| panic!("{}: {e}", d.display()));
+        for path in entries.filter_map(Result::ok).map(|e| e.path()) {
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|e| e.eq_ignore_ascii_case(extension)) {
+                let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+                let name = path.strip_prefix(dir).unwrap_or(&path).display().to_string();
+                out.push((name, bytes));
+            }
+        }
+    }
+    out.sort();
+    out
+}

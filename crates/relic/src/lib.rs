@@ -45,9 +45,11 @@ pub use input::{FolderSiblings, Kind, Opened, detect, load_model, open, read_fil
 pub use relic_core::format::{Content, Detected, FormatEntry, FormatId};
 pub use relic_core::{Converted, Loss, Model};
 
-/// The formats relic reads, for messages: `ABC, M2, NOD/NAD or glTF`.
+/// The model formats relic reads, for messages: `ABC, M2, NOD/NAD or glTF` (textures are not
+/// models and are not listed).
 pub fn known_formats() -> String {
-    let mut names: Vec<String> = FORMATS.iter().map(|f| f.extensions.join("/").to_uppercase()).collect();
+    let models = FORMATS.iter().filter(|f| f.model.is_some());
+    let mut names: Vec<String> = models.map(|f| f.extensions.join("/").to_uppercase()).collect();
     names.push("glTF".into());
     let last = names.pop().unwrap_or_default();
     format!("{} or {last}", names.join(", "))

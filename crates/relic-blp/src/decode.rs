@@ -1,0 +1,70 @@
+//! Levels to RGBA8 (specs/textures.md §2.3–2.5).
+
+use relic_core::ReadError;
+use relic_core::texture::bc::{self, Bc};
+use relic_core::texture::{Image, TextureOptions, alpha, check_pixels, expand_palette, swap_red_blue};
+
+use crate::file::{BlpFile, Palette, Pixels};
+use crate::validate::{self, Level};
+
+/// Decodes level `level` (0 = full size) as RGBA8, rows top first. The header and every level
+/// are checked against the file first, and the level's size against `options.max_pixels`.
+///
+/// * Palettized: colour from the palette (B, G, R), alpha from the plane (1 bit: LSB first;
+///   4 bits: low nibble first, × 17; 8 bits: a byte), 255 without a plane.
+/// * DXT1/3/5: BC1/2/3 blocks; a DXT1 file of alpha depth 0 is opaque (alpha forced to 255).
+/// * Raw: B, G, R, A bytes.
+/// * JPEG (BLP1): refused.
+pub fn decode(file: &BlpFile, level: usize, options: &TextureOptions) -> Result<Image, ReadError> {
+    let c = file.chain();
+    // The size first: a hostile header is refused by `max_pixels` before its levels are looked at.
+    let (w, h) = relic_core::texture::mips::level_size(c.width, c.height, level.min(31) as u32);
+    check_pixels(u64::from(w), u64::from(h), options, c.width_at, &format!("{}.width", c.header))?;
+    let pixels = validate::pixels(file)?;
+    let levels = validate::levels(file)?;
+    let Some(l) = levels.get(level) else {
+        return Err(ReadError::invalid(
+            c.offsets_at,
+            format!("{}.mip_offsets", c.header),
+            format!("level {level} does not exist: the file has {} level(s)", levels.len()),
+        ));
+    };
+    let data = validate::level_data(file, l);
+    let rgba = match pixels {
+        Pixels::Palettized { alpha_bits } => {
+            let palette = file.palette().cloned().unwrap_or_default();
+            palettized(&palette, alpha_bits, data, l)
+        }
+        Pixels::Dxt { bc, alpha_bits } => {
+            let mut rgba = bc::decode(bc, data, l.width as usize, l.height as usize);
+            if bc == Bc::Bc1 && alpha_bits == 0 {
+                rgba.chunks_exact_mut(4).filter_map(|p| p.get_mut(3)).for_each(|a| *a = 255);
+            }
+            rgba
+        }
+        Pixels::Bgra => bgra(data, l),
+        Pixels::Jpeg => {
+            return Err(ReadError::invalid(
+                crate::file::blp1::at::CONTENT,
+                format!("{}.content", c.header),
+                "BLP1 JPEG content is read and written but not decoded (its four JPEG channels are B, G, R, A; no sample to check a decoder against)",
+            ));
+        }
+    };
+    Ok(Image { width: l.width, height: l.height, rgba })
+}
+
+fn palettized(palette: &Palette, alpha_bits: u8, data: &[u8], l: &Level) -> Vec<u8> {
+    let count = l.width as usize * l.height as usize;
+    let (indices, plane) = data.split_at(count.min(data.len()));
+    let mut rgba = expand_palette(&palette.rgba(), indices, count);
+    if alpha_bits > 0 {
+        alpha::unpack_into(alpha_bits, plane, &mut rgba);
+    }
+    rgba
+}
+
+fn bgra(data: &[u8], l: &Level) -> Vec<u8> {
+    let count = l.width as usize * l.height as usize;
+    swap_red_blue(data.get(..count * 4).unwrap_or_default())
+}

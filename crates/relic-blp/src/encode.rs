@@ -1,0 +1,124 @@
+//! RGBA8 to a BLP2 file with every mip level, down to 1 × 1 (box filter).
+
+use relic_core::texture::bc::{self, Bc};
+use relic_core::texture::quantize::Palette as Quantized;
+use relic_core::texture::{Image, TextureEncoding, TextureOptions, alpha, check_image, mips, swap_red_blue};
+use relic_core::{Converted, Loss, WriteError};
+
+use crate::file::blp2::{self, Blp2File, Blp2Header};
+use crate::file::{BlpFile, Palette, Pixels};
+
+/// The encoding [`encode`] uses for `encoding` on `image`: `Auto` is DXT1 for an opaque image or
+/// one whose alpha is only 0 and 255, else DXT5.
+pub fn resolve(encoding: TextureEncoding, image: &Image) -> TextureEncoding {
+    match encoding {
+        TextureEncoding::Auto if image.has_binary_alpha() => TextureEncoding::Dxt1,
+        TextureEncoding::Auto => TextureEncoding::Dxt5,
+        other => other,
+    }
+}
+
+/// The options that re-encode a texture the way `file` is stored (palettized, DXT1/3/5 or raw).
+pub fn options_for(file: &BlpFile) -> TextureOptions {
+    let encoding = match crate::validate::pixels(file) {
+        Ok(Pixels::Dxt { bc: Bc::Bc1, .. }) => TextureEncoding::Dxt1,
+        Ok(Pixels::Dxt { bc: Bc::Bc2, .. }) => TextureEncoding::Dxt3,
+        Ok(Pixels::Dxt { bc: Bc::Bc3, .. }) => TextureEncoding::Dxt5,
+        Ok(Pixels::Bgra) => TextureEncoding::Raw32,
+        Ok(Pixels::Palettized { .. }) => TextureEncoding::Palettized,
+        Ok(Pixels::Jpeg) | Err(_) => TextureEncoding::Auto,
+    };
+    TextureOptions { encoding, version: Some(2), ..TextureOptions::default() }
+}
+
+/// Encodes `image` as a BLP2 with every mip level (`options.encoding`, see [`resolve`]):
+///
+/// * palettized: up to 256 colours exactly, more by median cut; alpha depth 0 (opaque), 1 (only
+///   0 and 255) or 8, chosen from the image;
+/// * DXT1 (alpha depth 0 if opaque, else 1: alpha below 128 is transparent), DXT3, DXT5 (alpha
+///   depth 8): libsquish's cluster fit;
+/// * raw: B, G, R, A.
+///
+/// Losses say what the file does not keep exactly. Only BLP2 is written (`options.version`
+/// `None` or 2).
+pub fn encode(image: &Image, options: &TextureOptions) -> Result<Converted<BlpFile>, WriteError> {
+    check_image(image, options)?;
+    if let Some(v) = options.version.filter(|v| *v != 2) {
+        return Err(WriteError::Unsupported(format!(
+            "BLP version {v} is not written: relic writes BLP2 (and reads BLP1)"
+        )));
+    }
+    let encoding = resolve(options.encoding, image);
+    let count = mips::full_chain(image.width, image.height).min(16);
+    let levels = mips::chain(image, count);
+    let mut losses = Vec::new();
+    let opaque = image.is_opaque();
+    let (compression, alpha_depth, alpha_type, palette, data) = match encoding {
+        TextureEncoding::Palettized => {
+            let quantized = Quantized::of(image);
+            if !quantized.is_exact() {
+                losses.push(Loss::new(
+                    "pixels",
+                    format!("{} colours reduced to a 256-colour palette (median cut)", quantized.source_colours),
+                ));
+            }
+            let bits = if opaque {
+                0
+            } else if image.has_binary_alpha() {
+                1
+            } else {
+                8
+            };
+            let data = levels.iter().map(|l| palettized(&quantized, bits, l)).collect();
+            (blp2::COMPRESSION_PALETTE, bits, blp2::ALPHA_TYPE_PALETTIZED, Palette::from_rgb(&quantized.colours), data)
+        }
+        TextureEncoding::Raw32 => {
+            let data = levels.iter().map(|l| swap_red_blue(&l.rgba)).collect();
+            (blp2::COMPRESSION_RAW, 8, blp2::ALPHA_TYPE_ARGB8888, Palette::default(), data)
+        }
+        dxt => {
+            let (bc, depth, alpha_type) = match dxt {
+                TextureEncoding::Dxt1 => (Bc::Bc1, if opaque { 0 } else { 1 }, blp2::ALPHA_TYPE_DXT1),
+                TextureEncoding::Dxt3 => (Bc::Bc2, 8, blp2::ALPHA_TYPE_DXT3),
+                _ => (Bc::Bc3, 8, blp2::ALPHA_TYPE_DXT5),
+            };
+            losses.extend(bc::losses(bc, image));
+            let data = levels.iter().map(|l| bc::encode(bc, &l.rgba, l.width as usize, l.height as usize)).collect();
+            (blp2::COMPRESSION_DXT, depth, alpha_type, Palette::default(), data)
+        }
+    };
+    let file = assemble(image, [compression, alpha_depth, alpha_type], palette, data)?;
+    Ok(Converted { value: file, losses })
+}
+
+fn palettized(quantized: &Quantized, bits: u8, level: &Image) -> Vec<u8> {
+    let mut data = quantized.indices(level);
+    let plane = alpha::plane_bytes(bits, level.pixels() as u64) as usize;
+    data.extend(alpha::pack(bits, &level.rgba, plane));
+    data
+}
+
+/// The file: header with contiguous level offsets from byte 1172, palette, levels.
+fn assemble(image: &Image, kind: [u8; 3], palette: Palette, levels: Vec<Vec<u8>>) -> Result<BlpFile, WriteError> {
+    let [compression, alpha_depth, alpha_type] = kind;
+    let mut mip_offsets = [0u32; 16];
+    let mut mip_sizes = [0u32; 16];
+    let mut at = blp2::BLP2_DATA_START as usize;
+    for ((offset, size), level) in mip_offsets.iter_mut().zip(&mut mip_sizes).zip(&levels) {
+        *offset = relic_core::error::fit("Blp2Header.mip_offsets", at, "u32")?;
+        *size = relic_core::error::fit("Blp2Header.mip_sizes", level.len(), "u32")?;
+        at += level.len();
+    }
+    let header = Blp2Header {
+        content: 1,
+        compression,
+        alpha_depth,
+        alpha_type,
+        has_mips: u8::from(levels.len() > 1),
+        width: image.width,
+        height: image.height,
+        mip_offsets,
+        mip_sizes,
+    };
+    Ok(BlpFile::Blp2(Blp2File { header, palette, data: levels.concat() }))
+}

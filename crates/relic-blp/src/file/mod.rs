@@ -1,0 +1,201 @@
+//! The file layer: BLP2 and BLP1 as binrw types, read and written from the same definitions.
+//!
+//! | magic | header | then | levels |
+//! |---|---|---|---|
+//! | `BLP2` | [`Blp2Header`], 148 bytes | [`Palette`], 1024 bytes | at `mip_offsets`, from byte 1172 |
+//! | `BLP1` | [`Blp1Header`], 156 bytes | [`Palette`] or [`JpegHeader`] | at `mip_offsets` |
+//! | `BLP0` | — | — | mips in external files: refused |
+//!
+//! The bytes after the palette are kept whole ([`Blp2File::data`]); [`crate::validate`] checks
+//! that every level the header lists lies inside them and is as large as its size needs.
+
+pub mod blp1;
+pub mod blp2;
+pub mod palette;
+
+use binrw::{BinRead, BinWrite};
+use relic_core::texture::bc::Bc;
+use relic_core::{ReadError, ReadErrorKind, WriteError};
+
+pub use blp1::{Blp1File, Blp1Header, JpegHeader};
+pub use blp2::{Blp2File, Blp2Header};
+pub use palette::{Bgrx, Palette};
+
+/// A BLP file of either version relic reads.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BlpFile {
+    /// World of Warcraft.
+    Blp2(Blp2File),
+    /// Warcraft III.
+    Blp1(Blp1File),
+}
+
+/// How the pixels of every level are stored.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pixels {
+    /// One palette index per pixel, then an alpha plane of `alpha_bits` (0, 1, 4, 8) per pixel.
+    Palettized {
+        /// Bits of alpha per pixel.
+        alpha_bits: u8,
+    },
+    /// DXT blocks. A DXT1 file of alpha depth 0 is opaque (3-colour blocks' index 3 is black).
+    Dxt {
+        /// The variant.
+        bc: Bc,
+        /// The header's alpha depth.
+        alpha_bits: u8,
+    },
+    /// Four bytes per pixel: blue, green, red, alpha.
+    Bgra,
+    /// JPEG (BLP1): parsed and written back, not decoded.
+    Jpeg,
+}
+
+impl Pixels {
+    /// Short name for summaries (`palettized a8`, `DXT5`, `BGRA`, `JPEG`).
+    pub fn name(&self) -> String {
+        match self {
+            Pixels::Palettized { alpha_bits } => format!("palettized a{alpha_bits}"),
+            Pixels::Dxt { bc, alpha_bits } if *bc == Bc::Bc1 => format!("DXT1 a{alpha_bits}"),
+            Pixels::Dxt { bc, .. } => bc.dxt_name().to_string(),
+            Pixels::Bgra => "BGRA".into(),
+            Pixels::Jpeg => "JPEG".into(),
+        }
+    }
+
+    /// Bytes a `width × height` level needs.
+    pub fn level_bytes(&self, width: u32, height: u32) -> u64 {
+        let pixels = u64::from(width) * u64::from(height);
+        match self {
+            Pixels::Palettized { alpha_bits } => pixels + relic_core::texture::alpha::plane_bytes(*alpha_bits, pixels),
+            Pixels::Dxt { bc, .. } => bc.image_bytes(u64::from(width), u64::from(height)),
+            Pixels::Bgra => pixels * 4,
+            Pixels::Jpeg => 0,
+        }
+    }
+}
+
+/// The header fields both versions share, with where they are (for errors).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Chain<'a> {
+    pub(crate) width: u32,
+    pub(crate) height: u32,
+    pub(crate) has_mips: bool,
+    pub(crate) offsets: &'a [u32; 16],
+    pub(crate) sizes: &'a [u32; 16],
+    /// Absolute offset of `data`'s first byte.
+    pub(crate) data_start: u64,
+    pub(crate) data: &'a [u8],
+    pub(crate) width_at: u64,
+    pub(crate) offsets_at: u64,
+    pub(crate) sizes_at: u64,
+    /// The name of the header type (error paths).
+    pub(crate) header: &'static str,
+}
+
+impl BlpFile {
+    /// 2 or 1.
+    pub fn version(&self) -> u32 {
+        match self {
+            BlpFile::Blp2(_) => 2,
+            BlpFile::Blp1(_) => 1,
+        }
+    }
+
+    /// Width of level 0.
+    pub fn width(&self) -> u32 {
+        self.chain().width
+    }
+
+    /// Height of level 0.
+    pub fn height(&self) -> u32 {
+        self.chain().height
+    }
+
+    /// The palette (palettized files; BLP2 always carries one, zero unless palettized).
+    pub fn palette(&self) -> Option<&Palette> {
+        match self {
+            BlpFile::Blp2(f) => Some(&f.palette),
+            BlpFile::Blp1(f) => f.palette.as_ref(),
+        }
+    }
+
+    pub(crate) fn chain(&self) -> Chain<'_> {
+        match self {
+            BlpFile::Blp2(f) => Chain {
+                width: f.header.width,
+                height: f.header.height,
+                has_mips: f.header.has_mips != 0,
+                offsets: &f.header.mip_offsets,
+                sizes: &f.header.mip_sizes,
+                data_start: blp2::BLP2_DATA_START,
+                data: &f.data,
+                width_at: blp2::at::WIDTH,
+                offsets_at: blp2::at::MIP_OFFSETS,
+                sizes_at: blp2::at::MIP_SIZES,
+                header: "Blp2Header",
+            },
+            BlpFile::Blp1(f) => {
+                let body = match (&f.palette, &f.jpeg) {
+                    (Some(_), _) => palette::PALETTE_BYTES,
+                    (None, Some(j)) => 4 + j.bytes.len() as u64,
+                    (None, None) => 0,
+                };
+                Chain {
+                    width: f.header.width,
+                    height: f.header.height,
+                    has_mips: f.header.has_mips != 0,
+                    offsets: &f.header.mip_offsets,
+                    sizes: &f.header.mip_sizes,
+                    data_start: blp1::at::BODY + body,
+                    data: &f.data,
+                    width_at: blp1::at::WIDTH,
+                    offsets_at: blp1::at::MIP_OFFSETS,
+                    sizes_at: blp1::at::MIP_SIZES,
+                    header: "Blp1Header",
+                }
+            }
+        }
+    }
+}
+
+/// Parses the layout of a BLP file (no cross-checks: see [`crate::read`]).
+pub(crate) fn parse(bytes: &[u8]) -> Result<BlpFile, ReadError> {
+    match bytes.get(..4) {
+        Some(b"BLP2") => relic_core::binary::parse(bytes, |s| Blp2File::read_le(s))
+            .map(BlpFile::Blp2)
+            .map_err(|e| e.within("Blp2File")),
+        Some(b"BLP1") => relic_core::binary::parse(bytes, |s| Blp1File::read_le(s))
+            .map(BlpFile::Blp1)
+            .map_err(|e| e.within("Blp1File")),
+        Some(b"BLP0") => Err(ReadError::at(
+            0,
+            "magic",
+            ReadErrorKind::UnsupportedVersion {
+                version: 0,
+                reason: "BLP0 keeps its mip levels in separate files (Warcraft III beta); relic reads BLP1 and BLP2"
+                    .into(),
+            },
+        )),
+        Some(other) => Err(ReadError::at(
+            0,
+            "magic",
+            ReadErrorKind::BadMagic {
+                found: format!("{:?}", String::from_utf8_lossy(other)),
+                expected: "BLP2 or BLP1".into(),
+            },
+        )),
+        None => Err(ReadError::at(0, "magic", ReadErrorKind::Truncated)),
+    }
+}
+
+/// Writes a BLP file: the header, the palette or JPEG header, the data, as held.
+pub(crate) fn write(file: &BlpFile) -> Result<Vec<u8>, WriteError> {
+    let mut out = std::io::Cursor::new(Vec::with_capacity(file.chain().data.len() + 1200));
+    let written = match file {
+        BlpFile::Blp2(f) => f.write_le(&mut out),
+        BlpFile::Blp1(f) => f.write_le(&mut out),
+    };
+    written.map_err(|e| WriteError::from_binrw(&e))?;
+    Ok(out.into_inner())
+}

@@ -1,0 +1,81 @@
+#![doc = include_str!("../README.md")]
+
+mod decode;
+mod encode;
+mod entry;
+pub mod file;
+pub mod validate;
+#[cfg(feature = "verify")]
+pub mod verify;
+
+pub use decode::decode;
+pub use encode::{encode, options_for, resolve};
+pub use entry::ENTRY;
+pub use file::{BlpFile, Pixels};
+pub use validate::Level;
+
+use relic_core::format::{Content, Detected};
+use relic_core::texture::{Image, TextureOptions};
+use relic_core::{Converted, Info, ReadError, WriteError};
+
+/// Blizzard BLP, as named in [`relic_core::model::SourceInfo`] and the format registry.
+pub const FORMAT: relic_core::FormatId = relic_core::FormatId::new("blp");
+
+/// Recognises the format by its magic: `BLP2` (version 2), `BLP1` (1) or `BLP0` (0, refused by
+/// [`read`] with the reason).
+pub fn detect(bytes: &[u8]) -> Option<Detected> {
+    let version = match bytes.get(..4)? {
+        b"BLP2" => 2,
+        b"BLP1" => 1,
+        b"BLP0" => 0,
+        _ => return None,
+    };
+    Some(Detected::new(FORMAT, version, Content::Texture))
+}
+
+/// Parses a file and checks every level the header lists against the bytes present.
+pub fn read(bytes: &[u8]) -> Result<BlpFile, ReadError> {
+    let file = file::parse(bytes)?;
+    validate::validate(&file)?;
+    Ok(file)
+}
+
+/// Writes a file; `write(&read(b)?)? == b` for every file [`read`] accepts.
+pub fn write(file: &BlpFile) -> Result<Vec<u8>, WriteError> {
+    file::write(file)
+}
+
+/// The file's own facts: `version`, `width`, `height`, `levels`, `pixels` (`DXT5`, `palettized
+/// a8`, …), `alpha_depth`, `alpha_type` (BLP2), `has_mips`, `data_bytes`.
+pub fn info(bytes: &[u8]) -> Result<Info, ReadError> {
+    let file = read(bytes)?;
+    let levels = validate::levels(&file)?;
+    let pixels = validate::pixels(&file)?;
+    let mut info = Info::new(FORMAT, file.version());
+    info.count("width", file.width()).count("height", file.height()).count("levels", levels.len());
+    info.text("pixels", pixels.name());
+    match &file {
+        BlpFile::Blp2(f) => {
+            info.count("alpha_depth", f.header.alpha_depth).count("alpha_type", f.header.alpha_type);
+            info.count("has_mips", f.header.has_mips);
+        }
+        BlpFile::Blp1(f) => {
+            info.count("alpha_bits", f.header.alpha_bits).count("extra", f.header.extra);
+            info.count("has_mips", f.header.has_mips);
+        }
+    }
+    info.count("data_bytes", file.chain().data.len());
+    Ok(info)
+}
+
+/// [`decode`] of level `level` of the file in `bytes` (the level's size is checked against
+/// `options.max_pixels` before the levels are checked against the file).
+pub fn decode_bytes(bytes: &[u8], level: usize, options: &TextureOptions) -> Result<Image, ReadError> {
+    decode(&file::parse(bytes)?, level, options)
+}
+
+/// [`encode`] and [`write`]: the bytes of a BLP2 holding `image` with every mip level.
+pub fn encode_bytes(image: &Image, options: &TextureOptions) -> Result<Converted<Vec<u8>>, WriteError> {
+    let Converted { value, losses } = encode(image, options)?;
+    Ok(Converted { value: write(&value)?, losses })
+}

@@ -1,0 +1,144 @@
+//! Cross-checks after parsing: what the header says about the pixels, and every level the header
+//! lists against the bytes present (before anything is decoded or allocated).
+
+use relic_core::texture::bc::Bc;
+use relic_core::texture::{alpha, mips};
+use relic_core::{ReadError, ReadErrorKind};
+
+use crate::file::blp1::{self, CONTENT_JPEG};
+use crate::file::blp2::{self, COMPRESSION_DXT, COMPRESSION_PALETTE, COMPRESSION_RAW};
+use crate::file::{BlpFile, Chain, Pixels};
+
+/// One mip level as the header lists it, checked against the file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Level {
+    /// Width, pixels: `max(1, width >> level)`.
+    pub width: u32,
+    /// Height, pixels: `max(1, height >> level)`.
+    pub height: u32,
+    /// Absolute offset, as stored.
+    pub offset: u32,
+    /// Bytes, as stored (at least what the level needs).
+    pub size: u32,
+}
+
+/// How the file stores its pixels, from the header; unknown combinations are refused.
+pub fn pixels(file: &BlpFile) -> Result<Pixels, ReadError> {
+    let depth = |bits: u8, at: u64, path: &str| {
+        if alpha::is_depth(bits) {
+            Ok(bits)
+        } else {
+            Err(ReadError::invalid(at, path, format!("alpha depth {bits} is not 0, 1, 4 or 8")))
+        }
+    };
+    match file {
+        BlpFile::Blp2(f) => {
+            let h = &f.header;
+            if h.content != 1 {
+                return Err(ReadError::invalid(
+                    blp2::at::CONTENT,
+                    "Blp2Header.content",
+                    format!(
+                        "BLP2 content type {} is not read (0 = JPEG, no sample to check a decoder against; 1 = direct)",
+                        h.content
+                    ),
+                ));
+            }
+            match h.compression {
+                COMPRESSION_PALETTE => {
+                    let alpha_bits = depth(h.alpha_depth, blp2::at::ALPHA_DEPTH, "Blp2Header.alpha_depth")?;
+                    Ok(Pixels::Palettized { alpha_bits })
+                }
+                COMPRESSION_DXT => {
+                    Ok(Pixels::Dxt { bc: dxt_variant(h.alpha_type, h.alpha_depth), alpha_bits: h.alpha_depth })
+                }
+                COMPRESSION_RAW => Ok(Pixels::Bgra),
+                other => Err(ReadError::invalid(
+                    blp2::at::COMPRESSION,
+                    "Blp2Header.compression",
+                    format!("compression {other} is not known (1 palettized, 2 DXT, 3 raw BGRA)"),
+                )),
+            }
+        }
+        BlpFile::Blp1(f) if f.header.content == CONTENT_JPEG => Ok(Pixels::Jpeg),
+        BlpFile::Blp1(f) => {
+            let bits = u8::try_from(f.header.alpha_bits).unwrap_or(u8::MAX);
+            Ok(Pixels::Palettized { alpha_bits: depth(bits, blp1::at::ALPHA_BITS, "Blp1Header.alpha_bits")? })
+        }
+    }
+}
+
+/// The DXT variant of a BLP2: from the alpha type (0 DXT1, 1 DXT3, 7 DXT5), else wow.export's
+/// rule (alpha depth ≤ 1 DXT1, else DXT3); both agree on every sample (specs/textures.md §2.4).
+pub fn dxt_variant(alpha_type: u8, alpha_depth: u8) -> Bc {
+    match alpha_type {
+        blp2::ALPHA_TYPE_DXT1 => Bc::Bc1,
+        blp2::ALPHA_TYPE_DXT3 => Bc::Bc2,
+        blp2::ALPHA_TYPE_DXT5 => Bc::Bc3,
+        _ if alpha_depth <= 1 => Bc::Bc1,
+        _ => Bc::Bc2,
+    }
+}
+
+/// The levels the header lists (slots before the first zero offset or size; only level 0 when
+/// `has_mips` is 0; at most down to 1 × 1), each checked: inside the data and as large as its
+/// pixels need.
+pub fn levels(file: &BlpFile) -> Result<Vec<Level>, ReadError> {
+    let pixels = pixels(file)?;
+    let c = file.chain();
+    if c.width == 0 || c.height == 0 {
+        let path = format!("{}.{}", c.header, if c.width == 0 { "width" } else { "height" });
+        return Err(ReadError::invalid(
+            c.width_at,
+            path,
+            format!("an image of {} × {} pixels is empty", c.width, c.height),
+        ));
+    }
+    let listed = c.offsets.iter().zip(c.sizes).take_while(|(o, s)| **o != 0 && **s != 0).count();
+    let count = listed.min(if c.has_mips { 16 } else { 1 }).min(mips::full_chain(c.width, c.height) as usize);
+    if count == 0 {
+        let path = format!("{}.mip_offsets[0]", c.header);
+        return Err(ReadError::invalid(c.offsets_at, path, "no level 0 (offset or size 0)"));
+    }
+    (0..count).map(|i| level(&c, pixels, i)).collect()
+}
+
+fn level(c: &Chain<'_>, pixels: Pixels, i: usize) -> Result<Level, ReadError> {
+    let (width, height) = mips::level_size(c.width, c.height, i as u32);
+    let offset = c.offsets.get(i).copied().unwrap_or(0);
+    let size = c.sizes.get(i).copied().unwrap_or(0);
+    let offset_at = c.offsets_at + 4 * i as u64;
+    let file_len = c.data_start + c.data.len() as u64;
+    if u64::from(offset) < c.data_start {
+        return Err(ReadError::invalid(
+            offset_at,
+            format!("{}.mip_offsets[{i}]", c.header),
+            format!("level {i} at {offset:#x} starts inside the header (data starts at {:#x})", c.data_start),
+        ));
+    }
+    if u64::from(offset) + u64::from(size) > file_len {
+        let kind = ReadErrorKind::OffsetOutOfBounds { target: offset.into(), len: size.into(), file_len };
+        return Err(ReadError::at(offset_at, format!("{}.mip_offsets[{i}]", c.header), kind));
+    }
+    let needed = pixels.level_bytes(width, height);
+    if u64::from(size) < needed {
+        return Err(ReadError::invalid(
+            c.sizes_at + 4 * i as u64,
+            format!("{}.mip_sizes[{i}]", c.header),
+            format!("level {i} ({width} × {height}, {}) needs {needed} bytes, the header gives {size}", pixels.name()),
+        ));
+    }
+    Ok(Level { width, height, offset, size })
+}
+
+/// The bytes of a level [`levels`] returned (its stored size).
+pub fn level_data<'a>(file: &'a BlpFile, level: &Level) -> &'a [u8] {
+    let c = file.chain();
+    let start = (u64::from(level.offset) - c.data_start.min(u64::from(level.offset))) as usize;
+    c.data.get(start..start + level.size as usize).unwrap_or_default()
+}
+
+/// All cross-checks of a parsed file.
+pub fn validate(file: &BlpFile) -> Result<(), ReadError> {
+    levels(file).map(|_| ())
+}

@@ -1,0 +1,62 @@
+//! The corpus checks `cargo xtask corpus` runs on every BLP (feature `verify`), through
+//! [`relic_core::texture::checks`]:
+//!
+//! * `parse`: the header and every level check out against the file;
+//! * `rewrite`: writing the parsed file gives the same bytes;
+//! * `levels`: every level decodes to its size (`max(1, side >> level)`);
+//! * `round-trip`: mip 0 decoded, encoded again the way the file stores it, decoded again, is
+//!   within the encoding's bound ([`bound`]) of the first decode, channel by channel.
+
+use relic_core::check::Checks;
+use relic_core::format::Input;
+use relic_core::texture::TextureEncoding;
+use relic_core::texture::checks::TextureFormat;
+
+use crate::{BlpFile, Pixels};
+
+/// The largest per-channel difference the round trip allows, by encoding.
+///
+/// * Palettized and raw: 0. A palettized source has at most 256 colours, which the encoder keeps
+///   exactly (with the alpha depth the image needs: 0, 1 or 8 bits).
+/// * DXT1 and DXT3: 12. Re-fitting blocks that are already 4-colour ramps lands within about a
+///   565 step (8 levels of red and blue) of the first decode; the corpus's worst is 5 (DXT1) and
+///   1 (DXT3, whose 4-bit alpha is exact).
+/// * DXT5: 16. Colour as above (worst 9 on `dxt5.blp`); libsquish re-fits the interpolated alpha
+///   ramp and misses the first by up to 15 on 1 pixel of 262,144 there (99 % of pixels within 1).
+pub const fn bound(encoding: TextureEncoding) -> u8 {
+    match encoding {
+        TextureEncoding::Palettized | TextureEncoding::Raw32 => 0,
+        TextureEncoding::Auto | TextureEncoding::Dxt1 | TextureEncoding::Dxt3 => 12,
+        TextureEncoding::Dxt5 => 16,
+    }
+}
+
+/// A one-line description: version, size, pixels, levels.
+pub fn describe(file: &BlpFile) -> String {
+    let pixels = crate::validate::pixels(file).map(|p| p.name()).unwrap_or_else(|e| e.to_string());
+    let levels = crate::validate::levels(file).map(|l| l.len()).unwrap_or(0);
+    format!("BLP{} {}×{} {pixels}, {levels} levels", file.version(), file.width(), file.height())
+}
+
+/// BLP's functions for the shared texture checks.
+pub const FORMAT: TextureFormat<BlpFile> = TextureFormat {
+    read: crate::read,
+    write: crate::write,
+    describe,
+    level_sizes: |file| {
+        crate::validate::levels(file).map(|l| l.iter().map(|l| (l.width, l.height)).collect()).unwrap_or_default()
+    },
+    decode: crate::decode,
+    encode: crate::encode,
+    options_for: crate::options_for,
+    bound,
+    not_decoded: |file| {
+        matches!(crate::validate::pixels(file), Ok(Pixels::Jpeg))
+            .then(|| "BLP1 JPEG content is not decoded".to_string())
+    },
+};
+
+/// Every check on one file.
+pub fn corpus_checks(input: &Input<'_>) -> Checks {
+    relic_core::texture::checks::corpus_checks(&FORMAT, input.bytes)
+}

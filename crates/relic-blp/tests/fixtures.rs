@@ -1,0 +1,152 @@
+//! Every fixture (built by `cargo xtask fixtures` from the spec, not by this crate's writer):
+//! detected, read, written back byte for byte, every level decoded, re-encoded within the bound;
+//! what each variant decodes to; hostile fixtures refused with typed errors naming the field.
+
+// Test code: a failed unwrap or index is a failed test.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
+
+use std::path::{Path, PathBuf};
+
+use relic_core::ReadErrorKind;
+use relic_core::texture::{Image, TextureEncoding, TextureOptions};
+
+fn dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/blp")
+}
+
+fn fixture(name: &str) -> Vec<u8> {
+    std::fs::read(dir().join(name)).unwrap_or_else(|e| panic!("{name}: {e} (run `cargo xtask fixtures`)"))
+}
+
+fn decode(name: &str, level: usize) -> Image {
+    relic_blp::decode_bytes(&fixture(name), level, &TextureOptions::default()).unwrap()
+}
+
+fn alphas(image: &Image) -> Vec<u8> {
+    image.rgba.chunks(4).map(|p| p[3]).collect()
+}
+
+#[test]
+fn every_fixture_passes_the_checks() {
+    let mut seen = 0;
+    for entry in std::fs::read_dir(dir()).unwrap() {
+        let path = entry.unwrap().path();
+        if !path.is_file() {
+            continue;
+        }
+        let bytes = std::fs::read(&path).unwrap();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        assert!(relic_blp::detect(&bytes).is_some(), "{name}");
+        let checks = relic_blp::verify::corpus_checks(&relic_core::format::Input::bytes_only(&bytes));
+        let lines: Vec<String> = checks.0.iter().map(ToString::to_string).collect();
+        assert!(checks.passed(), "{name}: {lines:?}");
+        let refused = name == "blp1_jpeg.blp";
+        assert_eq!(checks.refused(), refused, "{name}: {lines:?}");
+        seen += 1;
+    }
+    assert!(seen >= 14, "{seen} fixtures");
+}
+
+#[test]
+fn variants_decode_as_the_spec_says() {
+    // Alpha depth 0: opaque; 1: only 0 and 255; 4: multiples of 17; 8: any.
+    assert!(decode("pala0.blp", 0).is_opaque());
+    assert!(decode("pala1.blp", 0).has_binary_alpha() && !decode("pala1.blp", 0).is_opaque());
+    assert!(alphas(&decode("pala4.blp", 0)).iter().all(|a| a % 17 == 0));
+    assert!(alphas(&decode("pala8.blp", 0)).contains(&120));
+    // Palette entry i is (i·37, i·91, i·53) stored B, G, R; pixel (0, 0) of level 0 has index 0,
+    // pixel (1, 0) index 7.
+    let pala = decode("pala0.blp", 0);
+    assert_eq!(&pala.rgba[4..8], &[(7 * 37 % 256) as u8, (7 * 91 % 256) as u8, (7 * 53 % 256) as u8, 255]);
+    // DXT1 of alpha depth 0: the 3-colour blocks' index 3 is opaque black; depth 1: transparent.
+    let dxt1 = decode("dxt1.blp", 0);
+    let dxt1a = decode("dxt1a.blp", 0);
+    assert!(dxt1.is_opaque());
+    assert!(alphas(&dxt1a).contains(&0));
+    assert_eq!(dxt1.rgba.len(), dxt1a.rgba.len());
+    // Levels: max(1, side >> i), DXT levels below 4×4 decoded from whole blocks.
+    let sizes = |name: &str| {
+        let file = relic_blp::read(&fixture(name)).unwrap();
+        relic_blp::validate::levels(&file).unwrap().iter().map(|l| (l.width, l.height)).collect::<Vec<_>>()
+    };
+    assert_eq!(sizes("npot_pala8.blp"), [(24, 17), (12, 8), (6, 4), (3, 2), (1, 1)]);
+    assert_eq!(sizes("npot_dxt1.blp"), [(12, 6), (6, 3), (3, 1), (1, 1)]);
+    assert_eq!(sizes("dxt5.blp"), [(16, 8), (8, 4), (4, 2), (2, 1), (1, 1)]);
+    assert_eq!(decode("dxt3.blp", 3).rgba.len(), 4);
+    // Raw: B, G, R, A stored; pixel 1 is (9, 5, 199, alpha 255) as B, G, R.
+    assert_eq!(&decode("raw.blp", 0).rgba[4..8], &[199, 5, 9, 255]);
+    // BLP1 palettized: the same palette and planes; pixel 0 has alpha 0, pixel 1 alpha 255.
+    let blp1 = decode("blp1_pala8.blp", 0);
+    assert_eq!(&blp1.rgba[..8], &[0, 0, 0, 0, (7 * 37 % 256) as u8, (7 * 91 % 256) as u8, (7 * 53 % 256) as u8, 255]);
+}
+
+#[test]
+fn jpeg_is_read_and_refused_when_decoded() {
+    let bytes = fixture("blp1_jpeg.blp");
+    let file = relic_blp::read(&bytes).unwrap();
+    assert_eq!(relic_blp::write(&file).unwrap(), bytes);
+    let err = relic_blp::decode(&file, 0, &TextureOptions::default()).unwrap_err();
+    assert_eq!(err.path, "Blp1Header.content");
+    assert!(err.to_string().contains("JPEG"), "{err}");
+}
+
+#[test]
+fn hostile_fixtures_are_refused_with_the_field() {
+    let expect = [
+        ("huge.blp", "Blp2Header.mip_sizes[0]"),
+        ("blp0.blp", "magic"),
+        ("level_past_end.blp", "Blp2Header.mip_offsets[1]"),
+        ("level_in_header.blp", "Blp2Header.mip_offsets[0]"),
+        ("short_level.blp", "Blp2Header.mip_sizes[0]"),
+        ("bad_compression.blp", "Blp2Header.compression"),
+        ("bad_alpha_depth.blp", "Blp2Header.alpha_depth"),
+        ("empty.blp", "Blp2Header.width"),
+    ];
+    for (name, path) in expect {
+        let err = relic_blp::read(&fixture(&format!("hostile/{name}"))).unwrap_err();
+        assert_eq!(err.path, path, "{name}: {err}");
+    }
+    let err = relic_blp::read(&fixture("hostile/blp0.blp")).unwrap_err();
+    assert!(matches!(err.kind, ReadErrorKind::UnsupportedVersion { version: 0, .. }), "{err}");
+    // Decoding a 65,535 × 65,535 header: refused by max_pixels before anything else, naming it.
+    let err = relic_blp::decode_bytes(&fixture("hostile/huge.blp"), 0, &TextureOptions::default()).unwrap_err();
+    assert!(matches!(err.kind, ReadErrorKind::ImageTooLarge { width: 65_535, height: 65_535, .. }), "{err}");
+    assert_eq!(err.path, "Blp2Header.width");
+    // The limit is the caller's: lowered, a small file is refused too; raised, it decodes.
+    let small = TextureOptions { max_pixels: 63, ..TextureOptions::default() };
+    let err = relic_blp::decode_bytes(&fixture("dxt1.blp"), 0, &small).unwrap_err();
+    assert!(matches!(err.kind, ReadErrorKind::ImageTooLarge { width: 8, height: 8, max_pixels: 63 }), "{err}");
+    assert!(relic_blp::decode_bytes(&fixture("dxt1.blp"), 1, &small).is_ok());
+    let err = relic_blp::decode_bytes(&fixture("dxt1.blp"), 4, &TextureOptions::default()).unwrap_err();
+    assert!(err.to_string().contains("level 4 does not exist"), "{err}");
+}
+
+#[test]
+fn encoding_chooses_by_alpha_and_makes_every_level() {
+    let opaque = decode("pala0.blp", 0);
+    let cut_out = decode("pala1.blp", 0);
+    let soft = decode("pala8.blp", 0);
+    let pixels = |bytes: &[u8]| relic_blp::validate::pixels(&relic_blp::read(bytes).unwrap()).unwrap().name();
+    let auto = TextureOptions::default();
+    assert_eq!(pixels(&relic_blp::encode_bytes(&opaque, &auto).unwrap().value), "DXT1 a0");
+    assert_eq!(pixels(&relic_blp::encode_bytes(&cut_out, &auto).unwrap().value), "DXT1 a1");
+    assert_eq!(pixels(&relic_blp::encode_bytes(&soft, &auto).unwrap().value), "DXT5");
+    let palettized = TextureOptions { encoding: TextureEncoding::Palettized, ..auto };
+    for (image, want) in [(&opaque, "palettized a0"), (&cut_out, "palettized a1"), (&soft, "palettized a8")] {
+        let out = relic_blp::encode_bytes(image, &palettized).unwrap();
+        assert!(out.losses.is_empty(), "{want}: {:?}", out.losses);
+        let file = relic_blp::read(&out.value).unwrap();
+        assert_eq!(pixels(&out.value), want);
+        let levels = relic_blp::validate::levels(&file).unwrap();
+        assert_eq!(levels.len() as u32, relic_core::texture::mips::full_chain(image.width, image.height));
+        assert_eq!(&relic_blp::decode(&file, 0, &auto).unwrap(), image, "{want}: palettized is lossless here");
+    }
+    let dxt = relic_blp::encode_bytes(&soft, &TextureOptions { encoding: TextureEncoding::Dxt1, ..auto }).unwrap();
+    assert!(dxt.losses.iter().any(|l| l.element == "alpha"), "{:?}", dxt.losses);
+    let raw = relic_blp::encode_bytes(&soft, &TextureOptions { encoding: TextureEncoding::Raw32, ..auto }).unwrap();
+    assert_eq!(relic_blp::decode_bytes(&raw.value, 0, &auto).unwrap(), soft);
+    let blp1 = TextureOptions { version: Some(1), ..auto };
+    assert!(relic_blp::encode_bytes(&soft, &blp1).is_err());
+    let empty = Image { width: 0, height: 4, rgba: vec![] };
+    assert!(relic_blp::encode_bytes(&empty, &auto).is_err());
+}

@@ -1,0 +1,191 @@
+//! BC1–BC3 (DXT1, DXT3, DXT5) blocks: each 4 × 4 pixel block is 8 (BC1) or 16 bytes, blocks
+//! row after row. Blocks are decoded and encoded by `texpresso` (a pure-Rust port of libsquish);
+//! this module places the 16 pixels of each block into the image, clipping the blocks that
+//! overhang the right and bottom edges.
+
+use texpresso::{Algorithm, COLOUR_WEIGHTS_PERCEPTUAL, Format, Params};
+
+use super::Image;
+use crate::convert::Loss;
+
+/// A block-compressed pixel format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Bc {
+    /// BC1 / DXT1: two RGB565 colours and 2-bit indices; index 3 of a block whose first colour
+    /// is not greater than its second is transparent black.
+    Bc1,
+    /// BC2 / DXT3: 4-bit explicit alpha per pixel, then a BC1 colour block (always 4 colours).
+    Bc2,
+    /// BC3 / DXT5: two 8-bit alpha end points and 3-bit indices, then a BC1 colour block.
+    Bc3,
+}
+
+impl Bc {
+    /// Bytes per 4 × 4 block.
+    pub const fn block_bytes(self) -> usize {
+        match self {
+            Bc::Bc1 => 8,
+            Bc::Bc2 | Bc::Bc3 => 16,
+        }
+    }
+
+    /// The DXT name (`DXT1`, `DXT3`, `DXT5`).
+    pub const fn dxt_name(self) -> &'static str {
+        match self {
+            Bc::Bc1 => "DXT1",
+            Bc::Bc2 => "DXT3",
+            Bc::Bc3 => "DXT5",
+        }
+    }
+
+    /// Bytes of an image of `width × height` pixels in whole blocks (a partial block takes a
+    /// whole one).
+    pub fn image_bytes(self, width: u64, height: u64) -> u64 {
+        width.div_ceil(4).saturating_mul(height.div_ceil(4)).saturating_mul(self.block_bytes() as u64)
+    }
+
+    fn format(self) -> Format {
+        match self {
+            Bc::Bc1 => Format::Bc1,
+            Bc::Bc2 => Format::Bc2,
+            Bc::Bc3 => Format::Bc3,
+        }
+    }
+}
+
+/// Decodes `width × height` pixels of `data` as RGBA8 into `out` (`width × height × 4` bytes).
+/// Blocks missing at the end of `data` decode as if their bytes were zero (the LithTech size
+/// rule stores fewer bytes than a block for mips below 4 × 4, specs/textures.md §1.4); callers
+/// check `data` against the file before they call this. Pixels of `out` beyond the image are not
+/// touched; `out` shorter than the image leaves the rest undecoded.
+pub fn decode_into(bc: Bc, data: &[u8], width: usize, height: usize, out: &mut [u8]) {
+    let format = bc.format();
+    let size = bc.block_bytes();
+    let blocks_wide = width.div_ceil(4);
+    let row_bytes = width * 4;
+    let mut padded;
+    for (by, band) in out.chunks_mut(row_bytes * 4).take(height.div_ceil(4)).enumerate() {
+        for bx in 0..blocks_wide {
+            let start = (by * blocks_wide + bx) * size;
+            let block = match data.get(start..start + size) {
+                Some(block) => block,
+                None => {
+                    padded = [0; 16];
+                    let tail = data.get(start..).unwrap_or_default();
+                    if let Some(dst) = padded.get_mut(..tail.len()) {
+                        dst.copy_from_slice(tail);
+                    }
+                    padded.get(..size).unwrap_or_default()
+                }
+            };
+            let pixels = format.decompress_block(block);
+            let flat: &[u8] = bytemuck::cast_slice(&pixels);
+            let x = bx * 4;
+            let n = (width - x).min(4) * 4;
+            for (row, line) in band.chunks_mut(row_bytes).enumerate().take(4) {
+                if let (Some(dst), Some(src)) = (line.get_mut(x * 4..x * 4 + n), flat.get(row * 16..row * 16 + n)) {
+                    dst.copy_from_slice(src);
+                }
+            }
+        }
+    }
+}
+
+/// Decodes `width × height` pixels of `data` into a new RGBA8 buffer (see [`decode_into`]).
+pub fn decode(bc: Bc, data: &[u8], width: usize, height: usize) -> Vec<u8> {
+    let mut out = vec![0u8; width * height * 4];
+    decode_into(bc, data, width, height, &mut out);
+    out
+}
+
+/// Encodes `width × height` RGBA8 pixels as whole blocks ([`Bc::image_bytes`]) with libsquish's
+/// cluster fit and perceptual colour weights. BC1 makes pixels with alpha below 128 transparent
+/// (3-colour blocks) and drops the rest of the alpha.
+pub fn encode(bc: Bc, rgba: &[u8], width: usize, height: usize) -> Vec<u8> {
+    let mut out = vec![0u8; bc.image_bytes(width as u64, height as u64) as usize];
+    let params =
+        Params { algorithm: Algorithm::ClusterFit, weights: COLOUR_WEIGHTS_PERCEPTUAL, weigh_colour_by_alpha: false };
+    if width == 0 || height == 0 || rgba.len() < width * height * 4 {
+        return out;
+    }
+    bc.format().compress(rgba, width, height, params, &mut out);
+    out
+}
+
+/// What encoding `image` as `bc` does not keep: the block compression itself, and for BC1 the
+/// partial alpha values it rounds to 0 or 255.
+pub fn losses(bc: Bc, image: &Image) -> Vec<Loss> {
+    let mut losses = vec![Loss::new(
+        "pixels",
+        format!("{} block compression is lossy (colours are 4-step ramps per 4 × 4 block)", bc.dxt_name()),
+    )];
+    if bc == Bc::Bc1 {
+        let partial = image.rgba.chunks_exact(4).filter(|p| !matches!(p.get(3), Some(0 | 255))).count();
+        if partial > 0 {
+            losses.push(Loss::new(
+                "alpha",
+                format!("{partial} pixels of partial alpha rounded to 0 or 255 (DXT1 keeps 1 bit)"),
+            ));
+        }
+    }
+    losses
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A BC1 block with colours red (0xF800) and blue (0x001F), 4-colour mode, indices 0,1,2,3
+    /// on each row.
+    const RED_BLUE: [u8; 8] = [0x00, 0xF8, 0x1F, 0x00, 0xE4, 0xE4, 0xE4, 0xE4];
+
+    #[test]
+    fn bc1_block_decodes_by_the_book() {
+        let px = decode(Bc::Bc1, &RED_BLUE, 4, 4);
+        assert_eq!(&px[0..4], &[255, 0, 0, 255]);
+        assert_eq!(&px[4..8], &[0, 0, 255, 255]);
+        // Index 2: 2/3 red + 1/3 blue.
+        assert_eq!(&px[8..12], &[170, 0, 85, 255]);
+        assert_eq!(&px[48..52], &[255, 0, 0, 255]);
+    }
+
+    #[test]
+    fn partial_blocks_are_clipped_and_short_data_padded() {
+        // 5 × 2 pixels: two blocks wide, the second holds one column.
+        let data = [RED_BLUE, RED_BLUE].concat();
+        let px = decode(Bc::Bc1, &data, 5, 2);
+        assert_eq!(px.len(), 40);
+        assert_eq!(&px[16..20], &[255, 0, 0, 255]);
+        assert_eq!(&px[20..40], &px[0..20]);
+        // Two bytes of a block (the DTX size of a 2 × 2 DXT1 mip): the rest reads as zeros,
+        // colour 0 = colour 1 = black in 3-colour mode, index 0.
+        let px = decode(Bc::Bc1, &[0, 0], 2, 2);
+        assert_eq!(px, [0, 0, 0, 255].repeat(4));
+        assert_eq!(Bc::Bc1.image_bytes(1, 1), 8);
+        assert_eq!(Bc::Bc3.image_bytes(256, 128), 32768);
+    }
+
+    #[test]
+    fn encode_then_decode_is_close() {
+        let (w, h) = (13usize, 7usize);
+        let rgba: Vec<u8> = (0..w * h)
+            .flat_map(|i| {
+                let (x, y) = (i % w, i / w);
+                [(x * 6) as u8, (y * 8) as u8, 128, if x > 6 { 255 } else { 0 }]
+            })
+            .collect();
+        for bc in [Bc::Bc1, Bc::Bc2, Bc::Bc3] {
+            let blocks = encode(bc, &rgba, w, h);
+            assert_eq!(blocks.len(), 4 * 2 * bc.block_bytes());
+            let back = decode(bc, &blocks, w, h);
+            for (p, q) in rgba.chunks(4).zip(back.chunks(4)) {
+                assert_eq!(p[3], q[3], "{bc:?}: binary alpha survives");
+                if p[3] == 255 {
+                    for c in 0..3 {
+                        assert!(p[c].abs_diff(q[c]) <= 12, "{bc:?}: {p:?} → {q:?}");
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,217 @@
+//! Decoded images, the choices texture codecs take (BLP, DTX), and the pixel codecs those formats
+//! share:
+//!
+//! * [`bc`]: BC1–BC3 (DXT1/3/5) blocks, decoded and encoded by the `texpresso` crate (a port of
+//!   libsquish), laid out row by row here.
+//! * [`alpha`]: alpha planes of 1, 4 or 8 bits per pixel (BLP, DTX v−2 masks).
+//! * [`mips`]: the box filter that makes each mip level from the one above.
+//! * [`checks`]: the corpus checks every texture crate runs over its own functions.
+//! * [`quantize`]: reduction to a 256-colour palette (exact when the image has at most 256
+//!   colours, else median cut).
+//!
+//! Every function here works on sizes its caller has already checked against the file
+//! ([`check_pixels`] for the decoded size); none of them reads file bytes on its own.
+
+pub mod alpha;
+pub mod bc;
+pub mod checks;
+pub mod mips;
+pub mod quantize;
+
+use crate::error::{ReadError, ReadErrorKind, WriteError};
+
+/// An image as RGBA8, rows top first (glTF's and both games' image origin).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Image {
+    /// Width in pixels.
+    pub width: u32,
+    /// Height in pixels.
+    pub height: u32,
+    /// `width × height × 4` bytes: R, G, B, A per pixel, row after row.
+    pub rgba: Vec<u8>,
+}
+
+impl Image {
+    /// True if every pixel is fully opaque.
+    pub fn is_opaque(&self) -> bool {
+        self.rgba.chunks_exact(4).all(|p| p.get(3) == Some(&255))
+    }
+
+    /// True if every alpha value is 0 or 255 (a cut-out, 1-bit alpha).
+    pub fn has_binary_alpha(&self) -> bool {
+        self.rgba.chunks_exact(4).all(|p| matches!(p.get(3), Some(0 | 255)))
+    }
+
+    /// The alpha value every pixel shares, if they all share one (LithTech's 32-bit textures
+    /// often store 0 everywhere: alpha that is not opacity, see specs/textures.md §1.7).
+    pub fn constant_alpha(&self) -> Option<u8> {
+        let first = *self.rgba.get(3)?;
+        self.rgba.chunks_exact(4).all(|p| p.get(3) == Some(&first)).then_some(first)
+    }
+
+    /// Number of pixels (`width × height`).
+    pub fn pixels(&self) -> usize {
+        self.width as usize * self.height as usize
+    }
+
+    /// True if `rgba` holds exactly `width × height × 4` bytes and neither side is 0.
+    pub fn is_well_formed(&self) -> bool {
+        self.width > 0
+            && self.height > 0
+            && self.rgba.len() as u64 == u64::from(self.width) * u64::from(self.height) * 4
+    }
+}
+
+/// How a texture is compressed when it is encoded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum TextureEncoding {
+    /// The codec's choice from the image (alpha or not) and the version.
+    #[default]
+    Auto,
+    /// BC1 (DXT1), 1-bit alpha at most.
+    Dxt1,
+    /// BC2 (DXT3), explicit 4-bit alpha.
+    Dxt3,
+    /// BC3 (DXT5), interpolated alpha.
+    Dxt5,
+    /// 256-colour palette with an alpha plane.
+    Palettized,
+    /// Uncompressed 32-bit colour.
+    Raw32,
+}
+
+/// The default [`TextureOptions::max_pixels`]: 4096 × 4096 (64 MiB of RGBA), above any texture
+/// of the games relic reads.
+pub const DEFAULT_MAX_PIXELS: u64 = 4096 * 4096;
+
+/// Choices for decoding and encoding textures.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TextureOptions {
+    /// Compression to encode with.
+    pub encoding: TextureEncoding,
+    /// Format version to encode (`None`: the codec's default).
+    pub version: Option<u32>,
+    /// Largest image (width × height) decoded or encoded; larger headers are refused before
+    /// anything is allocated.
+    pub max_pixels: u64,
+}
+
+impl Default for TextureOptions {
+    fn default() -> Self {
+        Self { encoding: TextureEncoding::Auto, version: None, max_pixels: DEFAULT_MAX_PIXELS }
+    }
+}
+
+/// Refuses an image of `width × height` pixels larger than `options.max_pixels` (or with a side
+/// of 0) before anything is allocated for it. `offset` and `path` name the header field that
+/// states the width (`BlpHeader.width`).
+pub fn check_pixels(
+    width: u64,
+    height: u64,
+    options: &TextureOptions,
+    offset: u64,
+    path: &str,
+) -> Result<usize, ReadError> {
+    if width == 0 || height == 0 {
+        return Err(ReadError::invalid(offset, path, format!("an image of {width} × {height} pixels is empty")));
+    }
+    let pixels = width.saturating_mul(height);
+    if pixels > options.max_pixels {
+        return Err(ReadError::at(
+            offset,
+            path,
+            ReadErrorKind::ImageTooLarge { width, height, max_pixels: options.max_pixels },
+        ));
+    }
+    usize::try_from(pixels)
+        .ok()
+        .filter(|p| p.checked_mul(4).is_some())
+        .ok_or_else(|| ReadError::invalid(offset, path, format!("{width} × {height} pixels do not fit in memory")))
+}
+
+/// Refuses an image to encode that is empty, whose `rgba` does not hold `width × height × 4`
+/// bytes, or that is larger than `options.max_pixels`.
+pub fn check_image(image: &Image, options: &TextureOptions) -> Result<(), WriteError> {
+    if !image.is_well_formed() {
+        return Err(WriteError::Unsupported(format!(
+            "an image of {} × {} pixels needs {} RGBA bytes, it has {}",
+            image.width,
+            image.height,
+            u64::from(image.width) * u64::from(image.height) * 4,
+            image.rgba.len()
+        )));
+    }
+    let pixels = u64::from(image.width) * u64::from(image.height);
+    if pixels > options.max_pixels {
+        return Err(WriteError::Unsupported(format!(
+            "an image of {} × {} pixels exceeds the limit of {} pixels (TextureOptions::max_pixels)",
+            image.width, image.height, options.max_pixels
+        )));
+    }
+    Ok(())
+}
+
+/// Four-byte pixels with the first and third byte exchanged: B, G, R, A ↔ R, G, B, A (the
+/// order of BLP raw levels and DTX 32-bit mips).
+pub fn swap_red_blue(pixels: &[u8]) -> Vec<u8> {
+    let mut out = pixels.to_vec();
+    for p in out.chunks_exact_mut(4) {
+        p.swap(0, 2);
+    }
+    out
+}
+
+/// RGBA8 of `pixels` pixels whose colours are `palette[index]` (BLP and DTX palettized levels);
+/// pixels beyond `indices` stay transparent black.
+pub fn expand_palette(palette: &[[u8; 4]; 256], indices: &[u8], pixels: usize) -> Vec<u8> {
+    let mut rgba = vec![0u8; pixels * 4];
+    for (out, &i) in rgba.chunks_exact_mut(4).zip(indices) {
+        if let Some(colour) = palette.get(usize::from(i)) {
+            out.copy_from_slice(colour);
+        }
+    }
+    rgba
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn images_know_their_alpha() {
+        let image = Image { width: 2, height: 1, rgba: vec![1, 2, 3, 255, 4, 5, 6, 0] };
+        assert!(!image.is_opaque() && image.has_binary_alpha() && image.is_well_formed());
+        assert_eq!(image.constant_alpha(), None);
+        let flat = Image { width: 1, height: 1, rgba: vec![0, 0, 0, 7] };
+        assert_eq!(flat.constant_alpha(), Some(7));
+        assert!(!Image { width: 2, height: 2, rgba: vec![0; 12] }.is_well_formed());
+    }
+
+    #[test]
+    fn images_to_encode_are_checked() {
+        let options = TextureOptions::default();
+        assert!(check_image(&Image { width: 1, height: 1, rgba: vec![0; 4] }, &options).is_ok());
+        assert!(check_image(&Image { width: 2, height: 1, rgba: vec![0; 4] }, &options).is_err());
+        let small = TextureOptions { max_pixels: 1, ..options };
+        assert!(check_image(&Image { width: 2, height: 1, rgba: vec![0; 8] }, &small).is_err());
+        assert_eq!(swap_red_blue(&[1, 2, 3, 4, 5]), [3, 2, 1, 4, 5]);
+        let mut palette = [[0u8; 4]; 256];
+        palette[7] = [1, 2, 3, 255];
+        assert_eq!(expand_palette(&palette, &[7, 0], 3), [1, 2, 3, 255, 0, 0, 0, 0, 0, 0, 0, 0]);
+    }
+
+    #[test]
+    fn huge_headers_are_refused_by_size() {
+        let options = TextureOptions::default();
+        let err = check_pixels(65_535, 65_535, &options, 12, "Header.width").unwrap_err();
+        assert_eq!(err.path, "Header.width");
+        assert_eq!(
+            err.kind,
+            ReadErrorKind::ImageTooLarge { width: 65_535, height: 65_535, max_pixels: DEFAULT_MAX_PIXELS }
+        );
+        assert!(err.to_string().contains("TextureOptions::max_pixels"), "{err}");
+        let raised = TextureOptions { max_pixels: u64::MAX, ..options };
+        assert_eq!(check_pixels(65_535, 65_535, &raised, 0, "w").unwrap(), 65_535 * 65_535);
+        assert!(check_pixels(0, 4, &options, 0, "w").is_err());
+    }
+}

@@ -1,0 +1,197 @@
+//! RGBA8 to a DTX file with every mip (box filter): v−5 32-bit or DXT1/3/5, or v−2 8-bit
+//! palettized with 4-bit alpha masks.
+
+use relic_core::binary::FixedString;
+use relic_core::error::fit;
+use relic_core::texture::bc::{self, Bc};
+use relic_core::texture::quantize::Palette as Quantized;
+use relic_core::texture::{Image, TextureEncoding, TextureOptions, alpha, check_image, mips, swap_red_blue};
+use relic_core::{Converted, Loss, WriteError};
+
+use crate::file::header::{FLAG_ALPHA_MASKS, FLAG_SECTIONS_FIXED};
+use crate::file::{Bpp, DtxFile, DtxHeader, ExtraLt2, VERSION_LT1, VERSION_LT2, Xrgb};
+
+/// Mips written when no template gives a count: 4, as in every sample and LithTech's tools.
+pub const DEFAULT_MIPS: u16 = 4;
+
+/// The version and pixel format [`encode`] writes for `options`:
+///
+/// * version `None`: v−2 for `Palettized`, else v−5; `Some(5)` or `Some(2)` as asked;
+/// * v−5: `Auto` and `Raw32` → `BPP_32` (lossless), `Dxt1`/`Dxt3`/`Dxt5` → DXT;
+/// * v−2: `Auto` and `Palettized` → 8-bit palettized.
+///
+/// Others are refused: v−3 is not written (what follows its mips is unknown), nor 8-bit
+/// palettized v−5 (`BPP_8P`/`BPP_32P` are not pinned down).
+pub fn resolve(options: &TextureOptions) -> Result<(i32, Bpp), WriteError> {
+    let version = match options.version {
+        None if options.encoding == TextureEncoding::Palettized => VERSION_LT1,
+        None | Some(5) => VERSION_LT2,
+        Some(2) => VERSION_LT1,
+        Some(v) => {
+            return Err(WriteError::Unsupported(format!("DTX version −{v} is not written: relic writes −5 and −2")));
+        }
+    };
+    let bpp = match (version, options.encoding) {
+        (VERSION_LT2, TextureEncoding::Auto | TextureEncoding::Raw32) => Bpp::Bgra32,
+        (VERSION_LT2, TextureEncoding::Dxt1) => Bpp::Dxt1,
+        (VERSION_LT2, TextureEncoding::Dxt3) => Bpp::Dxt3,
+        (VERSION_LT2, TextureEncoding::Dxt5) => Bpp::Dxt5,
+        (VERSION_LT1, TextureEncoding::Auto | TextureEncoding::Palettized) => Bpp::Palettized,
+        (v, e) => {
+            return Err(WriteError::Unsupported(format!(
+                "DTX version {v} does not hold {e:?} pixels (−5: 32-bit, DXT1/3/5; −2: 8-bit palettized)"
+            )));
+        }
+    };
+    Ok((version, bpp))
+}
+
+/// The options that re-encode a texture the way `file` is stored (v−3 as v−2).
+pub fn options_for(file: &DtxFile) -> TextureOptions {
+    let encoding = match file.bpp() {
+        Some(Bpp::Palettized) => TextureEncoding::Palettized,
+        Some(Bpp::Dxt1) => TextureEncoding::Dxt1,
+        Some(Bpp::Dxt3) => TextureEncoding::Dxt3,
+        Some(Bpp::Dxt5) => TextureEncoding::Dxt5,
+        _ => TextureEncoding::Raw32,
+    };
+    // v−3 is not written: its pixels go to v−2, the palettized version that is.
+    let version = if file.header.version == VERSION_LT2 { 5 } else { 2 };
+    TextureOptions { encoding, version: Some(version), ..TextureOptions::default() }
+}
+
+/// Encodes `image` as a new DTX (see [`resolve`]) with [`DEFAULT_MIPS`] mips (fewer if the
+/// image is smaller). Losses say what the file does not keep exactly.
+pub fn encode(image: &Image, options: &TextureOptions) -> Result<Converted<DtxFile>, WriteError> {
+    encode_like(image, options, None)
+}
+
+/// [`encode`], keeping what `template` (a file of the same version, e.g. the one the image was
+/// decoded from) says beyond the pixels: flags, surface flags, extra bytes, command string, mip
+/// count, and in v−2 the palette words and the LIGHTDEFS block. v−5 sections (a `PALLETE32`
+/// palette, cube faces) belong to the old pixels: they are dropped, as a loss.
+pub fn encode_like(
+    image: &Image,
+    options: &TextureOptions,
+    template: Option<&DtxFile>,
+) -> Result<Converted<DtxFile>, WriteError> {
+    check_image(image, options)?;
+    let (version, bpp) = resolve(options)?;
+    let template = template.filter(|t| t.header.version == version);
+    let width: u16 = fit("DtxHeader.width", image.width as usize, "u16")?;
+    let height: u16 = fit("DtxHeader.height", image.height as usize, "u16")?;
+    let most = mips::full_chain(image.width.min(image.height), 1) as u16;
+    let count = template.map_or(DEFAULT_MIPS, |t| t.header.mip_count).clamp(1, most);
+    let levels = mips::chain(image, count.into());
+    let mut losses = size_losses(version, image);
+    if let Some(t) = template.filter(|t| !t.sections.is_empty()) {
+        losses.push(Loss::new("sections", format!("{} section(s) of the template dropped", t.sections.len())));
+    }
+    let mut header = DtxHeader {
+        res_type: 0,
+        version,
+        width,
+        height,
+        mip_count: count,
+        section_count: 0,
+        flags: FLAG_SECTIONS_FIXED,
+        user_flags: 0,
+        extra_lt1: None,
+        extra_lt2: None,
+        command: None,
+    };
+    if let Some(t) = template {
+        header.flags = t.header.flags;
+        header.user_flags = t.header.user_flags;
+    }
+    let mut file = DtxFile {
+        header,
+        palette: None,
+        mips: Vec::new(),
+        alpha_masks: None,
+        sections: Vec::new(),
+        trailing: Vec::new(),
+    };
+    if version == VERSION_LT1 {
+        lt1(&mut file, image, &levels, template, &mut losses);
+    } else {
+        let ident = match bpp {
+            Bpp::Dxt1 => 4,
+            Bpp::Dxt3 => 5,
+            Bpp::Dxt5 => 6,
+            _ => 3,
+        };
+        let extra = template.and_then(|t| t.header.extra_lt2.clone()).unwrap_or_default();
+        file.header.extra_lt2 = Some(ExtraLt2 { bpp: ident, ..extra });
+        file.header.command = Some(template.and_then(|t| t.header.command).unwrap_or(FixedString([0; 128])));
+        file.mips = lt2_mips(bpp, image, &levels, &mut losses);
+    }
+    Ok(Converted { value: file, losses })
+}
+
+/// LithTech 2.x loads widths and heights that are powers of two from 8 to 1024 only.
+fn size_losses(version: i32, image: &Image) -> Vec<Loss> {
+    let loadable = |side: u32| side.is_power_of_two() && (8..=1024).contains(&side);
+    if version == VERSION_LT2 && !(loadable(image.width) && loadable(image.height)) {
+        let what = format!("{} × {}: LithTech 2.x loads powers of two from 8 to 1024 only", image.width, image.height);
+        return vec![Loss::new("size", what)];
+    }
+    Vec::new()
+}
+
+fn lt2_mips(bpp: Bpp, image: &Image, levels: &[Image], losses: &mut Vec<Loss>) -> Vec<Vec<u8>> {
+    let variant = match bpp {
+        Bpp::Dxt1 => Bc::Bc1,
+        Bpp::Dxt3 => Bc::Bc2,
+        Bpp::Dxt5 => Bc::Bc3,
+        _ => return levels.iter().map(|l| swap_red_blue(&l.rgba)).collect(),
+    };
+    losses.extend(bc::losses(variant, image));
+    let mut cut = 0;
+    let mips = levels
+        .iter()
+        .map(|l| {
+            let mut blocks = bc::encode(variant, &l.rgba, l.width as usize, l.height as usize);
+            let keep = bpp.mip_bytes(l.width, l.height) as usize;
+            cut += usize::from(keep < blocks.len());
+            blocks.truncate(keep);
+            blocks
+        })
+        .collect();
+    if cut > 0 {
+        let what = format!("{cut} mip(s) keep w·h/2 or w·h bytes, less than their 4 × 4 blocks (LithTech's size rule)");
+        losses.push(Loss::new("mips", what));
+    }
+    mips
+}
+
+fn lt1(file: &mut DtxFile, image: &Image, levels: &[Image], template: Option<&DtxFile>, losses: &mut Vec<Loss>) {
+    let quantized = Quantized::of(image);
+    if !quantized.is_exact() {
+        let what = format!("{} colours reduced to a 256-colour palette (median cut)", quantized.source_colours);
+        losses.push(Loss::new("pixels", what));
+    }
+    let mut palette = template.and_then(|t| t.palette.clone()).unwrap_or_default();
+    palette.entries = [Xrgb { x: 0xFF, r: 0, g: 0, b: 0 }; 256];
+    for (entry, [r, g, b]) in palette.entries.iter_mut().zip(&quantized.colours) {
+        *entry = Xrgb { x: 0xFF, r: *r, g: *g, b: *b };
+    }
+    file.palette = Some(palette);
+    file.mips = levels.iter().map(|l| quantized.indices(l)).collect();
+    let masks = !image.is_opaque();
+    if masks {
+        if image.rgba.chunks_exact(4).any(|p| p.get(3).is_some_and(|a| a % 17 != 0)) {
+            losses.push(Loss::new("alpha", "alpha kept in 16 levels (4-bit masks)"));
+        }
+        let planes = levels.iter().map(|l| alpha::pack(4, &l.rgba, l.pixels() / 2)).collect();
+        file.alpha_masks = Some(planes);
+        file.header.flags |= FLAG_ALPHA_MASKS;
+    } else {
+        file.header.flags &= !FLAG_ALPHA_MASKS;
+    }
+    file.header.extra_lt1 = Some(template.and_then(|t| t.header.extra_lt1.clone()).unwrap_or_default());
+    if let Some(t) = template.filter(|t| t.header.section_count != 0) {
+        file.header.section_count = t.header.section_count;
+        file.trailing = t.trailing.clone();
+    }
+}
