@@ -16,7 +16,7 @@ use relic_benches::bench_memcpy;
 use relic_blp::file::blp2::{Blp2File, Blp2Header};
 use relic_blp::file::{BlpFile, Palette};
 use relic_core::texture::TextureOptions;
-use relic_core::texture::bc::{self, Bc};
+use relic_texture::bc::{self, Bc};
 
 const SIDE: u32 = 2048;
 

@@ -11,8 +11,19 @@ use std::process::Command;
 use serde_json::Value;
 
 /// The library crates whose API is listed (test support and tools are not listed).
-pub const CRATES: &[&str] =
-    &["relic-core", "relic-anim", "relic-abc", "relic-m2", "relic-nod", "relic-gltf", "relic", "relic-cli"];
+pub const CRATES: &[&str] = &[
+    "relic-core",
+    "relic-anim",
+    "relic-texture",
+    "relic-abc",
+    "relic-m2",
+    "relic-nod",
+    "relic-blp",
+    "relic-dtx",
+    "relic-gltf",
+    "relic",
+    "relic-cli",
+];
 
 fn rustdoc_json(krate: &str) -> Result<Value, String> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());

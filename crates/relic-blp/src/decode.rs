@@ -1,8 +1,9 @@
 //! Levels to RGBA8 (specs/textures.md §2.3–2.5).
 
 use relic_core::ReadError;
-use relic_core::texture::bc::{self, Bc};
-use relic_core::texture::{Image, TextureOptions, alpha, check_pixels, expand_palette, swap_red_blue};
+use relic_core::texture::{Image, TextureOptions, check_pixels};
+use relic_texture::bc::{self, Bc};
+use relic_texture::{alpha, expand_palette, swap_red_blue};
 
 use crate::file::{BlpFile, Palette, Pixels};
 use crate::validate::{self, Level};
@@ -18,7 +19,7 @@ use crate::validate::{self, Level};
 pub fn decode(file: &BlpFile, level: usize, options: &TextureOptions) -> Result<Image, ReadError> {
     let c = file.chain();
     // The size first: a hostile header is refused by `max_pixels` before its levels are looked at.
-    let (w, h) = relic_core::texture::mips::level_size(c.width, c.height, level.min(31) as u32);
+    let (w, h) = relic_texture::mips::level_size(c.width, c.height, level.min(31) as u32);
     check_pixels(u64::from(w), u64::from(h), options, c.width_at, &format!("{}.width", c.header))?;
     let pixels = validate::pixels(file)?;
     let levels = validate::levels(file)?;

@@ -1,9 +1,10 @@
 //! RGBA8 to a BLP2 file with every mip level, down to 1 × 1 (box filter).
 
-use relic_core::texture::bc::{self, Bc};
-use relic_core::texture::quantize::Palette as Quantized;
-use relic_core::texture::{Image, TextureEncoding, TextureOptions, alpha, check_image, mips, swap_red_blue};
+use relic_core::texture::{Image, TextureEncoding, TextureOptions, check_image};
 use relic_core::{Converted, Loss, WriteError};
+use relic_texture::bc::{self, Bc};
+use relic_texture::quantize::Palette as Quantized;
+use relic_texture::{alpha, mips, swap_red_blue};
 
 use crate::file::blp2::{self, Blp2File, Blp2Header};
 use crate::file::{BlpFile, Palette, Pixels};

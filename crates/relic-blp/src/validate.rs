@@ -1,9 +1,9 @@
 //! Cross-checks after parsing: what the header says about the pixels, and every level the header
 //! lists against the bytes present (before anything is decoded or allocated).
 
-use relic_core::texture::bc::Bc;
-use relic_core::texture::{alpha, mips};
 use relic_core::{ReadError, ReadErrorKind};
+use relic_texture::bc::Bc;
+use relic_texture::{alpha, mips};
 
 use crate::file::blp1::{self, CONTENT_JPEG};
 use crate::file::blp2::{self, COMPRESSION_DXT, COMPRESSION_PALETTE, COMPRESSION_RAW};

@@ -138,7 +138,7 @@ fn encoding_chooses_by_alpha_and_makes_every_level() {
         let file = relic_blp::read(&out.value).unwrap();
         assert_eq!(pixels(&out.value), want);
         let levels = relic_blp::validate::levels(&file).unwrap();
-        assert_eq!(levels.len() as u32, relic_core::texture::mips::full_chain(image.width, image.height));
+        assert_eq!(levels.len() as u32, relic_texture::mips::full_chain(image.width, image.height));
         assert_eq!(&relic_blp::decode(&file, 0, &auto).unwrap(), image, "{want}: palettized is lossless here");
     }
     let dxt = relic_blp::encode_bytes(&soft, &TextureOptions { encoding: TextureEncoding::Dxt1, ..auto }).unwrap();

@@ -1,8 +1,9 @@
 //! Mips to RGBA8 (specs/textures.md §1.4, §1.7). Rows are stored top first, as glTF wants.
 
 use relic_core::ReadError;
-use relic_core::texture::bc::{self, Bc};
-use relic_core::texture::{Image, TextureOptions, alpha, check_pixels, expand_palette, swap_red_blue};
+use relic_core::texture::{Image, TextureOptions, check_pixels};
+use relic_texture::bc::{self, Bc};
+use relic_texture::{alpha, expand_palette, swap_red_blue};
 
 use crate::file::header::at;
 use crate::file::{Bpp, DtxFile};

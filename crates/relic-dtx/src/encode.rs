@@ -3,10 +3,11 @@
 
 use relic_core::binary::FixedString;
 use relic_core::error::fit;
-use relic_core::texture::bc::{self, Bc};
-use relic_core::texture::quantize::Palette as Quantized;
-use relic_core::texture::{Image, TextureEncoding, TextureOptions, alpha, check_image, mips, swap_red_blue};
+use relic_core::texture::{Image, TextureEncoding, TextureOptions, check_image};
 use relic_core::{Converted, Loss, WriteError};
+use relic_texture::bc::{self, Bc};
+use relic_texture::quantize::Palette as Quantized;
+use relic_texture::{alpha, mips, swap_red_blue};
 
 use crate::file::header::{FLAG_ALPHA_MASKS, FLAG_SECTIONS_FIXED};
 use crate::file::{Bpp, DtxFile, DtxHeader, ExtraLt2, VERSION_LT1, VERSION_LT2, Xrgb};

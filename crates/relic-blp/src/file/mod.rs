@@ -14,8 +14,8 @@ pub mod blp2;
 pub mod palette;
 
 use binrw::{BinRead, BinWrite};
-use relic_core::texture::bc::Bc;
 use relic_core::{ReadError, ReadErrorKind, WriteError};
+use relic_texture::bc::Bc;
 
 pub use blp1::{Blp1File, Blp1Header, JpegHeader};
 pub use blp2::{Blp2File, Blp2Header};
@@ -67,7 +67,7 @@ impl Pixels {
     pub fn level_bytes(&self, width: u32, height: u32) -> u64 {
         let pixels = u64::from(width) * u64::from(height);
         match self {
-            Pixels::Palettized { alpha_bits } => pixels + relic_core::texture::alpha::plane_bytes(*alpha_bits, pixels),
+            Pixels::Palettized { alpha_bits } => pixels + relic_texture::alpha::plane_bytes(*alpha_bits, pixels),
             Pixels::Dxt { bc, .. } => bc.image_bytes(u64::from(width), u64::from(height)),
             Pixels::Bgra => pixels * 4,
             Pixels::Jpeg => 0,

@@ -1,5 +1,5 @@
 //! The corpus checks `cargo xtask corpus` runs on every BLP (feature `verify`), through
-//! [`relic_core::texture::checks`]:
+//! [`relic_texture::checks`]:
 //!
 //! * `parse`: the header and every level check out against the file;
 //! * `rewrite`: writing the parsed file gives the same bytes;
@@ -10,7 +10,7 @@
 use relic_core::check::Checks;
 use relic_core::format::Input;
 use relic_core::texture::TextureEncoding;
-use relic_core::texture::checks::TextureFormat;
+use relic_texture::checks::TextureFormat;
 
 use crate::{BlpFile, Pixels};
 
@@ -58,5 +58,5 @@ pub const FORMAT: TextureFormat<BlpFile> = TextureFormat {
 
 /// Every check on one file.
 pub fn corpus_checks(input: &Input<'_>) -> Checks {
-    relic_core::texture::checks::corpus_checks(&FORMAT, input.bytes)
+    relic_texture::checks::corpus_checks(&FORMAT, input.bytes)
 }

@@ -1,5 +1,5 @@
 //! The corpus checks `cargo xtask corpus` runs on every DTX (feature `verify`), through
-//! [`relic_core::texture::checks`]:
+//! [`relic_texture::checks`]:
 //!
 //! * `parse`: the header checks out and every part has the size it gives;
 //! * `rewrite`: writing the parsed file gives the same bytes;
@@ -10,7 +10,7 @@
 use relic_core::check::Checks;
 use relic_core::format::Input;
 use relic_core::texture::TextureEncoding;
-use relic_core::texture::checks::TextureFormat;
+use relic_texture::checks::TextureFormat;
 
 use crate::{Bpp, DtxFile};
 
@@ -57,5 +57,5 @@ pub const FORMAT: TextureFormat<DtxFile> = TextureFormat {
 
 /// Every check on one file.
 pub fn corpus_checks(input: &Input<'_>) -> Checks {
-    relic_core::texture::checks::corpus_checks(&FORMAT, input.bytes)
+    relic_texture::checks::corpus_checks(&FORMAT, input.bytes)
 }

@@ -5,8 +5,8 @@
 
 use texpresso::{Algorithm, COLOUR_WEIGHTS_PERCEPTUAL, Format, Params};
 
-use super::Image;
-use crate::convert::Loss;
+use relic_core::convert::Loss;
+use relic_core::texture::Image;
 
 /// A block-compressed pixel format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

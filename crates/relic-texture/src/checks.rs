@@ -2,10 +2,10 @@
 //! functions: parse, byte-identical rewrite, every level decoded to its size, and mip 0 decoded,
 //! encoded the way the file stores it and decoded again within the encoding's error bound.
 
-use super::{Image, TextureEncoding, TextureOptions};
-use crate::check::Checks;
-use crate::convert::Converted;
-use crate::error::{ReadError, WriteError};
+use relic_core::check::Checks;
+use relic_core::convert::Converted;
+use relic_core::error::{ReadError, WriteError};
+use relic_core::texture::{Image, TextureEncoding, TextureOptions};
 
 /// A texture format's functions, as the checks call them.
 pub struct TextureFormat<F> {

@@ -1,7 +1,7 @@
 //! Mip levels: each level is half the one above (rounded down, at least 1 pixel), made with a
 //! 2 × 2 box filter.
 
-use super::Image;
+use relic_core::texture::Image;
 
 /// Size of level `level` of a `width × height` image: `max(1, side >> level)` (BLP's rule,
 /// specs/textures.md §2.2; DTX's `side >> level` where that is not 0).

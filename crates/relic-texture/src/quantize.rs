@@ -11,7 +11,7 @@
 
 use std::collections::HashMap;
 
-use super::Image;
+use relic_core::texture::Image;
 
 /// A palette of at most 256 RGB colours made for one image.
 #[derive(Debug, Clone)]
