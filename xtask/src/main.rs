@@ -20,6 +20,7 @@
 
 mod bench_report;
 mod blender;
+mod blender_roundtrip;
 mod ci;
 mod corpus;
 mod fixtures;
@@ -39,6 +40,9 @@ commands:
   gltf-validate [OUT]  export samples, fixtures and corpus models to glTF under OUT (default
                        target/gltf-exports) and validate each with the Khronos glTF-Validator
   blender-check DIR    import every .glb/.gltf under DIR into Blender and check its counts
+  blender-roundtrip [DIR]
+                       every model under DIR (default ../shared/corpus) through Blender and
+                       back (with and without Custom Properties), compared with the original
   bench-report [--no-run] [--update FILE] [-- CRITERION-ARGS]
                        run the benches (unless --no-run) and print one table: median,
                        throughput, ratio to memcpy, target, met; --update replaces the table in
@@ -88,6 +92,8 @@ fn main() -> ExitCode {
         ["gltf-validate"] => gltf_validator::run(None),
         ["gltf-validate", out] => gltf_validator::run(Some(Path::new(out))),
         ["blender-check", dir] => blender::run(Path::new(dir)),
+        ["blender-roundtrip"] => blender_roundtrip::run(None),
+        ["blender-roundtrip", dir] => blender_roundtrip::run(Some(Path::new(dir))),
         ["bench-report", rest @ ..] => bench_report::run(rest),
         ["public-api"] => public_api::run(false),
         ["public-api", "--check"] => public_api::run(true),

@@ -1,0 +1,253 @@
+//! `cargo xtask blender-roundtrip [DIR]`: the workflow modders use, on every model under DIR
+//! (default `../shared/corpus`): relic → glb → Blender import → Blender export (with "Custom
+//! Properties" ticked, and with Blender's defaults) → relic → the model's own format and version,
+//! compared with the original.
+//!
+//! Compared: every count `relic info` lists for the format (bones, LODs, pieces, child models,
+//! sockets, weight sets, particles, …), the animations' count and lengths, the texture names, the
+//! LOD-0 vertex positions (within 1e-4), and the output's size. With Custom Properties nothing may
+//! differ but what [`ALLOWED`] lists with its reason; without them every difference must be one the
+//! conversion reported in a note (a loss with no note is the worst bug relic can ship). Sizes must
+//! stay within 1.5× the original.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use relic::{ConvertOptions, Target};
+use relic_core::format::{FormatEntry, Input};
+use relic_core::{Fact, Info, Model};
+
+/// Differences that are expected, with why: (format, variant, fact, reason).
+pub const ALLOWED: &[(&str, &str, &str, &str)] = &[];
+
+/// How far a LOD-0 vertex may move through Blender.
+const POSITION_TOLERANCE: f32 = 1e-4;
+/// How much larger than the original the file that comes back may be.
+const SIZE_LIMIT: f64 = 1.5;
+
+/// One model to take through Blender.
+struct Original {
+    rel: String,
+    path: PathBuf,
+    entry: &'static FormatEntry,
+    version: u32,
+    bytes: u64,
+    model: Model,
+    facts: Info,
+    glb: PathBuf,
+}
+
+/// What came back through one way of exporting.
+struct Back {
+    facts: Info,
+    model: Model,
+    bytes: u64,
+    notes: Vec<String>,
+}
+
+fn read_with_siblings(entry: &FormatEntry, path: &Path) -> Result<(Model, Info, u64), String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let siblings = relic::FolderSiblings::of(path);
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let input = Input { bytes: &bytes, name: &name, siblings: &siblings };
+    let codec = entry.model.ok_or("not a model format")?;
+    let model = (codec.read)(&input).map_err(|e| e.to_string())?.value;
+    let facts = (entry.info)(&input).map_err(|e| e.to_string())?;
+    Ok((model, facts, bytes.len() as u64))
+}
+
+fn originals(dir: &Path, work: &Path) -> Result<Vec<Original>, String> {
+    let mut out = Vec::new();
+    for path in crate::walk(dir)? {
+        let Ok(bytes) = std::fs::read(&path) else { continue };
+        let Some((entry, d)) = relic::detect_format(&bytes) else { continue };
+        if d.content != relic::Content::Model || !entry.versions.reads(d.source.version) || entry.model.is_none() {
+            continue;
+        }
+        let rel = path.strip_prefix(dir).unwrap_or(&path).display().to_string();
+        let (model, facts, size) = read_with_siblings(entry, &path).map_err(|e| format!("{rel}: {e}"))?;
+        let glb = work.join(format!("{}.glb", out.len()));
+        let textures = relic::textures::GameTextures::new(&path, Default::default());
+        let options = ConvertOptions { textures: Some(std::sync::Arc::new(textures)), ..ConvertOptions::default() };
+        let exported = relic::convert(&model, Target::Glb, &glb, &options).map_err(|e| format!("{rel}: {e}"))?;
+        for (file, bytes) in &exported.value {
+            std::fs::write(file, bytes).map_err(|e| format!("{}: {e}", file.display()))?;
+        }
+        out.push(Original { rel, path, entry, version: d.source.version, bytes: size, model, facts, glb });
+    }
+    Ok(out)
+}
+
+/// Converts a glTF that came back from Blender into the original's format and version.
+fn back(original: &Original, glb: &Path) -> Result<Back, String> {
+    let bytes = std::fs::read(glb).map_err(|e| format!("{}: {e}", glb.display()))?;
+    let loaded = relic::load_model(glb, &bytes, relic::Kind::Gltf, &[]).map_err(|e| e.to_string())?;
+    let ext = original.path.extension().map(|e| e.to_string_lossy().into_owned()).unwrap_or_default();
+    let out = glb.with_extension(format!("back.{ext}"));
+    let options = ConvertOptions { version: Some(original.version), ..ConvertOptions::default() };
+    let converted =
+        relic::convert(&loaded.value, Target::Format(original.entry), &out, &options).map_err(|e| e.to_string())?;
+    for (file, bytes) in &converted.value {
+        std::fs::write(file, bytes).map_err(|e| format!("{}: {e}", file.display()))?;
+    }
+    let (model, facts, size) = read_with_siblings(original.entry, &out)?;
+    let notes = loaded.losses.iter().chain(&converted.losses).map(ToString::to_string).collect();
+    Ok(Back { facts, model, bytes: size, notes })
+}
+
+fn fact_text(f: &Fact) -> String {
+    match f {
+        Fact::Count(n) => n.to_string(),
+        Fact::Number(x) => format!("{x:.4}"),
+        Fact::Text(t) => t.clone(),
+    }
+}
+
+fn same_fact(a: &Fact, b: &Fact) -> bool {
+    match (a, b) {
+        (Fact::Number(x), Fact::Number(y)) => (x - y).abs() <= 1e-3 * x.abs().max(1.0),
+        _ => a == b,
+    }
+}
+
+/// Every difference between the original and what came back, as (kind, "was → is").
+fn differences(original: &Original, back: &Back) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for (key, fact) in &original.facts.facts {
+        match back.facts.get(key) {
+            Some(b) if same_fact(fact, b) => {}
+            Some(b) => out.push((key.to_string(), format!("{} → {}", fact_text(fact), fact_text(b)))),
+            None => out.push((key.to_string(), format!("{} → absent", fact_text(fact)))),
+        }
+    }
+    let (a, b) = (&original.model, &back.model);
+    let durations = |m: &Model| m.animations.iter().map(|x| (x.name.clone(), x.duration)).collect::<BTreeMap<_, _>>();
+    let (da, db) = (durations(a), durations(b));
+    let changed: Vec<&String> =
+        da.iter().filter(|(n, d)| db.get(*n).is_none_or(|e| (*d - e).abs() > 1e-3)).map(|(n, _)| n).collect();
+    if !changed.is_empty() {
+        out.push((
+            "animation lengths".into(),
+            format!("{} differ or are missing ({:?}…)", changed.len(), changed.first()),
+        ));
+    }
+    let textures = |m: &Model| {
+        let mut t: Vec<String> = m.materials.iter().flat_map(|x| x.textures.iter().map(|t| t.path.clone())).collect();
+        t.sort();
+        t
+    };
+    if textures(a) != textures(b) {
+        out.push(("texture names".into(), format!("{:?} → {:?}", textures(a), textures(b))));
+    }
+    if let Some(why) = lod0_positions(a, b) {
+        out.push(("LOD-0 positions".into(), why));
+    }
+    out
+}
+
+/// Whether every LOD-0 vertex of `a` has one in `b` within the tolerance (and the counts agree).
+fn lod0_positions(a: &Model, b: &Model) -> Option<String> {
+    let lod0 = |m: &Model| -> Vec<[f32; 3]> {
+        let mut p: Vec<[f32; 3]> =
+            m.meshes.iter().filter(|x| x.lod.level == 0).flat_map(|x| x.positions.clone()).collect();
+        p.sort_by(|x, y| x.partial_cmp(y).unwrap_or(std::cmp::Ordering::Equal));
+        p
+    };
+    let (pa, pb) = (lod0(a), lod0(b));
+    if pa.len() != pb.len() {
+        return Some(format!("{} LOD-0 vertices → {}", pa.len(), pb.len()));
+    }
+    let worst = pa.iter().zip(&pb).map(|(x, y)| relic_core::math::max_abs_diff(x, y)).fold(0.0f32, f32::max);
+    (worst > POSITION_TOLERANCE).then(|| format!("worst {worst:.2e} > {POSITION_TOLERANCE:.0e}"))
+}
+
+/// The words a note about losing `kind` uses.
+fn keywords(kind: &str) -> Vec<String> {
+    let base = kind.trim_end_matches('s').replace('_', " ");
+    let mut words = vec![base.clone()];
+    match kind {
+        "lods" | "lod_distances" => words.push("LOD".into()),
+        "keyframes" => words.push("key".into()),
+        "sockets" | "attachments" => words.extend(["socket".into(), "attachment".into()]),
+        "views" | "submeshes" => words.extend(["view".into(), "geoset".into()]),
+        _ => {}
+    }
+    words
+}
+
+fn reported(kind: &str, notes: &[String]) -> bool {
+    let words = keywords(kind);
+    notes.iter().any(|n| words.iter().any(|w| n.to_lowercase().contains(&w.to_lowercase())))
+}
+
+pub fn run(dir: Option<&Path>) -> Result<(), String> {
+    crate::ci::blender_available()?;
+    let dir = dir.map(Path::to_path_buf).unwrap_or_else(|| crate::workspace_root().join(crate::CORPUS));
+    let work = crate::workspace_root().join("target/blender-roundtrip");
+    let _ = std::fs::remove_dir_all(&work);
+    std::fs::create_dir_all(&work).map_err(|e| format!("{}: {e}", work.display()))?;
+    let originals = originals(&dir, &work)?;
+    let listing = work.join("files.txt");
+    let text: String = originals.iter().map(|o| format!("{}\n", o.glb.display())).collect();
+    std::fs::write(&listing, text).map_err(|e| e.to_string())?;
+    let report = work.join("report.jsonl");
+    let script = crate::workspace_root().join("xtask/blender_roundtrip.py");
+    let status = Command::new("blender")
+        .args(["-b", "--factory-startup", "--python-exit-code", "1", "--python"])
+        .arg(&script)
+        .arg("--")
+        .args([&listing, &work, &report])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status()
+        .map_err(|e| format!("cannot run blender: {e}"))?;
+    let lines = std::fs::read_to_string(&report).map_err(|e| format!("Blender wrote no report ({status}): {e}"))?;
+    let records: Vec<serde_json::Value> = lines.lines().filter_map(|l| serde_json::from_str(l).ok()).collect();
+    println!("| model | way | differences (was → is) | notes | size |");
+    println!("|---|---|---|---:|---:|");
+    let mut failures = Vec::new();
+    for (original, record) in originals.iter().zip(&records) {
+        if let Some(e) = record.get("error").and_then(serde_json::Value::as_str) {
+            failures.push(format!("{}: Blender: {e}", original.rel));
+            continue;
+        }
+        for variant in ["custom", "plain"] {
+            let Some(glb) = record.get(variant).and_then(serde_json::Value::as_str) else { continue };
+            let row = match back(original, Path::new(glb)) {
+                Ok(b) => b,
+                Err(e) => {
+                    failures.push(format!("{} ({variant}): {e}", original.rel));
+                    continue;
+                }
+            };
+            let diffs = differences(original, &row);
+            let ratio = row.bytes as f64 / original.bytes as f64;
+            let shown: Vec<String> = diffs.iter().map(|(k, d)| format!("{k} {d}")).collect();
+            println!(
+                "| {} | {variant} | {} | {} | {ratio:.2}× |",
+                original.rel,
+                if shown.is_empty() { "none".into() } else { shown.join("; ") },
+                row.notes.len()
+            );
+            let format = original.entry.name;
+            for (kind, what) in &diffs {
+                let allowed = ALLOWED.iter().any(|(f, v, k, _)| *f == format && *v == variant && k == kind);
+                let silent = !reported(kind, &row.notes);
+                if variant == "custom" && !allowed {
+                    failures.push(format!("{} (custom): {kind} {what}", original.rel));
+                } else if variant == "plain" && silent && !allowed {
+                    failures.push(format!("{} (plain): {kind} {what}, and no note says so", original.rel));
+                }
+            }
+            if ratio > SIZE_LIMIT {
+                failures.push(format!("{} ({variant}): {:.2}× the original's size", original.rel, ratio));
+            }
+        }
+    }
+    for f in &failures {
+        println!("FAIL {f}");
+    }
+    println!("blender-roundtrip: {} models, {} failures", originals.len(), failures.len());
+    if failures.is_empty() { Ok(()) } else { Err(format!("{} Blender round-trip failure(s)", failures.len())) }
+}
