@@ -146,20 +146,36 @@ fn differences(original: &Original, back: &Back) -> Vec<(String, String)> {
     out
 }
 
-/// Whether every LOD-0 vertex of `a` has one in `b` within the tolerance (and the counts agree).
+/// Whether every LOD-0 vertex of `a` has one in `b` within the tolerance (and the counts agree):
+/// the positions of `b` are bucketed on a grid of the tolerance, each of `a` looked up nearby.
 fn lod0_positions(a: &Model, b: &Model) -> Option<String> {
     let lod0 = |m: &Model| -> Vec<[f32; 3]> {
-        let mut p: Vec<[f32; 3]> =
-            m.meshes.iter().filter(|x| x.lod.level == 0).flat_map(|x| x.positions.clone()).collect();
-        p.sort_by(|x, y| x.partial_cmp(y).unwrap_or(std::cmp::Ordering::Equal));
-        p
+        m.meshes.iter().filter(|x| x.lod.level == 0).flat_map(|x| x.positions.clone()).collect()
     };
     let (pa, pb) = (lod0(a), lod0(b));
     if pa.len() != pb.len() {
         return Some(format!("{} LOD-0 vertices → {}", pa.len(), pb.len()));
     }
-    let worst = pa.iter().zip(&pb).map(|(x, y)| relic_core::math::max_abs_diff(x, y)).fold(0.0f32, f32::max);
-    (worst > POSITION_TOLERANCE).then(|| format!("worst {worst:.2e} > {POSITION_TOLERANCE:.0e}"))
+    let cell = |p: [f32; 3]| p.map(|c| (c / POSITION_TOLERANCE).floor() as i64);
+    let mut grid: std::collections::HashMap<[i64; 3], Vec<[f32; 3]>> = std::collections::HashMap::new();
+    for p in &pb {
+        grid.entry(cell(*p)).or_default().push(*p);
+    }
+    let mut missing = 0usize;
+    for p in &pa {
+        let [x, y, z] = cell(*p);
+        let found = (-1..=1).any(|dx| {
+            (-1..=1).any(|dy| {
+                (-1..=1).any(|dz| {
+                    grid.get(&[x + dx, y + dy, z + dz])
+                        .is_some_and(|ps| ps.iter().any(|q| relic_core::math::max_abs_diff(p, q) <= POSITION_TOLERANCE))
+                })
+            })
+        });
+        missing += usize::from(!found);
+    }
+    (missing > 0)
+        .then(|| format!("{missing} of {} LOD-0 vertices moved by more than {POSITION_TOLERANCE:.0e}", pa.len()))
 }
 
 /// The words a note about losing `kind` uses.

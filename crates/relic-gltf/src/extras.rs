@@ -42,6 +42,9 @@ pub struct RootExtras {
     /// requires one); it is not a bone.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub synthetic_root: Option<usize>,
+    /// The clips' data, in the order of the glTF animations.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub animations: Vec<AnimationExtras>,
 }
 
 /// Where the model came from.
@@ -81,12 +84,16 @@ pub struct BoneExtras {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct FlagsJson {
     /// Inherit the parent's translation.
+    #[serde(deserialize_with = "lenient_bool")]
     pub inherit_translation: bool,
     /// Inherit the parent's rotation.
+    #[serde(deserialize_with = "lenient_bool")]
     pub inherit_rotation: bool,
     /// Inherit the parent's scale.
+    #[serde(deserialize_with = "lenient_bool")]
     pub inherit_scale: bool,
     /// Animations move only the rotation.
+    #[serde(deserialize_with = "lenient_bool")]
     pub rotation_only: bool,
     /// `none`, `spherical`, `cylindrical_x`, `cylindrical_y`, `cylindrical_z`.
     pub billboard: String,
@@ -157,6 +164,7 @@ impl From<TransformJson> for Transform {
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct AttachmentExtras {
     /// Marks the node as an attachment.
+    #[serde(deserialize_with = "lenient_bool")]
     pub attachment: bool,
     /// [`relic_core::model::Attachment::id`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -192,8 +200,10 @@ pub struct MaterialExtras {
     /// Exact blend mode (glTF's alpha mode is an approximation for additive and modulate).
     pub blend: String,
     /// Not affected by fog.
+    #[serde(deserialize_with = "lenient_bool")]
     pub unfogged: bool,
     /// Writes depth.
+    #[serde(deserialize_with = "lenient_bool")]
     pub depth_write: bool,
     /// Specular exponent and intensity.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -212,8 +222,10 @@ pub struct TextureJson {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub uv_set: Option<u32>,
     /// Repeat horizontally.
+    #[serde(deserialize_with = "lenient_bool")]
     pub wrap_u: bool,
     /// Repeat vertically.
+    #[serde(deserialize_with = "lenient_bool")]
     pub wrap_v: bool,
     /// Skin slot the game fills (LithTech material index).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -289,12 +301,17 @@ impl MaterialExtras {
     }
 }
 
-/// An animation's data.
+/// An animation's data (kept in the scene's extras, one per exported clip in order: Blender keeps
+/// a scene's custom properties but not an animation's).
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct AnimationExtras {
+    /// The clip's name (found again by name in a file another tool re-ordered).
+    #[serde(default)]
+    pub name: String,
     /// Length in seconds (glTF clips end at their last key).
     pub duration: f32,
     /// Plays in a loop.
+    #[serde(deserialize_with = "lenient_bool")]
     pub looping: bool,
     /// Seconds over which the game blends into the clip.
     pub blend_in: f32,
@@ -482,4 +499,32 @@ pub(crate) fn embed(text: &str) -> Result<Box<serde_json::value::RawValue>, crat
 pub(crate) fn unwrap<T: for<'de> Deserialize<'de>>(extras: &gltf_json::Extras) -> Option<T> {
     let raw = extras.as_ref()?;
     serde_json::from_str::<Wrapped<T>>(raw.get()).ok().map(|w| w.relic)
+}
+
+/// A bool as relic writes it, or as an integer: Blender keeps custom properties without a bool
+/// type and gives `true` back as `1`.
+fn lenient_bool<'de, D: serde::Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Flag {
+        Bool(bool),
+        Int(i64),
+    }
+    Ok(match Flag::deserialize(d)? {
+        Flag::Bool(b) => b,
+        Flag::Int(i) => i != 0,
+    })
+}
+
+/// The scene's `extras.relic`: [`RootExtras`] as a JSON string (what Blender keeps through a
+/// custom property without changing a byte: it has no null and no mixed lists) or, from an older
+/// relic export, as an object.
+pub(crate) fn wrap_root(value: &RootExtras) -> Result<gltf_json::Extras, crate::GltfError> {
+    let text = serde_json::to_string(value).map_err(|e| crate::GltfError::Json(e.to_string()))?;
+    wrap(text)
+}
+
+/// Reads [`wrap_root`]'s extras (or an object of an older export).
+pub(crate) fn unwrap_root(extras: &gltf_json::Extras) -> Option<RootExtras> {
+    unwrap::<RootExtras>(extras).or_else(|| unwrap::<String>(extras).and_then(|t| serde_json::from_str(&t).ok()))
 }

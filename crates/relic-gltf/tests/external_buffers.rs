@@ -161,12 +161,17 @@ fn a_glb_whose_extras_make_the_bake_overflow_exports_without_panicking() {
     let parsed = gltf::binary::Glb::from_slice(&glb).unwrap();
     let mut doc: Value = serde_json::from_slice(&parsed.json).unwrap();
     let bin = parsed.bin.unwrap().into_owned();
-    let sequences = doc["extras"]["relic"]["global_sequences"].as_array().unwrap().len();
+    // The scene's extras hold the model's as one JSON string (it survives Blender unchanged).
+    let mut root_extras: Value = serde_json::from_str(doc["scenes"][0]["extras"]["relic"].as_str().unwrap()).unwrap();
+    let sequences = root_extras["global_sequences"].as_array().unwrap().len();
     assert!(sequences > 0, "the sample has global sequences");
-    doc["extras"]["relic"]["global_sequences"] = json!(vec![1e-30f32; sequences]);
-    for anim in doc["animations"].as_array_mut().unwrap() {
-        anim["extras"]["relic"]["duration"] = json!(3e38f32);
+    root_extras["global_sequences"] = json!(vec![1e-30f32; sequences]);
+    let clips = root_extras["animations"].as_array_mut().unwrap();
+    assert!(!clips.is_empty(), "the clips' extras are on the scene");
+    for clip in clips {
+        clip["duration"] = json!(3e38f32);
     }
+    doc["scenes"][0]["extras"]["relic"] = json!(root_extras.to_string());
     let crafted = gltf::binary::Glb {
         header: gltf::binary::Header { magic: *b"glTF", version: 2, length: 0 },
         json: serde_json::to_vec(&doc).unwrap().into(),
@@ -176,6 +181,7 @@ fn a_glb_whose_extras_make_the_bake_overflow_exports_without_panicking() {
     .unwrap();
     let model = import(&crafted, None).unwrap();
     assert_eq!(model.global_sequences, vec![1e-30; sequences]);
+    assert!(model.animations.iter().all(|a| a.duration == 3e38), "the crafted durations are read");
     let started = Instant::now();
     let outcome =
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| export_glb(&model, &ExportOptions::default())));

@@ -151,6 +151,7 @@ impl Exporter<'_> {
             return Ok(());
         }
         let extras = ex::AnimationExtras {
+            name: anim.name.clone(),
             duration: anim.duration,
             looping: anim.looping,
             blend_in: anim.blend_in,
@@ -160,9 +161,10 @@ impl Exporter<'_> {
             channels: order,
             stashed,
         };
+        self.animation_extras.push(extras);
         self.root.push(json::Animation {
             extensions: None,
-            extras: ex::wrap(extras)?,
+            extras: Default::default(),
             channels,
             name: Some(anim.name.clone()),
             samplers,

@@ -79,10 +79,11 @@ impl Exporter<'_> {
                     },
                 };
                 let view = self.bin.view(&mut self.root, &bytes, None);
+                let name = crate::naming::image_name(&tex.path, &found.name, mime == "image/png");
                 let i = self.root.push(json::Image {
                     buffer_view: Some(view),
                     mime_type: Some(json::image::MimeType(mime.into())),
-                    name: Some(found.name.clone()),
+                    name: Some(name),
                     uri: None,
                     extensions: None,
                     extras: Default::default(),

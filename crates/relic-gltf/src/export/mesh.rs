@@ -32,7 +32,7 @@ impl Exporter<'_> {
                 });
             }
             let gltf_mesh = self.mesh(m, mesh, materials)?;
-            let mut n = node(&mesh.name);
+            let mut n = node(&crate::naming::mesh_name(mesh));
             n.mesh = Some(gltf_mesh);
             if !mesh.skin.is_empty() && !model.bones.is_empty() {
                 // Filled in by `skin_and_scene` (the skin comes after the meshes).
@@ -115,7 +115,7 @@ impl Exporter<'_> {
         Ok(self.root.push(json::Mesh {
             extensions: None,
             extras: ex::raw(&extras)?,
-            name: Some(mesh.name.clone()),
+            name: Some(crate::naming::mesh_name(mesh)),
             primitives: vec![primitive],
             weights: (!mesh.morph_targets.is_empty()).then(|| vec![0.0; mesh.morph_targets.len()]),
         }))

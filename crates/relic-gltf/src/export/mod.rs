@@ -68,6 +68,7 @@ pub fn build(model: &Model, options: &ExportOptions, bin_uri: Option<&str>) -> R
         skin: None,
         synthetic_root: None,
         rest: bake::rest_locals(model),
+        animation_extras: Vec::new(),
     };
     e.asset()?;
     e.bones()?;
@@ -108,6 +109,8 @@ struct Exporter<'m> {
     synthetic_root: Option<Index<json::Node>>,
     /// glTF rest-pose local transform of each bone (baked for flagged bones).
     rest: Vec<Transform>,
+    /// The exported clips' extras, for the scene's extras.
+    animation_extras: Vec<ex::AnimationExtras>,
 }
 
 fn node(name: &str) -> json::Node {
@@ -183,7 +186,8 @@ impl Exporter<'_> {
                 extras: Default::default(),
                 inverse_bind_matrices: Some(ibm),
                 joints: (0..n).map(|b| Index::new(b as u32)).collect(),
-                name: Some("skeleton".into()),
+                // Blender names the armature after the skin: the model keeps its name without extras.
+                name: Some(if model.name.is_empty() { "skeleton".into() } else { model.name.clone() }),
                 skeleton,
             });
             self.skin = Some(skin);
@@ -232,8 +236,14 @@ impl Exporter<'_> {
             global_sequences: model.global_sequences.clone(),
             format_extras,
             synthetic_root: self.synthetic_root.map(|r| r.value()),
+            animations: std::mem::take(&mut self.animation_extras),
         };
-        self.root.extras = ex::wrap(extras)?;
+        // On the scene, not the root: Blender keeps a scene's extras as custom properties (and
+        // exports them again with "Custom Properties" ticked); it drops the root's.
+        let wrapped = ex::wrap_root(&extras)?;
+        if let Some(scene) = self.root.scenes.first_mut() {
+            scene.extras = wrapped;
+        }
         Ok(())
     }
 }

@@ -48,7 +48,7 @@ impl Exporter<'_> {
 
     pub(super) fn attachments(&mut self) -> Result<(), GltfError> {
         for a in &self.model.attachments {
-            let mut n = node_trs(&a.name, &a.transform);
+            let mut n = node_trs(&crate::naming::attachment_name(a), &a.transform);
             n.extras = ex::wrap(ex::AttachmentExtras { attachment: true, id: a.id })?;
             let index = self.root.push(n);
             push_child(&mut self.root, Index::new(a.bone as u32), index);

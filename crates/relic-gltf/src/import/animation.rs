@@ -24,8 +24,11 @@ impl Importer<'_> {
         let root = self.root;
         for (a, anim) in root.animations.iter().enumerate() {
             let element = format!("animations[{a}]");
-            let extras: Option<ex::AnimationExtras> = ex::unwrap(&anim.extras);
-            let order = extras.as_ref().map(|e| &e.channels).filter(|c| c.len() == anim.channels.len());
+            let extras = self.animation_extras_of(a, anim);
+            // Another tool re-bakes and re-orders channels: the map to the model's channels (and
+            // the stash of what relic baked) holds only for relic's own file.
+            let order =
+                extras.as_ref().map(|e| &e.channels).filter(|c| c.len() == anim.channels.len() && !self.foreign);
             let mut channels: Vec<(usize, Channel)> = Vec::new();
             let mut morph_channels = Vec::new();
             let mut last_time = 0.0f32;
@@ -139,9 +142,18 @@ impl Importer<'_> {
                 channels.extend(e.stashed.iter().filter_map(|s| s.channel().map(|c| (s.index, c))));
                 channels.sort_by_key(|(i, _)| *i);
             }
+            if self.foreign {
+                for (_, c) in &mut channels {
+                    super::keys::reduce(c);
+                }
+            }
             let bounds = |b: [[f32; 3]; 2]| Aabb { min: b[0], max: b[1] };
             let animation = Animation {
-                name: anim.name.clone().unwrap_or_else(|| format!("animation_{a}")),
+                name: anim
+                    .name
+                    .as_deref()
+                    .map(|n| self.clean_name(n).to_string())
+                    .unwrap_or_else(|| format!("animation_{a}")),
                 duration: extras
                     .as_ref()
                     .map(|e| e.duration)
@@ -166,6 +178,19 @@ impl Importer<'_> {
             self.model.animations.push(animation);
         }
         Ok(())
+    }
+
+    /// The extras of clip `a`: its own (an older relic export), else the scene's entry for it (by
+    /// position in a relic file, by name in a file another tool wrote).
+    fn animation_extras_of(&self, a: usize, anim: &json::Animation) -> Option<ex::AnimationExtras> {
+        if let Some(own) = ex::unwrap::<ex::AnimationExtras>(&anim.extras) {
+            return Some(own);
+        }
+        if !self.foreign {
+            return self.animation_extras.get(a).cloned();
+        }
+        let name = anim.name.as_deref().map(|n| self.clean_name(n))?;
+        self.animation_extras.iter().find(|e| e.name == name).cloned()
     }
 
     /// Key times of a sampler input: finite and strictly increasing.

@@ -26,7 +26,7 @@ impl Importer<'_> {
                 None => self.texture_from_gltf(m).into_iter().collect(),
             };
             self.model.materials.push(Material {
-                name: m.name.clone().unwrap_or_default(),
+                name: m.name.as_deref().map(|n| self.clean_name(n).to_string()).unwrap_or_default(),
                 textures,
                 blend,
                 double_sided: m.double_sided,
@@ -44,8 +44,14 @@ impl Importer<'_> {
         let info = m.pbr_metallic_roughness.base_color_texture.as_ref()?;
         let texture = self.root.get(info.index)?;
         let image = self.root.get(texture.source)?;
-        let path =
-            image.uri.clone().filter(|u| !u.starts_with("data:")).or_else(|| image.name.clone()).unwrap_or_default();
+        // relic names an image after the game's texture path (`X.BLP.png`); another tool's image
+        // keeps its file name.
+        let path = image
+            .name
+            .as_deref()
+            .map(crate::naming::texture_path)
+            .or_else(|| image.uri.clone().filter(|u| !u.starts_with("data:")))
+            .unwrap_or_default();
         let sampler = texture.sampler.and_then(|s| self.root.get(s));
         let repeat = |w: Option<&json::validation::Checked<json::texture::WrappingMode>>| {
             !matches!(w, Some(Valid(json::texture::WrappingMode::ClampToEdge)))

@@ -66,6 +66,12 @@ impl Importer<'_> {
                 .clone()
                 .or_else(|| node.name.clone())
                 .unwrap_or_else(|| format!("mesh_{}", mesh_index.value()));
+            let name = self.clean_name(&name).to_string();
+            // `piece LOD2 (600)`: the level and distance travel in the name too.
+            let (name, named_lod) = match crate::naming::parse_mesh_name(&name) {
+                Some((base, lod)) => (base, Some(lod)),
+                None => (name, None),
+            };
             for (p, primitive) in mesh.primitives.iter().enumerate() {
                 let element = format!("meshes[{}].primitives[{p}]", mesh_index.value());
                 let key = (mesh_index.value(), p);
@@ -92,6 +98,9 @@ impl Importer<'_> {
                 let Some(mesh) = mesh else { continue };
                 let mut m = Mesh { skin, ..mesh };
                 m.name = if p == 0 { name.clone() } else { format!("{name}.{p}") };
+                if let Some(lod) = named_lod {
+                    m.lod = lod;
+                }
                 if let Some(e) = &extras {
                     if let Some(r) = &e.relic {
                         m.lod = Lod {
@@ -108,6 +117,9 @@ impl Importer<'_> {
                 }
                 if joints.is_none() {
                     place_unskinned(&mut m, &global, rigid_bone);
+                }
+                if self.foreign {
+                    super::weld::weld(&mut m);
                 }
                 node_meshes.entry(n).or_default().push(self.model.meshes.len());
                 self.model.meshes.push(m);

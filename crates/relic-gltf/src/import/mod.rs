@@ -16,10 +16,12 @@
 //! * Attachments: relic's attachment nodes, or any leaf node without a mesh under a bone.
 
 mod animation;
+mod keys;
 mod material;
 mod mesh;
 mod skeleton;
 mod tree;
+mod weld;
 
 use std::path::{Path, PathBuf};
 
@@ -56,6 +58,8 @@ pub fn import(bytes: &[u8], base_dir: Option<&Path>) -> Result<Model, GltfError>
         reader: Reader::new(&root, &buffers, budget),
         model: Model::default(),
         copy_budget: budget.saturating_mul(COPIES_PER_DECODED_BYTE),
+        foreign: !root.asset.generator.as_deref().is_some_and(|g| g.starts_with("relic")),
+        animation_extras: Vec::new(),
     };
     importer.run()?;
     let model = importer.model;
@@ -81,13 +85,22 @@ struct Importer<'a> {
     model: Model,
     /// Bytes the copies of meshes drawn by several nodes may still total.
     copy_budget: u64,
+    /// Another tool wrote the file (Blender): names may carry its `.001` suffixes, vertices may
+    /// be split, animations baked per frame.
+    foreign: bool,
+    /// The clips' extras from the scene (relic's export puts them there).
+    animation_extras: Vec<ex::AnimationExtras>,
 }
 
 impl Importer<'_> {
     fn run(&mut self) -> Result<(), GltfError> {
         let tree = self.tree()?;
-        let root_extras: Option<ex::RootExtras> = ex::unwrap(&self.root.extras);
+        // A relic export keeps them on the scene (Blender keeps those); older ones on the root.
+        let scene = self.scene_index().and_then(|s| self.root.scenes.get(s));
+        let root_extras: Option<ex::RootExtras> =
+            scene.and_then(|s| ex::unwrap_root(&s.extras)).or_else(|| ex::unwrap_root(&self.root.extras));
         self.model_info(root_extras.as_ref());
+        self.animation_extras = root_extras.as_ref().map(|r| r.animations.clone()).unwrap_or_default();
         let synthetic = root_extras.as_ref().and_then(|r| r.synthetic_root);
         let node_bone = self.bones(&tree, synthetic)?;
         self.materials();
@@ -98,8 +111,18 @@ impl Importer<'_> {
     }
 
     fn model_info(&mut self, extras: Option<&ex::RootExtras>) {
+        // Without extras: the scene's name unless it is Blender's "Scene", else the skin's (relic
+        // names it after the model, and Blender the armature after it).
         let scene_name = self.scene_index().and_then(|s| self.root.scenes.get(s)).and_then(|s| s.name.clone());
-        self.model.name = extras.map(|e| e.name.clone()).or(scene_name).unwrap_or_else(|| "gltf".into());
+        let scene_name = scene_name.filter(|n| (!self.foreign || n != "Scene") && !n.is_empty());
+        let skin_name = self
+            .root
+            .skins
+            .first()
+            .and_then(|s| s.name.clone())
+            .filter(|n| !matches!(n.as_str(), "" | "skeleton" | "Armature"));
+        let from_names = scene_name.or(skin_name).map(|n| self.clean_name(&n).to_string());
+        self.model.name = extras.map(|e| e.name.clone()).or(from_names).unwrap_or_else(|| "gltf".into());
         let kind = FormatId::parse;
         self.model.source = extras
             .and_then(|e| e.source.as_ref())
@@ -118,6 +141,12 @@ impl Importer<'_> {
                 self.model.extras = Some(FormatExtras::from_json(format, text));
             }
         }
+    }
+
+    /// A name as the model should have it: without Blender's `.001` suffix in a file Blender (or
+    /// another tool) wrote.
+    fn clean_name<'n>(&self, name: &'n str) -> &'n str {
+        if self.foreign { crate::naming::strip_duplicate_suffix(name) } else { name }
     }
 
     fn scene_index(&self) -> Option<usize> {

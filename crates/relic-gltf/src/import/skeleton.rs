@@ -117,7 +117,8 @@ impl Importer<'_> {
             let parent = bone_parent(n).and_then(|p| node_bone.get(p).copied().flatten());
             let flags = extras.flags.as_ref().map(BoneFlags::from).unwrap_or_default();
             let rest = extras.rest.map(Transform::from).unwrap_or_else(|| node_local(node));
-            let name = node.name.clone().unwrap_or_else(|| format!("bone_{b}"));
+            let name =
+                node.name.as_deref().map(|n| self.clean_name(n).to_string()).unwrap_or_else(|| format!("bone_{b}"));
             self.model.bones.push(Bone { name, parent, rest, flags, ..Bone::default() });
         }
         // Bind matrices: the stated inverse, or the rest pose where a bone is no joint.
@@ -153,10 +154,14 @@ impl Importer<'_> {
             };
             let extras: Option<ex::AttachmentExtras> = ex::unwrap(&node.extras);
             let is_leaf = node.children.as_ref().is_none_or(Vec::is_empty);
-            if extras.as_ref().is_some_and(|e| e.attachment) || is_leaf {
+            let full_name = node.name.clone().unwrap_or_default();
+            // `attachment 11: Head` / `socket: Chin`: what the node is, in its name.
+            let named = crate::naming::parse_attachment_name(self.clean_name(&full_name));
+            if extras.as_ref().is_some_and(|e| e.attachment) || named.is_some() || is_leaf {
+                let (named_id, name) = named.unwrap_or((None, self.clean_name(&full_name).to_string()));
                 self.model.attachments.push(Attachment {
-                    name: node.name.clone().unwrap_or_default(),
-                    id: extras.and_then(|e| e.id),
+                    name,
+                    id: extras.and_then(|e| e.id).or(named_id),
                     bone,
                     transform: node_local(node),
                 });
