@@ -139,10 +139,21 @@ fn plausibility_checks_pick_the_layout_each_fixture_was_built_with() {
     expect("noesis_style.nod", (H1, Auto), (GroupTail::A, Auto), (Winding::CounterClockwise, Auto));
     expect("bones64.nod", (H1, Auto), (GroupTail::B, Undecided), (Winding::CounterClockwise, Auto));
     expect("static_model.nod", (H1, Undecided), (GroupTail::B, Undecided), (Winding::CounterClockwise, Auto));
+    // The other readings a real file may hold: the same character in layouts H2 and H3, and with
+    // RestTranslate in model space.
+    let neutral = (GroupTail::A, Auto);
+    expect("skinned_h2.nod", (MatrixLayout::H2, Auto), neutral, (Winding::CounterClockwise, Auto));
+    expect("skinned_h3.nod", (MatrixLayout::H3, Auto), neutral, (Winding::CounterClockwise, Auto));
+    let c = expect("model_space.nod", (H1, Auto), neutral, (Winding::CounterClockwise, Auto));
+    assert_eq!((c.rest_translate.value, c.rest_translate.how), (RestTranslateSpace::Model, Auto));
     // The NAD's smooth curves have no slope jumps under P1.
     let nad = parse_nad(&read("walk.nad")).unwrap();
     let c = decide_nad(&nad, &Default::default());
     assert_eq!((c.polynomial.value, c.polynomial.how), (Polynomial::Ascending, Auto), "{}", c.polynomial);
+    // … and under P2 when the factors are stored in the other order.
+    let nad = parse_nad(&read("walk_p2.nad")).unwrap();
+    let c = decide_nad(&nad, &Default::default());
+    assert_eq!((c.polynomial.value, c.polynomial.how), (Polynomial::Descending, Auto), "{}", c.polynomial);
 }
 
 #[test]
@@ -467,4 +478,28 @@ fn lod_table_reduces_groups() {
     assert_eq!(file.lod_faces(0, 0).unwrap(), Vec::<[u16; 3]>::new());
     assert!(full.lod_faces(0, 6).is_none());
     assert!(file.lod_faces(5, 6).is_none());
+}
+
+/// Every reading of an open question gives the same common model (to float rounding for a
+/// model-space RestTranslate): the H2, H3 and model-space fixtures are skinned.nod stored another
+/// way, and walk_p2.nad is walk.nad with its factors in the other order.
+#[test]
+fn other_readings_give_the_same_model() {
+    let skinned = relic_nod::read_model(&read("skinned.nod")).unwrap();
+    for name in ["skinned_h2.nod", "skinned_h3.nod", "model_space.nod"] {
+        let other = relic_nod::read_model(&read(name)).unwrap();
+        assert_eq!(other.meshes, skinned.meshes, "{name}");
+        for (a, b) in other.bones.iter().zip(&skinned.bones) {
+            assert_eq!(
+                (a.parent, a.bind_matrix, a.inverse_bind_matrix),
+                (b.parent, b.bind_matrix, b.inverse_bind_matrix)
+            );
+            assert_eq!(a.rest.rotation, b.rest.rotation, "{name}");
+            let gap = a.rest.translation.iter().zip(&b.rest.translation).fold(0.0f32, |m, (x, y)| m.max((x - y).abs()));
+            assert!(gap < 2e-6, "{name}: {gap}");
+        }
+    }
+    let walk = relic_nod::read_animation(&skinned, &read("walk.nad"), "walk", &Default::default()).unwrap();
+    let p2 = relic_nod::read_animation(&skinned, &read("walk_p2.nad"), "walk", &Default::default()).unwrap();
+    assert_eq!(p2, walk);
 }

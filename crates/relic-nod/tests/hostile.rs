@@ -73,6 +73,24 @@ fn hostile_fixtures_name_offset_and_field() {
     let err = relic_nod::read_model(&read("hostile/group_sums.nod")).unwrap_err();
     expect_error(err, 306, "groups.num_vertices", "the groups hold 2 vertices but the header says 3");
 
+    let err = relic_nod::read_model(&read("hostile/big_endian.nod")).unwrap_err();
+    assert!(matches!(err.kind, ReadErrorKind::UnsupportedVersion { version: 0x0700_0000, .. }), "{err}");
+    expect_error(err, 0, "version", "big-endian 7");
+
+    // Bone 1's sibling at 114 + 66 + 60; bone 2's parent at 114 + 2·66 + 64.
+    let err = relic_nod::read_model(&read("hostile/links.nod")).unwrap_err();
+    expect_error(err, 114 + 66 + 60, "bones[1].sibling", "sibling 9 is out of range (4 bones)");
+    let err = relic_nod::read_model(&read("hostile/parent_order.nod")).unwrap_err();
+    expect_error(err, 114 + 2 * 66 + 64, "bones[2].parent", "parent 3 comes after bone 2");
+
+    // LOD table after 28 vertices at 114 + 4·66 + 2·32 = 442: entry 11 at 442 + 28·40 + 2·11.
+    let err = relic_nod::read_model(&read("hostile/lod_entry.nod")).unwrap_err();
+    expect_error(err, 442 + 28 * 40 + 22, "lod[11]", "collapses into vertex 12, outside group 0's range (12 vertices)");
+
+    let err = parse_nad(&read("hostile/version.nad")).unwrap_err();
+    assert!(matches!(err.kind, ReadErrorKind::UnsupportedVersion { version: 2, .. }), "{err}");
+    expect_error(err, 0, "version", "reads NAD version 3");
+
     // Group 0 at 306: the tail at +22, layout A's mesh byte at +3.
     let err = relic_nod::read_model(&read("hostile/group_tail.nod")).unwrap_err();
     expect_error(err, 306 + 22 + 3, "groups[0].tail", "no group-tail layout fits");

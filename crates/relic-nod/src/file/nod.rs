@@ -268,6 +268,10 @@ fn nod_version() -> BinResult<u32> {
         let reason = if version == NAD_VERSION {
             "this is a NAD animation (version 3); a NAD needs its NOD: read the model and pass the animation to it"
                 .to_string()
+        } else if version.swap_bytes() == NOD_VERSION {
+            "the bytes 00 00 00 07 are a big-endian 7: relic-nod reads the little-endian NOD v7 of the PC game (no \
+             other byte order is documented, spec §6)"
+                .to_string()
         } else {
             format!("relic-nod reads NOD version {NOD_VERSION} (Vampire: The Masquerade – Redemption 1.1)")
         };
