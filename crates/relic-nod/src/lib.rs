@@ -308,8 +308,13 @@ pub fn write_animation(
             animation.name
         )));
     }
-    let Converted { value, losses: more } = nad_from_animation(animation, &map, options);
+    let Converted { mut value, losses: more } = nad_from_animation(animation, &map, options);
     losses.extend(more);
+    // The header flags (meaning unknown, spec §4) have no place in the model: an edited animation
+    // keeps those of the NAD it was read from.
+    if let Some(flags) = extras.as_ref().and_then(|e| kept_flags(e, animation)) {
+        value.flags = flags;
+    }
     // Never write a NAD that `read_animation` refuses: keys closer together than a frame scale
     // (1 / gap, f32) can express, or cubic factors that overflow, are refused here instead.
     if let Err(e) = check_for_model(&value, map.from_nod.len()) {
@@ -319,6 +324,12 @@ pub fn write_animation(
         )));
     }
     Ok(Converted { value: write_nad(&value)?, losses })
+}
+
+/// The header flags of the NAD an animation of this name was read from.
+fn kept_flags(extras: &NodExtras, animation: &Animation) -> Option<u32> {
+    let source = extras.animations.iter().rev().find(|s| s.name == animation.name)?;
+    source.bytes.get(8..12).and_then(|b| b.try_into().ok()).map(u32::from_le_bytes)
 }
 
 /// The kept bytes of the NAD `animation` came from, if it still reads as exactly `animation`.

@@ -422,20 +422,24 @@ impl EulerOrder {
     }
 }
 
-/// The rotation matrix of a unit quaternion, written out (`1 − 2(y² + z²)`, …) so that Euler
-/// angles come out the same on every platform and version of nalgebra.
+/// The rotation matrix of a quaternion, written out (`1 − s(y² + z²)`, … with `s = 2 / |q|²`) so
+/// that Euler angles come out the same on every platform and version of nalgebra. Dividing by
+/// `|q|²` keeps a quaternion that is unit only to f32 precision (every model rotation) from
+/// skewing the matrix: near gimbal lock, where the middle angle is an arcsine close to ±1, a
+/// skew of 10⁻⁷ would move the angles by hundredths of a degree.
 fn rotation_block(q: &UnitQuaternion<f64>) -> Matrix3<f64> {
     let (x, y, z, w) = (q.i, q.j, q.k, q.w);
+    let s = 2.0 / (x * x + y * y + z * z + w * w);
     Matrix3::new(
-        1.0 - 2.0 * (y * y + z * z),
-        2.0 * (x * y - w * z),
-        2.0 * (x * z + w * y),
-        2.0 * (x * y + w * z),
-        1.0 - 2.0 * (x * x + z * z),
-        2.0 * (y * z - w * x),
-        2.0 * (x * z - w * y),
-        2.0 * (y * z + w * x),
-        1.0 - 2.0 * (x * x + y * y),
+        1.0 - s * (y * y + z * z),
+        s * (x * y - w * z),
+        s * (x * z + w * y),
+        s * (x * y + w * z),
+        1.0 - s * (x * x + z * z),
+        s * (y * z - w * x),
+        s * (x * z - w * y),
+        s * (y * z + w * x),
+        1.0 - s * (x * x + y * y),
     )
 }
 
@@ -569,5 +573,17 @@ mod tests {
         let q = EulerOrder::Yzx.rotation([0.3, -1.2, 2.0]);
         let diff = rotation_block(&q) - q.to_rotation_matrix().into_inner();
         assert!(diff.iter().all(|x| x.abs() < 1e-12), "{diff}");
+    }
+
+    /// Found by the generator: a model rotation (unit only to f32 precision) 0.0005° from gimbal
+    /// lock came back from its Euler angles 0.16° off.
+    #[test]
+    fn euler_angles_of_a_nearly_unit_quaternion_near_gimbal_lock() {
+        let q = [0.639_382_06_f32, 0.301_982_8, 0.639_38, -0.301_977_13].map(f64::from);
+        let q = UnitQuaternion::new_unchecked(nalgebra::Quaternion::new(q[3], q[0], q[1], q[2]));
+        assert!((q.norm() - 1.0).abs() > 1e-8, "the test needs a quaternion that is not quite unit");
+        let back = EulerOrder::Xyz.rotation(EulerOrder::Xyz.angles(&q));
+        let exact = UnitQuaternion::new_normalize(q.into_inner());
+        assert!(exact.angle_to(&back) < 1e-6, "{}", exact.angle_to(&back));
     }
 }

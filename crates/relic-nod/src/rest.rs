@@ -50,6 +50,13 @@ pub(crate) fn point(a: &Affine3<f64>, p: [f64; 3]) -> [f64; 3] {
     [q.x, q.y, q.z]
 }
 
+/// A model-space `RestTranslate` as a translation in the parent's frame, as the model holds it:
+/// `parent_inverse · rest_translate`, rounded once to f32. The one place this product is taken
+/// (reading, and the writer's search for a value that reads back exactly).
+pub(crate) fn in_parent_space(parent_inverse: &Affine3<f64>, rest_translate: [f32; 3]) -> [f32; 3] {
+    point(parent_inverse, rest_translate.map(f64::from)).map(|c| c as f32)
+}
+
 /// The inverse of an affine transform from the inverse of its 3×3 block; `None` if the block's
 /// determinant is zero or not finite.
 pub(crate) fn invert(a: &Affine3<f64>) -> Option<Affine3<f64>> {

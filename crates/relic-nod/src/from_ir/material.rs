@@ -13,12 +13,11 @@ pub(crate) fn write_materials(model: &Model, source: Option<&NodSource>, losses:
     let mut out = Vec::with_capacity(model.materials.len());
     for (i, m) in model.materials.iter().enumerate() {
         let element = format!("materials[{i}] {:?}", m.name);
-        let name = if !m.name.is_empty() {
-            m.name.clone()
-        } else if let Some(t) = m.textures.first() {
-            file_stem(&t.path).to_string()
-        } else {
-            format!("material_{i}")
+        // A NOD names a material by its texture's base name: an unnamed material with a texture
+        // takes the texture's name; one without stays unnamed (a NOD may hold an empty name).
+        let name = match m.textures.first() {
+            Some(t) if m.name.is_empty() => file_stem(&t.path).to_string(),
+            _ => m.name.clone(),
         };
         let raw = source.and_then(|s| s.materials.get(i)).map(|r| FixedString(*r)).filter(|r| r.to_text() == name);
         out.push(match raw {
@@ -71,10 +70,17 @@ fn file_stem(path: &str) -> &str {
     }
 }
 
-/// A `char[32]` holding `name` (Windows-1252, at most 31 bytes so a NUL follows).
+/// A `char[32]` holding `name` in Windows-1252: NUL-terminated, or all 32 bytes without a NUL
+/// (spec §2.1: readers tolerate that, and a file read with such a name writes it back); longer
+/// names are cut to 31 characters and reported.
 pub(crate) fn encode_name(name: &str, element: &str, losses: &mut Vec<Loss>) -> Name {
     if let Some(n) = FixedString::from_text(name) {
         return n;
+    }
+    if let Some(full) = relic_core::text::encode_cp1252(name).and_then(|b| <[u8; 32]>::try_from(b).ok())
+        && !full.contains(&0)
+    {
+        return FixedString(full);
     }
     let mut bytes = Vec::new();
     for c in name.chars() {

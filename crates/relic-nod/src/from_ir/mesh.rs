@@ -10,7 +10,7 @@ use super::material::encode_name;
 use crate::decide::NodChoices;
 use crate::extras::{NodSource, VertexOverride};
 use crate::file::{Name, NodGroup, NodVertex};
-use crate::options::{GROUP_NOSKINNING, GROUP_NOWEIGHTS, GroupTail, UvOrigin, Winding};
+use crate::options::{GroupTail, UvOrigin, Winding};
 use crate::to_ir::NOD_FRAME;
 use crate::to_ir::skin::Binding;
 
@@ -35,20 +35,26 @@ pub(crate) struct Written {
     pub(crate) faces: Vec<[u16; 3]>,
 }
 
-/// Writes the planned groups: the group records (with the kept bytes of `fits`), their vertices in
-/// the NOD frame with each vertex's binding (or its kept raw bytes where they mean the same), and
-/// their faces.
-#[allow(clippy::too_many_arguments)]
+/// What every group is written with: the readings, the written skeleton's parents, and the kept
+/// NOD data when it still fits the model.
+pub(crate) struct GroupWriter<'a> {
+    pub(crate) choices: &'a NodChoices,
+    pub(crate) parents: &'a [i16],
+    pub(crate) fits: Option<&'a NodSource>,
+}
+
+/// Writes the planned groups: the group records (with the kept bytes while they fit), their
+/// vertices in the NOD frame with each vertex's binding (or its kept raw bytes where they mean the
+/// same), and their faces. `mesh_index` is each group's index into fresh mesh names.
 pub(crate) fn write_groups(
+    w: &GroupWriter<'_>,
     model: &Model,
     planned: &[Planned],
     bindings: &[Vec<Binding>],
-    parents: &[i16],
-    fits: Option<&NodSource>,
     mesh_index: &[u8],
-    choices: &NodChoices,
     losses: &mut Vec<Loss>,
 ) -> Result<Written, WriteError> {
+    let GroupWriter { choices, parents, fits } = *w;
     let mut groups = Vec::with_capacity(planned.len());
     let mut vertices = Vec::with_capacity(planned.iter().map(|p| p.vertices.len()).sum());
     let mut faces = Vec::with_capacity(planned.iter().map(|p| p.faces.len()).sum());
@@ -59,7 +65,7 @@ pub(crate) fn write_groups(
         let group_bindings: Vec<Binding> =
             plan.vertices.iter().map(|&v| mesh_bindings.get(v as usize).copied().unwrap_or(Binding::Unbound)).collect();
         let index = mesh_index.get(j).copied().unwrap_or(0);
-        let (group, flags_bone) = write_group(j, plan, mesh, &group_bindings, fits, index, choices, losses)?;
+        let (group, flags_bone) = write_group(w, j, plan, mesh, &group_bindings, index, losses)?;
         let overrides = fits.map(|s| &s.vertex_overrides);
         let first = vertices.len();
         let normals = mesh_normals(mesh, plan.mesh, &mut computed_normals, losses);
@@ -245,15 +251,13 @@ pub(crate) fn fresh_mesh_names(
 }
 
 /// The group record for `plan`, and the (flags, bone) its tail gives under the chosen layout.
-#[allow(clippy::too_many_arguments)]
 fn write_group(
+    w: &GroupWriter<'_>,
     j: usize,
     plan: &Planned,
     mesh: &Mesh,
     bindings: &[Binding],
-    fits: Option<&NodSource>,
     mesh_index: u8,
-    choices: &NodChoices,
     losses: &mut Vec<Loss>,
 ) -> Result<(NodGroup, (u16, u8)), WriteError> {
     let material_id = match mesh.material {
@@ -266,14 +270,16 @@ fn write_group(
     };
     let num_vertices = plan.vertices.len() as u16;
     let num_faces = plan.faces.len() as u16;
-    let layout: GroupTail = choices.group_tail.value;
-    if let Some(g) = fits.and_then(|s| s.groups.get(j)) {
+    let layout: GroupTail = w.choices.group_tail.value;
+    if let Some(g) = w.fits.and_then(|s| s.groups.get(j)) {
         let t = layout.decode(g.tail);
         let flags = t.effective_flags();
-        let rigid_on_group_bone = bindings.iter().all(|b| *b == Binding::Rigid(t.bone));
-        let all_rigid = bindings.iter().all(|b| matches!(b, Binding::Rigid(_)));
-        let tail_ok =
-            (flags & GROUP_NOSKINNING == 0 || rigid_on_group_bone) && (flags & GROUP_NOWEIGHTS == 0 || all_rigid);
+        // The kept flags stay while every vertex, written as its binding says, reads back as that
+        // binding under them (NOSKINNING and NOWEIGHTS override the stored weights).
+        let tail_ok = bindings.iter().all(|b| {
+            let (weight, bone) = b.canonical();
+            Binding::decode(weight, bone, flags, t.bone, w.parents) == *b
+        });
         let tail = if tail_ok {
             g.tail
         } else {

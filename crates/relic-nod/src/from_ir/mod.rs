@@ -29,7 +29,7 @@ use crate::extras::{NodExtras, bits6, fnv1a_u16, vertex_box};
 use crate::file::NodFile;
 use crate::options::{Choice, Decided, MODEL_HASLOD, NOD_VERSION, NodOptions, UvOrigin};
 use material::write_materials;
-use mesh::{Written, fresh_mesh_names, groups_fit, plan_groups, uv_losses, write_groups};
+use mesh::{GroupWriter, Written, fresh_mesh_names, groups_fit, plan_groups, uv_losses, write_groups};
 use skeleton::{BoneMap, write_bones};
 use skin::model_bindings;
 
@@ -80,8 +80,9 @@ pub(crate) fn nod_from_model(model: &Model, options: &NodOptions) -> Result<Conv
         Some(s) => (s.mesh_names.iter().map(|raw| FixedString(*raw)).collect(), Vec::new()),
         None => fresh_mesh_names(model, &planned, &mut losses)?,
     };
+    let writer = GroupWriter { choices: &choices, parents: &parents, fits };
     let Written { groups, vertices, faces } =
-        write_groups(model, &planned, &bindings, &parents, fits, &mesh_index, &choices, &mut losses)?;
+        write_groups(&writer, model, &planned, &bindings, &mesh_index, &mut losses)?;
     uv_losses(model, &mut losses);
 
     let lod = fits.filter(|s| s.lod.is_some()).and_then(|s| {

@@ -2,6 +2,7 @@
 //! (the model's order), `RestTranslate` and `RestMatrixInverse` from the rest and inverse bind
 //! transforms, sibling and child links kept or derived.
 
+use nalgebra::Affine3;
 use relic_core::math::{IDENTITY, max_abs_diff};
 use relic_core::model::Model;
 use relic_core::{Loss, WriteError};
@@ -10,6 +11,7 @@ use crate::decide::NodChoices;
 use crate::extras::NodSource;
 use crate::file::NodBone;
 use crate::options::{MAX_BONES, RestTranslateSpace};
+use crate::rest::{affine, in_parent_space, invert, point};
 use crate::to_ir::NOD_FRAME;
 
 /// Which model bone each NOD bone is, and back.
@@ -148,27 +150,27 @@ pub(crate) fn write_bones(
     let mut out = Vec::with_capacity(parents.len());
     for (n, src) in map.from_nod.iter().enumerate() {
         let parent = parents.get(n).copied().unwrap_or(-1);
-        let (rest_translate, inverse) = match src.and_then(|i| model.bones.get(i)) {
-            None => ([0.0; 3], IDENTITY),
-            Some(bone) => {
-                let local_t = bone.rest.translation;
-                let t = match choices.rest_translate.value {
-                    RestTranslateSpace::Parent => local_t,
-                    RestTranslateSpace::Model => match bone.parent.and_then(|p| model.bones.get(p)) {
-                        Some(p) => relic_core::math::transform_point(&p.bind_matrix, local_t),
-                        None => local_t,
-                    },
-                };
-                (NOD_FRAME.vector_from_ir(t), NOD_FRAME.matrix_from_ir(&bone.inverse_bind_matrix))
-            }
+        let bone = src.and_then(|i| model.bones.get(i));
+        let inverse = bone.map_or(IDENTITY, |b| NOD_FRAME.matrix_from_ir(&b.inverse_bind_matrix));
+        // The parent's inverse rest matrix as the reader will see it (an added root: identity).
+        let parent_inverse = usize::try_from(parent)
+            .ok()
+            .and_then(|p| map.from_nod.get(p))
+            .map(|m| m.and_then(|i| model.bones.get(i)).map_or(IDENTITY, |b| b.inverse_bind_matrix))
+            .map(|m| affine(&NOD_FRAME.matrix_from_ir(&m)));
+        let local = bone.map_or([0.0; 3], |b| NOD_FRAME.vector_from_ir(b.rest.translation));
+        let reads_as = |rt: [f32; 3]| match (choices.rest_translate.value, &parent_inverse) {
+            (RestTranslateSpace::Model, Some(pi)) => in_parent_space(pi, rt),
+            _ => rt,
         };
-        let rest_translate = match source_bones.and_then(|sb| sb.get(n)) {
-            Some(s) => {
-                let raw = s.rest_translate.map(f32::from_bits);
-                let close = raw.iter().zip(&rest_translate).all(|(a, b)| (a - b).abs() <= 1e-5 * (1.0 + a.abs()));
-                if close { raw } else { rest_translate }
-            }
-            None => rest_translate,
+        // The kept value while it still reads as the model's translation, else one computed from it.
+        let kept = source_bones.and_then(|sb| sb.get(n)).map(|s| s.rest_translate.map(f32::from_bits));
+        let rest_translate = match kept.filter(|raw| reads_as(*raw) == local) {
+            Some(raw) => raw,
+            None => match (choices.rest_translate.value, &parent_inverse) {
+                (RestTranslateSpace::Model, Some(pi)) => model_space_translate(local, pi),
+                _ => local,
+            },
         };
         let (sibling, child) = match source_bones.and_then(|sb| sb.get(n)) {
             Some(s) => (s.sibling, s.child),
@@ -178,6 +180,36 @@ pub(crate) fn write_bones(
     }
     rest_pose_loss(model, losses);
     out
+}
+
+/// The model-space `RestTranslate` that [`in_parent_space`] turns into `local`: the parent's
+/// rest transform applied to `local` in f64, then, since the f32 result need not read back
+/// exactly, the neighbouring f32 triple (within two steps per coordinate) that reads back closest,
+/// exactly if there is one.
+fn model_space_translate(local: [f32; 3], parent_inverse: &Affine3<f64>) -> [f32; 3] {
+    let Some(parent_world) = invert(parent_inverse) else { return local };
+    let start = point(&parent_world, local.map(f64::from)).map(|c| c as f32);
+    let error = |rt: [f32; 3]| {
+        let back = in_parent_space(parent_inverse, rt);
+        back.iter().zip(&local).map(|(a, b)| (f64::from(*a) - f64::from(*b)).abs()).fold(0.0, f64::max)
+    };
+    let steps = |c: f32| [c, c.next_up(), c.next_down(), c.next_up().next_up(), c.next_down().next_down()];
+    let [xs, ys, zs] = start.map(steps);
+    let mut best = (error(start), start);
+    for x in xs {
+        for y in ys {
+            for z in zs {
+                if best.0 == 0.0 {
+                    return best.1;
+                }
+                let e = error([x, y, z]);
+                if e < best.0 {
+                    best = (e, [x, y, z]);
+                }
+            }
+        }
+    }
+    best.1
 }
 
 /// Child = first bone whose parent is `n`; sibling = next bone with the same parent.

@@ -11,7 +11,7 @@ use super::NOD_FRAME;
 use crate::decide::NodChoices;
 use crate::file::NodFile;
 use crate::options::RestTranslateSpace;
-use crate::rest::{inverse_rest, point, rest_worlds, rotation, to_mat4};
+use crate::rest::{in_parent_space, inverse_rest, rest_worlds, rotation, to_mat4};
 
 /// The model's bones, in NOD order (parents first).
 pub(crate) fn bones_to_ir(file: &NodFile, choices: &NodChoices) -> Vec<Bone> {
@@ -28,7 +28,7 @@ pub(crate) fn bones_to_ir(file: &NodFile, choices: &NodChoices) -> Vec<Bone> {
             None => world,
         };
         let translation = match (choices.rest_translate.value, parent_inverse) {
-            (RestTranslateSpace::Model, Some(pi)) => point(pi, bone.rest_translate.map(f64::from)).map(|c| c as f32),
+            (RestTranslateSpace::Model, Some(pi)) => in_parent_space(pi, bone.rest_translate),
             _ => bone.rest_translate,
         };
         let q = rotation(&local);
