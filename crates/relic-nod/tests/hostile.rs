@@ -87,6 +87,11 @@ fn hostile_fixtures_name_offset_and_field() {
     let err = relic_nod::read_model(&read("hostile/lod_entry.nod")).unwrap_err();
     expect_error(err, 442 + 28 * 40 + 22, "lod[11]", "collapses into vertex 12, outside group 0's range (12 vertices)");
 
+    let err = relic_nod::read_model(&read("hostile/vertex_bone.nod")).unwrap_err();
+    expect_error(err, 180 + 36, "vertices[0].bone_num", "bone 5 is out of range (1 bones)");
+    let err = parse_nad(&read("hostile/track_bone.nad")).unwrap_err();
+    expect_error(err, 16 + 4, "tracks[0].bone", "bone 64; a NOD has at most 64 bones");
+
     let err = parse_nad(&read("hostile/version.nad")).unwrap_err();
     assert!(matches!(err.kind, ReadErrorKind::UnsupportedVersion { version: 2, .. }), "{err}");
     expect_error(err, 0, "version", "reads NAD version 3");
