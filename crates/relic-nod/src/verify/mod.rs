@@ -55,11 +55,7 @@ fn nod_checks(bytes: &[u8]) -> Checks {
     }) else {
         return checks;
     };
-    checks.run("rewrite", || match file.to_bytes() {
-        Ok(out) if out == bytes => Ok(format!("{} bytes identical", out.len())),
-        Ok(out) => Err(first_difference(bytes, &out)),
-        Err(e) => Err(e.to_string()),
-    });
+    checks.run("rewrite", || same_bytes(bytes, file.to_bytes()));
     let model = crate::to_ir::model_from_nod(&file, &choices);
     checks.run("ir-round-trip", || {
         let out = write_model(&model, &Default::default()).map_err(|e| e.to_string())?;
@@ -100,6 +96,15 @@ fn nod_checks(bytes: &[u8]) -> Checks {
     );
     checks.run("bounds", || bounds(&file));
     checks
+}
+
+/// The `rewrite` check: the file written again is `bytes`.
+pub(crate) fn same_bytes(bytes: &[u8], written: Result<Vec<u8>, relic_core::WriteError>) -> Result<String, String> {
+    match written {
+        Ok(out) if out == bytes => Ok(format!("{} bytes identical", out.len())),
+        Ok(out) => Err(first_difference(bytes, &out)),
+        Err(e) => Err(e.to_string()),
+    }
 }
 
 /// Where two byte strings first differ.

@@ -6,7 +6,7 @@ use relic_core::check::Checks;
 use relic_core::model::{Animation, Bone, Channel, ChannelValues};
 use relic_core::sample::{Sample, sample_rotation, segment_at};
 
-use super::first_difference;
+use super::{first_difference, same_bytes};
 use crate::decide::{NadChoices, curve_report, decide_nad};
 use crate::file::{NadFile, NadTrack, TAG_NAMES, TRACK_ROTATION, parse_nad};
 use crate::from_ir::animation::{nad_from_animation, rotation_angle};
@@ -45,11 +45,7 @@ pub(crate) fn nad_checks(bytes: &[u8]) -> Checks {
     }) else {
         return checks;
     };
-    checks.run("rewrite", || match nad.to_bytes() {
-        Ok(out) if out == bytes => Ok(format!("{} bytes identical", out.len())),
-        Ok(out) => Err(first_difference(bytes, &out)),
-        Err(e) => Err(e.to_string()),
-    });
+    checks.run("rewrite", || same_bytes(bytes, nad.to_bytes()));
     checks.run("curves", || curves(&nad));
     checks.run("ir-round-trip", || nad_round_trip(bytes, &nad, &options));
     checks.run("rotation-sampling", || {
