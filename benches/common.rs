@@ -16,7 +16,7 @@ use relic_core::WriteOptions;
 use relic_core::model::{
     Animation, Channel, ChannelValues, Clock, Influence, Interpolation, Material, Mesh, Model, Skin,
 };
-use relic_nod::nad::{NadFile, NadKey, NadTrack};
+use relic_nod::file::{NadFile, NadKey, NadTrack};
 
 /// The real game files, if present next to the checkout (see `relic_testkit::corpus_dir`).
 pub fn corpus_dir() -> Option<PathBuf> {
@@ -167,7 +167,7 @@ pub fn nad(bones: u32, keys: usize) -> Vec<u8> {
         }
     }
     let file = NadFile { version: 3, flags: 0, duration: keys as f32, tracks, tags: vec![] };
-    file.to_bytes().unwrap()
+    relic_nod::write_nad(&file).unwrap()
 }
 
 /// A short label for a size: `12.3 MB`.

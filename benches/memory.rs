@@ -18,7 +18,6 @@ use std::hint::black_box;
 use std::path::PathBuf;
 
 use relic_benches::{corpus_file, large_abc, large_m2, large_nod, nad};
-use relic_nod::options::NodOptions;
 use relic_testkit::{CountingAllocator, counting_installed, peak_allocation};
 
 #[global_allocator]
@@ -68,10 +67,9 @@ fn m2_readers() -> [(&'static str, Reader); 2] {
     ]
 }
 
-fn nod_readers() -> [(&'static str, Reader); 3] {
+fn nod_readers() -> [(&'static str, Reader); 2] {
     [
-        ("parse_nod", |b| drop(black_box(relic_nod::nod::parse_nod(b).unwrap()))),
-        ("read_nod", |b| drop(black_box(relic_nod::read_nod(b, &NodOptions::default()).unwrap()))),
+        ("read (parse + checks + layout decisions)", |b| drop(black_box(relic_nod::read(b).unwrap()))),
         ("read_model", |b| drop(black_box(relic_nod::read_model(b).unwrap()))),
     ]
 }
@@ -110,7 +108,7 @@ fn main() {
     }
     measure(&mut rows, "m2 synthetic", &large_m2(), &m2_readers());
     measure(&mut rows, "nod synthetic", &large_nod(), &nod_readers());
-    let nad_readers: [(&str, Reader); 1] = [("parse_nad", |b| drop(black_box(relic_nod::nad::parse_nad(b).unwrap())))];
+    let nad_readers: [(&str, Reader); 1] = [("read_nad", |b| drop(black_box(relic_nod::read_nad(b).unwrap())))];
     measure(&mut rows, "nad synthetic", &nad(64, 2_000), &nad_readers);
 
     println!("{:<36} {:>12} {:>12} {:>8}  budget (3x file + 1 MiB)", "memory", "file", "peak heap", "x file");

@@ -12,10 +12,8 @@ use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use relic_benches::{bench_memcpy, mb, nad, synthetic_model};
-use relic_core::Model;
-use relic_nod::nad::parse_nad;
-use relic_nod::nod::parse_nod;
-use relic_nod::options::{NadOptions, NodOptions};
+use relic_core::{Model, WriteOptions};
+use relic_nod::options::NadOptions;
 
 /// The large synthetic NOD and its common model (read back as a NOD model, with its extras).
 fn large_nod() -> (Vec<u8>, Model) {
@@ -26,16 +24,14 @@ fn large_nod() -> (Vec<u8>, Model) {
 
 fn nod_benches(c: &mut Criterion) {
     let (bytes, model) = large_nod();
-    let file = parse_nod(&bytes).unwrap();
-    let (_, choices) = relic_nod::read_nod(&bytes, &NodOptions::default()).unwrap();
+    let file = relic_nod::read(&bytes).unwrap();
     let label = mb(bytes.len());
 
     let mut g = c.benchmark_group("nod parse");
     g.throughput(Throughput::Bytes(bytes.len() as u64));
     bench_memcpy(&mut g, &label, &bytes);
-    g.bench_function(format!("parse_nod/{label}"), |b| b.iter(|| black_box(parse_nod(black_box(&bytes)).unwrap())));
-    g.bench_function(format!("read_nod (parse + layout decisions)/{label}"), |b| {
-        b.iter(|| black_box(relic_nod::read_nod(black_box(&bytes), &NodOptions::default()).unwrap()))
+    g.bench_function(format!("read (parse + checks + layout decisions)/{label}"), |b| {
+        b.iter(|| black_box(relic_nod::read(black_box(&bytes)).unwrap()))
     });
     g.bench_function(format!("read_model (parse + decisions + to_ir)/{label}"), |b| {
         b.iter(|| black_box(relic_nod::read_model(black_box(&bytes)).unwrap()))
@@ -45,7 +41,7 @@ fn nod_benches(c: &mut Criterion) {
     let mut g = c.benchmark_group("nod write");
     g.throughput(Throughput::Bytes(bytes.len() as u64));
     bench_memcpy(&mut g, &label, &bytes);
-    g.bench_function(format!("to_bytes/{label}"), |b| b.iter(|| black_box(file.to_bytes().unwrap())));
+    g.bench_function(format!("write/{label}"), |b| b.iter(|| black_box(relic_nod::write(black_box(&file)).unwrap())));
     g.bench_function(format!("write_model (from_ir + to_bytes)/{label}"), |b| {
         b.iter(|| black_box(relic_nod::write_model(black_box(&model), &Default::default()).unwrap()))
     });
@@ -53,33 +49,37 @@ fn nod_benches(c: &mut Criterion) {
 
     let mut g = c.benchmark_group("nod model");
     g.throughput(Throughput::Bytes(bytes.len() as u64));
-    g.bench_function(format!("to_ir/{label}"), |b| {
-        b.iter(|| black_box(relic_nod::to_ir::model_from_nod(black_box(&file), &choices)))
+    g.bench_function(format!("to_ir (layout decisions + mapping)/{label}"), |b| {
+        b.iter(|| black_box(relic_nod::to_ir(black_box(&file)).unwrap()))
     });
     g.bench_function(format!("from_ir (with extras)/{label}"), |b| {
-        b.iter(|| black_box(relic_nod::from_ir::nod_from_model(black_box(&model), &NodOptions::default()).unwrap()))
+        b.iter(|| black_box(relic_nod::from_ir(black_box(&model), &WriteOptions::default()).unwrap()))
     });
     let foreign = synthetic_model(250_000, 8, 64, 2, 0, 0);
     g.bench_function(format!("from_ir (synthetic model, no extras)/{label}"), |b| {
-        b.iter(|| black_box(relic_nod::from_ir::nod_from_model(black_box(&foreign), &NodOptions::default()).unwrap()))
+        b.iter(|| black_box(relic_nod::from_ir(black_box(&foreign), &WriteOptions::default()).unwrap()))
     });
     g.finish();
 }
 
 fn nad_benches(c: &mut Criterion) {
     let big = nad(64, 2_000);
-    let parsed = parse_nad(&big).unwrap();
+    let parsed = relic_nod::read_nad(&big).unwrap();
     let label = mb(big.len());
     let mut g = c.benchmark_group("nad parse");
     g.throughput(Throughput::Bytes(big.len() as u64));
     bench_memcpy(&mut g, &label, &big);
-    g.bench_function(format!("parse_nad/{label}"), |b| b.iter(|| black_box(parse_nad(black_box(&big)).unwrap())));
+    g.bench_function(format!("read_nad/{label}"), |b| {
+        b.iter(|| black_box(relic_nod::read_nad(black_box(&big)).unwrap()))
+    });
     g.finish();
 
     let mut g = c.benchmark_group("nad write");
     g.throughput(Throughput::Bytes(big.len() as u64));
     bench_memcpy(&mut g, &label, &big);
-    g.bench_function(format!("to_bytes/{label}"), |b| b.iter(|| black_box(parsed.to_bytes().unwrap())));
+    g.bench_function(format!("write_nad/{label}"), |b| {
+        b.iter(|| black_box(relic_nod::write_nad(black_box(&parsed)).unwrap()))
+    });
     g.finish();
 
     // 30 seconds of a 64-bone clip with a key every frame: 900 keys per track.

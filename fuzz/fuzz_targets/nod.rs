@@ -8,9 +8,8 @@ use std::sync::OnceLock;
 use libfuzzer_sys::fuzz_target;
 use relic_core::Model;
 use relic_fuzz::{CountingAllocator, NOD, bounded, fixed_point, model_checks, same};
-use relic_nod::nad::parse_nad;
-use relic_nod::nod::parse_nod;
 use relic_nod::options::NadOptions;
+use relic_nod::{read as parse_nod, read_nad as parse_nad, write, write_nad};
 
 #[global_allocator]
 static ALLOCATOR: CountingAllocator = CountingAllocator;
@@ -28,16 +27,16 @@ fuzz_target!(|data: &[u8]| {
     let _ = bounded("info", data, relic_nod::info);
     let _ = bounded("detect", data, relic_nod::detect);
     if let Ok(file) = bounded("parse_nod", data, parse_nod) {
-        let out = file.to_bytes().unwrap_or_else(|e| panic!("a parsed NOD does not write: {e}"));
+        let out = write(&file).unwrap_or_else(|e| panic!("a parsed NOD does not write: {e}"));
         let back = parse_nod(&out).unwrap_or_else(|e| panic!("the re-written NOD does not parse: {e}"));
         same("nod", &file, &back);
-        fixed_point("nod", &out, back.to_bytes());
+        fixed_point("nod", &out, write(&back));
     }
     if let Ok(nad) = bounded("parse_nad", data, parse_nad) {
-        let out = nad.to_bytes().unwrap_or_else(|e| panic!("a parsed NAD does not write: {e}"));
+        let out = write_nad(&nad).unwrap_or_else(|e| panic!("a parsed NAD does not write: {e}"));
         let back = parse_nad(&out).unwrap_or_else(|e| panic!("the re-written NAD does not parse: {e}"));
         same("nad", &nad, &back);
-        fixed_point("nad", &out, back.to_bytes());
+        fixed_point("nad", &out, write_nad(&back));
     }
     if let Ok(model) = bounded("read_model", data, relic_nod::read_model) {
         model_checks(&model, &[NOD]);

@@ -500,6 +500,7 @@ fn batch_survives_every_hostile_fixture_random_bytes_and_foreign_files() {
         }
         assert!(!output.join("hostile").join(name).with_extension("glb").exists(), "{name} was converted");
     }
-    assert!(skipped_nods <= 4, "{skipped_nods} damaged NODs taken for foreign files");
+    // The NODs whose version, byte order, bone count, size or group sums are wrong.
+    assert!(skipped_nods <= 5, "{skipped_nods} damaged NODs taken for foreign files");
     println!("{summary}\n{stderr}");
 }

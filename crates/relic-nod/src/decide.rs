@@ -7,21 +7,21 @@
 //! | matrix layout | every bone's 3×3 block is a rotation (`|BᵀB − I|`, `|det − 1|` ≤ 10⁻³) | bone origins match `RestTranslate` (half the error or less), then bound vertices lie closer to their bone (10 % or more) | H1 |
 //! | RestTranslate space | — | parent-space or model-space origins match `RestTranslate` (half the error or less) | parent |
 //! | winding | — | three quarters or more of the faces agree with the stored normals | ccw |
+//! | NAD polynomial | — | P1 or P2 has clearly smaller slope jumps at keys (half or less) | P1 |
 
-use relic_core::frame::{Axis, Frame};
+use nalgebra::Vector3;
 use relic_core::{ReadError, ReadErrorKind};
 
-use crate::geometry::{Affine64, length3, matrix34_to_mat4, max_diff3, rotation_error, wide3, zip3x4};
-use crate::nod::{GROUP_SIZE, NodFile, TailFields, VERTEX_SIZE};
+use crate::file::{NadFile, NodFile, NodVertex, TRACK_ROTATION};
 use crate::options::{
-    Choice, Decided, GROUP_NOSKINNING, GroupTail, How, MatrixLayout, NodOptions, RestTranslateSpace, UvOrigin, Winding,
+    AngleUnit, Choice, Decided, EulerOrder, GroupTail, How, MatrixLayout, NadOptions, NodOptions, Polynomial,
+    RestTranslateSpace, UvOrigin, Winding,
 };
-
-/// The NOD's frame (spec §3: +Z up, +Y forward, +X the character's right hand: right-handed).
-pub const NOD_FRAME: Frame = Frame::new([Axis::NegX, Axis::Z, Axis::Y]);
+use crate::rest::{block, inverse_rest, invert, point, rotation_error, translation};
+use crate::validate::{check_vertex_bones, tail_problem};
 
 /// Largest `|BᵀB − I|` / `|det B − 1|` for a block to count as a rotation.
-pub const ROTATION_TOLERANCE: f64 = 1e-3;
+const ROTATION_TOLERANCE: f64 = 1e-3;
 
 /// The readings taken for one NOD file.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -40,7 +40,7 @@ pub struct NodChoices {
 
 impl NodChoices {
     /// The working assumptions, as a writer uses them for a model that did not come from a NOD.
-    pub fn defaults() -> Self {
+    pub(crate) fn defaults() -> Self {
         let why = "default for a model from elsewhere";
         NodChoices {
             matrix_layout: Decided::fixed(MatrixLayout::default(), why),
@@ -50,11 +50,17 @@ impl NodChoices {
             uv_origin: UvOrigin::default(),
         }
     }
+}
 
-    /// The group-tail reading of group `g`.
-    pub fn tail(&self, file: &NodFile, g: usize) -> Option<TailFields> {
-        file.groups.get(g).map(|group| self.group_tail.value.decode(group.tail))
-    }
+/// The readings taken for one NAD file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NadChoices {
+    /// Coefficient order.
+    pub polynomial: Decided<Polynomial>,
+    /// Euler order (an option only).
+    pub euler_order: EulerOrder,
+    /// Angle unit (an option only).
+    pub angle_unit: AngleUnit,
 }
 
 /// Picks a reading for every open question of `file` and checks the references that depend on
@@ -66,32 +72,6 @@ pub fn decide_nod(file: &NodFile, options: &NodOptions) -> Result<NodChoices, Re
     let rest_translate = decide_rest_translate(file, options.rest_translate, matrix_layout.value);
     let winding = decide_winding(file, options.winding);
     Ok(NodChoices { matrix_layout, group_tail, rest_translate, winding, uv_origin: options.uv_origin })
-}
-
-/// The first group whose tail does not give in-range numbers under `layout`: (offset, path, why).
-fn tail_problem(file: &NodFile, layout: GroupTail) -> Option<(u64, String, String)> {
-    let groups_at = file.layout().groups;
-    let (meshes, bones) = (file.mesh_names.len(), file.bones.len());
-    let (bone_off, mesh_off) = layout.bone_mesh_offsets();
-    for (i, g) in file.groups.iter().enumerate() {
-        let t = layout.decode(g.tail);
-        let at = groups_at + GROUP_SIZE * i as u64 + 22;
-        if usize::from(t.mesh) >= meshes {
-            return Some((
-                at + mesh_off,
-                format!("groups[{i}].tail"),
-                format!("under layout {layout} group {i} names mesh {} ({meshes} meshes)", t.mesh),
-            ));
-        }
-        if bones > 0 && usize::from(t.bone) >= bones {
-            return Some((
-                at + bone_off,
-                format!("groups[{i}].tail"),
-                format!("under layout {layout} group {i} names bone {} ({bones} bones)", t.bone),
-            ));
-        }
-    }
-    None
 }
 
 fn decide_tail(file: &NodFile, choice: Choice<GroupTail>) -> Result<Decided<GroupTail>, ReadError> {
@@ -140,38 +120,9 @@ fn decide_tail(file: &NodFile, choice: Choice<GroupTail>) -> Result<Decided<Grou
     }
 }
 
-fn check_vertex_bones(file: &NodFile, tail: GroupTail) -> Result<(), ReadError> {
-    let bones = file.bones.len();
-    if bones == 0 {
-        return Ok(());
-    }
-    let vertices_at = file.layout().vertices;
-    for (group, (first, _)) in file.groups.iter().zip(file.group_starts()) {
-        if tail.decode(group.tail).effective_flags() & GROUP_NOSKINNING != 0 {
-            continue; // The per-vertex binding is ignored: the group is rigid on its bone.
-        }
-        let range = first..first + usize::from(group.num_vertices);
-        let vertices = file.vertices.get(range).unwrap_or_default();
-        if let Some((k, v)) = vertices.iter().enumerate().find(|(_, v)| usize::from(v.bone_num) >= bones) {
-            let index = first + k;
-            return Err(ReadError::at(
-                vertices_at + VERTEX_SIZE * index as u64 + 36,
-                format!("vertices[{index}].bone_num"),
-                ReadErrorKind::Invalid(format!("bone {} is out of range ({bones} bones)", v.bone_num)),
-            ));
-        }
-    }
-    Ok(())
-}
-
-/// Each bone's `RestMatrixInverse` under `layout`, in the game frame.
-pub fn inverse_rest(file: &NodFile, layout: MatrixLayout) -> Vec<Affine64> {
-    file.bones.iter().map(|b| Affine64::from_mat4(&matrix34_to_mat4(&b.rest_matrix_inverse, layout))).collect()
-}
-
 /// The largest coordinate of the model (for scale-aware tolerances), over the bones and up to
 /// [`SAMPLES`] evenly spaced vertices.
-pub fn model_extent(file: &NodFile) -> f64 {
+pub(crate) fn model_extent(file: &NodFile) -> f64 {
     let from_vertices = file
         .vertices
         .iter()
@@ -186,18 +137,18 @@ pub fn model_extent(file: &NodFile) -> f64 {
 
 /// How far `RestTranslate` is from each bone's origin (from the inverse rest matrices) in parent
 /// space and in model space: the worst distance over all bones for each reading.
-pub fn rest_translate_fit(file: &NodFile, layout: MatrixLayout) -> (f64, f64) {
+fn rest_translate_fit(file: &NodFile, layout: MatrixLayout) -> (f64, f64) {
     let inv = inverse_rest(file, layout);
     let mut parent_fit = 0.0f64;
     let mut model_fit = 0.0f64;
     for (b, bone) in file.bones.iter().enumerate() {
-        let Some(world) = inv.get(b).and_then(Affine64::inverse) else {
+        let Some(world) = inv.get(b).and_then(invert) else {
             return (f64::INFINITY, f64::INFINITY);
         };
-        let origin = world.t;
-        let rt = wide3(bone.rest_translate);
+        let origin: [f64; 3] = translation(&world).into();
+        let rt = bone.rest_translate.map(f64::from);
         let local = match usize::try_from(bone.parent).ok().and_then(|p| inv.get(p)) {
-            Some(parent_inverse) => parent_inverse.point(origin),
+            Some(parent_inverse) => point(parent_inverse, origin),
             None => origin,
         };
         parent_fit = parent_fit.max(max_diff3(local, rt));
@@ -209,7 +160,7 @@ pub fn rest_translate_fit(file: &NodFile, layout: MatrixLayout) -> (f64, f64) {
 
 /// The statistics below look at up to this many evenly spaced faces or vertices: enough to tell
 /// the readings apart, and a large file is decided in a fraction of its parse time.
-pub const SAMPLES: usize = 8192;
+const SAMPLES: usize = 8192;
 
 fn sample_stride(n: usize) -> usize {
     n.div_ceil(SAMPLES).max(1)
@@ -217,12 +168,12 @@ fn sample_stride(n: usize) -> usize {
 
 /// Mean distance of the vertices bound to each bone from that bone's origin, in bone space
 /// (over up to [`SAMPLES`] evenly spaced vertices).
-pub fn bone_space_spread(file: &NodFile, layout: MatrixLayout) -> f64 {
+fn bone_space_spread(file: &NodFile, layout: MatrixLayout) -> f64 {
     let inv = inverse_rest(file, layout);
     let (mut sum, mut n) = (0.0f64, 0usize);
     for v in file.vertices.iter().step_by(sample_stride(file.vertices.len())) {
         if let Some(m) = inv.get(usize::from(v.bone_num)) {
-            sum += length3(m.point(wide3(v.pos)));
+            sum += Vector3::from(point(m, v.pos.map(f64::from))).norm();
             n += 1;
         }
     }
@@ -244,7 +195,7 @@ fn decide_matrix(file: &NodFile, choice: Choice<MatrixLayout>) -> Decided<Matrix
     }
     let layouts = [MatrixLayout::H1, MatrixLayout::H2, MatrixLayout::H3];
     let errors = layouts.map(|l| {
-        let e = inverse_rest(file, l).iter().map(|m| rotation_error(&m.r)).fold(0.0, f64::max);
+        let e = inverse_rest(file, l).iter().map(|m| rotation_error(&block(m))).fold(0.0, f64::max);
         if e.is_nan() { f64::INFINITY } else { e }
     });
     let mut evidence = format!("rotation-block error H1 {:.1e}, H2 {:.1e}, H3 {:.1e}", errors[0], errors[1], errors[2]);
@@ -318,7 +269,7 @@ fn decide_rest_translate(
 
 /// Faces whose geometric normal (counter-clockwise, right-handed) agrees with the sum of their
 /// stored vertex normals, and faces where it disagrees (over up to [`SAMPLES`] evenly spaced faces).
-pub fn winding_votes(file: &NodFile) -> (usize, usize) {
+fn winding_votes(file: &NodFile) -> (usize, usize) {
     let (mut agree, mut disagree) = (0usize, 0usize);
     let stride = sample_stride(file.faces.len());
     for (group, (v0, f0)) in file.groups.iter().zip(file.group_starts()) {
@@ -327,12 +278,11 @@ pub fn winding_votes(file: &NodFile) -> (usize, usize) {
         let skip = (stride - f0 % stride) % stride;
         for face in faces.iter().skip(skip).step_by(stride) {
             let Some([a, b, c]) = face_vertices(file, v0, face) else { continue };
-            let (pa, pb, pc) = (wide3(a.pos), wide3(b.pos), wide3(c.pos));
-            let e1 = [pb[0] - pa[0], pb[1] - pa[1], pb[2] - pa[2]];
-            let e2 = [pc[0] - pa[0], pc[1] - pa[1], pc[2] - pa[2]];
-            let n = [e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2], e1[0] * e2[1] - e1[1] * e2[0]];
-            let s = zip3x4(a.norm, b.norm, c.norm, [(); 3], |x, y, z, ()| f64::from(x) + f64::from(y) + f64::from(z));
-            let dot = n[0] * s[0] + n[1] * s[1] + n[2] * s[2];
+            let wide = |v: &NodVertex| Vector3::from(v.pos.map(f64::from));
+            let (pa, pb, pc) = (wide(a), wide(b), wide(c));
+            let n = (pb - pa).cross(&(pc - pa));
+            let normal = |v: &NodVertex| Vector3::from(v.norm.map(f64::from));
+            let dot = n.dot(&(normal(a) + normal(b) + normal(c)));
             if dot > 0.0 {
                 agree += 1;
             } else if dot < 0.0 {
@@ -343,7 +293,7 @@ pub fn winding_votes(file: &NodFile) -> (usize, usize) {
     (agree, disagree)
 }
 
-fn face_vertices<'a>(file: &'a NodFile, first: usize, face: &[u16; 3]) -> Option<[&'a crate::nod::NodVertex; 3]> {
+fn face_vertices<'a>(file: &'a NodFile, first: usize, face: &[u16; 3]) -> Option<[&'a NodVertex; 3]> {
     let get = |i: u16| file.vertices.get(first + usize::from(i));
     Some([get(face[0])?, get(face[1])?, get(face[2])?])
 }
@@ -362,4 +312,119 @@ fn decide_winding(file: &NodFile, choice: Choice<Winding>) -> Decided<Winding> {
     } else {
         Decided { value: Winding::default(), how: How::Undecided, evidence }
     }
+}
+
+/// Largest absolute difference of two 3-vectors.
+fn max_diff3(a: [f64; 3], b: [f64; 3]) -> f64 {
+    a.iter().zip(&b).map(|(x, y)| (x - y).abs()).fold(0.0, f64::max)
+}
+
+// ---- NAD ----------------------------------------------------------------------------------------
+
+/// Figures on a NAD's curves (spec §9.5).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub(crate) struct CurveReport {
+    /// Segments (pairs of consecutive keys).
+    pub(crate) segments: usize,
+    /// Largest `|P(σ) − Value_k+1|` over segments and components, under P1 and P2.
+    pub(crate) end_gap: [f64; 2],
+    /// Relative slope jump at interior keys under P1 and P2: `Σ|Δslope| / Σ(|slope in| + |slope out|)`.
+    pub(crate) slope_jump: [f64; 2],
+    /// Largest `|(Frame_k+1 − Frame_k) · FrameScale_k − 1|`.
+    pub(crate) frame_scale_error: f64,
+    /// Tracks whose last key's FrameScale is +∞.
+    pub(crate) infinite_last: usize,
+    /// Tracks with keys.
+    pub(crate) tracks_with_keys: usize,
+    /// Largest |angle| stored in a rotation track (stored units).
+    pub(crate) max_angle: f64,
+    /// Every track's frames are finite and strictly ascending.
+    pub(crate) ascending: bool,
+}
+
+/// Figures on every curve of the file.
+pub(crate) fn curve_report(nad: &NadFile) -> CurveReport {
+    let mut r = CurveReport { ascending: true, ..CurveReport::default() };
+    let mut jump = [0.0f64; 2];
+    let mut total = [0.0f64; 2];
+    for track in &nad.tracks {
+        if let Some(last) = track.keys.last() {
+            r.tracks_with_keys += 1;
+            if last.frame_scale == f32::INFINITY {
+                r.infinite_last += 1;
+            }
+        }
+        if track.track_type == TRACK_ROTATION {
+            for k in &track.keys {
+                r.max_angle = k.value.iter().map(|v| f64::from(v.abs())).fold(r.max_angle, f64::max);
+            }
+        }
+        for pair in track.keys.windows(2) {
+            let [a, b] = pair else { continue };
+            if !(a.frame.is_finite() && b.frame.is_finite() && b.frame > a.frame) {
+                r.ascending = false;
+                continue;
+            }
+            r.segments += 1;
+            let s = a.sigma(b);
+            if s.is_finite() {
+                r.frame_scale_error = r.frame_scale_error.max((s - 1.0).abs());
+            }
+            for (p, poly) in [Polynomial::Ascending, Polynomial::Descending].into_iter().enumerate() {
+                let end = a.eval(s, poly);
+                let gap = end.iter().zip(b.value).map(|(e, v)| (e - f64::from(v)).abs()).fold(0.0, f64::max);
+                if let Some(g) = r.end_gap.get_mut(p)
+                    && gap.is_finite()
+                {
+                    *g = g.max(gap);
+                }
+            }
+        }
+        for triple in track.keys.windows(3) {
+            let [a, b, c] = triple else { continue };
+            if !(b.frame > a.frame && c.frame > b.frame) {
+                continue;
+            }
+            for (p, poly) in [Polynomial::Ascending, Polynomial::Descending].into_iter().enumerate() {
+                let end = a.slope(a.sigma(b), poly).map(|x| x * f64::from(a.frame_scale));
+                let start = b.slope(0.0, poly).map(|x| x * f64::from(b.frame_scale));
+                for (e, s) in end.iter().zip(start) {
+                    if e.is_finite() && s.is_finite() {
+                        if let Some(j) = jump.get_mut(p) {
+                            *j += (e - s).abs();
+                        }
+                        if let Some(t) = total.get_mut(p) {
+                            *t += e.abs() + s.abs();
+                        }
+                    }
+                }
+            }
+        }
+    }
+    r.slope_jump = [0, 1].map(|p| {
+        let (j, t) = (jump.get(p).copied().unwrap_or(0.0), total.get(p).copied().unwrap_or(0.0));
+        if t > 0.0 { j / t } else { 0.0 }
+    });
+    r
+}
+
+/// Picks the readings for one NAD.
+pub fn decide_nad(nad: &NadFile, options: &NadOptions) -> NadChoices {
+    let polynomial = match options.polynomial {
+        Choice::Fixed(p) => Decided::fixed(p, "set by the caller"),
+        Choice::Auto => {
+            let r = curve_report(nad);
+            let [p1, p2] = r.slope_jump;
+            let evidence = format!("relative slope jump at keys: P1 {p1:.2e}, P2 {p2:.2e}");
+            let clearly = |a: f64, b: f64| a <= 0.5 * b && b - a > 1e-3;
+            if clearly(p1, p2) {
+                Decided { value: Polynomial::Ascending, how: How::Auto, evidence }
+            } else if clearly(p2, p1) {
+                Decided { value: Polynomial::Descending, how: How::Auto, evidence }
+            } else {
+                Decided { value: Polynomial::default(), how: How::Undecided, evidence }
+            }
+        }
+    };
+    NadChoices { polynomial, euler_order: options.euler_order, angle_unit: options.angle_unit }
 }

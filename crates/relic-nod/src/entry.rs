@@ -31,5 +31,11 @@ pub static ENTRY: FormatEntry = FormatEntry {
         },
     }),
     texture: None,
-    checks: Some(|input| crate::checks::corpus_checks(input.bytes)),
+    checks: CHECKS,
 };
+
+/// The corpus checks: with the `verify` feature only.
+#[cfg(feature = "verify")]
+const CHECKS: Option<relic_core::format::CorpusChecks> = Some(|input| crate::verify::corpus_checks(input.bytes));
+#[cfg(not(feature = "verify"))]
+const CHECKS: Option<relic_core::format::CorpusChecks> = None;

@@ -110,7 +110,7 @@ pub struct NadSource {
 }
 
 /// The [`ExtrasOps`] of [`NodExtras`] (with JSON).
-pub static EXTRAS_OPS: ExtrasOps = extras_ops!(NodExtras, |e: &NodExtras| serde_json::to_string(e).unwrap_or_default());
+static EXTRAS_OPS: ExtrasOps = extras_ops!(NodExtras, |e: &NodExtras| serde_json::to_string(e).unwrap_or_default());
 
 impl NodExtras {
     /// Wraps the extras for [`Model::extras`].
@@ -141,7 +141,7 @@ impl NodExtras {
 }
 
 /// FNV-1a over 16-bit values (stable across platforms and runs).
-pub fn fnv1a_u16(values: impl IntoIterator<Item = u16>) -> u64 {
+pub(crate) fn fnv1a_u16(values: impl IntoIterator<Item = u16>) -> u64 {
     let mut h = relic_core::hash::Fnv1a::new();
     for v in values {
         h.update(&v.to_le_bytes());
@@ -150,12 +150,12 @@ pub fn fnv1a_u16(values: impl IntoIterator<Item = u16>) -> u64 {
 }
 
 /// Bits of six floats.
-pub fn bits6(v: [f32; 6]) -> [u32; 6] {
+pub(crate) fn bits6(v: [f32; 6]) -> [u32; 6] {
     v.map(f32::to_bits)
 }
 
 /// The box of a set of positions: min x y z, max x y z (zeros when there are none).
-pub fn vertex_box<'a>(positions: impl IntoIterator<Item = &'a [f32; 3]>) -> [f32; 6] {
+pub(crate) fn vertex_box<'a>(positions: impl IntoIterator<Item = &'a [f32; 3]>) -> [f32; 6] {
     relic_core::model::Aabb::of_points(positions).map_or([0.0; 6], |b| {
         let ([x0, y0, z0], [x1, y1, z1]) = (b.min, b.max);
         [x0, y0, z0, x1, y1, z1]

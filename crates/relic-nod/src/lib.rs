@@ -1,55 +1,33 @@
-//! relic-nod: the Nod engine's model and animation files from Vampire: The Masquerade – Redemption
-//! (Nihilistic, 2000): read, write, and map to and from the common model.
+#![doc = include_str!("../README.md")]
 //!
-//! | file | version | sections | module |
-//! |---|---|---|---|
-//! | `.nod` model | 7 (VtMR 1.1) | header · materials `char[32]` · bones (66 B) · mesh names `char[32]` · vertices (40 B) · LOD collapse table (`u16`, iff HASLOD) · faces (`u16[3]`) · mesh groups (28 B) | [`nod`] |
-//! | `.nad` animation | 3 | header · bone tracks (rotation / translation / scale, 56-byte cubic keys) · tags | [`nad`] |
+//! ## Layout of the crate
 //!
-//! Both are little-endian and packed; other versions are refused. The layout follows
-//! `../shared/specs/nod.md` (the SDK's NOD page with its typos fixed, the NAD format from three
-//! working readers). **No real NOD or NAD was available**: every question the sources leave open
-//! is an option in [`options`] with the spec's working assumption as default, and a per-file
-//! plausibility check ([`decide`]) picks and reports a reading (`relic info` prints it).
+//! | module | holds |
+//! |---|---|
+//! | [`file`](mod@file) | the binrw types of NOD v7 and NAD v3, one per record, fields in file order |
+//! | [`options`] | every question the sources leave open, as an option whose `#[default]` is the spec's working assumption |
+//! | [`decide`] | the per-file plausibility checks that pick a reading for each open question |
+//! | [`extras`] | what the common model has no place for, so NOD → model → NOD gives the same bytes |
+//! | `verify` (feature `verify`) | the corpus checks and real-data proofs `cargo xtask corpus` runs |
 //!
-//! Mapping ([`to_ir`], [`from_ir`], [`anim`]): the SDK states +Z up, +Y forward and +X the
-//! character's right hand, a right-handed frame, so [`decide::NOD_FRAME`]
-//! takes it to the model's Y-up (`(x, y, z) → (−x, z, y)`, exact; a character facing +Y in the NOD
-//! faces glTF's front, +Z, in the model, as characters of every format do); bind pose from the
-//! inverse rest matrices;
-//! vertices skinned to their bone with weight `w` and to its parent with `1 − w`; one mesh per
-//! group; NAD cubic translation/scale segments as cubic Hermite keys exactly, Euler rotations
-//! sampled into quaternion keys at 30 fps, tags as events. What the model cannot hold travels in
-//! [`extras::NodExtras`], so NOD → model → NOD gives the same bytes.
-//!
-//! ```
-//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
-//! let nod: &[u8] = include_bytes!("../../../fixtures/nod/skinned.nod");
-//! let walk: &[u8] = include_bytes!("../../../fixtures/nod/walk.nad");
-//! let mut model = relic_nod::read_model(nod)?;
-//! relic_nod::attach_animation(&mut model, walk, "walk", &relic_nod::options::NadOptions::default())?;
-//! assert_eq!((model.bones.len(), model.meshes.len(), model.animations[0].channels.len()), (4, 2, 6));
-//! let nod_again = relic_nod::write_model(&model, &Default::default())?;
-//! let walk_again = relic_nod::write_animation(&model, 0, &Default::default())?;
-//! assert_eq!((nod_again.value.as_slice(), walk_again.value.as_slice()), (nod, walk));
-//! # Ok(()) }
-//! ```
+//! Cross-references are checked when a file is read (`validate`), the mapping to and from the
+//! common model lives in `to_ir` and `from_ir` (the only places where coordinates change frame),
+//! and posing and skinning go through relic-anim.
 
-pub mod anim;
-pub mod checks;
 pub mod decide;
 mod entry;
 pub mod extras;
-pub mod from_ir;
-pub mod geometry;
-pub mod nad;
-pub mod nod;
+pub mod file;
+mod from_ir;
 pub mod options;
-pub mod pose;
-pub mod skin;
-pub mod to_ir;
+mod rest;
+mod to_ir;
+mod validate;
+#[cfg(feature = "verify")]
+pub mod verify;
 
 pub use entry::ENTRY;
+pub use file::{NadFile, NodFile};
 
 /// Nod engine NOD models, as named in [`relic_core::model::SourceInfo`] and the format registry.
 pub const FORMAT: relic_core::FormatId = relic_core::FormatId::new("nod");
@@ -60,15 +38,16 @@ use relic_core::format::{Content, Detected};
 use relic_core::model::{Animation, Model};
 use relic_core::{Converted, Info, Loss, ReadError, ReadErrorKind, WriteError, WriteOptions};
 
-use crate::anim::{animation_from_nad, curve_report, decide_nad, nad_from_animation};
-use crate::decide::{NodChoices, decide_nod};
+use crate::decide::{NodChoices, curve_report, decide_nad, decide_nod};
 use crate::extras::{NadSource, NodExtras};
-use crate::from_ir::{BoneMap, nod_from_model};
-use crate::nad::{NadFile, parse_nad, peek_nad};
-use crate::nod::{NodFile, parse_nod, peek_counts};
-use crate::options::{
-    MAX_BONES, MODEL_HASLOD, MODEL_INLINE, MODEL_STATIC, NAD_VERSION, NOD_VERSION, NadOptions, NodOptions,
-};
+use crate::file::{TRACK_ROTATION, TRACK_SCALE, TRACK_TRANSLATION, parse_nad, parse_nod, peek_nad, peek_nod};
+use crate::from_ir::animation::{nad_from_animation, rotation_key_budget};
+use crate::from_ir::nod_from_model;
+use crate::from_ir::skeleton::BoneMap;
+use crate::options::{MODEL_HASLOD, MODEL_INLINE, MODEL_STATIC, NAD_VERSION, NOD_VERSION, NadOptions, NodOptions};
+use crate::to_ir::animation::animation_from_nad;
+use crate::to_ir::model_from_nod;
+use crate::validate::{check_for_model, check_structure};
 
 /// Recognises a NOD v7 or a NAD v3 by its bytes; `None` for anything else.
 ///
@@ -77,49 +56,83 @@ use crate::options::{
 /// header's; a NAD must walk cleanly (plausible bone numbers and track types) to a tag list that
 /// ends exactly at the end of the file. Nothing is allocated.
 pub fn detect(bytes: &[u8]) -> Option<Detected> {
-    if detect_nod(bytes) {
+    if peek_nod(bytes) {
         return Some(Detected::new(FORMAT, NOD_VERSION, Content::Model));
     }
-    peek_nad(bytes).map(|_| Detected::new(NAD_FORMAT, NAD_VERSION, Content::Animation))
-}
-
-fn detect_nod(bytes: &[u8]) -> bool {
-    let Some(counts) = peek_counts(bytes) else { return false };
-    let layout = counts.layout();
-    if layout.end != bytes.len() as u64 || usize::from(counts.bones) > MAX_BONES {
-        return false;
-    }
-    let at = |offset: u64| usize::try_from(offset).ok();
-    let i16_at = |offset: u64| {
-        at(offset).and_then(|o| bytes.get(o..o + 2)).and_then(|b| b.try_into().ok()).map(i16::from_le_bytes)
-    };
-    if counts.bones > 0 && i16_at(layout.bones + 64) != Some(-1) {
-        return false;
-    }
-    let (mut vertices, mut faces) = (0u64, 0u64);
-    for g in 0..u64::from(counts.groups) {
-        let base = layout.groups + nod::GROUP_SIZE * g;
-        let u16_at = |o: u64| {
-            at(base + o).and_then(|o| bytes.get(o..o + 2)).and_then(|b| b.try_into().ok()).map(u16::from_le_bytes)
-        };
-        let (Some(f), Some(v)) = (u16_at(16), u16_at(18)) else { return false };
-        faces += u64::from(f);
-        vertices += u64::from(v);
-    }
-    vertices == u64::from(counts.vertices) && faces == u64::from(counts.faces)
+    peek_nad(bytes).then(|| Detected::new(NAD_FORMAT, NAD_VERSION, Content::Animation))
 }
 
 /// True if the file starts with the NAD version (3) rather than the NOD version: such a file is
 /// read (and its errors reported) as a NAD.
-pub fn is_nad(bytes: &[u8]) -> bool {
+pub(crate) fn is_nad(bytes: &[u8]) -> bool {
     bytes.get(..4).and_then(|b| b.try_into().ok()).map(u32::from_le_bytes) == Some(NAD_VERSION)
 }
 
-/// Parses a NOD and picks the readings of its open layout questions.
-pub fn read_nod(bytes: &[u8], options: &NodOptions) -> Result<(NodFile, NodChoices), ReadError> {
+/// Parses a NOD v7 and checks every cross-reference (bones, groups, faces, LOD entries, and the
+/// mesh and bone numbers under a group-tail reading that fits), with the offset and field path
+/// of the first problem.
+pub fn read(bytes: &[u8]) -> Result<NodFile, ReadError> {
+    read_checked(bytes, &NodOptions::default()).map(|(file, _)| file)
+}
+
+/// [`read`], and the readings of the open layout questions `options` leads to.
+fn read_checked(bytes: &[u8], options: &NodOptions) -> Result<(NodFile, NodChoices), ReadError> {
+    if is_nad(bytes) {
+        return Err(ReadError::at(
+            0,
+            "version",
+            ReadErrorKind::Invalid(
+                "this is a NAD animation, which animates a NOD by bone number: read the NOD model and pass the \
+                 animation with it (relic convert model.nod --anim walk.nad …)"
+                    .into(),
+            ),
+        ));
+    }
     let file = parse_nod(bytes)?;
+    check_structure(&file)?;
     let choices = decide_nod(&file, options)?;
     Ok((file, choices))
+}
+
+/// Writes a NOD v7; `write(&read(b)?)? == b` for every file [`read`] accepts. Refuses values that
+/// break the format's rules (counts that do not fit, more than 64 bones, a LOD table that
+/// disagrees with the flag or the vertex count, group sums that disagree with the arrays).
+pub fn write(file: &NodFile) -> Result<Vec<u8>, WriteError> {
+    file.to_bytes()
+}
+
+/// Parses a NAD v3 (the layout only: the bones and keys are checked against a skeleton by
+/// [`read_animation`]).
+pub fn read_nad(bytes: &[u8]) -> Result<NadFile, ReadError> {
+    parse_nad(bytes)
+}
+
+/// Writes a NAD v3; `write_nad(&read_nad(b)?)? == b` for every file [`read_nad`] accepts.
+pub fn write_nad(file: &NadFile) -> Result<Vec<u8>, WriteError> {
+    file.to_bytes()
+}
+
+/// NOD → common model, with every open question decided per file (see [`decide`]).
+pub fn to_ir(file: &NodFile) -> Result<Model, ReadError> {
+    let choices = decide_nod(file, &NodOptions::default())?;
+    Ok(model_from_nod(file, &choices))
+}
+
+/// Common model → NOD v7, with the readings the model was read with (else the defaults); losses
+/// say what the file could not hold.
+pub fn from_ir(model: &Model, options: &WriteOptions) -> Result<Converted<NodFile>, WriteError> {
+    from_ir_with(model, options, &NodOptions::default())
+}
+
+fn from_ir_with(model: &Model, options: &WriteOptions, nod: &NodOptions) -> Result<Converted<NodFile>, WriteError> {
+    if let Some(v) = options.version
+        && v != NOD_VERSION
+    {
+        return Err(WriteError::Unsupported(format!(
+            "NOD version {v} cannot be written; relic-nod writes version {NOD_VERSION}"
+        )));
+    }
+    nod_from_model(model, nod)
 }
 
 /// The format's own counts and the layout readings taken (`relic info`). For a NOD: `bones`,
@@ -132,12 +145,12 @@ pub fn info(bytes: &[u8]) -> Result<Info, ReadError> {
         let nad = parse_nad(bytes)?;
         return Ok(nad_info(&nad, &NadOptions::default()));
     }
-    let (file, choices) = read_nod(bytes, &NodOptions::default())?;
+    let (file, choices) = read_checked(bytes, &NodOptions::default())?;
     Ok(nod_info(&file, &choices))
 }
 
 /// `relic info` for a parsed NOD.
-pub fn nod_info(file: &NodFile, choices: &NodChoices) -> Info {
+fn nod_info(file: &NodFile, choices: &NodChoices) -> Info {
     let mut info = Info::new(crate::FORMAT, file.version);
     info.count("bones", file.bones.len())
         .count("meshes", file.mesh_names.len())
@@ -175,7 +188,7 @@ fn model_flags_text(flags: u32) -> String {
 }
 
 /// `relic info` for a parsed NAD.
-pub fn nad_info(nad: &NadFile, options: &NadOptions) -> Info {
+fn nad_info(nad: &NadFile, options: &NadOptions) -> Info {
     let choices = decide_nad(nad, options);
     let report = curve_report(nad);
     let kind = |t: u32| nad.tracks.iter().filter(|x| x.track_type == t).count();
@@ -185,9 +198,9 @@ pub fn nad_info(nad: &NadFile, options: &NadOptions) -> Info {
         .count("tags", nad.tags.len())
         .number("duration_frames", f64::from(nad.duration))
         .text("flags", format!("{:#x}", nad.flags))
-        .count("rotation_tracks", kind(nad::TRACK_ROTATION))
-        .count("translation_tracks", kind(nad::TRACK_TRANSLATION))
-        .count("scale_tracks", kind(nad::TRACK_SCALE))
+        .count("rotation_tracks", kind(TRACK_ROTATION))
+        .count("translation_tracks", kind(TRACK_TRANSLATION))
+        .count("scale_tracks", kind(TRACK_SCALE))
         .number("segment_end_gap", report.end_gap[0])
         .number("frame_scale_error", report.frame_scale_error)
         .text("last_key_frame_scale", format!("+inf on {} of {} tracks", report.infinite_last, report.tracks_with_keys))
@@ -198,30 +211,20 @@ pub fn nad_info(nad: &NadFile, options: &NadOptions) -> Info {
     info
 }
 
-/// Parses a NOD and maps it to the common model, with every open question decided per file.
-/// A NAD is refused: it needs its NOD ([`read_animation`]).
+/// `to_ir(&read(bytes)?)`: parses a NOD and maps it to the common model, with every open question
+/// decided per file. A NAD is refused: it needs its NOD ([`read_animation`]).
 pub fn read_model(bytes: &[u8]) -> Result<Model, ReadError> {
     read_model_with(bytes, &NodOptions::default())
 }
 
 /// [`read_model`] with explicit readings.
 pub fn read_model_with(bytes: &[u8], options: &NodOptions) -> Result<Model, ReadError> {
-    if is_nad(bytes) {
-        return Err(ReadError::at(
-            0,
-            "version",
-            ReadErrorKind::Invalid(
-                "this is a NAD animation, which animates a NOD by bone number: read the NOD model and pass the \
-                 animation with it (relic convert model.nod --anim walk.nad …)"
-                    .into(),
-            ),
-        ));
-    }
-    let (file, choices) = read_nod(bytes, options)?;
-    Ok(to_ir::model_from_nod(&file, &choices))
+    let (file, choices) = read_checked(bytes, options)?;
+    Ok(model_from_nod(&file, &choices))
 }
 
-/// Writes the model as a NOD v7 (with the readings it was read with, else the defaults).
+/// `write(&from_ir(model)?)`: writes the model as a NOD v7 (with the readings it was read with,
+/// else the defaults).
 pub fn write_model(model: &Model, options: &WriteOptions) -> Result<Converted<Vec<u8>>, WriteError> {
     write_model_with(model, options, &NodOptions::default())
 }
@@ -232,15 +235,8 @@ pub fn write_model_with(
     options: &WriteOptions,
     nod: &NodOptions,
 ) -> Result<Converted<Vec<u8>>, WriteError> {
-    if let Some(v) = options.version
-        && v != NOD_VERSION
-    {
-        return Err(WriteError::Unsupported(format!(
-            "NOD version {v} cannot be written; relic-nod writes version {NOD_VERSION}"
-        )));
-    }
-    let Converted { value, losses } = nod_from_model(model, nod)?;
-    Ok(Converted { value: value.to_bytes()?, losses })
+    let Converted { value, losses } = from_ir_with(model, options, nod)?;
+    Ok(Converted { value: write(&value)?, losses })
 }
 
 /// Maps a NAD to an animation on the model's skeleton (bone numbers are indices into
@@ -251,7 +247,7 @@ pub fn read_animation(
     name: &str,
     options: &NadOptions,
 ) -> Result<Animation, ReadError> {
-    let nad = parse_nad(nad_bytes)?;
+    let nad = read_nad(nad_bytes)?;
     animation_from_nad(&nad, model.bones.len(), name, &decide_nad(&nad, options))
 }
 
@@ -304,7 +300,7 @@ pub fn write_animation(
         return Ok(Converted::lossless(bytes));
     }
     // Rotations become Euler keys at every frame they move: bounded by the reader's budget.
-    let (needed, budget) = crate::anim::rotation_key_budget(animation);
+    let (needed, budget) = rotation_key_budget(animation);
     if needed > budget {
         return Err(WriteError::Unsupported(format!(
             "animation {animation_index} {:?}: its rotations need {needed} Euler keys at 30 frames per second, \
@@ -312,17 +308,28 @@ pub fn write_animation(
             animation.name
         )));
     }
-    let Converted { value, losses: more } = nad_from_animation(animation, &map, options);
+    let Converted { mut value, losses: more } = nad_from_animation(animation, &map, options);
     losses.extend(more);
+    // The header flags (meaning unknown, spec §4) have no place in the model: an edited animation
+    // keeps those of the NAD it was read from.
+    if let Some(flags) = extras.as_ref().and_then(|e| kept_flags(e, animation)) {
+        value.flags = flags;
+    }
     // Never write a NAD that `read_animation` refuses: keys closer together than a frame scale
     // (1 / gap, f32) can express, or cubic factors that overflow, are refused here instead.
-    if let Err(e) = crate::anim::check_for_model(&value, map.from_nod.len()) {
+    if let Err(e) = check_for_model(&value, map.from_nod.len()) {
         return Err(WriteError::Unsupported(format!(
             "animation {animation_index} {:?} cannot be written as a NAD that reads back: {e}",
             animation.name
         )));
     }
-    Ok(Converted { value: value.to_bytes()?, losses })
+    Ok(Converted { value: write_nad(&value)?, losses })
+}
+
+/// The header flags of the NAD an animation of this name was read from.
+fn kept_flags(extras: &NodExtras, animation: &Animation) -> Option<u32> {
+    let source = extras.animations.iter().rev().find(|s| s.name == animation.name)?;
+    source.bytes.get(8..12).and_then(|b| b.try_into().ok()).map(u32::from_le_bytes)
 }
 
 /// The kept bytes of the NAD `animation` came from, if it still reads as exactly `animation`.

@@ -20,6 +20,8 @@
 
 use std::fmt;
 
+use nalgebra::{Matrix3, Quaternion, UnitQuaternion};
+use relic_core::math::{IDENTITY, Mat4};
 use serde::{Deserialize, Serialize};
 
 /// NOD version of Vampire: The Masquerade – Redemption 1.1, the only one documented.
@@ -30,6 +32,16 @@ pub const NAD_VERSION: u32 = 3;
 pub const MAX_BONES: usize = 64;
 /// The engine's animation rate: NAD frame 30.0 is one second (spec §4.1).
 pub const FRAMES_PER_SECOND: f32 = 30.0;
+/// Frame → seconds (in f64, rounded once).
+pub(crate) fn seconds(frame: f64) -> f32 {
+    (frame / f64::from(FRAMES_PER_SECOND)) as f32
+}
+
+/// Seconds → frame (in f64, rounded once).
+pub(crate) fn frame_of(time: f32) -> f32 {
+    (f64::from(time) * f64::from(FRAMES_PER_SECOND)) as f32
+}
+
 /// A vertex weight at or above this binds the vertex to its bone alone (S4's threshold, spec §3).
 pub const SINGLE_INFLUENCE_WEIGHT: f32 = 0.999_999;
 /// Group flags above this are taken for the 0xCD fill that real files hold there, not flags
@@ -130,6 +142,45 @@ impl fmt::Display for MatrixLayout {
     }
 }
 
+impl MatrixLayout {
+    /// Every layout.
+    pub const ALL: [MatrixLayout; 3] = [MatrixLayout::H1, MatrixLayout::H2, MatrixLayout::H3];
+
+    /// `(row, column)` of each of the 12 stored floats; column 3 is the translation.
+    fn slots(self) -> [(usize, usize); 12] {
+        match self {
+            MatrixLayout::H1 => {
+                [(0, 0), (0, 1), (0, 2), (1, 0), (1, 1), (1, 2), (2, 0), (2, 1), (2, 2), (0, 3), (1, 3), (2, 3)]
+            }
+            MatrixLayout::H2 => {
+                [(0, 0), (1, 0), (2, 0), (0, 1), (1, 1), (2, 1), (0, 2), (1, 2), (2, 2), (0, 3), (1, 3), (2, 3)]
+            }
+            MatrixLayout::H3 => {
+                [(0, 0), (0, 1), (0, 2), (0, 3), (1, 0), (1, 1), (1, 2), (1, 3), (2, 0), (2, 1), (2, 2), (2, 3)]
+            }
+        }
+    }
+
+    /// The affine matrix (model → bone space, column-major) that 12 stored floats mean under this
+    /// layout. Exact: a permutation of the floats.
+    pub fn matrix(self, floats: &[f32; 12]) -> Mat4 {
+        let mut m = IDENTITY;
+        for (value, (r, c)) in floats.iter().zip(self.slots()) {
+            if let Some(slot) = m.get_mut(c * 4 + r) {
+                *slot = *value;
+            }
+        }
+        m
+    }
+
+    /// The 12 floats that store `m` under this layout (the inverse of [`MatrixLayout::matrix`];
+    /// the fourth row of `m` is not stored).
+    pub fn floats(self, m: &Mat4) -> [f32; 12] {
+        let slots = self.slots();
+        std::array::from_fn(|i| slots.get(i).and_then(|(r, c)| m.get(c * 4 + r)).copied().unwrap_or(0.0))
+    }
+}
+
 /// Meaning of the last 6 bytes (22–27) of a mesh-group record (spec §2.7).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 pub enum GroupTail {
@@ -147,6 +198,50 @@ impl fmt::Display for GroupTail {
             GroupTail::A => "A",
             GroupTail::B => "B",
         })
+    }
+}
+
+/// Group flags, bone number and mesh number as one reading of a group's tail gives them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TailFields {
+    /// GroupFlags as stored (may be 0xCD fill, see [`TailFields::effective_flags`]).
+    pub flags: u16,
+    /// BoneNum: the bone a NOSKINNING group is rigid on.
+    pub bone: u8,
+    /// MeshNum: index into the mesh names.
+    pub mesh: u8,
+}
+
+impl TailFields {
+    /// The flags the mapping uses: the stored ones when plausible (≤ 0x000F), else none.
+    pub fn effective_flags(&self) -> u16 {
+        if self.flags <= MAX_PLAUSIBLE_GROUP_FLAGS { self.flags } else { 0 }
+    }
+}
+
+impl GroupTail {
+    /// Reads a group's bytes 22–27 under this layout.
+    pub fn decode(self, tail: [u8; 6]) -> TailFields {
+        let [t0, t1, t2, t3, t4, t5] = tail;
+        match self {
+            GroupTail::A => TailFields { flags: u16::from_le_bytes([t0, t1]), bone: t2, mesh: t3 },
+            GroupTail::B => TailFields { flags: u16::from_le_bytes([t2, t3]), bone: t4, mesh: t5 },
+        }
+    }
+
+    /// Offsets within the tail of the bone and mesh numbers.
+    pub(crate) fn bone_mesh_offsets(self) -> (u64, u64) {
+        match self {
+            GroupTail::A => (2, 3),
+            GroupTail::B => (4, 5),
+        }
+    }
+
+    /// A tail that reads the same under both layouts for an ordinary skinned group (spec §2.7):
+    /// A sees flags 0, bone 0, mesh `mesh`; B sees flags `mesh << 8` (implausible, so none),
+    /// bone 0, mesh `mesh`.
+    pub(crate) fn neutral(mesh: u8) -> [u8; 6] {
+        [0, 0, 0, mesh, 0, mesh]
     }
 }
 
@@ -263,6 +358,89 @@ impl EulerOrder {
             EulerOrder::Zyx => [2, 1, 0],
         }
     }
+
+    /// The rotation of Euler angles `(about X, about Y, about Z)` in radians, applied in this
+    /// order: later rotations act after earlier ones (`q ← r · q`).
+    pub fn rotation(self, angles: [f64; 3]) -> UnitQuaternion<f64> {
+        let mut q = UnitQuaternion::identity();
+        for axis in self.axes() {
+            let (sin, cos) = angles.get(axis).map_or((0.0, 1.0), |a| (a * 0.5).sin_cos());
+            let part = |i: usize| if i == axis { sin } else { 0.0 };
+            q = UnitQuaternion::new_unchecked(Quaternion::new(cos, part(0), part(1), part(2))) * q;
+        }
+        q
+    }
+
+    /// Euler angles `(about X, about Y, about Z)` in radians of a rotation for this order; the
+    /// middle angle lies in [−π/2, π/2]. At gimbal lock the last angle is 0.
+    pub fn angles(self, q: &UnitQuaternion<f64>) -> [f64; 3] {
+        let m = rotation_block(q);
+        let [i, j, k] = self.axes();
+        let at = |r: usize, c: usize| m.get((r, c)).copied().unwrap_or(0.0);
+        // +1 for the cyclic orders (xyz, yzx, zxy), −1 for the others.
+        let s = if (j + 3 - i) % 3 == 1 { 1.0 } else { -1.0 };
+        let sb = (-s * at(k, i)).clamp(-1.0, 1.0);
+        let b = sb.asin();
+        let (a, c) = if sb.abs() < 1.0 - 1e-12 {
+            ((s * at(k, j)).atan2(at(k, k)), (s * at(j, i)).atan2(at(i, i)))
+        } else {
+            ((-s * at(j, k)).atan2(at(j, j)), 0.0)
+        };
+        self.place(a, b, c)
+    }
+
+    /// Of the two Euler triples that give the same rotation, each shifted by whole turns, the one
+    /// closest to `previous` (keeps curves continuous from key to key).
+    pub(crate) fn nearest(self, angles: [f64; 3], previous: [f64; 3]) -> [f64; 3] {
+        use std::f64::consts::{PI, TAU};
+        let [i, j, k] = self.axes();
+        let get = |axis: usize| angles.get(axis).copied().unwrap_or(0.0);
+        let flipped = self.place(get(i) + PI, PI - get(j), get(k) + PI);
+        let shift = |mut e: [f64; 3]| {
+            for (x, p) in e.iter_mut().zip(previous) {
+                *x += TAU * ((p - *x) / TAU).round();
+            }
+            e
+        };
+        let (a, b) = (shift(angles), shift(flipped));
+        let dist = |e: &[f64; 3]| e.iter().zip(previous).map(|(x, p)| (x - p).abs()).sum::<f64>();
+        if dist(&b) < dist(&a) { b } else { a }
+    }
+
+    /// `(about X, about Y, about Z)` from the angles of the first, second and third axis applied.
+    fn place(self, first: f64, second: f64, third: f64) -> [f64; 3] {
+        let [i, j, _] = self.axes();
+        std::array::from_fn(|axis| {
+            if axis == i {
+                first
+            } else if axis == j {
+                second
+            } else {
+                third
+            }
+        })
+    }
+}
+
+/// The rotation matrix of a quaternion, written out (`1 − s(y² + z²)`, … with `s = 2 / |q|²`) so
+/// that Euler angles come out the same on every platform and version of nalgebra. Dividing by
+/// `|q|²` keeps a quaternion that is unit only to f32 precision (every model rotation) from
+/// skewing the matrix: near gimbal lock, where the middle angle is an arcsine close to ±1, a
+/// skew of 10⁻⁷ would move the angles by hundredths of a degree.
+fn rotation_block(q: &UnitQuaternion<f64>) -> Matrix3<f64> {
+    let (x, y, z, w) = (q.i, q.j, q.k, q.w);
+    let s = 2.0 / (x * x + y * y + z * z + w * w);
+    Matrix3::new(
+        1.0 - s * (y * y + z * z),
+        s * (x * y - w * z),
+        s * (x * z + w * y),
+        s * (x * y + w * z),
+        1.0 - s * (x * x + z * z),
+        s * (y * z - w * x),
+        s * (x * z - w * y),
+        s * (y * z + w * x),
+        1.0 - s * (x * x + y * y),
+    )
 }
 
 impl fmt::Display for EulerOrder {
@@ -346,5 +524,66 @@ mod tests {
         assert_eq!(NodOptions::default().matrix_layout, Choice::Auto);
         let d = Decided { value: MatrixLayout::H2, how: How::Auto, evidence: "x".into() };
         assert_eq!(d.to_string(), "H2 (auto: x)");
+    }
+
+    fn random_angles(rng: &mut relic_testkit::Rng) -> [f64; 3] {
+        std::array::from_fn(|_| (rng.next_u64() % 100_000) as f64 / 100_000.0 * 6.0 - 3.0)
+    }
+
+    fn max_diff3(a: [f64; 3], b: [f64; 3]) -> f64 {
+        a.iter().zip(&b).map(|(x, y)| (x - y).abs()).fold(0.0, f64::max)
+    }
+
+    #[test]
+    fn euler_round_trips_in_every_order() {
+        let mut rng = relic_testkit::Rng::new(5);
+        for order in EulerOrder::ALL {
+            for n in 0..500 {
+                let mut e = random_angles(&mut rng);
+                if n % 50 == 0 {
+                    // Gimbal lock.
+                    let middle = order.axes()[1];
+                    e[middle] = std::f64::consts::FRAC_PI_2 * if n % 100 == 0 { 1.0 } else { -1.0 };
+                }
+                let q = order.rotation(e);
+                let back = order.rotation(order.angles(&q));
+                assert!(q.angle_to(&back) < 1e-6, "{order:?} {e:?}: {}", q.angle_to(&back));
+                let near = order.nearest(order.angles(&q), e);
+                if n % 50 != 0 {
+                    assert!(max_diff3(near, e) < 1e-6, "{order:?} {e:?} → {near:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn euler_order_means_first_axis_first() {
+        // xyz: rotate (1,0,0) by 90° about X (no change) then 90° about Z → (0,1,0).
+        let h = std::f64::consts::FRAC_PI_2;
+        let x = nalgebra::Vector3::x();
+        let v = EulerOrder::Xyz.rotation([h, 0.0, h]) * x;
+        assert!((v - nalgebra::Vector3::y()).norm() < 1e-12, "{v:?}");
+        // zyx: 90° about Z first ((1,0,0) → (0,1,0)) then about X → (0,0,1).
+        let v = EulerOrder::Zyx.rotation([h, 0.0, h]) * x;
+        assert!((v - nalgebra::Vector3::z()).norm() < 1e-12, "{v:?}");
+    }
+
+    #[test]
+    fn rotation_block_is_the_quaternion_rotation() {
+        let q = EulerOrder::Yzx.rotation([0.3, -1.2, 2.0]);
+        let diff = rotation_block(&q) - q.to_rotation_matrix().into_inner();
+        assert!(diff.iter().all(|x| x.abs() < 1e-12), "{diff}");
+    }
+
+    /// Found by the generator: a model rotation (unit only to f32 precision) 0.0005° from gimbal
+    /// lock came back from its Euler angles 0.16° off.
+    #[test]
+    fn euler_angles_of_a_nearly_unit_quaternion_near_gimbal_lock() {
+        let q = [0.639_382_06_f32, 0.301_982_8, 0.639_38, -0.301_977_13].map(f64::from);
+        let q = UnitQuaternion::new_unchecked(nalgebra::Quaternion::new(q[3], q[0], q[1], q[2]));
+        assert!((q.norm() - 1.0).abs() > 1e-8, "the test needs a quaternion that is not quite unit");
+        let back = EulerOrder::Xyz.rotation(EulerOrder::Xyz.angles(&q));
+        let exact = UnitQuaternion::new_normalize(q.into_inner());
+        assert!(exact.angle_to(&back) < 1e-6, "{}", exact.angle_to(&back));
     }
 }

@@ -7,11 +7,9 @@
 use std::path::{Path, PathBuf};
 
 use relic_core::check::Status;
-use relic_nod::decide::NodChoices;
-use relic_nod::extras::fnv1a_u16;
-use relic_nod::nad::{NadFile, parse_nad};
-use relic_nod::nod::NodFile;
+use relic_nod::decide::{NodChoices, decide_nad, decide_nod};
 use relic_nod::options::{GroupTail, How, MatrixLayout, NodOptions, Polynomial, RestTranslateSpace, Winding};
+use relic_nod::{NadFile, NodFile, read_nad as parse_nad};
 use serde::Serialize;
 
 fn fixtures_dir() -> PathBuf {
@@ -35,15 +33,31 @@ fn read(name: &str) -> Vec<u8> {
     std::fs::read(fixtures_dir().join(name)).unwrap()
 }
 
+/// A NOD and the readings `options` lead to.
+fn read_nod(bytes: &[u8], options: &NodOptions) -> Result<(NodFile, NodChoices), relic_core::ReadError> {
+    let file = relic_nod::read(bytes)?;
+    let choices = decide_nod(&file, options)?;
+    Ok((file, choices))
+}
+
+/// FNV-1a over 16-bit values (the snapshots' checksums).
+fn fnv1a_u16(values: impl IntoIterator<Item = u16>) -> u64 {
+    let mut h = relic_core::hash::Fnv1a::new();
+    for v in values {
+        h.update(&v.to_le_bytes());
+    }
+    h.value()
+}
+
 #[test]
 fn every_fixture_parses_and_rewrites_byte_identically() {
     for (name, bytes) in fixtures("nod") {
-        let file = relic_nod::nod::parse_nod(&bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
-        assert_eq!(file.to_bytes().unwrap(), bytes, "{name}");
+        let file = relic_nod::read(&bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(relic_nod::write(&file).unwrap(), bytes, "{name}");
     }
     for (name, bytes) in fixtures("nad") {
         let file = parse_nad(&bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
-        assert_eq!(file.to_bytes().unwrap(), bytes, "{name}");
+        assert_eq!(relic_nod::write_nad(&file).unwrap(), bytes, "{name}");
     }
 }
 
@@ -72,7 +86,7 @@ fn extras_through_json_give_the_same_bytes() {
 #[test]
 fn model_without_extras_rebuilds_a_nod_that_reads_back_equal() {
     for (name, bytes) in fixtures("nod") {
-        let (_, choices) = relic_nod::read_nod(&bytes, &NodOptions::default()).unwrap();
+        let (_, choices) = read_nod(&bytes, &NodOptions::default()).unwrap();
         let options = fixed(&choices);
         let mut model = relic_nod::read_model(&bytes).unwrap();
         model.extras = None;
@@ -80,9 +94,9 @@ fn model_without_extras_rebuilds_a_nod_that_reads_back_equal() {
         assert_eq!(out.losses, vec![], "{name}");
         let mut again = relic_nod::read_model_with(&out.value, &options).unwrap();
         again.extras = None;
-        assert!(again == model, "{name}: {}", relic_nod::checks::model_difference(&model, &again));
+        assert!(again == model, "{name}: {}", relic_nod::verify::model_difference(&model, &again));
         // What differs in the file is only what the model does not hold.
-        let (a, b) = (relic_nod::nod::parse_nod(&bytes).unwrap(), relic_nod::nod::parse_nod(&out.value).unwrap());
+        let (a, b) = (relic_nod::read(&bytes).unwrap(), relic_nod::read(&out.value).unwrap());
         assert_eq!((a.bones.len(), a.vertices.len(), a.faces.len()), (b.bones.len(), b.vertices.len(), b.faces.len()));
         assert_eq!(
             a.bones.iter().map(|x| x.rest_matrix_inverse).collect::<Vec<_>>(),
@@ -108,7 +122,7 @@ fn fixed(c: &NodChoices) -> NodOptions {
 #[test]
 fn plausibility_checks_pick_the_layout_each_fixture_was_built_with() {
     let expect = |name: &str, matrix: (MatrixLayout, How), tail: (GroupTail, How), winding: (Winding, How)| {
-        let (_, c) = relic_nod::read_nod(&read(name), &NodOptions::default()).unwrap();
+        let (_, c) = read_nod(&read(name), &NodOptions::default()).unwrap();
         assert_eq!((c.matrix_layout.value, c.matrix_layout.how), matrix, "{name}: {}", c.matrix_layout);
         assert_eq!((c.group_tail.value, c.group_tail.how), tail, "{name}: {}", c.group_tail);
         assert_eq!((c.winding.value, c.winding.how), winding, "{name}: {}", c.winding);
@@ -125,10 +139,21 @@ fn plausibility_checks_pick_the_layout_each_fixture_was_built_with() {
     expect("noesis_style.nod", (H1, Auto), (GroupTail::A, Auto), (Winding::CounterClockwise, Auto));
     expect("bones64.nod", (H1, Auto), (GroupTail::B, Undecided), (Winding::CounterClockwise, Auto));
     expect("static_model.nod", (H1, Undecided), (GroupTail::B, Undecided), (Winding::CounterClockwise, Auto));
+    // The other readings a real file may hold: the same character in layouts H2 and H3, and with
+    // RestTranslate in model space.
+    let neutral = (GroupTail::A, Auto);
+    expect("skinned_h2.nod", (MatrixLayout::H2, Auto), neutral, (Winding::CounterClockwise, Auto));
+    expect("skinned_h3.nod", (MatrixLayout::H3, Auto), neutral, (Winding::CounterClockwise, Auto));
+    let c = expect("model_space.nod", (H1, Auto), neutral, (Winding::CounterClockwise, Auto));
+    assert_eq!((c.rest_translate.value, c.rest_translate.how), (RestTranslateSpace::Model, Auto));
     // The NAD's smooth curves have no slope jumps under P1.
     let nad = parse_nad(&read("walk.nad")).unwrap();
-    let c = relic_nod::anim::decide_nad(&nad, &Default::default());
+    let c = decide_nad(&nad, &Default::default());
     assert_eq!((c.polynomial.value, c.polynomial.how), (Polynomial::Ascending, Auto), "{}", c.polynomial);
+    // … and under P2 when the factors are stored in the other order.
+    let nad = parse_nad(&read("walk_p2.nad")).unwrap();
+    let c = decide_nad(&nad, &Default::default());
+    assert_eq!((c.polynomial.value, c.polynomial.how), (Polynomial::Descending, Auto), "{}", c.polynomial);
 }
 
 #[test]
@@ -137,19 +162,17 @@ fn fixed_options_override_and_wrong_ones_fail_the_bind_pose() {
     let bytes = read("skinned.nod");
     // Under H2 the same bytes give a skeleton whose chained rest pose misses its own matrices.
     let options = NodOptions { matrix_layout: Fixed(MatrixLayout::H2), ..NodOptions::default() };
-    let (file, choices) = relic_nod::read_nod(&bytes, &options).unwrap();
+    let (file, choices) = read_nod(&bytes, &options).unwrap();
     assert_eq!((choices.matrix_layout.value, choices.matrix_layout.how), (MatrixLayout::H2, How::Fixed));
-    let wrong = relic_nod::checks::bind_pose(&file, &choices);
+    let wrong = relic_nod::verify::bind_pose(&file, &choices);
     assert!(wrong.chain_error > 1.0, "{wrong:?}");
-    let (file, choices) = relic_nod::read_nod(&bytes, &NodOptions::default()).unwrap();
-    let right = relic_nod::checks::bind_pose(&file, &choices);
+    let (file, choices) = read_nod(&bytes, &NodOptions::default()).unwrap();
+    let right = relic_nod::verify::bind_pose(&file, &choices);
     assert!(right.chain_error < 1e-5 && right.vertex_error < 1e-5, "{right:?}");
     // A fixed tail layout that does not fit is an error naming the group.
-    let err = relic_nod::read_nod(
-        &read("static_groups.nod"),
-        &NodOptions { group_tail: Fixed(GroupTail::A), ..NodOptions::default() },
-    )
-    .unwrap_err();
+    let err =
+        read_nod(&read("static_groups.nod"), &NodOptions { group_tail: Fixed(GroupTail::A), ..NodOptions::default() })
+            .unwrap_err();
     assert_eq!(err.path, "groups[0].tail");
     assert!(err.to_string().contains("names bone 4 (3 bones)"), "{err}");
 }
@@ -166,7 +189,7 @@ fn rest_pose_proof_through_the_model_and_relic_anim() {
 #[test]
 fn corpus_checks_pass_on_every_fixture() {
     for (name, bytes) in fixtures("nod").into_iter().chain(fixtures("nad")) {
-        let checks = relic_nod::checks::corpus_checks(&bytes);
+        let checks = relic_nod::verify::corpus_checks(&bytes);
         let failed: Vec<String> = checks.failures().map(ToString::to_string).collect();
         assert!(failed.is_empty(), "{name}: {failed:?}");
         assert!(checks.0.iter().filter(|c| c.status == Status::Pass).count() >= 5, "{name}: {:?}", checks.0);
@@ -253,7 +276,7 @@ fn hex(bytes: &[u8]) -> String {
 }
 
 fn nod_summary(file: &NodFile, choices: &NodChoices, bytes: &[u8]) -> NodSummary {
-    let vertex = |v: &relic_nod::nod::NodVertex| {
+    let vertex = |v: &relic_nod::file::NodVertex| {
         format!(
             "pos {:?} norm {:?} uv {:?} weight {} bone {} pad {}",
             v.pos,
@@ -359,7 +382,7 @@ struct NadSummary {
 fn nad_summary(nad: &NadFile, bytes: &[u8]) -> NadSummary {
     let skeleton = relic_nod::read_model(&read("skinned.nod")).unwrap();
     let anim = relic_nod::read_animation(&skeleton, bytes, "clip", &Default::default()).unwrap();
-    let key = |k: &relic_nod::nad::NadKey| format!("frame {} scale {} value {:?}", k.frame, k.frame_scale, k.value);
+    let key = |k: &relic_nod::file::NadKey| format!("frame {} scale {} value {:?}", k.frame, k.frame_scale, k.value);
     NadSummary {
         version: nad.version,
         flags: nad.flags,
@@ -383,7 +406,7 @@ fn nad_summary(nad: &NadFile, bytes: &[u8]) -> NadSummary {
             "{:016x}",
             fnv1a_u16(nad.tracks.iter().flat_map(|t| bytemuck::cast_slice::<_, u16>(&t.keys).to_vec()))
         ),
-        polynomial: relic_nod::anim::decide_nad(nad, &Default::default()).polynomial.value.to_string(),
+        polynomial: decide_nad(nad, &Default::default()).polynomial.value.to_string(),
         animation: anim
             .channels
             .iter()
@@ -407,7 +430,7 @@ fn nad_summary(nad: &NadFile, bytes: &[u8]) -> NadSummary {
 fn snapshots() {
     insta::glob!("../../../fixtures", "nod/*.nod", |path| {
         let bytes = std::fs::read(path).unwrap();
-        let (file, choices) = relic_nod::read_nod(&bytes, &NodOptions::default()).unwrap();
+        let (file, choices) = read_nod(&bytes, &NodOptions::default()).unwrap();
         insta::assert_yaml_snapshot!(nod_summary(&file, &choices, &bytes));
     });
     insta::glob!("../../../fixtures", "nod/*.nad", |path| {
@@ -439,8 +462,8 @@ fn info_lists_counts_and_readings() {
 
 #[test]
 fn lod_table_reduces_groups() {
-    let file = relic_nod::nod::parse_nod(&read("skinned_lod.nod")).unwrap();
-    let full = relic_nod::nod::parse_nod(&read("skinned.nod")).unwrap();
+    let file = relic_nod::read(&read("skinned_lod.nod")).unwrap();
+    let full = relic_nod::read(&read("skinned.nod")).unwrap();
     let g0 = &file.groups[0];
     assert_eq!((g0.num_vertices, g0.min_vertices), (12, 6));
     // All vertices: the faces as stored.
@@ -455,4 +478,28 @@ fn lod_table_reduces_groups() {
     assert_eq!(file.lod_faces(0, 0).unwrap(), Vec::<[u16; 3]>::new());
     assert!(full.lod_faces(0, 6).is_none());
     assert!(file.lod_faces(5, 6).is_none());
+}
+
+/// Every reading of an open question gives the same common model (to float rounding for a
+/// model-space RestTranslate): the H2, H3 and model-space fixtures are skinned.nod stored another
+/// way, and walk_p2.nad is walk.nad with its factors in the other order.
+#[test]
+fn other_readings_give_the_same_model() {
+    let skinned = relic_nod::read_model(&read("skinned.nod")).unwrap();
+    for name in ["skinned_h2.nod", "skinned_h3.nod", "model_space.nod"] {
+        let other = relic_nod::read_model(&read(name)).unwrap();
+        assert_eq!(other.meshes, skinned.meshes, "{name}");
+        for (a, b) in other.bones.iter().zip(&skinned.bones) {
+            assert_eq!(
+                (a.parent, a.bind_matrix, a.inverse_bind_matrix),
+                (b.parent, b.bind_matrix, b.inverse_bind_matrix)
+            );
+            assert_eq!(a.rest.rotation, b.rest.rotation, "{name}");
+            let gap = a.rest.translation.iter().zip(&b.rest.translation).fold(0.0f32, |m, (x, y)| m.max((x - y).abs()));
+            assert!(gap < 2e-6, "{name}: {gap}");
+        }
+    }
+    let walk = relic_nod::read_animation(&skinned, &read("walk.nad"), "walk", &Default::default()).unwrap();
+    let p2 = relic_nod::read_animation(&skinned, &read("walk_p2.nad"), "walk", &Default::default()).unwrap();
+    assert_eq!(p2, walk);
 }

@@ -132,7 +132,7 @@ fn unused_bones_beyond_64_are_dropped_and_too_many_used_ones_refused() {
     let lost = relic_nod::write_animation(&m, 0, &NadOptions::default()).unwrap();
     assert!(losses_text(&lost.losses).contains("bone 50 is not in the NOD: channel dropped"));
     let kept = relic_nod::write_animation(&m, 1, &NadOptions::default()).unwrap();
-    assert_eq!(relic_nod::nad::parse_nad(&kept.value).unwrap().tracks[0].bone, 3);
+    assert_eq!(relic_nod::read_nad(&kept.value).unwrap().tracks[0].bone, 3);
 
     let all_used = model(chain(80), strip(160, |i| vec![Influence { bone: (i / 2) as u32, weight: 1.0 }]));
     let err = relic_nod::write_model(&all_used, &WriteOptions::default()).unwrap_err();
@@ -154,7 +154,7 @@ fn several_roots_get_one_added_root() {
     assert_eq!(back.bones.iter().map(|b| b.parent).collect::<Vec<_>>(), vec![None, Some(0), Some(1), Some(0)]);
     relic_anim::proofs::rest_pose(&back, 1e-5).unwrap();
     let nad = relic_nod::write_animation(&m, 0, &NadOptions::default()).unwrap();
-    assert_eq!(relic_nod::nad::parse_nad(&nad.value).unwrap().tracks[0].bone, 3, "model bone 2 is NOD bone 3");
+    assert_eq!(relic_nod::read_nad(&nad.value).unwrap().tracks[0].bone, 3, "model bone 2 is NOD bone 3");
 }
 
 #[test]
@@ -229,7 +229,7 @@ fn edited_nod_models_drop_only_what_no_longer_fits() {
     let out = relic_nod::write_model(&m, &WriteOptions::default()).unwrap();
     assert_eq!(out.losses.len(), 1, "{:?}", out.losses);
     assert!(out.losses[0].what.contains("stored box is replaced"));
-    let file = relic_nod::nod::parse_nod(&out.value).unwrap();
+    let file = relic_nod::read(&out.value).unwrap();
     assert!(file.lod.is_some(), "the LOD table still fits");
     // The model's +X is the NOD's −X (the character's left): the box's minimum X moves out.
     assert!(file.bounds[0] < -75.0, "{:?}", file.bounds);
@@ -238,7 +238,7 @@ fn edited_nod_models_drop_only_what_no_longer_fits() {
     m.meshes[1].triangles.reverse();
     let out = relic_nod::write_model(&m, &WriteOptions::default()).unwrap();
     assert!(losses_text(&out.losses).contains("LOD collapse table no longer applies"), "{:?}", out.losses);
-    assert!(relic_nod::nod::parse_nod(&out.value).unwrap().lod.is_none());
+    assert!(relic_nod::read(&out.value).unwrap().lod.is_none());
     // Removing a mesh: the group data is rebuilt.
     let mut m = relic_nod::read_model(&read("skinned_lod.nod")).unwrap();
     m.meshes.pop();

@@ -8,7 +8,7 @@
 use std::path::{Path, PathBuf};
 
 use relic_core::{Model, ReadError, ReadErrorKind};
-use relic_nod::nad::parse_nad;
+use relic_nod::read_nad as parse_nad;
 use relic_testkit::{CountingAllocator, Limits, Rng, check, counting_installed, mutate, truncations};
 
 #[global_allocator]
@@ -73,6 +73,29 @@ fn hostile_fixtures_name_offset_and_field() {
     let err = relic_nod::read_model(&read("hostile/group_sums.nod")).unwrap_err();
     expect_error(err, 306, "groups.num_vertices", "the groups hold 2 vertices but the header says 3");
 
+    let err = relic_nod::read_model(&read("hostile/big_endian.nod")).unwrap_err();
+    assert!(matches!(err.kind, ReadErrorKind::UnsupportedVersion { version: 0x0700_0000, .. }), "{err}");
+    expect_error(err, 0, "version", "big-endian 7");
+
+    // Bone 1's sibling at 114 + 66 + 60; bone 2's parent at 114 + 2·66 + 64.
+    let err = relic_nod::read_model(&read("hostile/links.nod")).unwrap_err();
+    expect_error(err, 114 + 66 + 60, "bones[1].sibling", "sibling 9 is out of range (4 bones)");
+    let err = relic_nod::read_model(&read("hostile/parent_order.nod")).unwrap_err();
+    expect_error(err, 114 + 2 * 66 + 64, "bones[2].parent", "parent 3 comes after bone 2");
+
+    // LOD table after 28 vertices at 114 + 4·66 + 2·32 = 442: entry 11 at 442 + 28·40 + 2·11.
+    let err = relic_nod::read_model(&read("hostile/lod_entry.nod")).unwrap_err();
+    expect_error(err, 442 + 28 * 40 + 22, "lod[11]", "collapses into vertex 12, outside group 0's range (12 vertices)");
+
+    let err = relic_nod::read_model(&read("hostile/vertex_bone.nod")).unwrap_err();
+    expect_error(err, 180 + 36, "vertices[0].bone_num", "bone 5 is out of range (1 bones)");
+    let err = parse_nad(&read("hostile/track_bone.nad")).unwrap_err();
+    expect_error(err, 16 + 4, "tracks[0].bone", "bone 64; a NOD has at most 64 bones");
+
+    let err = parse_nad(&read("hostile/version.nad")).unwrap_err();
+    assert!(matches!(err.kind, ReadErrorKind::UnsupportedVersion { version: 2, .. }), "{err}");
+    expect_error(err, 0, "version", "reads NAD version 3");
+
     // Group 0 at 306: the tail at +22, layout A's mesh byte at +3.
     let err = relic_nod::read_model(&read("hostile/group_tail.nod")).unwrap_err();
     expect_error(err, 306 + 22 + 3, "groups[0].tail", "no group-tail layout fits");
@@ -127,12 +150,12 @@ fn run_all(name: &str, input: &[u8], model: &Model, corpus: bool) -> Result<(), 
     check(name, input, limits, parse_nad)?;
     check(name, input, limits, |b| relic_nod::read_animation(model, b, "x", &Default::default()))?;
     if corpus {
-        // The battery also writes: its NAD round trip of a clip sampled up to the budget
-        // (32 768 + 32 per key frames, `anim::MAX_SAMPLES_*`) builds a NAD of up to ~2 MB, ~7 MB
+        // The battery also writes: its NAD round trip of a clip sampled up to the budget (32 768
+        // + 32 per key frames, see `validate::check_for_model`) builds a NAD of up to ~2 MB, ~7 MB
         // at peak whatever the input's size. The readers above keep the 16 × + 1 MiB bar.
         let limits = Limits { fixed: 8 << 20, ..limits };
         check(name, input, limits, |b| -> Result<(), ()> {
-            std::hint::black_box(relic_nod::checks::corpus_checks(b));
+            std::hint::black_box(relic_nod::verify::corpus_checks(b));
             Ok(())
         })?;
     }
@@ -243,8 +266,8 @@ fn hostile_frames_cannot_make_the_sampler_run_away() {
 // ---- the shared battery: fields located by the layout ----------------------------------------
 
 mod fields {
-    use relic_nod::nad::parse_nad;
-    use relic_nod::nod::{BONE_SIZE, GROUP_SIZE, VERTEX_SIZE, parse_nod, peek_counts};
+    use relic_nod::file::{BONE_SIZE, GROUP_SIZE, VERTEX_SIZE};
+    use relic_nod::{read as parse_nod, read_nad as parse_nad};
     use relic_testkit::{COUNT_VALUES, Field, Harness, Rng};
 
     use super::{Model, all_fixtures, read, skeleton};
@@ -274,8 +297,8 @@ mod fields {
     /// parent), mesh names, vertices (40 B), LOD table, faces, groups (28 B: u16 NumFaces at 16,
     /// NumVertices at 18, MinVertices at 20).
     fn nod_fields(bytes: &[u8]) -> NodFields {
-        let layout = peek_counts(bytes).unwrap().layout();
         let file = parse_nod(bytes).unwrap();
+        let layout = file.layout();
         let (c, mut f) = (layout.counts as usize, NodFields::default());
         f.counts.push(Field::u32("num_materials", 4));
         f.counts.push(Field::u16("num_bones", c));
@@ -468,7 +491,7 @@ fn keys_closer_than_a_frame_scale_can_express_are_refused_by_the_writer() {
 /// the clip. NAD → model → NAD → model → NAD must keep working, generation after generation.
 #[test]
 fn a_clip_read_from_a_nad_writes_back_generation_after_generation() {
-    use relic_nod::nad::{NadFile, NadKey, NadTrack};
+    use relic_nod::file::{NadFile, NadKey, NadTrack};
     let skeleton = skeleton();
     // The benchmark's clip: whole-frame keys 0‥899 on a rotation and a translation track per bone.
     let mut tracks = Vec::new();
@@ -491,7 +514,7 @@ fn a_clip_read_from_a_nad_writes_back_generation_after_generation() {
             tracks.push(NadTrack { bone, track_type, keys });
         }
     }
-    let clip = NadFile { version: 3, flags: 0, duration: 900.0, tracks, tags: vec![] }.to_bytes().unwrap();
+    let clip = relic_nod::write_nad(&NadFile { version: 3, flags: 0, duration: 900.0, tracks, tags: vec![] }).unwrap();
     for (name, mut bytes) in [("walk.nad", read("walk.nad")), ("900 keys", clip)] {
         bytes = write_back(&skeleton, &bytes, name, 3);
         assert!(!bytes.is_empty());
@@ -557,10 +580,10 @@ fn writing_rotations_over_huge_spans_is_bounded() {
 /// offsets an error would name were once summed over every earlier track for every key.
 #[test]
 fn many_tracks_are_checked_in_linear_time() {
-    use relic_nod::nad::{NadFile, NadKey, NadTrack};
+    use relic_nod::file::{NadFile, NadKey, NadTrack};
     let key = NadKey { frame: 0.0, frame_scale: f32::INFINITY, value: [0.0; 3], c: [0.0; 3], b: [0.0; 3], a: [0.0; 3] };
     let tracks = (0..60_000).map(|i| NadTrack { bone: i % 2, track_type: 1, keys: vec![key] }).collect();
-    let bytes = NadFile { version: 3, flags: 0, duration: 1.0, tracks, tags: vec![] }.to_bytes().unwrap();
+    let bytes = relic_nod::write_nad(&NadFile { version: 3, flags: 0, duration: 1.0, tracks, tags: vec![] }).unwrap();
     let model = skeleton();
     let limits = Limits { time: std::time::Duration::from_secs(5), ..Limits::default() };
     let read = |b: &[u8]| relic_nod::read_animation(&model, b, "many", &relic_nod::options::NadOptions::default());

@@ -1,4 +1,4 @@
-//! The NAD v3 file layer: one clip of keyframe animation for a NOD, bound by bone index (spec §4).
+//! The whole NAD v3 file: one clip of keyframe animation for a NOD, bound by bone index (spec §4).
 //!
 //! ```text
 //! Version u32 = 3 · NumBoneTracks u32 · Flags u32 · Duration f32 (frames)
@@ -7,9 +7,9 @@
 //! ```
 //!
 //! Little-endian and packed. A key is 56 bytes (the SDK's 52 plus `FrameScale` after `Frame`).
-//! [`parse_nad`] refuses track types other than 0–2, bone numbers of 64 or more, and bytes after
-//! the tag list. Key order, frame scales and curve continuity are checked where the keys become
-//! the common model's channels ([`crate::anim`]) and reported by the corpus checks.
+//! Parsing refuses track types other than 0–2, bone numbers of 64 or more, and bytes after the
+//! tag list. Key order, frame scales and curve continuity are checked where the keys become the
+//! common model's channels (`crate::validate`).
 
 use binrw::{BinRead, BinResult, binrw};
 use bytemuck::{Pod, Zeroable};
@@ -17,24 +17,13 @@ use relic_core::binary::{ByteWriter, counted, parse, pod_vec, remaining};
 use relic_core::error::{custom, fit};
 use relic_core::{ReadError, ReadErrorKind, WriteError};
 
-use crate::nod::write_slice;
+use super::{KEY_SIZE, NadTrack, TRACK_HEADER_SIZE, TRACK_SCALE, write_slice};
 use crate::options::{MAX_BONES, NAD_VERSION, NOD_VERSION};
 
 /// Size of the file header.
 pub const HEADER_SIZE: u64 = 16;
-/// Size of a track header (before its keys).
-pub const TRACK_HEADER_SIZE: u64 = 12;
-/// Size of a key.
-pub const KEY_SIZE: u64 = 56;
 /// Size of a tag.
 pub const TAG_SIZE: u64 = 8;
-
-/// Track type 0: Euler rotation (angles about X, Y, Z).
-pub const TRACK_ROTATION: u32 = 0;
-/// Track type 1: local translation.
-pub const TRACK_TRANSLATION: u32 = 1;
-/// Track type 2: scale ("currently not supported by the engine").
-pub const TRACK_SCALE: u32 = 2;
 
 /// Tag names by type (spec §4), as events carry them.
 pub const TAG_NAMES: [&str; 19] = [
@@ -60,7 +49,7 @@ pub const TAG_NAMES: [&str; 19] = [
 ];
 
 /// The name of a tag type (`tag_<n>` for types the spec does not list).
-pub fn tag_name(tag_type: u32) -> String {
+pub(crate) fn tag_name(tag_type: u32) -> String {
     usize::try_from(tag_type)
         .ok()
         .and_then(|t| TAG_NAMES.get(t))
@@ -68,7 +57,7 @@ pub fn tag_name(tag_type: u32) -> String {
 }
 
 /// The tag type of a name (case-insensitive; `tag_<n>` too).
-pub fn tag_type(name: &str) -> Option<u32> {
+pub(crate) fn tag_type(name: &str) -> Option<u32> {
     if let Some(i) = TAG_NAMES.iter().position(|n| n.eq_ignore_ascii_case(name)) {
         return u32::try_from(i).ok();
     }
@@ -76,6 +65,9 @@ pub fn tag_type(name: &str) -> Option<u32> {
 }
 
 /// A whole NAD v3 file.
+///
+/// The custom parsers (`parse_with`) exist only to report a refused value at its own offset:
+/// binrw's `assert` reports the start of the struct instead.
 #[binrw]
 #[brw(little)]
 #[derive(Debug, Clone, PartialEq)]
@@ -105,46 +97,7 @@ pub struct NadFile {
     end: (),
 }
 
-/// One bone track.
-#[binrw]
-#[brw(little)]
-#[derive(Debug, Clone, PartialEq)]
-pub struct NadTrack {
-    #[br(temp)]
-    #[bw(calc = keys.len() as u32)]
-    num_keys: u32,
-    /// The animated bone (index into the NOD's bones, below 64).
-    #[br(parse_with = track_bone)]
-    pub bone: u32,
-    /// 0 rotation (Euler angles), 1 translation, 2 scale.
-    #[br(parse_with = track_type)]
-    pub track_type: u32,
-    /// Keys in ascending frame order.
-    #[br(parse_with = pod_vec, args(u64::from(num_keys)))]
-    #[bw(write_with = write_slice)]
-    pub keys: Vec<NadKey>,
-}
-
-/// One key: the value at `frame` and the cubic that runs from it to the next key, 56 bytes.
-#[repr(C)]
-#[derive(Debug, Clone, Copy, PartialEq, Pod, Zeroable)]
-pub struct NadKey {
-    /// Frame number (30 per second; fractional allowed).
-    pub frame: f32,
-    /// `1 / (next.frame − frame)`: turns frames into the segment parameter s ∈ [0, 1); +∞ on the
-    /// last key of a track.
-    pub frame_scale: f32,
-    /// Absolute local value: position, scale, or Euler angles about X, Y, Z.
-    pub value: [f32; 3],
-    /// CFactor: with the default [`crate::options::Polynomial`], the coefficient of s.
-    pub c: [f32; 3],
-    /// BFactor: the coefficient of s².
-    pub b: [f32; 3],
-    /// AFactor: with the default polynomial, the coefficient of s³.
-    pub a: [f32; 3],
-}
-
-/// A timed event.
+/// A timed event. A plain record: read and written in bulk.
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, Pod, Zeroable)]
 pub struct NadTag {
@@ -177,13 +130,13 @@ impl NadFile {
     }
 
     /// Size of the file this value writes.
-    pub fn size(&self) -> u64 {
+    fn size(&self) -> u64 {
         self.track_offset(self.tracks.len()) + 4 + TAG_SIZE * self.tags.len() as u64
     }
 
     /// Writes the file; refuses counts that do not fit, bone numbers of 64 or more and unknown
     /// track types.
-    pub fn to_bytes(&self) -> Result<Vec<u8>, WriteError> {
+    pub(crate) fn to_bytes(&self) -> Result<Vec<u8>, WriteError> {
         if self.version != NAD_VERSION {
             return Err(WriteError::Unsupported(format!(
                 "NAD version {} cannot be written; relic-nod writes version {NAD_VERSION}",
@@ -208,7 +161,7 @@ impl NadFile {
 }
 
 /// Parses a NAD v3 file.
-pub fn parse_nad(bytes: &[u8]) -> Result<NadFile, ReadError> {
+pub(crate) fn parse_nad(bytes: &[u8]) -> Result<NadFile, ReadError> {
     parse(bytes, |s| NadFile::read(s))
 }
 
@@ -227,32 +180,6 @@ fn nad_version() -> BinResult<u32> {
     Ok(version)
 }
 
-#[binrw::parser(reader, endian)]
-fn track_bone() -> BinResult<u32> {
-    let pos = reader.stream_position()?;
-    let bone = u32::read_options(reader, endian, ())?;
-    if bone as usize >= MAX_BONES {
-        return Err(custom(
-            pos,
-            ReadErrorKind::Invalid(format!("bone {bone}; a NOD has at most {MAX_BONES} bones (0–63)")),
-        ));
-    }
-    Ok(bone)
-}
-
-#[binrw::parser(reader, endian)]
-fn track_type() -> BinResult<u32> {
-    let pos = reader.stream_position()?;
-    let kind = u32::read_options(reader, endian, ())?;
-    if kind > TRACK_SCALE {
-        return Err(custom(
-            pos,
-            ReadErrorKind::Invalid(format!("track type {kind}; known are 0 rotation, 1 translation, 2 scale")),
-        ));
-    }
-    Ok(kind)
-}
-
 #[binrw::parser(reader)]
 fn end_of_file() -> BinResult<()> {
     let pos = reader.stream_position()?;
@@ -262,55 +189,40 @@ fn end_of_file() -> BinResult<()> {
     }
 }
 
-/// Counts of a NAD, found by walking its structure without allocating.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct NadCounts {
-    /// Tracks.
-    pub tracks: u64,
-    /// Keys over all tracks.
-    pub keys: u64,
-    /// Tags.
-    pub tags: u64,
-}
-
 /// Walks a NAD's structure (version 3, every track header plausible, the tag list ending exactly
-/// at the end of the bytes) without allocating; `None` if anything does not fit.
-pub fn peek_nad(bytes: &[u8]) -> Option<NadCounts> {
+/// at the end of the bytes) without allocating.
+pub(crate) fn peek_nad(bytes: &[u8]) -> bool {
     let u32_at = |at: u64| {
         let at = usize::try_from(at).ok()?;
         bytes.get(at..at.checked_add(4)?).and_then(|b| b.try_into().ok()).map(u32::from_le_bytes)
     };
-    let len = bytes.len() as u64;
-    if u32_at(0)? != NAD_VERSION {
-        return None;
-    }
-    let tracks = u64::from(u32_at(4)?);
-    if !f32::from_bits(u32_at(12)?).is_finite() {
-        return None;
-    }
-    let mut pos = HEADER_SIZE;
-    let mut keys = 0u64;
-    for _ in 0..tracks {
-        let n = u64::from(u32_at(pos)?);
-        let bone = u32_at(pos + 4)?;
-        let kind = u32_at(pos + 8)?;
-        if bone as usize >= MAX_BONES || kind > TRACK_SCALE {
-            return None;
+    let walk = || -> Option<bool> {
+        let len = bytes.len() as u64;
+        if u32_at(0)? != NAD_VERSION || !f32::from_bits(u32_at(12)?).is_finite() {
+            return Some(false);
         }
-        pos = pos.checked_add(TRACK_HEADER_SIZE)?.checked_add(n.checked_mul(KEY_SIZE)?)?;
-        if pos > len {
-            return None;
+        let mut pos = HEADER_SIZE;
+        for _ in 0..u32_at(4)? {
+            let n = u64::from(u32_at(pos)?);
+            let (bone, kind) = (u32_at(pos + 4)?, u32_at(pos + 8)?);
+            if bone as usize >= MAX_BONES || kind > TRACK_SCALE {
+                return Some(false);
+            }
+            pos = pos.checked_add(TRACK_HEADER_SIZE)?.checked_add(n.checked_mul(KEY_SIZE)?)?;
+            if pos > len {
+                return Some(false);
+            }
         }
-        keys += n;
-    }
-    let tags = u64::from(u32_at(pos)?);
-    let end = pos.checked_add(4)?.checked_add(tags.checked_mul(TAG_SIZE)?)?;
-    (end == len).then_some(NadCounts { tracks, keys, tags })
+        let tags = u64::from(u32_at(pos)?);
+        Some(pos.checked_add(4)?.checked_add(tags.checked_mul(TAG_SIZE)?)? == len)
+    };
+    walk().unwrap_or(false)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::file::NadKey;
 
     #[test]
     fn sizes_and_tags() {
