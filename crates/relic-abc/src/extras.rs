@@ -16,9 +16,9 @@
 
 use relic_core::model::{Bone, FormatExtras, Mesh, Model};
 
-use crate::common::UnknownSection;
-use crate::v6::{TransformInfo, V6SectionId};
-use crate::v12::{AnimBindings, ChildModels, SectionId, Weight, WeightSet};
+use crate::file::{
+    AnimBindings, ChildModels, SectionId, TransformInfo, UnknownSection, V6SectionId, Weight, WeightSet,
+};
 
 /// Everything an ABC file holds beyond the common model.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -198,7 +198,7 @@ pub struct AnimExtras {
     pub marker: i32,
     /// v13: per-node track prefixes.
     pub node_prefixes: Vec<i32>,
-    /// v13: per-transform extra bytes.
+    /// v13: the 8 bytes after each transform, node after node.
     pub key_extras: Vec<[u8; 8]>,
 }
 
@@ -207,7 +207,7 @@ static OPS: relic_core::model::ExtrasOps =
 
 impl AbcExtras {
     /// Wraps the extras for `Model::extras`.
-    pub fn into_format_extras(self) -> FormatExtras {
+    pub(crate) fn into_format_extras(self) -> FormatExtras {
         FormatExtras::new(crate::FORMAT, self, &OPS)
     }
 

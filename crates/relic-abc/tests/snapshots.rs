@@ -10,8 +10,7 @@ mod common;
 use std::fmt::Write;
 
 use relic_abc::AbcFile;
-use relic_abc::v6::V6File;
-use relic_abc::v12::V12File;
+use relic_abc::file::{V6File, V12File};
 use relic_core::Model;
 use serde::Serialize;
 
@@ -112,8 +111,13 @@ fn v12_lines(f: &V12File) -> Vec<String> {
         ));
     }
     for a in f.animations.iter().flat_map(|a| &a.animations) {
-        let transforms: Vec<f32> =
-            a.tracks.transforms.iter().flat_map(|k| k.translation.into_iter().chain(k.rotation)).collect();
+        let transforms: Vec<f32> = a
+            .tracks
+            .transforms
+            .iter()
+            .chain(a.tracks.v13.iter().flat_map(|t| t.keys.iter().map(|k| &k.transform)))
+            .flat_map(|k| k.translation.into_iter().chain(k.rotation))
+            .collect();
         out.push(format!(
             "animation {:?} dims {:?} marker {} interpolation {:?} keys {} ({:?}..{:?}) strings {:?} transforms {}",
             a.name,
@@ -251,7 +255,7 @@ fn model_lines(m: &Model) -> Vec<String> {
 }
 
 fn summary(bytes: &[u8]) -> Summary {
-    let file = relic_abc::parse(bytes).unwrap();
+    let file = relic_abc::read(bytes).unwrap();
     let model = relic_abc::read_model(bytes).unwrap();
     let (sections, lines) = match &file {
         AbcFile::V12(f) => (f.order.iter().map(|s| s.name().unwrap_or("?").to_string()).collect(), v12_lines(f)),
