@@ -14,10 +14,10 @@
 //! The struct serialises to JSON (for glTF `extras`); `from_ir` accepts both the typed value and
 //! that JSON.
 
-use relic_core::model::{Bone, FormatExtras, Mesh, Model};
+use relic_core::model::{Animation, Bone, FormatExtras, Mesh, Model};
 
 use crate::file::{
-    AnimBindings, ChildModels, SectionId, TransformInfo, UnknownSection, V6SectionId, Weight, WeightSet,
+    AnimBindings, ChildModels, KeyCountForm, SectionId, TransformInfo, UnknownSection, V6SectionId, Weight, WeightSet,
 };
 
 /// Everything an ABC file holds beyond the common model.
@@ -111,6 +111,11 @@ pub struct V6AnimExtras {
     /// Digest of the morph data the model got from them (targets of this animation and its morph
     /// channel).
     pub morph_digest: u64,
+    /// Digest of the animation's channels and morph channels as `to_ir` made them: while it still
+    /// matches (and the mesh and skeleton are unchanged), the model's key boxes and clip box are
+    /// written as they are, stale or not (they are game data); otherwise they are recomputed.
+    #[serde(default)]
+    pub pose_digest: u64,
 }
 
 /// v9–v13 data beyond the model.
@@ -194,8 +199,9 @@ pub struct AnimExtras {
     pub name: String,
     /// Object half-extents.
     pub dims: [f32; 3],
-    /// The marker word.
-    pub marker: i32,
+    /// Whether the keyframe count follows the marker (−1) or is the marker.
+    #[serde(default)]
+    pub key_count_form: KeyCountForm,
     /// v13: per-node track prefixes.
     pub node_prefixes: Vec<i32>,
     /// v13: the 8 bytes after each transform, node after node.
@@ -299,6 +305,37 @@ pub(crate) fn morph_digest(
     }
     if let Some(c) = channel {
         d.len(c.times.len());
+        d.f32s(&c.times);
+        d.f32s(&c.weights);
+    }
+    d.finish()
+}
+
+/// Digest of what poses a clip: its bone channels and morph channels.
+pub(crate) fn pose_digest(anim: &Animation) -> u64 {
+    let mut d = Digest::new();
+    d.len(anim.channels.len());
+    for c in &anim.channels {
+        d.word(c.bone as u32);
+        d.word(c.interpolation as u32);
+        d.word(match c.clock {
+            relic_core::model::Clock::Animation => 0,
+            relic_core::model::Clock::Global(g) => 1 + g as u32,
+        });
+        d.len(c.times.len());
+        d.f32s(&c.times);
+        match &c.values {
+            relic_core::model::ChannelValues::Translation(v) => d.f32s(bytemuck::cast_slice(v)),
+            relic_core::model::ChannelValues::Rotation(v) => d.f32s(bytemuck::cast_slice(v)),
+            relic_core::model::ChannelValues::Scale(v) => {
+                d.word(u32::MAX);
+                d.f32s(bytemuck::cast_slice(v));
+            }
+        }
+    }
+    d.len(anim.morph_channels.len());
+    for c in &anim.morph_channels {
+        d.len(c.mesh);
         d.f32s(&c.times);
         d.f32s(&c.weights);
     }

@@ -14,7 +14,8 @@ use crate::file::nodes::depth_first_parents;
 use crate::file::v6::{FILE_TOKEN, V6Bodies};
 use crate::file::v12::{V12Bodies, VERSIONS};
 use crate::file::{
-    Animation, Geometry, Nodes, PieceLod, Pieces, SectionId, Sockets, V6File, V6Nodes, V6SectionId, V12File,
+    Animation, Geometry, KeyCountForm, Nodes, PieceLod, Pieces, SectionId, Sockets, V6File, V6Nodes, V6SectionId,
+    V12File,
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -323,11 +324,16 @@ fn pieces_write(p: &Pieces, version: u32, lod_count: u32, nodes: u32) -> Result<
 fn animation_write(anim: &Animation, i: usize, version: u32, nodes: u32) -> Result<(), WriteError> {
     let at = || format!("Animation.animations[{i}]");
     string(|| format!("{}.name", at()), &anim.name)?;
-    expect(anim.interpolation_time.is_some() == (version >= 12), || {
-        format!("{}.interpolation_time must be present exactly from version 12", at())
+    let after_marker = anim.key_count_form == KeyCountForm::AfterMarker;
+    expect(anim.interpolation_time.is_some() == (after_marker && version >= 12), || {
+        format!("{}.interpolation_time must be present exactly from version 12 with marker −1", at())
     })?;
     let keys = anim.keyframes.len();
-    fits_u32(|| format!("{}.keyframes", at()), keys)?;
+    if after_marker {
+        fits_u32(|| format!("{}.keyframes", at()), keys)?;
+    } else {
+        fits(|| format!("{}.marker (keyframe count)", at()), keys, i32::MAX as u64, "i32")?;
+    }
     for (k, key) in anim.keyframes.iter().enumerate() {
         string(|| format!("{}.keyframes[{k}].command", at()), &key.command)?;
     }

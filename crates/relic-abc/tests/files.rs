@@ -138,7 +138,7 @@ fn optional_parts_of_the_fixtures() {
     assert!(none.pieces.is_none());
     assert!(!none.order.contains(&relic_abc::file::SectionId::Pieces));
     let marker = v12(&read("v12_marker.abc"));
-    assert_eq!(marker.animations.unwrap().animations.iter().map(|a| a.marker).collect::<Vec<_>>(), [-1, 7]);
+    assert_eq!(marker.animations.unwrap().animations.iter().map(|a| a.marker()).collect::<Vec<_>>(), [-1, 3]);
     let unknown = v12(&read("v12_unknown_section.abc"));
     assert_eq!(unknown.unknown.len(), 1);
     assert_eq!(unknown.unknown[0].name, b"Extra");
@@ -168,7 +168,7 @@ fn section_field(bytes: &[u8], name: &str) -> u64 {
 #[test]
 fn hostile_fixtures_give_typed_errors() {
     let hostile = common::hostile_fixtures();
-    assert_eq!(hostile.len(), 7);
+    assert_eq!(hostile.len(), 9);
     for (name, bytes) in hostile {
         let err = read(&bytes).unwrap_err();
         let text = err.to_string();
@@ -206,6 +206,10 @@ fn hostile_fixtures_give_typed_errors() {
             "v6_node_children_huge.abc" => {
                 assert!(err.path.starts_with("Nodes.nodes["), "{text}");
                 assert!(matches!(err.kind, ReadErrorKind::CountTooLarge { .. } | ReadErrorKind::Truncated), "{text}");
+            }
+            "marker_not_a_count.abc" | "marker_below_minus_one.abc" => {
+                // Checked field by field in tests/markers.rs.
+                assert_eq!(err.path, "Animation.animations[1].marker", "{text}");
             }
             other => panic!("unexpected hostile fixture {other}: {text}"),
         }

@@ -271,7 +271,13 @@ fn v12_fields(b: &[u8]) -> AbcFields {
                 let mut at = body + 4;
                 for a in 0..u32_at(b, body) as usize {
                     f.floats.push(Field::f32(format!("animations[{a}].dims"), at));
-                    at = skip_string(b, at + 12) + 4 + if version >= 12 { 4 } else { 0 };
+                    // The marker: −1, then InterpolationTime (v ≥ 12) and KeyframeCount; or the
+                    // keyframe count itself.
+                    let marker = skip_string(b, at + 12);
+                    at = match u32_at(b, marker) {
+                        u32::MAX => marker + 4 + if version >= 12 { 4 } else { 0 },
+                        _ => marker,
+                    };
                     f.counts.push(Field::u32(format!("animations[{a}].keyframe_count"), at));
                     let k = u32_at(b, at) as usize;
                     keys.push(k);

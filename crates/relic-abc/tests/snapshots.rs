@@ -122,7 +122,7 @@ fn v12_lines(f: &V12File) -> Vec<String> {
             "animation {:?} dims {:?} marker {} interpolation {:?} keys {} ({:?}..{:?}) strings {:?} transforms {}",
             a.name,
             a.dims,
-            a.marker,
+            a.marker(),
             a.interpolation_time,
             a.keyframes.len(),
             a.keyframes.first().map(|k| k.time),

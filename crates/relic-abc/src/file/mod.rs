@@ -20,7 +20,7 @@ mod sockets;
 pub(crate) mod v12;
 pub(crate) mod v6;
 
-pub use animation::{Animation, Animations, Keyframe, Tracks, V13Key, V13Track};
+pub use animation::{Animation, Animations, KeyCountForm, Keyframe, Tracks, V13Key, V13Track};
 pub use child_models::{ChildModel, ChildModels, SelfEntry};
 pub use common::{NodeKey, UnknownSection};
 pub use header::Header;

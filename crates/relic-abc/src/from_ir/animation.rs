@@ -14,7 +14,7 @@ use super::names::stored_name;
 use super::skeleton::Skeleton;
 use crate::extras::{AnimExtras, V12Extras};
 use crate::file::common::{len_string, not_cp1252};
-use crate::file::{Animation as FileAnimation, Keyframe, NodeKey, Tracks, V13Key, V13Track};
+use crate::file::{Animation as FileAnimation, KeyCountForm, Keyframe, NodeKey, Tracks, V13Key, V13Track};
 use crate::to_ir::DEFAULT_BLEND_MS;
 
 /// Seconds → milliseconds, clamped to what a u32 holds.
@@ -220,14 +220,20 @@ pub(super) fn build_animations(
             Tracks { transforms, v13: Vec::new() }
         };
         let blend = millis(anim.blend_in);
+        // The count form has no interpolation time: kept while the blend is the default, else
+        // the −1 form stores it (v ≥ 12).
+        let form = match stored.map(|s| s.key_count_form) {
+            Some(KeyCountForm::InMarker) if version < 12 || blend == DEFAULT_BLEND_MS => KeyCountForm::InMarker,
+            _ => KeyCountForm::AfterMarker,
+        };
         if version < 12 && blend != DEFAULT_BLEND_MS {
             losses.push(Loss::new(element(), format!("blend-in time {blend} ms not stored before v12")));
         }
         out.push(FileAnimation {
             dims: stored.map_or_else(|| animation_dims(anim, dims, frame), |s| s.dims),
             name: stored_name(element, &anim.name, losses),
-            marker: stored.map_or(-1, |s| s.marker),
-            interpolation_time: (version >= 12).then_some(blend),
+            key_count_form: form,
+            interpolation_time: (version >= 12 && form == KeyCountForm::AfterMarker).then_some(blend),
             keyframes,
             tracks,
         });

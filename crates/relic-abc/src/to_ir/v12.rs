@@ -104,7 +104,7 @@ pub(super) fn to_ir(file: &V12File) -> Model {
             anim_extras.push(AnimExtras {
                 name: text(&anim.name),
                 dims: anim.dims,
-                marker: anim.marker,
+                key_count_form: anim.key_count_form,
                 node_prefixes: anim.tracks.v13.iter().map(|t| t.prefix).collect(),
                 key_extras: anim.tracks.v13.iter().flat_map(|t| t.keys.iter().map(|k| k.extra)).collect(),
             });

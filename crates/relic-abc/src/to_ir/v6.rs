@@ -12,6 +12,7 @@ use relic_core::{ReadError, ReadErrorKind};
 use super::{CornerSplit, key_events, node_channels, seconds, skin_with_copies, source};
 use crate::extras::{
     AbcExtras, FamilyExtras, RawV6Vertex, V6AnimExtras, V6Extras, V6NodeExtras, bind_digest, mesh_digest, morph_digest,
+    pose_digest,
 };
 use crate::file::common::text;
 use crate::file::{NodeKey, V6File};
@@ -135,6 +136,7 @@ pub(super) fn to_ir(file: &V6File) -> Result<Model, ReadError> {
             quantization: anim.node_anims.iter().map(|t| [t.scale, t.translation]).collect(),
             vertex_frames: anim.node_anims.iter().map(|t| t.vertex_frames.clone()).collect(),
             morph_digest: digest,
+            pose_digest: model.animations.last().map_or(0, pose_digest),
         });
     }
     let extras = V6Extras {

@@ -5,9 +5,9 @@ use relic_core::frame::Frame;
 use relic_core::math;
 use relic_core::model::{Aabb, Animation, Model, Transform};
 
-use super::Stale;
 use super::deformation::Deformation;
 use super::geometry::Geo;
+use super::{Boxes, Stale};
 use crate::extras::V6Extras;
 use crate::file::common::len_string;
 use crate::file::{NodeKey, V6Animation, V6Keyframe, V6Node, V6NodeAnim};
@@ -17,7 +17,7 @@ use crate::from_ir::names::stored_name;
 use crate::from_ir::skeleton::Skeleton;
 
 /// The v6 nodes: the skeleton in depth-first order with the stored boxes, indices and flags while
-/// they still fit; the mesh-deformation flag (4) follows the deformed vertices.
+/// they still fit; the mesh-deformation flag (4) follows the deformed vertices where those changed.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn build_nodes(
     model: &Model,
@@ -40,6 +40,9 @@ pub(super) fn build_nodes(
         let deform = if md_vertices.is_empty() { 0 } else { 4 };
         let stored = fits.and_then(|x| x.nodes.get(i));
         let flags = match stored {
+            // The stored flags as they are while the deformed vertices are the stored ones (a
+            // node may carry flag 4 without any, or the reverse).
+            Some(s) if s.md_vertices == md_vertices => s.flags,
             Some(s) => (s.flags & !4) | deform,
             None => (if bounds.is_some() { 2 } else { 1 }) | deform,
         };
@@ -62,8 +65,8 @@ pub(super) fn build_nodes(
 }
 
 /// A v6 animation: every node keyed at every key time. Key boxes and the clip box come from the
-/// model where it has them; the others are left empty (all zero) and listed in the [`Stale`]
-/// value, for [`super::recompute_boxes`].
+/// model when `boxes` says so (and it has them); the others are left empty (all zero) and listed
+/// in the [`Stale`] value, for [`super::recompute_boxes`].
 #[allow(clippy::too_many_arguments)]
 pub(super) fn build_animation(
     model: &Model,
@@ -74,6 +77,7 @@ pub(super) fn build_animation(
     md: &Deformation,
     conjugate: bool,
     frame: Frame,
+    boxes: Boxes,
     losses: &mut Vec<Loss>,
 ) -> (V6Animation, Stale) {
     let tracks: Vec<BoneTracks<'_>> = bone_tracks(model, anim, losses);
@@ -101,7 +105,12 @@ pub(super) fn build_animation(
     let mut keyframes = Vec::with_capacity(times.len());
     let mut recompute = Vec::new();
     for (k, &t) in times.iter().enumerate() {
-        let kept = anim.key_bounds.iter().find(|b| millis(b.time) == t).map(|b| box_from_ir(frame, &b.bounds));
+        let kept = match boxes {
+            Boxes::FromModel => {
+                anim.key_bounds.iter().find(|b| millis(b.time) == t).map(|b| box_from_ir(frame, &b.bounds))
+            }
+            Boxes::Recompute => None,
+        };
         if kept.is_none() {
             recompute.push(k);
         }
@@ -132,7 +141,10 @@ pub(super) fn build_animation(
             translation: md.quantization.get(a).and_then(|q| q.get(n)).map_or([0.0; 3], |q| q[1]),
         })
         .collect();
-    let clip = anim.bounds.map(|b| box_from_ir(frame, &b));
+    let clip = match boxes {
+        Boxes::FromModel => anim.bounds.map(|b| box_from_ir(frame, &b)),
+        Boxes::Recompute => None,
+    };
     let stale = Stale { keys: recompute, clip: clip.is_none() };
     let (bounds_min, bounds_max) = clip.unwrap_or(([0.0; 3], [0.0; 3]));
     let animation = V6Animation {

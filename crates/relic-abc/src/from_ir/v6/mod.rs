@@ -22,7 +22,7 @@ use self::geometry::build_geometry;
 use super::animation::key_times;
 use super::names::stored_name;
 use super::skeleton::Skeleton;
-use crate::extras::{AbcExtras, FamilyExtras, bind_digest};
+use crate::extras::{AbcExtras, FamilyExtras, bind_digest, pose_digest};
 use crate::file::v6::FILE_TOKEN;
 use crate::file::{AnimDims, V6Animation, V6Animations, V6File, V6Header, V6Nodes, V6SectionId};
 use crate::frame::{LITHTECH, LITHTECH_FLIPPED_Z, box_from_ir};
@@ -71,10 +71,24 @@ pub(super) fn build(model: &Model, extras: Option<&AbcExtras>, losses: &mut Vec<
     let md = mesh_deformation(model, &anims, &key_ms, &geo, ex, &inverse_binds, sk.nodes.len(), frame);
     let nodes = build_nodes(model, &sk, &geo, &md, nodes_fit.filter(|_| geo.exact), nodes_fit, losses);
 
+    // The model's boxes are game data: written as they are (stale or not) while nothing that
+    // poses the mesh changed since `to_ir` (mesh, skeleton, the clip's channels); recomputed by
+    // posing the written file otherwise. A model from elsewhere keeps whatever boxes it has.
+    let boxes_of = |a: usize, anim: &Animation| match ex {
+        None => Boxes::FromModel,
+        Some(x) if geo.exact && x.animations.len() == anims.len() => {
+            match x.animations.get(a).is_some_and(|s| s.pose_digest == pose_digest(anim)) {
+                true => Boxes::FromModel,
+                false => Boxes::Recompute,
+            }
+        }
+        Some(_) => Boxes::Recompute,
+    };
     let mut animations = Vec::with_capacity(anims.len());
     let mut stale = Vec::with_capacity(anims.len());
     for (a, (anim, times)) in anims.iter().zip(&key_ms).enumerate() {
-        let (animation, s) = build_animation(model, &sk, a, anim, times, &md, conjugate, frame, losses);
+        let boxes = boxes_of(a, anim);
+        let (animation, s) = build_animation(model, &sk, a, anim, times, &md, conjugate, frame, boxes, losses);
         animations.push(animation);
         stale.push(s);
     }
@@ -132,6 +146,15 @@ pub(super) fn build(model: &Model, extras: Option<&AbcExtras>, losses: &mut Vec<
     file.unknown = unknown;
     file.order = order;
     Ok(file)
+}
+
+/// Whether an animation's boxes come from the model or are recomputed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Boxes {
+    /// The model's key boxes (by key time) and clip box, where it has them.
+    FromModel,
+    /// All recomputed: the pose changed since the model was read.
+    Recompute,
 }
 
 /// What [`animation::build_animation`] left for [`recompute_boxes`].
