@@ -129,6 +129,10 @@ pub struct V12Extras {
     pub v13_unknown: Option<u32>,
     /// Stored LOD count (what a model without pieces keeps).
     pub lod_count: u32,
+    /// The header's counts as stored: what the header keeps for a section the file does not
+    /// have (nothing else determines them).
+    #[serde(default)]
+    pub counts: HeaderCounts,
     /// Stored LOD distances.
     pub lod_distances: Vec<f32>,
     /// Per piece.
@@ -149,6 +153,31 @@ pub struct V12Extras {
     pub unknown: Vec<UnknownSection>,
     /// Section order after `Header`.
     pub order: Vec<SectionId>,
+}
+
+/// The counts of a v9–v13 header as stored.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+pub struct HeaderCounts {
+    /// KeyframeCount.
+    pub keyframe_count: u32,
+    /// AnimationCount.
+    pub animation_count: u32,
+    /// NodeCount.
+    pub node_count: u32,
+    /// PieceCount.
+    pub piece_count: u32,
+    /// ChildModelCount.
+    pub child_model_count: u32,
+    /// FaceCount.
+    pub face_count: u32,
+    /// VertexCount.
+    pub vertex_count: u32,
+    /// WeightCount.
+    pub weight_count: u32,
+    /// SocketCount.
+    pub socket_count: u32,
+    /// WeightSetCount.
+    pub weight_set_count: u32,
 }
 
 /// A piece's data beyond the model.
@@ -202,6 +231,10 @@ pub struct AnimExtras {
     /// Whether the keyframe count follows the marker (−1) or is the marker.
     #[serde(default)]
     pub key_count_form: KeyCountForm,
+    /// Key times (ms) of an animation of a file without nodes, whose model clip has no channels to
+    /// carry them; empty otherwise.
+    #[serde(default)]
+    pub times: Vec<u32>,
     /// v13: per-node track prefixes.
     pub node_prefixes: Vec<i32>,
     /// v13: the 8 bytes after each transform, node after node.

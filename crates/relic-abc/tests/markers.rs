@@ -131,7 +131,9 @@ fn a_marker_that_is_neither_is_refused_naming_it() {
 fn a_count_that_does_not_fit_is_refused_at_the_marker() {
     let good = fixture("v9_marker_count.abc");
     let at = marker_at(&good, "walk");
-    for (count, says) in [(100_000i32, "count 100000 of 6-byte records"), (2, "bytes are left after the last animation")] {
+    for (count, says) in
+        [(100_000i32, "count 100000 of 6-byte records"), (2, "bytes are left after the last animation")]
+    {
         let mut bytes = good.clone();
         bytes[at..at + 4].copy_from_slice(&count.to_le_bytes());
         let err = read(&bytes).unwrap_err();

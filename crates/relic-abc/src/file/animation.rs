@@ -172,7 +172,8 @@ pub struct V13Key {
 /// module documentation).
 #[binrw::parser(reader, endian)]
 fn read_animations(count: u32, version: u32, node_count: u32) -> BinResult<Vec<Animation>> {
-    relic_core::binary::check_count(reader, u64::from(count), 22)?;
+    // The smallest animation: dims, an empty name, a marker that is its key count 0.
+    relic_core::binary::check_count(reader, u64::from(count), 18)?;
     let mut out: Vec<Animation> = Vec::with_capacity(count as usize);
     // (index, offset of the marker, marker) of the last animation whose marker is its count: if
     // the section then does not end where it should, that count is the one to doubt (a wrong

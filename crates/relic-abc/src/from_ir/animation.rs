@@ -15,7 +15,7 @@ use super::skeleton::Skeleton;
 use crate::extras::{AnimExtras, V12Extras};
 use crate::file::common::{len_string, not_cp1252};
 use crate::file::{Animation as FileAnimation, KeyCountForm, Keyframe, NodeKey, Tracks, V13Key, V13Track};
-use crate::to_ir::DEFAULT_BLEND_MS;
+use crate::to_ir::{DEFAULT_BLEND_MS, seconds};
 
 /// Seconds → milliseconds, clamped to what a u32 holds.
 pub(crate) fn millis(t: f32) -> u32 {
@@ -83,8 +83,8 @@ pub(crate) fn sample_local(bone: Option<&Bone>, tracks: Option<&BoneTracks<'_>>,
     Transform { translation, rotation, scale: [1.0; 3] }
 }
 
-/// The key times (ms) of an animation: every channel key, every event and `extra` time; at least
-/// one key. Reports keys that fall on the same millisecond or before 0.
+/// The key times (ms) of an animation: every channel key, every event and `extra` time (none for
+/// an animation without any). Reports keys that fall on the same millisecond or before 0.
 pub(crate) fn key_times(anim: &Animation, extra: &[f32], losses: &mut Vec<Loss>) -> Vec<u32> {
     // Channels usually share their key times (every node of a clip keyed at the same times): a
     // list bit-identical to the one before it adds nothing the sort and dedup below keep (times
@@ -112,9 +112,6 @@ pub(crate) fn key_times(anim: &Animation, extra: &[f32], losses: &mut Vec<Loss>)
     ms.dedup();
     if ms.len() < before && raw.iter().all(|&t| t >= 0.0) {
         losses.push(Loss::new(format!("animations {:?}", anim.name), "keys less than 1 ms apart merged"));
-    }
-    if ms.is_empty() {
-        ms.push(0);
     }
     ms
 }
@@ -186,7 +183,10 @@ pub(super) fn build_animations(
         let element = || format!("animations[{a}] {:?}", anim.name);
         let stored = ex.and_then(|x| x.animations.get(a)).filter(|s| s.name == anim.name);
         let tracks = bone_tracks(model, anim, losses);
-        let mut times = key_times(anim, &[], losses);
+        // A clip without channels (a file without nodes) keeps its key times in the extras.
+        let stored_times = stored.filter(|_| anim.channels.is_empty()).map(|s| s.times.as_slice()).unwrap_or_default();
+        let extra: Vec<f32> = stored_times.iter().map(|&t| seconds(t)).collect();
+        let mut times = key_times(anim, &extra, losses);
         let duration = millis(anim.duration);
         if times.last().is_some_and(|&l| duration > l) {
             times.push(duration);

@@ -99,7 +99,13 @@ pub(super) fn build_pieces(
                 losses
                     .push(Loss::new("meshes", "pieces switch LODs at different distances: the first piece's written"));
             }
-            first
+            // The stored list while the meshes have the distances `to_ir` gave them (it may hold
+            // more or fewer values than LODCount − 1: io_scene_abc writes none).
+            let stored = ex.map(|x| &x.lod_distances).filter(|d| {
+                let seen = (0..first.len()).map(|l| d.get(l).copied().unwrap_or(0.0));
+                seen.zip(&first).all(|(a, b)| a.to_bits() == b.to_bits())
+            });
+            stored.cloned().unwrap_or(first)
         }
         None => ex.map(|x| x.lod_distances.clone()).unwrap_or_default(),
     };

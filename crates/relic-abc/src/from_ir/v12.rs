@@ -11,6 +11,7 @@ use super::mesh::{build_pieces, computed_radius};
 use super::names::stored_name;
 use super::skeleton::Skeleton;
 use crate::extras::{AbcExtras, FamilyExtras, V12Extras, bind_digest};
+use crate::file::common::text;
 use crate::file::{
     AnimBinding, AnimBindingGroup, AnimBindings, Animation, Animations, ChildModel, ChildModels, Header, Node, NodeKey,
     Nodes, Pieces, SectionId, SelfEntry, Socket, Sockets, V12File,
@@ -38,7 +39,8 @@ pub(super) fn build(
     };
     let frame = LITHTECH;
     let sk = Skeleton::new(model, !model.meshes.is_empty(), losses);
-    let nodes_fit = ex.is_some_and(|x| x.nodes.len() == sk.nodes.len());
+    let nodes_fit =
+        ex.is_some_and(|x| x.nodes.len() == sk.nodes.len() && x.counts.node_count as usize == sk.nodes.len());
     let binds_fit = ex.is_some_and(|x| sk.identity && x.bind_digest == bind_digest(&model.bones));
     let node_count = sk.nodes.len() as u32;
 
@@ -58,7 +60,13 @@ pub(super) fn build(
     let animations = build_animations(model, &sk, version, ex, frame, losses);
     let sockets = build_sockets(model, &sk, frame, losses);
     let child_models = build_child_models(&sk, ex, nodes_fit, losses);
-    let anim_bindings = build_bindings(&animations, &child_models, ex);
+    // One AnimBindings group per child model; a source file without ChildModels had as many
+    // groups as its header said.
+    let groups = match ex {
+        Some(x) if x.child_models.is_none() => x.anim_bindings.as_ref().map_or(1, |b| b.groups.len()),
+        _ => child_models.count() as usize,
+    };
+    let anim_bindings = build_bindings(&animations, groups, ex);
 
     let radius = match ex {
         Some(x) if nodes_fit => x.internal_radius,
@@ -77,8 +85,8 @@ pub(super) fn build(
         animation_count: 0,
         node_count,
         piece_count: 0,
-        // Kept by the recount when the file has no ChildModels section: the AnimBindings group count.
-        child_model_count: 1 + child_models.children.len() as u32,
+        // Set below for a file without a ChildModels section (the recount keeps it).
+        child_model_count: child_models.count(),
         face_count: 0,
         vertex_count: 0,
         weight_count: 0,
@@ -109,12 +117,48 @@ pub(super) fn build(
         order,
     };
     settle_sections(&mut file, ex.is_some(), model);
+    absent_counts(&mut file, ex, losses);
     let counted = file.recounted_header();
     if let Some(p) = &mut file.pieces {
         p.weight_count = counted.weight_count;
     }
     file.header = counted;
     Ok(file)
+}
+
+/// The header counts of sections the file does not have: what the source file stated (nothing
+/// else determines them); without ChildModels, the count that sizes AnimBindings.
+fn absent_counts(file: &mut V12File, ex: Option<&V12Extras>, losses: &mut Vec<Loss>) {
+    let stored = ex.map(|x| x.counts).unwrap_or_default();
+    let h = &mut file.header;
+    if file.pieces.is_none() {
+        (h.piece_count, h.face_count, h.vertex_count, h.weight_count) =
+            (stored.piece_count, stored.face_count, stored.vertex_count, stored.weight_count);
+    }
+    if file.nodes.is_none() {
+        h.weight_set_count = stored.weight_set_count;
+        if stored.node_count != h.node_count {
+            losses.push(Loss::new(
+                "nodes",
+                format!(
+                    "NodeCount {} without a Nodes section: the model has no bones for those nodes' tracks and relations",
+                    stored.node_count
+                ),
+            ));
+        }
+    }
+    if file.child_models.is_none() {
+        h.child_model_count = match &file.anim_bindings {
+            Some(b) => b.groups.len() as u32,
+            None => ex.map_or(1, |_| stored.child_model_count),
+        };
+    }
+    if file.animations.is_none() {
+        (h.animation_count, h.keyframe_count) = (stored.animation_count, stored.keyframe_count);
+    }
+    if file.sockets.is_none() {
+        h.socket_count = stored.socket_count;
+    }
 }
 
 /// Keeps the sections of the source file's order (adding those the model now needs) and drops the
@@ -245,14 +289,19 @@ fn build_child_models(sk: &Skeleton, ex: Option<&V12Extras>, nodes_fit: bool, lo
 
 /// Group 0 lists the model's own animations; the other groups (one per child model) come from the
 /// source file. The stored groups are kept whole while group 0 still matches the animations.
-fn build_bindings(animations: &[Animation], child_models: &ChildModels, ex: Option<&V12Extras>) -> AnimBindings {
+fn build_bindings(animations: &[Animation], groups_wanted: usize, ex: Option<&V12Extras>) -> AnimBindings {
     let stored = ex.and_then(|x| x.anim_bindings.as_ref());
     let own: Vec<(Vec<u8>, [f32; 3])> = animations.iter().map(|a| (a.name.0.clone(), a.dims)).collect();
-    let groups_wanted = 1 + child_models.children.len();
+    // The animations as read: the stored groups stay whole (even a group 0 that does not list
+    // them, as a hand-edited file may have).
+    let unchanged = ex.is_some_and(|x| {
+        x.animations.len() == animations.len()
+            && x.animations.iter().zip(animations).all(|(s, a)| s.name == text(&a.name) && s.dims == a.dims)
+    });
     if let Some(s) = stored {
         let group0 =
             s.groups.first().map(|g| g.bindings.iter().map(|b| (b.name.0.clone(), b.dims)).collect::<Vec<_>>());
-        if group0.as_ref() == Some(&own) && s.groups.len() == groups_wanted {
+        if (unchanged || group0.as_ref() == Some(&own)) && s.groups.len() == groups_wanted {
             return s.clone();
         }
     }
@@ -262,6 +311,10 @@ fn build_bindings(animations: &[Animation], child_models: &ChildModels, ex: Opti
             .and_then(|g| g.bindings.iter().find(|b| b.name.0 == name))
             .map_or([0.0; 3], |b| b.translation)
     };
+    if groups_wanted == 0 {
+        // No self entry, so no group for the own animations either.
+        return AnimBindings { groups: Vec::new() };
+    }
     let mut groups = vec![AnimBindingGroup {
         bindings: animations
             .iter()

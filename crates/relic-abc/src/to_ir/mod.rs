@@ -56,6 +56,22 @@ pub(crate) fn seconds(ms: u32) -> f32 {
     ms as f32 / 1000.0
 }
 
+/// Key times in seconds, strictly increasing as the model needs them: a key that does not come
+/// after the one before it (two keys on one millisecond, or a time going back, which no known
+/// exporter writes) is placed at the next float after it; writing back merges such keys and
+/// reports it.
+fn key_seconds(ms: impl Iterator<Item = u32>) -> Vec<f32> {
+    let mut out: Vec<f32> = Vec::new();
+    for t in ms {
+        let s = seconds(t);
+        out.push(match out.last() {
+            Some(&before) if s <= before => before.next_up(),
+            _ => s,
+        });
+    }
+    out
+}
+
 /// A row-major file matrix as a column-major model matrix (same frame).
 pub(crate) fn column_major(row_major: &[f32; 16]) -> Mat4 {
     std::array::from_fn(|i| row_major.get((i % 4) * 4 + i / 4).copied().unwrap_or(0.0))

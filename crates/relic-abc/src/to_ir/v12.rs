@@ -6,10 +6,12 @@ use relic_core::math::{self, IDENTITY, Mat4};
 use relic_core::model::{Animation, Bone, BoneFlags, Influence, Lod, Material, Mesh, Model, Specular, Transform};
 
 use super::{
-    CornerSplit, DEFAULT_BLEND_MS, column_major, key_events, node_channels, seconds, skin_with_copies, source,
+    CornerSplit, DEFAULT_BLEND_MS, column_major, key_events, key_seconds, node_channels, seconds, skin_with_copies,
+    source,
 };
 use crate::extras::{
-    AbcExtras, AnimExtras, FamilyExtras, LodExtras, NodeExtras, PieceExtras, V12Extras, bind_digest, mesh_digest,
+    AbcExtras, AnimExtras, FamilyExtras, HeaderCounts, LodExtras, NodeExtras, PieceExtras, V12Extras, bind_digest,
+    mesh_digest,
 };
 use crate::file::common::text;
 use crate::file::nodes::depth_first_parents;
@@ -82,7 +84,7 @@ pub(super) fn to_ir(file: &V12File) -> Model {
     if let Some(a) = &file.animations {
         for anim in &a.animations {
             let keys = anim.keyframes.len();
-            let times: Vec<f32> = anim.keyframes.iter().map(|k| seconds(k.time)).collect();
+            let times = key_seconds(anim.keyframes.iter().map(|k| k.time));
             let mut channels = Vec::new();
             if keys > 0 {
                 for n in 0..nodes.len() {
@@ -105,6 +107,7 @@ pub(super) fn to_ir(file: &V12File) -> Model {
                 name: text(&anim.name),
                 dims: anim.dims,
                 key_count_form: anim.key_count_form,
+                times: if nodes.is_empty() { anim.keyframes.iter().map(|k| k.time).collect() } else { Vec::new() },
                 node_prefixes: anim.tracks.v13.iter().map(|t| t.prefix).collect(),
                 key_extras: anim.tracks.v13.iter().flat_map(|t| t.keys.iter().map(|k| k.extra)).collect(),
             });
@@ -130,6 +133,18 @@ pub(super) fn to_ir(file: &V12File) -> Model {
         padding: h.padding.to_vec(),
         v13_unknown: h.v13_unknown,
         lod_count: h.lod_count,
+        counts: HeaderCounts {
+            keyframe_count: h.keyframe_count,
+            animation_count: h.animation_count,
+            node_count: h.node_count,
+            piece_count: h.piece_count,
+            child_model_count: h.child_model_count,
+            face_count: h.face_count,
+            vertex_count: h.vertex_count,
+            weight_count: h.weight_count,
+            socket_count: h.socket_count,
+            weight_set_count: h.weight_set_count,
+        },
         lod_distances: h.lod_distances.clone(),
         pieces: piece_extras,
         bind_digest: bind_digest(&model.bones),

@@ -9,7 +9,7 @@ use relic_core::model::{
 };
 use relic_core::{ReadError, ReadErrorKind};
 
-use super::{CornerSplit, key_events, node_channels, seconds, skin_with_copies, source};
+use super::{CornerSplit, key_events, key_seconds, node_channels, seconds, skin_with_copies, source};
 use crate::extras::{
     AbcExtras, FamilyExtras, RawV6Vertex, V6AnimExtras, V6Extras, V6NodeExtras, bind_digest, mesh_digest, morph_digest,
     pose_digest,
@@ -103,7 +103,7 @@ pub(super) fn to_ir(file: &V6File) -> Result<Model, ReadError> {
     let mut target_start = 0;
     for (anim, morph) in file.animations.animations.iter().zip(morph_channels) {
         let keys = anim.keyframes.len();
-        let times: Vec<f32> = anim.keyframes.iter().map(|k| seconds(k.time)).collect();
+        let times = key_seconds(anim.keyframes.iter().map(|k| k.time));
         let mut channels = Vec::new();
         if keys > 0 {
             for (n, track) in anim.node_anims.iter().enumerate() {
@@ -114,7 +114,8 @@ pub(super) fn to_ir(file: &V6File) -> Result<Model, ReadError> {
         let key_bounds = anim
             .keyframes
             .iter()
-            .map(|k| KeyBounds { time: seconds(k.time), bounds: box_to_ir(frame, k.bounds_min, k.bounds_max) })
+            .zip(&times)
+            .map(|(k, &time)| KeyBounds { time, bounds: box_to_ir(frame, k.bounds_min, k.bounds_max) })
             .collect();
         let targets = if morph.is_some() { target_start..target_start + keys } else { 0..0 };
         if morph.is_some() {
@@ -239,7 +240,7 @@ fn v6_morphs(
                 normal_deltas: Vec::new(),
             });
         }
-        let times: Vec<f32> = anim.keyframes.iter().map(|k| seconds(k.time)).collect();
+        let times = key_seconds(anim.keyframes.iter().map(|k| k.time));
         let mut weights = vec![0.0f32; keys * total];
         for k in 0..keys {
             if let Some(w) = weights.get_mut(k * total + first + k) {

@@ -66,8 +66,21 @@ pub(super) fn build(model: &Model, extras: Option<&AbcExtras>, losses: &mut Vec<
         losses.push(Loss::new("animations", "added animation \"base\" holding the rest pose (a v6 model needs one)"));
         anims.push(Animation { name: "base".into(), ..Animation::default() });
     }
-    let key_ms: Vec<Vec<u32>> =
-        anims.iter().map(|a| key_times(a, &a.key_bounds.iter().map(|k| k.time).collect::<Vec<_>>(), losses)).collect();
+    let key_ms: Vec<Vec<u32>> = anims
+        .iter()
+        .map(|a| {
+            let mut times = key_times(a, &a.key_bounds.iter().map(|k| k.time).collect::<Vec<_>>(), losses);
+            if times.is_empty() {
+                // The games crash on an animation without keys (abc.md §7).
+                losses.push(Loss::new(
+                    format!("animations {:?}", a.name),
+                    "no keys: a key at 0 s holding the rest pose added (a v6 animation needs one)",
+                ));
+                times.push(0);
+            }
+            times
+        })
+        .collect();
     let md = mesh_deformation(model, &anims, &key_ms, &geo, ex, &inverse_binds, sk.nodes.len(), frame);
     let nodes = build_nodes(model, &sk, &geo, &md, nodes_fit.filter(|_| geo.exact), nodes_fit, losses);
 
