@@ -4,6 +4,7 @@
 // Test helpers may fail loudly: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
+mod build;
 mod common;
 
 use relic_abc::file::{KeyCountForm, SectionId, V12File};
@@ -162,4 +163,46 @@ fn keys_on_one_millisecond_are_merged_and_reported() {
     model.validate().unwrap();
     let out = write_model(&model, &WriteOptions::default()).unwrap();
     assert!(out.losses.iter().any(|l| l.to_string().contains("keys less than 1 ms apart merged")), "{:?}", out.losses);
+}
+
+/// The sections of a file: (name, body).
+fn split(bytes: &[u8]) -> Vec<(Vec<u8>, Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut at = 0usize;
+    loop {
+        let len = usize::from(u16::from_le_bytes([bytes[at], bytes[at + 1]]));
+        let name = bytes[at + 2..at + 2 + len].to_vec();
+        let next = i32::from_le_bytes(bytes[at + 2 + len..at + 6 + len].try_into().unwrap());
+        let end = if next < 0 { bytes.len() } else { next as usize };
+        out.push((name, bytes[at + 6 + len..end].to_vec()));
+        if next < 0 {
+            return out;
+        }
+        at = end;
+    }
+}
+
+/// Any section order reads in v9–v13 (the reader dispatches on names); v6 needs Geometry before
+/// Nodes and Nodes before Animation (their sizes come from there) and says so, with the offset.
+#[test]
+fn section_order() {
+    let v12 = std::fs::read(common::fixtures_dir().join("v12_full.abc")).unwrap();
+    let mut list = split(&v12);
+    list.swap(2, 5);
+    let swapped = build::sections(&list);
+    assert_eq!(write(&read(&swapped).unwrap()).unwrap(), swapped);
+    assert!(write_model(&read_model(&swapped).unwrap(), &WriteOptions::default()).unwrap().value == swapped);
+
+    let v6 = std::fs::read(common::fixtures_dir().join("v6_basic.abc")).unwrap();
+    let mut list = split(&v6);
+    list.swap(2, 3);
+    let swapped = build::sections(&list);
+    let err = read(&swapped).unwrap_err();
+    let animation_at = swapped.windows(11).position(|w| w == b"\x09\x00Animation").unwrap() as u64;
+    assert_eq!((err.path.as_str(), err.offset), ("Animation", animation_at), "{err}");
+    assert!(err.to_string().contains("the section must come after Nodes"), "{err}");
+    list.swap(2, 3);
+    list.push(list[1].clone());
+    let twice = build::sections(&list);
+    assert!(read(&twice).unwrap_err().to_string().contains("Geometry: the section appears twice"));
 }

@@ -35,7 +35,13 @@ pub fn corpus_checks(bytes: &[u8]) -> Checks {
                     .filter(|(_, s, r)| s != r)
                     .map(|(n, s, r)| format!("{n} stored {s}, recomputed {r}"))
                     .collect();
-                if bad.is_empty() { Ok(format!("{} counts equal", pairs.len())) } else { Err(bad.join(", ")) }
+                // LODDistanceCount is LODCount − 1 in every game file; io_scene_abc writes 0.
+                let (distances, lods) = (f.header.lod_distances.len(), f.header.lod_count as usize);
+                let note = match distances + 1 == lods || (distances == 0 && lods == 0) {
+                    true => String::new(),
+                    false => format!("; LODDistanceCount {distances} is not LODCount − 1 (as io_scene_abc writes)"),
+                };
+                if bad.is_empty() { Ok(format!("{} counts equal{note}", pairs.len())) } else { Err(bad.join(", ")) }
             });
         }
         AbcFile::V6(_) => {

@@ -72,7 +72,6 @@ pub(crate) fn header_count_pairs(file: &V12File) -> Vec<(&'static str, u32, u32)
         ("WeightSetCount", s.weight_set_count, r.weight_set_count),
         ("StringCount", s.string_count, r.string_count),
         ("StringLengthTotal", s.string_length_total, r.string_length_total),
-        ("LODDistanceCount", s.lod_distances.len() as u32, r.lod_count.saturating_sub(1)),
         ("Pieces.WeightCount", file.pieces.as_ref().map_or(r.weight_count, |p| p.weight_count), r.weight_count),
     ]
 }
