@@ -14,20 +14,8 @@ static ALLOCATOR: CountingAllocator = CountingAllocator;
 /// design); everything else must be as parsed.
 fn recounted(mut file: AbcFile, back: &AbcFile) -> AbcFile {
     if let (AbcFile::V12(f), AbcFile::V12(b)) = (&mut file, back) {
-        let (h, r) = (&mut f.header, &b.header);
-        h.keyframe_count = r.keyframe_count;
-        h.animation_count = r.animation_count;
-        h.node_count = r.node_count;
-        h.piece_count = r.piece_count;
-        h.child_model_count = r.child_model_count;
-        h.face_count = r.face_count;
-        h.vertex_count = r.vertex_count;
-        h.weight_count = r.weight_count;
-        h.lod_count = r.lod_count;
-        h.socket_count = r.socket_count;
-        h.weight_set_count = r.weight_set_count;
-        h.string_count = r.string_count;
-        h.string_length_total = r.string_length_total;
+        f.header.counts = b.header.counts;
+        (f.header.string_count, f.header.string_length_total) = (b.header.string_count, b.header.string_length_total);
         if let (Some(p), Some(q)) = (&mut f.pieces, &b.pieces) {
             p.weight_count = q.weight_count;
         }

@@ -17,7 +17,8 @@
 use relic_core::model::{Animation, Bone, FormatExtras, Mesh, Model};
 
 use crate::file::{
-    AnimBindings, ChildModels, KeyCountForm, SectionId, TransformInfo, UnknownSection, V6SectionId, Weight, WeightSet,
+    AnimBindings, ChildModels, HeaderCounts, KeyCountForm, SectionId, TransformInfo, UnknownSection, V6SectionId,
+    Weight, WeightSet,
 };
 
 /// Everything an ABC file holds beyond the common model.
@@ -127,11 +128,8 @@ pub struct V12Extras {
     pub padding: Vec<u8>,
     /// v13 header word.
     pub v13_unknown: Option<u32>,
-    /// Stored LOD count (what a model without pieces keeps).
-    pub lod_count: u32,
     /// The header's counts as stored: what the header keeps for a section the file does not
-    /// have (nothing else determines them).
-    #[serde(default)]
+    /// have (nothing else determines them; LODCount for a model without pieces too).
     pub counts: HeaderCounts,
     /// Stored LOD distances.
     pub lod_distances: Vec<f32>,
@@ -153,31 +151,6 @@ pub struct V12Extras {
     pub unknown: Vec<UnknownSection>,
     /// Section order after `Header`.
     pub order: Vec<SectionId>,
-}
-
-/// The counts of a v9–v13 header as stored.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
-pub struct HeaderCounts {
-    /// KeyframeCount.
-    pub keyframe_count: u32,
-    /// AnimationCount.
-    pub animation_count: u32,
-    /// NodeCount.
-    pub node_count: u32,
-    /// PieceCount.
-    pub piece_count: u32,
-    /// ChildModelCount.
-    pub child_model_count: u32,
-    /// FaceCount.
-    pub face_count: u32,
-    /// VertexCount.
-    pub vertex_count: u32,
-    /// WeightCount.
-    pub weight_count: u32,
-    /// SocketCount.
-    pub socket_count: u32,
-    /// WeightSetCount.
-    pub weight_set_count: u32,
 }
 
 /// A piece's data beyond the model.

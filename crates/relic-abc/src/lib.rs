@@ -66,17 +66,17 @@ pub fn info(bytes: &[u8]) -> Result<Info, ReadError> {
     match &file {
         AbcFile::V12(f) => {
             let h = &f.header;
-            info.count("nodes", h.node_count)
-                .count("pieces", h.piece_count)
-                .count("lods", h.lod_count)
-                .count("vertices", h.vertex_count)
-                .count("faces", h.face_count)
-                .count("weights", h.weight_count)
-                .count("animations", h.animation_count)
-                .count("keyframes", h.keyframe_count)
-                .count("child_models", h.child_model_count)
-                .count("sockets", h.socket_count)
-                .count("weight_sets", h.weight_set_count)
+            info.count("nodes", h.counts.node_count)
+                .count("pieces", h.counts.piece_count)
+                .count("lods", h.counts.lod_count)
+                .count("vertices", h.counts.vertex_count)
+                .count("faces", h.counts.face_count)
+                .count("weights", h.counts.weight_count)
+                .count("animations", h.counts.animation_count)
+                .count("keyframes", h.counts.keyframe_count)
+                .count("child_models", h.counts.child_model_count)
+                .count("sockets", h.counts.socket_count)
+                .count("weight_sets", h.counts.weight_set_count)
                 .count("lod_distances", h.lod_distances.len())
                 .number("radius", f64::from(h.internal_radius));
         }

@@ -117,12 +117,12 @@ pub(crate) fn v6_read(file: &V6File, at: V6Bodies) -> Result<(), ReadError> {
 pub(crate) fn v12_read(file: &V12File, at: V12Bodies) -> Result<(), ReadError> {
     let h = &file.header;
     if let Some(c) = &file.child_models
-        && c.count() != h.child_model_count
+        && c.count() != h.counts.child_model_count
     {
         return Err(ReadError::invalid(
             at.child_models,
             "ChildModels.count",
-            format!("{} child models, but the header's ChildModelCount is {}", c.count(), h.child_model_count),
+            format!("{} child models, but the header's ChildModelCount is {}", c.count(), h.counts.child_model_count),
         ));
     }
     if let Some(n) = &file.nodes
@@ -138,16 +138,16 @@ pub(crate) fn v12_read(file: &V12File, at: V12Bodies) -> Result<(), ReadError> {
         ));
     }
     if let Some(p) = &file.pieces {
-        pieces_read(p, h.node_count, at.pieces)?;
+        pieces_read(p, h.counts.node_count, at.pieces)?;
     }
     if let Some(s) = &file.sockets
-        && let Some((i, node)) = bad_socket(s, h.node_count)
+        && let Some((i, node)) = bad_socket(s, h.counts.node_count)
     {
         let before: usize = s.sockets.iter().take(i).map(|s| s.size()).sum();
         return Err(ReadError::invalid(
             at.sockets + 4 + before as u64,
             format!("Sockets.sockets[{i}].node_index"),
-            format!("node index {node} ≥ node count {}", h.node_count),
+            format!("node index {node} ≥ node count {}", h.counts.node_count),
         ));
     }
     Ok(())
@@ -220,7 +220,7 @@ pub(crate) fn v12_write(file: &V12File) -> Result<(), WriteError> {
     string(|| "Header.command_string".into(), &h.command_string)?;
     fits_u32(|| "Header.lod_distances".into(), h.lod_distances.len())?;
     let counts = file.recounted_header();
-    let nodes = counts.node_count;
+    let nodes = counts.counts.node_count;
     let expected: Vec<SectionId> = file
         .present_sections()
         .iter()
@@ -235,7 +235,7 @@ pub(crate) fn v12_write(file: &V12File) -> Result<(), WriteError> {
         expect(!known && u.name != b"Header", || format!("unknown[{i}] is named like a known section"))?;
     }
     if let Some(p) = &file.pieces {
-        pieces_write(p, version, counts.lod_count, nodes)?;
+        pieces_write(p, version, counts.counts.lod_count, nodes)?;
     }
     if let Some(n) = &file.nodes {
         for (i, node) in n.nodes.iter().enumerate() {
@@ -277,8 +277,8 @@ pub(crate) fn v12_write(file: &V12File) -> Result<(), WriteError> {
     }
     if let Some(b) = &file.anim_bindings {
         let groups = b.groups.len();
-        expect(groups == counts.child_model_count as usize, || {
-            format!("AnimBindings: {groups} groups for {} child models", counts.child_model_count)
+        expect(groups == counts.counts.child_model_count as usize, || {
+            format!("AnimBindings: {groups} groups for {} child models", counts.counts.child_model_count)
         })?;
         for (g, group) in b.groups.iter().enumerate() {
             for (i, binding) in group.bindings.iter().enumerate() {

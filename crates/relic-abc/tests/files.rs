@@ -75,7 +75,7 @@ fn written_counts_follow_the_data() {
     anims[1].keyframes[1].command = "a brand new command".into();
     let out = write(&AbcFile::V12(f)).unwrap();
     let back = v12(&out);
-    assert_eq!(back.header.socket_count, before.socket_count - 1);
+    assert_eq!(back.header.counts.socket_count, before.counts.socket_count - 1);
     // The old command string was used once, the new one is new: same count, longer total.
     assert_eq!(back.header.string_count, before.string_count);
     let delta = "a brand new command".len() as i64 - "cmd msg c1cam12 trigger".len() as i64;
@@ -165,7 +165,7 @@ fn optional_parts_of_the_fixtures() {
     assert_eq!(no_flip.transform_info.map(|t| (t.flip_mat, t.fix_anim_keyframes)), Some((0, 1)));
     assert!(no_flip.conjugates_keys() && !no_flip.flips_z());
     let distances = v12(&read("v12_no_lod_distances.abc"));
-    assert_eq!((distances.header.lod_count, distances.header.lod_distances.len()), (2, 0));
+    assert_eq!((distances.header.counts.lod_count, distances.header.lod_distances.len()), (2, 0));
 }
 
 fn section_field(bytes: &[u8], name: &str) -> u64 {

@@ -387,8 +387,8 @@ fn field_tables_match_the_parser() {
     let f = v12_fields(&v12);
     let relic_abc::AbcFile::V12(file) = relic_abc::read(&v12).unwrap() else { panic!() };
     let get = |label: &str| f.counts.iter().find(|x| x.label == label).unwrap().read(&v12).unwrap();
-    assert_eq!(get("Header.node_count"), file.header.node_count);
-    assert_eq!(get("Header.lod_count"), file.header.lod_count);
+    assert_eq!(get("Header.node_count"), file.header.counts.node_count);
+    assert_eq!(get("Header.lod_count"), file.header.counts.lod_count);
     let pieces = file.pieces.as_ref().unwrap();
     assert_eq!(get("Pieces.piece_count") as usize, pieces.pieces.len());
     assert_eq!(get("pieces[1].lods[1].face_count") as usize, pieces.pieces[1].lods[1].faces.len());

@@ -36,7 +36,7 @@ fn without_nodes() -> V12File {
     c.self_entry.as_mut().unwrap().relations.clear();
     c.children.iter_mut().for_each(|c| c.relations.clear());
     f.sockets.as_mut().unwrap().sockets.clear();
-    f.header.node_count = 0;
+    f.header.counts.node_count = 0;
     for a in &mut f.animations.as_mut().unwrap().animations {
         a.tracks.transforms.clear();
     }
@@ -87,8 +87,8 @@ fn counts_of_absent_sections_are_kept() {
     f.child_models = None;
     f.anim_bindings = None;
     f.order.retain(|s| !matches!(s, SectionId::Nodes | SectionId::ChildModels | SectionId::AnimBindings));
-    f.header.weight_set_count = 4;
-    f.header.child_model_count = 3;
+    f.header.counts.weight_set_count = 4;
+    f.header.counts.child_model_count = 3;
     assert_eq!(round_trip(f), (true, true, vec![]));
 }
 

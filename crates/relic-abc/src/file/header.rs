@@ -8,14 +8,44 @@ use relic_core::binary::{LenString, counted};
 use crate::file::V12File;
 use crate::file::pieces::weight_total;
 
-/// `Header` section body. The counts are kept as stored; the writer writes the values it
-/// recomputes from the data (equal in every real file).
+/// `Header` section body (abc.md §4.1, rows in file order). The counts are kept as stored; the
+/// writer writes the values it recomputes from the data (equal in every real file).
 #[binrw]
 #[brw(little)]
 #[derive(Debug, Clone, PartialEq)]
 pub struct Header {
     /// File version: 9, 10, 11, 12 or 13.
     pub version: u32,
+    /// The counts of what the sections hold.
+    pub counts: HeaderCounts,
+    /// v13 only: a word of unknown meaning (abc.md §4.1 row 13).
+    #[br(if(version >= 13))]
+    pub v13_unknown: Option<u32>,
+    /// Distinct non-empty strings among the command string, node names, child-model file names,
+    /// animation names and keyframe strings.
+    pub string_count: u32,
+    /// Σ lengths of those strings.
+    pub string_length_total: u32,
+    /// Free text for the game (`ShadowEnable;ShadowSizeX 32;…`).
+    pub command_string: LenString,
+    /// Visibility radius, game units.
+    pub internal_radius: f32,
+    #[br(temp)]
+    #[bw(calc = lod_distances.len() as u32)]
+    lod_distance_count: u32,
+    /// 60 bytes, all zero in every known file.
+    pub padding: [u8; 60],
+    /// Camera distance at which LOD i + 1 replaces LOD i (`LODCount − 1` values in every known
+    /// file; kept as stored).
+    #[br(parse_with = counted, args(u64::from(lod_distance_count), 4))]
+    pub lod_distances: Vec<f32>,
+}
+
+/// Header rows 2–12: the counts of what the sections hold.
+#[binrw]
+#[brw(little)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+pub struct HeaderCounts {
     /// Σ keyframes of the model's own animations.
     pub keyframe_count: u32,
     /// Own animations (child models' animations not counted).
@@ -38,27 +68,25 @@ pub struct Header {
     pub socket_count: u32,
     /// Weight sets.
     pub weight_set_count: u32,
-    /// v13 only: a word of unknown meaning (abc.md §4.1 row 13).
-    #[br(if(version >= 13))]
-    pub v13_unknown: Option<u32>,
-    /// Distinct non-empty strings among the command string, node names, child-model file names,
-    /// animation names and keyframe strings.
-    pub string_count: u32,
-    /// Σ lengths of those strings.
-    pub string_length_total: u32,
-    /// Free text for the game (`ShadowEnable;ShadowSizeX 32;…`).
-    pub command_string: LenString,
-    /// Visibility radius, game units.
-    pub internal_radius: f32,
-    #[br(temp)]
-    #[bw(calc = lod_distances.len() as u32)]
-    lod_distance_count: u32,
-    /// 60 bytes, all zero in every known file.
-    pub padding: [u8; 60],
-    /// Camera distance at which LOD i + 1 replaces LOD i (`LODCount − 1` values in every known
-    /// file; kept as stored).
-    #[br(parse_with = counted, args(u64::from(lod_distance_count), 4))]
-    pub lod_distances: Vec<f32>,
+}
+
+impl HeaderCounts {
+    /// Each count with its name in the notes, in file order.
+    pub(crate) fn named(&self) -> [(&'static str, u32); 11] {
+        [
+            ("KeyframeCount", self.keyframe_count),
+            ("AnimationCount", self.animation_count),
+            ("NodeCount", self.node_count),
+            ("PieceCount", self.piece_count),
+            ("ChildModelCount", self.child_model_count),
+            ("FaceCount", self.face_count),
+            ("VertexCount", self.vertex_count),
+            ("WeightCount", self.weight_count),
+            ("LODCount", self.lod_count),
+            ("SocketCount", self.socket_count),
+            ("WeightSetCount", self.weight_set_count),
+        ]
+    }
 }
 
 impl Header {
@@ -84,27 +112,27 @@ impl V12File {
         let mut h = self.header.clone();
         if let Some(p) = &self.pieces {
             let lods = || p.pieces.iter().flat_map(|p| &p.lods);
-            h.piece_count = p.pieces.len() as u32;
-            h.face_count = lods().map(|l| l.faces.len() as u32).sum();
-            h.vertex_count = lods().map(|l| l.vertices.len() as u32).sum();
-            h.weight_count = weight_total(&p.pieces);
+            h.counts.piece_count = p.pieces.len() as u32;
+            h.counts.face_count = lods().map(|l| l.faces.len() as u32).sum();
+            h.counts.vertex_count = lods().map(|l| l.vertices.len() as u32).sum();
+            h.counts.weight_count = weight_total(&p.pieces);
             if let Some(first) = p.pieces.first() {
-                h.lod_count = first.lods.len() as u32;
+                h.counts.lod_count = first.lods.len() as u32;
             }
         }
         if let Some(n) = &self.nodes {
-            h.node_count = n.nodes.len() as u32;
-            h.weight_set_count = n.weight_sets.len() as u32;
+            h.counts.node_count = n.nodes.len() as u32;
+            h.counts.weight_set_count = n.weight_sets.len() as u32;
         }
         if let Some(c) = &self.child_models {
-            h.child_model_count = c.count();
+            h.counts.child_model_count = c.count();
         }
         if let Some(a) = &self.animations {
-            h.animation_count = a.animations.len() as u32;
-            h.keyframe_count = a.animations.iter().map(|a| a.keyframes.len() as u32).sum();
+            h.counts.animation_count = a.animations.len() as u32;
+            h.counts.keyframe_count = a.animations.iter().map(|a| a.keyframes.len() as u32).sum();
         }
         if let Some(s) = &self.sockets {
-            h.socket_count = s.sockets.len() as u32;
+            h.counts.socket_count = s.sockets.len() as u32;
         }
         (h.string_count, h.string_length_total) = self.strings();
         h

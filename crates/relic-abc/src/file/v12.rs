@@ -140,7 +140,7 @@ pub(crate) fn read(bytes: &[u8]) -> Result<(V12File, V12Bodies), ReadError> {
         bytes,
         |span| body(bytes, span, |s| Header::read_le(s)),
         |h, id, span: &Span| {
-            let (version, node_count, lods) = (h.version, h.node_count, h.lod_count);
+            let (version, node_count, lods) = (h.version, h.counts.node_count, h.counts.lod_count);
             match id {
                 SectionId::Pieces => {
                     at.pieces = span.body;
@@ -162,7 +162,7 @@ pub(crate) fn read(bytes: &[u8]) -> Result<(V12File, V12Bodies), ReadError> {
                     sockets = Some(body(bytes, span, |s| Sockets::read_le(s))?);
                 }
                 SectionId::AnimBindings => {
-                    let groups = h.child_model_count;
+                    let groups = h.counts.child_model_count;
                     anim_bindings = Some(body(bytes, span, |s| AnimBindings::read_options(s, le, (groups,)))?);
                 }
                 SectionId::Unknown(_) => {}

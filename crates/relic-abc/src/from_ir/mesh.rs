@@ -109,7 +109,7 @@ pub(super) fn build_pieces(
         }
         None => ex.map(|x| x.lod_distances.clone()).unwrap_or_default(),
     };
-    let lod_count = lod_count.map_or_else(|| ex.map_or(1, |x| x.lod_count), |n| n as u32);
+    let lod_count = lod_count.map_or_else(|| ex.map_or(1, |x| x.counts.lod_count), |n| n as u32);
     Ok((pieces, distances, lod_count))
 }
 

@@ -13,8 +13,8 @@ use super::skeleton::Skeleton;
 use crate::extras::{AbcExtras, FamilyExtras, V12Extras, bind_digest};
 use crate::file::common::text;
 use crate::file::{
-    AnimBinding, AnimBindingGroup, AnimBindings, Animation, Animations, ChildModel, ChildModels, Header, Node, NodeKey,
-    Nodes, Pieces, SectionId, SelfEntry, Socket, Sockets, V12File,
+    AnimBinding, AnimBindingGroup, AnimBindings, Animation, Animations, ChildModel, ChildModels, Header, HeaderCounts,
+    Node, NodeKey, Nodes, Pieces, SectionId, SelfEntry, Socket, Sockets, V12File,
 };
 use crate::frame::LITHTECH;
 use crate::to_ir::column_major;
@@ -81,18 +81,13 @@ pub(super) fn build(
     }
     let header = Header {
         version,
-        keyframe_count: 0,
-        animation_count: 0,
-        node_count,
-        piece_count: 0,
-        // Set below for a file without a ChildModels section (the recount keeps it).
-        child_model_count: child_models.count(),
-        face_count: 0,
-        vertex_count: 0,
-        weight_count: 0,
-        lod_count,
-        socket_count: 0,
-        weight_set_count: 0,
+        // The counts the data gives are recounted below; these are what nothing else gives.
+        counts: HeaderCounts {
+            node_count,
+            child_model_count: child_models.count(),
+            lod_count,
+            ..HeaderCounts::default()
+        },
         v13_unknown: (version >= 13).then(|| ex.and_then(|x| x.v13_unknown).unwrap_or(0)),
         string_count: 0,
         string_length_total: 0,
@@ -120,7 +115,7 @@ pub(super) fn build(
     absent_counts(&mut file, ex, losses);
     let counted = file.recounted_header();
     if let Some(p) = &mut file.pieces {
-        p.weight_count = counted.weight_count;
+        p.weight_count = counted.counts.weight_count;
     }
     file.header = counted;
     Ok(file)
@@ -132,12 +127,12 @@ fn absent_counts(file: &mut V12File, ex: Option<&V12Extras>, losses: &mut Vec<Lo
     let stored = ex.map(|x| x.counts).unwrap_or_default();
     let h = &mut file.header;
     if file.pieces.is_none() {
-        (h.piece_count, h.face_count, h.vertex_count, h.weight_count) =
+        (h.counts.piece_count, h.counts.face_count, h.counts.vertex_count, h.counts.weight_count) =
             (stored.piece_count, stored.face_count, stored.vertex_count, stored.weight_count);
     }
     if file.nodes.is_none() {
-        h.weight_set_count = stored.weight_set_count;
-        if stored.node_count != h.node_count {
+        h.counts.weight_set_count = stored.weight_set_count;
+        if stored.node_count != h.counts.node_count {
             losses.push(Loss::new(
                 "nodes",
                 format!(
@@ -148,16 +143,16 @@ fn absent_counts(file: &mut V12File, ex: Option<&V12Extras>, losses: &mut Vec<Lo
         }
     }
     if file.child_models.is_none() {
-        h.child_model_count = match &file.anim_bindings {
+        h.counts.child_model_count = match &file.anim_bindings {
             Some(b) => b.groups.len() as u32,
             None => ex.map_or(1, |_| stored.child_model_count),
         };
     }
     if file.animations.is_none() {
-        (h.animation_count, h.keyframe_count) = (stored.animation_count, stored.keyframe_count);
+        (h.counts.animation_count, h.counts.keyframe_count) = (stored.animation_count, stored.keyframe_count);
     }
     if file.sockets.is_none() {
-        h.socket_count = stored.socket_count;
+        h.counts.socket_count = stored.socket_count;
     }
 }
 

@@ -10,8 +10,7 @@ use super::{
     source,
 };
 use crate::extras::{
-    AbcExtras, AnimExtras, FamilyExtras, HeaderCounts, LodExtras, NodeExtras, PieceExtras, V12Extras, bind_digest,
-    mesh_digest,
+    AbcExtras, AnimExtras, FamilyExtras, LodExtras, NodeExtras, PieceExtras, V12Extras, bind_digest, mesh_digest,
 };
 use crate::file::common::text;
 use crate::file::nodes::depth_first_parents;
@@ -132,19 +131,7 @@ pub(super) fn to_ir(file: &V12File) -> Model {
         internal_radius: h.internal_radius,
         padding: h.padding.to_vec(),
         v13_unknown: h.v13_unknown,
-        lod_count: h.lod_count,
-        counts: HeaderCounts {
-            keyframe_count: h.keyframe_count,
-            animation_count: h.animation_count,
-            node_count: h.node_count,
-            piece_count: h.piece_count,
-            child_model_count: h.child_model_count,
-            face_count: h.face_count,
-            vertex_count: h.vertex_count,
-            weight_count: h.weight_count,
-            socket_count: h.socket_count,
-            weight_set_count: h.weight_set_count,
-        },
+        counts: h.counts,
         lod_distances: h.lod_distances.clone(),
         pieces: piece_extras,
         bind_digest: bind_digest(&model.bones),

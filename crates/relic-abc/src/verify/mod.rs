@@ -36,7 +36,7 @@ pub fn corpus_checks(bytes: &[u8]) -> Checks {
                     .map(|(n, s, r)| format!("{n} stored {s}, recomputed {r}"))
                     .collect();
                 // LODDistanceCount is LODCount − 1 in every game file; io_scene_abc writes 0.
-                let (distances, lods) = (f.header.lod_distances.len(), f.header.lod_count as usize);
+                let (distances, lods) = (f.header.lod_distances.len(), f.header.counts.lod_count as usize);
                 let note = match distances + 1 == lods || (distances == 0 && lods == 0) {
                     true => String::new(),
                     false => format!("; LODDistanceCount {distances} is not LODCount − 1 (as io_scene_abc writes)"),
@@ -85,7 +85,11 @@ fn describe(file: &AbcFile) -> String {
         ),
         AbcFile::V12(f) => format!(
             "v{}, {} nodes, {} pieces × {} LODs, {} animations",
-            f.header.version, f.header.node_count, f.header.piece_count, f.header.lod_count, f.header.animation_count
+            f.header.version,
+            f.header.counts.node_count,
+            f.header.counts.piece_count,
+            f.header.counts.lod_count,
+            f.header.counts.animation_count
         ),
     }
 }

@@ -58,20 +58,11 @@ pub(crate) fn weights(file: &V12File) -> WeightProof {
 /// Every stored header count paired with its recomputed value.
 pub(crate) fn header_count_pairs(file: &V12File) -> Vec<(&'static str, u32, u32)> {
     let (s, r) = (&file.header, file.recounted_header());
-    vec![
-        ("KeyframeCount", s.keyframe_count, r.keyframe_count),
-        ("AnimationCount", s.animation_count, r.animation_count),
-        ("NodeCount", s.node_count, r.node_count),
-        ("PieceCount", s.piece_count, r.piece_count),
-        ("ChildModelCount", s.child_model_count, r.child_model_count),
-        ("FaceCount", s.face_count, r.face_count),
-        ("VertexCount", s.vertex_count, r.vertex_count),
-        ("WeightCount", s.weight_count, r.weight_count),
-        ("LODCount", s.lod_count, r.lod_count),
-        ("SocketCount", s.socket_count, r.socket_count),
-        ("WeightSetCount", s.weight_set_count, r.weight_set_count),
-        ("StringCount", s.string_count, r.string_count),
-        ("StringLengthTotal", s.string_length_total, r.string_length_total),
-        ("Pieces.WeightCount", file.pieces.as_ref().map_or(r.weight_count, |p| p.weight_count), r.weight_count),
-    ]
+    let mut pairs: Vec<(&'static str, u32, u32)> =
+        s.counts.named().into_iter().zip(r.counts.named()).map(|((name, a), (_, b))| (name, a, b)).collect();
+    pairs.push(("StringCount", s.string_count, r.string_count));
+    pairs.push(("StringLengthTotal", s.string_length_total, r.string_length_total));
+    let weights = file.pieces.as_ref().map_or(r.counts.weight_count, |p| p.weight_count);
+    pairs.push(("Pieces.WeightCount", weights, r.counts.weight_count));
+    pairs
 }
