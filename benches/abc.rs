@@ -13,17 +13,17 @@ use relic_benches::{bench_memcpy, corpus_file, large_abc};
 use relic_core::WriteOptions;
 
 fn group(c: &mut Criterion, name: &str, bytes: &[u8]) {
-    let file = relic_abc::parse(bytes).unwrap();
+    let file = relic_abc::read(bytes).unwrap();
     let model = relic_abc::read_model(bytes).unwrap();
     let mut g = c.benchmark_group(format!("abc/{name}"));
     g.throughput(Throughput::Bytes(bytes.len() as u64));
     bench_memcpy(&mut g, name, bytes);
-    g.bench_function("parse", |b| b.iter(|| relic_abc::parse(black_box(bytes)).unwrap()));
+    g.bench_function("parse", |b| b.iter(|| relic_abc::read(black_box(bytes)).unwrap()));
     g.bench_function("write", |b| b.iter(|| relic_abc::write(black_box(&file)).unwrap()));
     g.bench_function("read_model (parse + to_ir)", |b| b.iter(|| relic_abc::read_model(black_box(bytes)).unwrap()));
-    g.bench_function("to_ir", |b| b.iter(|| relic_abc::to_ir::to_ir(black_box(&file)).unwrap()));
+    g.bench_function("to_ir", |b| b.iter(|| relic_abc::to_ir(black_box(&file)).unwrap()));
     g.bench_function("from_ir", |b| {
-        b.iter(|| relic_abc::from_ir::from_ir(black_box(&model), &WriteOptions::default()).unwrap())
+        b.iter(|| relic_abc::from_ir(black_box(&model), &WriteOptions::default()).unwrap())
     });
     g.finish();
 }

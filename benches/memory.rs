@@ -55,7 +55,7 @@ fn measure(rows: &mut Vec<Row>, file: &str, bytes: &[u8], readers: &[(&str, Read
 
 fn abc_readers() -> [(&'static str, Reader); 2] {
     [
-        ("parse", |b| drop(black_box(relic_abc::parse(b).unwrap()))),
+        ("parse", |b| drop(black_box(relic_abc::read(b).unwrap()))),
         ("read_model", |b| drop(black_box(relic_abc::read_model(b).unwrap()))),
     ]
 }

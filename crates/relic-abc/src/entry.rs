@@ -19,5 +19,12 @@ pub static ENTRY: FormatEntry = FormatEntry {
     }),
     animation: None,
     texture: None,
-    checks: Some(|input| crate::checks::corpus_checks(input.bytes)),
+    checks: CHECKS,
 };
+
+/// The corpus checks, with the `verify` feature.
+#[cfg(feature = "verify")]
+const CHECKS: Option<relic_core::format::CorpusChecks> = Some(|input| crate::verify::corpus_checks(input.bytes));
+/// The corpus checks, with the `verify` feature.
+#[cfg(not(feature = "verify"))]
+const CHECKS: Option<relic_core::format::CorpusChecks> = None;

@@ -14,11 +14,12 @@
 //! The struct serialises to JSON (for glTF `extras`); `from_ir` accepts both the typed value and
 //! that JSON.
 
-use relic_core::model::{Bone, FormatExtras, Mesh, Model};
+use relic_core::model::{Animation, Bone, FormatExtras, Mesh, Model};
 
-use crate::common::UnknownSection;
-use crate::v6::{TransformInfo, V6SectionId};
-use crate::v12::{AnimBindings, ChildModels, SectionId, Weight, WeightSet};
+use crate::file::{
+    AnimBindings, ChildModels, HeaderCounts, KeyCountForm, SectionId, TransformInfo, UnknownSection, V6SectionId,
+    Weight, WeightSet,
+};
 
 /// Everything an ABC file holds beyond the common model.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -111,6 +112,11 @@ pub struct V6AnimExtras {
     /// Digest of the morph data the model got from them (targets of this animation and its morph
     /// channel).
     pub morph_digest: u64,
+    /// Digest of the animation's channels and morph channels as `to_ir` made them: while it still
+    /// matches (and the mesh and skeleton are unchanged), the model's key boxes and clip box are
+    /// written as they are, stale or not (they are game data); otherwise they are recomputed.
+    #[serde(default)]
+    pub pose_digest: u64,
 }
 
 /// v9–v13 data beyond the model.
@@ -122,8 +128,9 @@ pub struct V12Extras {
     pub padding: Vec<u8>,
     /// v13 header word.
     pub v13_unknown: Option<u32>,
-    /// Stored LOD count (what a model without pieces keeps).
-    pub lod_count: u32,
+    /// The header's counts as stored: what the header keeps for a section the file does not
+    /// have (nothing else determines them; LODCount for a model without pieces too).
+    pub counts: HeaderCounts,
     /// Stored LOD distances.
     pub lod_distances: Vec<f32>,
     /// Per piece.
@@ -194,11 +201,16 @@ pub struct AnimExtras {
     pub name: String,
     /// Object half-extents.
     pub dims: [f32; 3],
-    /// The marker word.
-    pub marker: i32,
+    /// Whether the keyframe count follows the marker (−1) or is the marker.
+    #[serde(default)]
+    pub key_count_form: KeyCountForm,
+    /// Key times (ms) of an animation of a file without nodes, whose model clip has no channels to
+    /// carry them; empty otherwise.
+    #[serde(default)]
+    pub times: Vec<u32>,
     /// v13: per-node track prefixes.
     pub node_prefixes: Vec<i32>,
-    /// v13: per-transform extra bytes.
+    /// v13: the 8 bytes after each transform, node after node.
     pub key_extras: Vec<[u8; 8]>,
 }
 
@@ -207,7 +219,7 @@ static OPS: relic_core::model::ExtrasOps =
 
 impl AbcExtras {
     /// Wraps the extras for `Model::extras`.
-    pub fn into_format_extras(self) -> FormatExtras {
+    pub(crate) fn into_format_extras(self) -> FormatExtras {
         FormatExtras::new(crate::FORMAT, self, &OPS)
     }
 
@@ -299,6 +311,37 @@ pub(crate) fn morph_digest(
     }
     if let Some(c) = channel {
         d.len(c.times.len());
+        d.f32s(&c.times);
+        d.f32s(&c.weights);
+    }
+    d.finish()
+}
+
+/// Digest of what poses a clip: its bone channels and morph channels.
+pub(crate) fn pose_digest(anim: &Animation) -> u64 {
+    let mut d = Digest::new();
+    d.len(anim.channels.len());
+    for c in &anim.channels {
+        d.word(c.bone as u32);
+        d.word(c.interpolation as u32);
+        d.word(match c.clock {
+            relic_core::model::Clock::Animation => 0,
+            relic_core::model::Clock::Global(g) => 1 + g as u32,
+        });
+        d.len(c.times.len());
+        d.f32s(&c.times);
+        match &c.values {
+            relic_core::model::ChannelValues::Translation(v) => d.f32s(bytemuck::cast_slice(v)),
+            relic_core::model::ChannelValues::Rotation(v) => d.f32s(bytemuck::cast_slice(v)),
+            relic_core::model::ChannelValues::Scale(v) => {
+                d.word(u32::MAX);
+                d.f32s(bytemuck::cast_slice(v));
+            }
+        }
+    }
+    d.len(anim.morph_channels.len());
+    for c in &anim.morph_channels {
+        d.len(c.mesh);
         d.f32s(&c.times);
         d.f32s(&c.weights);
     }

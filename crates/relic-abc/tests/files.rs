@@ -6,20 +6,20 @@
 
 mod common;
 
-use relic_abc::file::{Family, family};
-use relic_abc::{AbcFile, counts, parse, write};
+use relic_abc::{AbcFile, read, write};
 use relic_core::ReadErrorKind;
+use relic_core::check::Status;
 use relic_core::info::Fact;
 
-fn v12(bytes: &[u8]) -> relic_abc::v12::V12File {
-    match parse(bytes).unwrap() {
+fn v12(bytes: &[u8]) -> relic_abc::file::V12File {
+    match read(bytes).unwrap() {
         AbcFile::V12(f) => f,
         AbcFile::V6(_) => panic!("expected v9–v13"),
     }
 }
 
-fn v6(bytes: &[u8]) -> relic_abc::v6::V6File {
-    match parse(bytes).unwrap() {
+fn v6(bytes: &[u8]) -> relic_abc::file::V6File {
+    match read(bytes).unwrap() {
         AbcFile::V6(f) => f,
         AbcFile::V12(_) => panic!("expected v6"),
     }
@@ -28,7 +28,7 @@ fn v6(bytes: &[u8]) -> relic_abc::v6::V6File {
 #[test]
 fn fixtures_rewrite_byte_identically() {
     for (name, bytes) in common::fixtures() {
-        let file = parse(&bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let file = read(&bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(write(&file).unwrap(), bytes, "{name}");
     }
 }
@@ -38,7 +38,7 @@ fn corpus_rewrites_byte_identically() {
     let Some(files) = common::corpus() else { return };
     assert_eq!(files.len(), 5);
     for (name, bytes) in files {
-        let file = parse(&bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let file = read(&bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
         let out = write(&file).unwrap();
         assert!(out == bytes, "{name}: {} bytes written for {}", out.len(), bytes.len());
     }
@@ -51,10 +51,15 @@ fn recomputed_header_counts_equal_the_stored_ones() {
     files.extend(common::corpus().unwrap_or_default());
     let mut checked = 0;
     for (name, bytes) in files {
-        let AbcFile::V12(f) = parse(&bytes).unwrap() else { continue };
-        for (count, stored, recomputed) in counts::header_count_pairs(&f) {
-            assert_eq!(stored, recomputed, "{name}: {count}");
-        }
+        let AbcFile::V12(_) = read(&bytes).unwrap() else { continue };
+        let (status, detail) = common::check(&bytes, "header-counts");
+        assert_eq!(status, Status::Pass, "{name}: {detail}");
+        let note = if name == "v12_no_lod_distances.abc" {
+            "; LODDistanceCount 0 is not LODCount − 1 (as io_scene_abc writes)"
+        } else {
+            ""
+        };
+        assert_eq!(detail, format!("14 counts equal{note}"), "{name}");
         checked += 1;
     }
     assert!(checked >= 10);
@@ -68,15 +73,15 @@ fn written_counts_follow_the_data() {
     f.sockets.as_mut().unwrap().sockets.pop();
     let anims = &mut f.animations.as_mut().unwrap().animations;
     anims[1].keyframes[1].command = "a brand new command".into();
-    let back = v12(&write(&AbcFile::V12(f)).unwrap());
-    assert_eq!(back.header.socket_count, before.socket_count - 1);
+    let out = write(&AbcFile::V12(f)).unwrap();
+    let back = v12(&out);
+    assert_eq!(back.header.counts.socket_count, before.counts.socket_count - 1);
     // The old command string was used once, the new one is new: same count, longer total.
     assert_eq!(back.header.string_count, before.string_count);
     let delta = "a brand new command".len() as i64 - "cmd msg c1cam12 trigger".len() as i64;
     assert_eq!(i64::from(back.header.string_length_total), i64::from(before.string_length_total) + delta);
-    for (count, stored, recomputed) in counts::header_count_pairs(&back) {
-        assert_eq!(stored, recomputed, "{count}");
-    }
+    let (status, detail) = common::check(&out, "header-counts");
+    assert_eq!(status, Status::Pass, "{detail}");
 }
 
 /// The string rule of §4.1 on the real files: distinct non-empty strings among command string,
@@ -86,7 +91,6 @@ fn written_counts_follow_the_data() {
 fn string_count_rule() {
     let Some(bytes) = common::corpus_file("PARTNER_DANCIN.ABC") else { return };
     let f = v12(&bytes);
-    assert_eq!(counts::strings(&f), (f.header.string_count, f.header.string_length_total));
     // Counting socket names too (as Jupiter's ModelAllocations does) would not match.
     let mut counted: std::collections::HashSet<Vec<u8>> = std::collections::HashSet::new();
     counted.insert(f.header.command_string.0.clone());
@@ -98,6 +102,7 @@ fn string_count_rule() {
     }
     counted.remove(&Vec::new());
     assert_eq!(counted.len() as u32, f.header.string_count);
+    assert_eq!(counted.iter().map(|s| s.len() as u32).sum::<u32>(), f.header.string_length_total);
     let sockets = f.sockets.as_ref().unwrap().sockets.iter().filter(|s| !counted.contains(&s.name.0)).count();
     assert!(sockets > 0, "socket names would change the count");
 }
@@ -116,17 +121,18 @@ fn version_deltas_are_in_the_types() {
     let v12f = read("v12_full.abc");
     let anims = v12f.animations.unwrap().animations;
     assert_eq!(anims.iter().map(|a| a.interpolation_time).collect::<Vec<_>>(), [Some(200), Some(300)]);
-    assert!(anims.iter().all(|a| a.tracks.node_prefixes.is_empty() && a.tracks.key_extras.is_empty()));
+    assert!(anims.iter().all(|a| a.tracks.v13.is_empty() && a.tracks.transforms.len() == 3 * a.keyframes.len()));
     let v13 = read("v13.abc");
     assert_eq!(v13.header.v13_unknown, Some(0x1234));
     let walk = &v13.animations.as_ref().unwrap().animations[1];
-    assert_eq!(walk.tracks.node_prefixes, [-1, -1, -1]);
-    assert_eq!(walk.tracks.key_extras.len(), 9);
-    assert_eq!(walk.tracks.key_extras[2], [2, 0, 0, 0, 0, 0, 0, 0]);
+    assert!(walk.tracks.transforms.is_empty());
+    assert_eq!(walk.tracks.v13.iter().map(|t| t.prefix).collect::<Vec<_>>(), [-1, -1, -1]);
+    assert_eq!(walk.tracks.v13.iter().map(|t| t.keys.len()).sum::<usize>(), 9);
+    assert_eq!(walk.tracks.v13[0].keys[2].extra, [2, 0, 0, 0, 0, 0, 0, 0]);
     // v13 relations stay 28 bytes: the child model of the fixture reads with identity relations.
     let children = &v13.child_models.unwrap().children;
     assert_eq!(children[0].save_index, 764);
-    assert!(children[0].relations.iter().all(|r| *r == relic_abc::common::NodeKey::IDENTITY));
+    assert!(children[0].relations.iter().all(|r| *r == relic_abc::file::NodeKey::IDENTITY));
 }
 
 #[test]
@@ -135,9 +141,9 @@ fn optional_parts_of_the_fixtures() {
     assert_eq!(v12(&read("v12_zero_pieces.abc")).pieces.unwrap().pieces.len(), 0);
     let none = v12(&read("v12_no_pieces_section.abc"));
     assert!(none.pieces.is_none());
-    assert!(!none.order.contains(&relic_abc::v12::SectionId::Pieces));
+    assert!(!none.order.contains(&relic_abc::file::SectionId::Pieces));
     let marker = v12(&read("v12_marker.abc"));
-    assert_eq!(marker.animations.unwrap().animations.iter().map(|a| a.marker).collect::<Vec<_>>(), [-1, 7]);
+    assert_eq!(marker.animations.unwrap().animations.iter().map(|a| a.marker()).collect::<Vec<_>>(), [-1, 3]);
     let unknown = v12(&read("v12_unknown_section.abc"));
     assert_eq!(unknown.unknown.len(), 1);
     assert_eq!(unknown.unknown[0].name, b"Extra");
@@ -154,7 +160,12 @@ fn optional_parts_of_the_fixtures() {
     assert_eq!(morph.animations.animations[0].node_anims[2].vertex_frames.len(), 3 * 2);
     let info = v6(&read("v6_transform_info.abc"));
     assert_eq!(info.transform_info.map(|t| (t.flip_mat, t.fix_anim_keyframes)), Some((1, 0)));
-    assert!(!info.conjugates_keys());
+    assert!(!info.conjugates_keys() && info.flips_z());
+    let no_flip = v6(&read("v6_transform_info_no_flip.abc"));
+    assert_eq!(no_flip.transform_info.map(|t| (t.flip_mat, t.fix_anim_keyframes)), Some((0, 1)));
+    assert!(no_flip.conjugates_keys() && !no_flip.flips_z());
+    let distances = v12(&read("v12_no_lod_distances.abc"));
+    assert_eq!((distances.header.counts.lod_count, distances.header.lod_distances.len()), (2, 0));
 }
 
 fn section_field(bytes: &[u8], name: &str) -> u64 {
@@ -167,9 +178,9 @@ fn section_field(bytes: &[u8], name: &str) -> u64 {
 #[test]
 fn hostile_fixtures_give_typed_errors() {
     let hostile = common::hostile_fixtures();
-    assert_eq!(hostile.len(), 7);
+    assert_eq!(hostile.len(), 9);
     for (name, bytes) in hostile {
-        let err = parse(&bytes).unwrap_err();
+        let err = read(&bytes).unwrap_err();
         let text = err.to_string();
         match name.as_str() {
             "next_offset_backwards.abc" => {
@@ -206,6 +217,10 @@ fn hostile_fixtures_give_typed_errors() {
                 assert!(err.path.starts_with("Nodes.nodes["), "{text}");
                 assert!(matches!(err.kind, ReadErrorKind::CountTooLarge { .. } | ReadErrorKind::Truncated), "{text}");
             }
+            "marker_not_a_count.abc" | "marker_below_minus_one.abc" => {
+                // Checked field by field in tests/markers.rs.
+                assert_eq!(err.path, "Animation.animations[1].marker", "{text}");
+            }
             other => panic!("unexpected hostile fixture {other}: {text}"),
         }
     }
@@ -215,9 +230,10 @@ fn hostile_fixtures_give_typed_errors() {
 fn every_version_is_detected_and_other_files_are_not() {
     for (name, bytes) in common::fixtures() {
         let found = relic_abc::detect(&bytes).unwrap_or_else(|| panic!("{name}"));
-        assert_eq!(found.source.version, parse(&bytes).unwrap().version(), "{name}");
+        assert_eq!(found.source.version, read(&bytes).unwrap().version(), "{name}");
     }
-    assert_eq!(family(&std::fs::read(common::fixtures_dir().join("v6_basic.abc")).unwrap()), Some(Family::V6));
+    let v6 = std::fs::read(common::fixtures_dir().join("v6_basic.abc")).unwrap();
+    assert_eq!(relic_abc::detect(&v6).map(|d| d.source.version), Some(6));
     for other in [
         &b"Ogawa\0\0\0\0\0\0\0\0\0\0\0"[..],
         b"\x89HDF\r\n\x1a\n\0\0\0\0\0\0\0\0",

@@ -50,7 +50,7 @@ fn every_truncation_is_an_error() {
             let what = format!("{name} cut at {}", cut.len());
             survive(&what, cut).unwrap();
             check(&what, cut, Limits::default(), relic_abc::info).unwrap();
-            assert!(relic_abc::parse(cut).is_err(), "{what} parsed");
+            assert!(relic_abc::read(cut).is_err(), "{what} parsed");
             cuts += 1;
         }
     }
@@ -110,9 +110,9 @@ fn whatever_parses_rewrites_consistently() {
         let mut rng = Rng::new(7 + bytes.len() as u64);
         for round in 0..200 {
             let mutated = mutate(&bytes, &mut rng, 1 + round % 3);
-            let Ok(file) = relic_abc::parse(&mutated) else { continue };
+            let Ok(file) = relic_abc::read(&mutated) else { continue };
             let out = relic_abc::write(&file).unwrap_or_else(|e| panic!("{name} mutation {round}: {e}"));
-            let back = relic_abc::parse(&out).unwrap_or_else(|e| panic!("{name} mutation {round}: {e}"));
+            let back = relic_abc::read(&out).unwrap_or_else(|e| panic!("{name} mutation {round}: {e}"));
             // NaN floats compare unequal; compare the bytes of a second rewrite instead.
             assert_eq!(relic_abc::write(&back).unwrap(), out, "{name} mutation {round}");
             rewritten += 1;
@@ -128,7 +128,7 @@ use relic_testkit::{COUNT_VALUES, Field, Harness, offset_values};
 /// The shared battery's readers for ABC: the file layer, `info` and the model mapping.
 fn harness<'a>() -> Harness<'a> {
     Harness::new()
-        .reader("parse", relic_abc::parse)
+        .reader("read", relic_abc::read)
         .reader("info", relic_abc::info)
         .reader("read_model", relic_abc::read_model)
 }
@@ -271,7 +271,13 @@ fn v12_fields(b: &[u8]) -> AbcFields {
                 let mut at = body + 4;
                 for a in 0..u32_at(b, body) as usize {
                     f.floats.push(Field::f32(format!("animations[{a}].dims"), at));
-                    at = skip_string(b, at + 12) + 4 + if version >= 12 { 4 } else { 0 };
+                    // The marker: −1, then InterpolationTime (v ≥ 12) and KeyframeCount; or the
+                    // keyframe count itself.
+                    let marker = skip_string(b, at + 12);
+                    at = match u32_at(b, marker) {
+                        u32::MAX => marker + 4 + if version >= 12 { 4 } else { 0 },
+                        _ => marker,
+                    };
                     f.counts.push(Field::u32(format!("animations[{a}].keyframe_count"), at));
                     let k = u32_at(b, at) as usize;
                     keys.push(k);
@@ -379,10 +385,10 @@ fn fields_of(name: &str, bytes: &[u8]) -> AbcFields {
 fn field_tables_match_the_parser() {
     let (_, v12) = common::fixtures().into_iter().find(|(n, _)| n == "v12_full.abc").unwrap();
     let f = v12_fields(&v12);
-    let relic_abc::AbcFile::V12(file) = relic_abc::parse(&v12).unwrap() else { panic!() };
+    let relic_abc::AbcFile::V12(file) = relic_abc::read(&v12).unwrap() else { panic!() };
     let get = |label: &str| f.counts.iter().find(|x| x.label == label).unwrap().read(&v12).unwrap();
-    assert_eq!(get("Header.node_count"), file.header.node_count);
-    assert_eq!(get("Header.lod_count"), file.header.lod_count);
+    assert_eq!(get("Header.node_count"), file.header.counts.node_count);
+    assert_eq!(get("Header.lod_count"), file.header.counts.lod_count);
     let pieces = file.pieces.as_ref().unwrap();
     assert_eq!(get("Pieces.piece_count") as usize, pieces.pieces.len());
     assert_eq!(get("pieces[1].lods[1].face_count") as usize, pieces.pieces[1].lods[1].faces.len());
@@ -406,7 +412,7 @@ fn field_tables_match_the_parser() {
 
     let (_, v6) = common::fixtures().into_iter().find(|(n, _)| n == "v6_basic.abc").unwrap();
     let f = v6_fields(&v6);
-    let relic_abc::AbcFile::V6(file) = relic_abc::parse(&v6).unwrap() else { panic!() };
+    let relic_abc::AbcFile::V6(file) = relic_abc::read(&v6).unwrap() else { panic!() };
     let get = |label: &str| f.counts.iter().find(|x| x.label == label).unwrap().read(&v6).unwrap() as usize;
     assert_eq!(get("Geometry.num_tris"), file.geometry.triangles.len());
     assert_eq!(get("Geometry.num_verts"), file.geometry.vertices.len());

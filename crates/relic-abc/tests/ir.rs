@@ -6,7 +6,7 @@
 
 mod common;
 
-use relic_abc::{AbcFile, parse, read_model, write_model};
+use relic_abc::{AbcFile, read, read_model, write_model};
 use relic_anim::pose::ClipTime;
 use relic_anim::proofs::{key_boxes, rest_pose, stored_key_boxes};
 use relic_core::model::{
@@ -34,7 +34,7 @@ fn round_trip_through_the_model_is_byte_identical() {
         let out = write_model(&model, &WriteOptions::default()).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert!(out.losses.is_empty(), "{name}: {:?}", out.losses);
         assert!(out.value == bytes, "{name}: not byte-identical");
-        assert_eq!(parse(&out.value).unwrap(), parse(&bytes).unwrap(), "{name}");
+        assert_eq!(read(&out.value).unwrap(), read(&bytes).unwrap(), "{name}");
     }
 }
 
@@ -130,14 +130,14 @@ fn v12_rest_pose_through_the_model_and_relic_anim() {
 #[test]
 fn conjugation_follows_transform_info() {
     let bytes = std::fs::read(common::fixtures_dir().join("v6_transform_info.abc")).unwrap();
-    let AbcFile::V6(mut file) = parse(&bytes).unwrap() else { panic!() };
-    assert!(relic_abc::proofs::key_boxes(&file).worst < 0.01);
+    let (status, detail) = common::check(&bytes, "v6-key-boxes");
+    assert_eq!(status, relic_core::check::Status::Pass, "{detail}");
+    let AbcFile::V6(mut file) = read(&bytes).unwrap() else { panic!() };
     file.transform_info = None;
-    file.order.retain(|s| *s != relic_abc::v6::V6SectionId::TransformInfo);
-    let proof = relic_abc::proofs::key_boxes(&file);
-    assert!(proof.worst > 0.1, "conjugating the keys must miss the boxes: {proof:?}");
-    let model = relic_abc::to_ir::to_ir(&AbcFile::V6(file)).unwrap();
-    assert!(key_boxes(&model, &stored_key_boxes(&model), 0.01).is_err());
+    file.order.retain(|s| *s != relic_abc::file::V6SectionId::TransformInfo);
+    let without = relic_abc::write(&AbcFile::V6(file)).unwrap();
+    let (status, detail) = common::check(&without, "v6-key-boxes");
+    assert_eq!(status, relic_core::check::Status::Fail, "conjugating the keys must miss the boxes: {detail}");
 }
 
 /// Without extras the writers rebuild everything from the model; the files read back and, for
@@ -151,7 +151,7 @@ fn models_without_extras_rebuild_files_that_read_back() {
             let out = write_model(&model, &v12_opts(version)).unwrap_or_else(|e| panic!("{name} → v{version}: {e}"));
             let back = read_model(&out.value).unwrap_or_else(|e| panic!("{name} → v{version}: {e}"));
             back.validate().unwrap_or_else(|e| panic!("{name} → v{version}: {e}"));
-            let checks = relic_abc::checks::corpus_checks(&out.value);
+            let checks = relic_abc::verify::corpus_checks(&out.value);
             assert!(checks.passed(), "{name} → v{version}: {:?}", checks.failures().collect::<Vec<_>>());
             if version == 12 && model.source.unwrap().version != 6 {
                 assert_eq!(back.meshes.len(), model.meshes.len(), "{name}");
@@ -175,8 +175,8 @@ fn edits_in_the_model_are_written() {
     let out = write_model(&model, &WriteOptions::default()).unwrap();
     let back = read_model(&out.value).unwrap();
     assert_eq!(back.meshes[0].positions[1], model.meshes[0].positions[1]);
-    assert!(relic_abc::checks::corpus_checks(&out.value).passed());
-    let (AbcFile::V12(a), AbcFile::V12(b)) = (parse(&bytes).unwrap(), parse(&out.value).unwrap()) else { panic!() };
+    assert!(relic_abc::verify::corpus_checks(&out.value).passed());
+    let (AbcFile::V12(a), AbcFile::V12(b)) = (read(&bytes).unwrap(), read(&out.value).unwrap()) else { panic!() };
     let (pa, pb) = (&a.pieces.unwrap().pieces, &b.pieces.unwrap().pieces);
     assert_ne!(pa[0].lods[0], pb[0].lods[0]);
     assert_eq!(pa[1].lods, pb[1].lods, "the untouched piece is written exactly");
@@ -352,7 +352,7 @@ fn a_foreign_model_writes_v12_and_v6_and_reports_losses() {
     assert_eq!(back.attachments[0].name, "hand");
     assert_eq!(back.animations[0].events[0].name, "step");
     assert!((back.animations[0].blend_in - 0.25).abs() < 1e-6);
-    assert!(relic_abc::checks::corpus_checks(&out.value).passed());
+    assert!(relic_abc::verify::corpus_checks(&out.value).passed());
 
     let out = write_model(&model, &v12_opts(6)).unwrap();
     for what in ["strongest bone", "meshes merged", "materials", "sockets dropped", "scale keys dropped"] {
@@ -363,12 +363,12 @@ fn a_foreign_model_writes_v12_and_v6_and_reports_losses() {
     assert_eq!(back.meshes.len(), 1);
     assert_eq!(back.meshes[0].skin.max_influences(), 1);
     assert!(!back.meshes[0].morph_targets.is_empty(), "the morph target becomes mesh deformation");
-    let checks = relic_abc::checks::corpus_checks(&out.value);
+    let checks = relic_abc::verify::corpus_checks(&out.value);
     assert!(checks.passed(), "{:?}", checks.0);
     for version in [9, 10, 11, 13] {
         let out = write_model(&model, &v12_opts(version)).unwrap();
         assert_eq!(relic_abc::detect(&out.value).unwrap().source.version, version);
-        assert!(relic_abc::checks::corpus_checks(&out.value).passed(), "v{version}");
+        assert!(relic_abc::verify::corpus_checks(&out.value).passed(), "v{version}");
     }
 }
 
@@ -387,7 +387,7 @@ fn morph_targets_become_v6_mesh_deformation() {
     model.attachments.clear();
     let out = write_model(&model, &v12_opts(6)).unwrap();
     let back = read_model(&out.value).unwrap();
-    let AbcFile::V6(file) = parse(&out.value).unwrap() else { panic!() };
+    let AbcFile::V6(file) = read(&out.value).unwrap() else { panic!() };
     assert_eq!(file.nodes.nodes.iter().map(|n| n.md_vertices.len()).sum::<usize>(), 2, "{:?}", file.nodes);
     let mut worst = 0.0f32;
     for t in [0.0, 0.5, 1.0] {
@@ -405,7 +405,7 @@ fn a_v6_model_always_has_an_animation() {
     model.animations.clear();
     let out = write_model(&model, &v12_opts(6)).unwrap();
     assert!(has(&out.losses, "added animation \"base\""));
-    let AbcFile::V6(file) = parse(&out.value).unwrap() else { panic!() };
+    let AbcFile::V6(file) = read(&out.value).unwrap() else { panic!() };
     assert_eq!(file.animations.animations.len(), 1);
     assert_eq!(file.animations.animations[0].keyframes.len(), 1);
 }
@@ -436,7 +436,7 @@ fn version_is_chosen_from_the_options_and_the_source() {
 #[test]
 fn frames_of_both_families() {
     let bytes = std::fs::read(common::fixtures_dir().join("v12_full.abc")).unwrap();
-    let AbcFile::V12(file) = parse(&bytes).unwrap() else { panic!() };
+    let AbcFile::V12(file) = read(&bytes).unwrap() else { panic!() };
     let model = read_model(&bytes).unwrap();
     let p = file.pieces.as_ref().unwrap().pieces[1].lods[0].vertices[0].position;
     assert_eq!(model.meshes[2].positions[0], [-p[0], p[1], p[2]]);

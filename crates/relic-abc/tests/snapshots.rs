@@ -10,8 +10,7 @@ mod common;
 use std::fmt::Write;
 
 use relic_abc::AbcFile;
-use relic_abc::v6::V6File;
-use relic_abc::v12::V12File;
+use relic_abc::file::{V6File, V12File};
 use relic_core::Model;
 use serde::Serialize;
 
@@ -48,17 +47,17 @@ fn v12_lines(f: &V12File) -> Vec<String> {
         ),
         format!(
             "counts keys {} anims {} nodes {} pieces {} child_models {} faces {} vertices {} weights {} lods {} sockets {} weight_sets {} strings {} ({} bytes){}",
-            h.keyframe_count,
-            h.animation_count,
-            h.node_count,
-            h.piece_count,
-            h.child_model_count,
-            h.face_count,
-            h.vertex_count,
-            h.weight_count,
-            h.lod_count,
-            h.socket_count,
-            h.weight_set_count,
+            h.counts.keyframe_count,
+            h.counts.animation_count,
+            h.counts.node_count,
+            h.counts.piece_count,
+            h.counts.child_model_count,
+            h.counts.face_count,
+            h.counts.vertex_count,
+            h.counts.weight_count,
+            h.counts.lod_count,
+            h.counts.socket_count,
+            h.counts.weight_set_count,
             h.string_count,
             h.string_length_total,
             h.v13_unknown.map(|u| format!(" v13 word {u:#x}")).unwrap_or_default()
@@ -112,13 +111,18 @@ fn v12_lines(f: &V12File) -> Vec<String> {
         ));
     }
     for a in f.animations.iter().flat_map(|a| &a.animations) {
-        let transforms: Vec<f32> =
-            a.tracks.transforms.iter().flat_map(|k| k.translation.into_iter().chain(k.rotation)).collect();
+        let transforms: Vec<f32> = a
+            .tracks
+            .transforms
+            .iter()
+            .chain(a.tracks.v13.iter().flat_map(|t| t.keys.iter().map(|k| &k.transform)))
+            .flat_map(|k| k.translation.into_iter().chain(k.rotation))
+            .collect();
         out.push(format!(
             "animation {:?} dims {:?} marker {} interpolation {:?} keys {} ({:?}..{:?}) strings {:?} transforms {}",
             a.name,
             a.dims,
-            a.marker,
+            a.marker(),
             a.interpolation_time,
             a.keyframes.len(),
             a.keyframes.first().map(|k| k.time),
@@ -251,7 +255,7 @@ fn model_lines(m: &Model) -> Vec<String> {
 }
 
 fn summary(bytes: &[u8]) -> Summary {
-    let file = relic_abc::parse(bytes).unwrap();
+    let file = relic_abc::read(bytes).unwrap();
     let model = relic_abc::read_model(bytes).unwrap();
     let (sections, lines) = match &file {
         AbcFile::V12(f) => (f.order.iter().map(|s| s.name().unwrap_or("?").to_string()).collect(), v12_lines(f)),

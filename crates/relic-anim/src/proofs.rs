@@ -40,27 +40,54 @@ pub fn rest_pose(model: &Model, tolerance: f32) -> Result<String, String> {
     if worst <= tolerance { Ok(detail) } else { Err(format!("{detail} > {tolerance}")) }
 }
 
-/// Each stored key box (not all zero) must match the box of the posed LOD-0 meshes at that time.
+/// Each stored key box must match the box of the posed LOD-0 meshes at that time, within
+/// `tolerance` per corner. Two kinds of stored box are skipped and counted, never silently:
+///
+/// * all-zero boxes: exporters leave some empty (abc.md §3.2: JUGGERNAUT "Fire" at 733 ms);
+/// * boxes stored from a neighbouring pose: a box that misses its own key's pose but equals
+///   (within `tolerance`) the posed box at the previous or the next stored key of the same clip
+///   (`boxes` lists a clip's keys in time order, as [`stored_key_boxes`] gives them) — the
+///   exporter wrote the box of the key beside it.
+///
+/// Any other mismatch fails.
 pub fn key_boxes(model: &Model, boxes: &[KeyBox], tolerance: f32) -> Result<String, String> {
     let mut worst = (0.0f32, None::<KeyBox>);
-    let mut compared = 0usize;
-    let mut skipped = 0usize;
+    let (mut compared, mut empty, mut neighbour) = (0usize, 0usize, 0usize);
     let mut probe = BoundsProbe::new(model);
-    for kb in boxes {
+    for (i, kb) in boxes.iter().enumerate() {
         if kb.bounds.min == [0.0; 3] && kb.bounds.max == [0.0; 3] {
-            skipped += 1;
+            empty += 1;
             continue;
         }
         let posed = probe.at(kb.animation, ClipTime::at(kb.time)).map_err(|e| e.to_string())?;
         let Some(posed) = posed else { continue };
         let err = posed.max_corner_distance(&kb.bounds);
+        if err > tolerance {
+            let beside = [i.checked_sub(1), i.checked_add(1)];
+            let mut from_neighbour = false;
+            for n in beside.into_iter().flatten().filter_map(|n| boxes.get(n)) {
+                if n.animation != kb.animation || n.time == kb.time {
+                    continue;
+                }
+                let pose = probe.at(n.animation, ClipTime::at(n.time)).map_err(|e| e.to_string())?;
+                from_neighbour |= pose.is_some_and(|p| p.max_corner_distance(&kb.bounds) <= tolerance);
+            }
+            if from_neighbour {
+                neighbour += 1;
+                continue;
+            }
+        }
         compared += 1;
         if err > worst.0 {
             worst = (err, Some(*kb));
         }
     }
     let at = worst.1.map(|k| format!(" at animation {} t={:.3}s", k.animation, k.time)).unwrap_or_default();
-    let detail = format!("{compared} key boxes, {skipped} empty skipped, worst corner error {:.2e}{at}", worst.0);
+    let detail = format!(
+        "{compared} key boxes, {empty} empty skipped, {neighbour} stored from a neighbouring pose skipped, \
+         worst corner error {:.2e}{at}",
+        worst.0
+    );
     if worst.0 <= tolerance { Ok(detail) } else { Err(format!("{detail} > {tolerance}")) }
 }
 

@@ -125,6 +125,21 @@ fn key_box_proof() {
     assert!(proofs::key_boxes(&m, &[empty], 0.01).unwrap().contains("1 empty skipped"));
 }
 
+/// A key whose stored box is the posed box of the key before or after it is skipped and counted;
+/// one that equals the box of a key further away still fails.
+#[test]
+fn key_box_stored_from_a_neighbouring_pose() {
+    let m = model();
+    let at = |t: f32| relic_anim::bounds::posed_bounds(&m, 0, relic_anim::ClipTime::at(t)).unwrap().unwrap();
+    assert!(at(0.5).max_corner_distance(&at(1.0)) > 0.1, "the test needs poses that differ");
+    let key = |time: f32, bounds| proofs::KeyBox { animation: 0, time, bounds };
+    let stale = [key(0.0, at(0.0)), key(0.5, at(1.0)), key(1.0, at(1.0))];
+    let detail = proofs::key_boxes(&m, &stale, 0.01).unwrap();
+    assert!(detail.starts_with("2 key boxes, 0 empty skipped, 1 stored from a neighbouring pose skipped"), "{detail}");
+    let far = [key(0.0, at(1.0)), key(0.5, at(0.5)), key(1.0, at(1.0))];
+    assert!(proofs::key_boxes(&m, &far, 0.01).is_err(), "two keys away is not a neighbour");
+}
+
 #[test]
 fn rest_pose_of_the_model_is_its_bind_pose() {
     let m = model();

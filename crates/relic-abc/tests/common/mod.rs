@@ -46,3 +46,10 @@ fn files_in(dir: PathBuf, ext: &str) -> Vec<(String, Vec<u8>)> {
     assert!(!out.is_empty(), "no .{ext} files in {}", dir.display());
     out
 }
+
+/// The corpus check `name` of a file (`relic_abc::verify`): its status and detail.
+pub(crate) fn check(bytes: &[u8], name: &str) -> (relic_core::check::Status, String) {
+    let checks = relic_abc::verify::corpus_checks(bytes);
+    let check = checks.0.into_iter().find(|c| c.name == name).unwrap_or_else(|| panic!("no check {name}"));
+    (check.status, check.detail)
+}

@@ -1,5 +1,5 @@
-//! Pieces both families share: the 28-byte translation + rotation record, the section framing,
-//! unknown sections, and small binrw helpers (error context, bulk writers).
+//! What both families share: the 28-byte translation + rotation record, the section header,
+//! unknown sections, and small helpers (error context, bulk writers, Windows-1252 text).
 
 use binrw::binrw;
 use bytemuck::{Pod, Zeroable};
@@ -23,22 +23,22 @@ impl NodeKey {
     pub const IDENTITY: NodeKey = NodeKey { translation: [0.0; 3], rotation: [0.0, 0.0, 0.0, 1.0] };
 }
 
-/// The header in front of every section.
+/// The header in front of every section (abc.md §2).
 #[binrw]
 #[brw(little)]
 #[derive(Debug, Clone, PartialEq)]
-pub struct SectionHeader {
+pub(crate) struct SectionHeader {
     /// Section name (`Header`, `Pieces`, …).
-    pub name: LenString,
+    pub(crate) name: LenString,
     /// Absolute file offset of the next section's header; −1 on the last section.
-    pub next: i32,
+    pub(crate) next: i32,
 }
 
 /// A section whose name this crate does not know, kept byte for byte.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 pub struct UnknownSection {
     /// The section name as stored (Windows-1252).
-    #[serde(with = "crate::common::text_bytes")]
+    #[serde(with = "crate::file::common::text_bytes")]
     pub name: Vec<u8>,
     /// Everything between the section header and the next section.
     pub body: Vec<u8>,

@@ -1,0 +1,233 @@
+//! Model meshes → v9–v13 pieces: a LOD-0 mesh starts a piece, the meshes after it are its lower
+//! LODs; weights become node-local offsets pre-multiplied by their bias (abc.md §4.7).
+
+use relic_core::frame::Frame;
+use relic_core::math::{self, IDENTITY, Mat4};
+use relic_core::model::{Mesh, Model};
+use relic_core::{Loss, WriteError};
+
+use super::material::{material_slot, specular};
+use super::names::stored_name;
+use super::skeleton::Skeleton;
+use crate::extras::{LodExtras, V12Extras, mesh_digest};
+use crate::file::{Face, FaceCorner, Piece, PieceLod, Vertex, Weight};
+
+/// Meshes grouped into pieces: a LOD-0 mesh starts a piece, the meshes after it are its lower LODs.
+fn group_pieces(model: &Model, losses: &mut Vec<Loss>) -> Vec<Vec<usize>> {
+    let mut pieces: Vec<Vec<usize>> = Vec::new();
+    for (i, mesh) in model.meshes.iter().enumerate() {
+        match pieces.last_mut() {
+            Some(p) if mesh.lod.level != 0 => {
+                if mesh.lod.level as usize != p.len() {
+                    losses.push(Loss::new(
+                        format!("meshes[{i}] {:?}", mesh.name),
+                        format!("LOD level {} written as level {}", mesh.lod.level, p.len()),
+                    ));
+                }
+                p.push(i);
+            }
+            _ => pieces.push(vec![i]),
+        }
+    }
+    let lods = pieces.iter().map(Vec::len).max().unwrap_or(0);
+    for p in &mut pieces {
+        if p.len() < lods
+            && let Some(&last) = p.last()
+        {
+            {
+                let name = model.meshes.get(last).map(|m| m.name.clone()).unwrap_or_default();
+                losses.push(Loss::new(
+                    format!("meshes[{last}] {name:?}"),
+                    format!("piece has {} LODs, every ABC piece has {lods}: the last one repeated", p.len()),
+                ));
+                p.resize(lods, last);
+            }
+        }
+    }
+    pieces
+}
+
+pub(super) type PiecesOut = (Vec<Piece>, Vec<f32>, u32);
+
+pub(super) fn build_pieces(
+    model: &Model,
+    sk: &Skeleton,
+    version: u32,
+    ex: Option<&V12Extras>,
+    binds_fit: bool,
+    frame: Frame,
+    losses: &mut Vec<Loss>,
+) -> Result<PiecesOut, WriteError> {
+    let groups = group_pieces(model, losses);
+    let lod_count = groups.first().map(Vec::len);
+    let pieces_fit = ex.filter(|x| {
+        x.pieces.len() == groups.len() && x.pieces.iter().zip(&groups).all(|(p, g)| p.lods.len() == g.len())
+    });
+    let inverse_binds: Vec<Mat4> =
+        sk.binds.iter().map(|b| math::inverse(&frame.matrix_from_ir(b)).unwrap_or(IDENTITY)).collect();
+    let mut pieces = Vec::with_capacity(groups.len());
+    for (p, group) in groups.iter().enumerate() {
+        let stored = pieces_fit.and_then(|x| x.pieces.get(p));
+        let Some(first) = group.first().and_then(|&m| model.meshes.get(m)) else { continue };
+        let (material, slot) = material_slot(model, first);
+        let (power, scale) = specular(material, stored, pieces_fit, slot);
+        let mut lods = Vec::with_capacity(group.len());
+        for (l, &m) in group.iter().enumerate() {
+            let Some(mesh) = model.meshes.get(m) else { continue };
+            let lod_ex = stored.and_then(|s| s.lods.get(l));
+            let last = l + 1 == group.len();
+            lods.push(build_lod(mesh, m, lod_ex, binds_fit, last, sk, &inverse_binds, frame, losses)?);
+        }
+        pieces.push(Piece {
+            material_index: slot,
+            specular_power: power,
+            specular_scale: scale,
+            lod_weight: (version >= 10).then(|| stored.and_then(|s| s.lod_weight).unwrap_or(1.0)),
+            unknown: stored.map_or(0, |s| s.unknown),
+            name: stored_name(|| format!("meshes[{}]", group.first().copied().unwrap_or(0)), &first.name, losses),
+            lods,
+        });
+    }
+    let distances = match groups.first() {
+        Some(g) => {
+            let first: Vec<f32> =
+                g.iter().skip(1).map(|&m| model.meshes.get(m).map_or(0.0, |x| x.lod.distance)).collect();
+            let differ = groups.iter().any(|g| {
+                g.iter().skip(1).zip(&first).any(|(&m, d)| model.meshes.get(m).is_some_and(|x| x.lod.distance != *d))
+            });
+            if differ {
+                losses
+                    .push(Loss::new("meshes", "pieces switch LODs at different distances: the first piece's written"));
+            }
+            // The stored list while the meshes have the distances `to_ir` gave them (it may hold
+            // more or fewer values than LODCount − 1: io_scene_abc writes none).
+            let stored = ex.map(|x| &x.lod_distances).filter(|d| {
+                let seen = (0..first.len()).map(|l| d.get(l).copied().unwrap_or(0.0));
+                seen.zip(&first).all(|(a, b)| a.to_bits() == b.to_bits())
+            });
+            stored.cloned().unwrap_or(first)
+        }
+        None => ex.map(|x| x.lod_distances.clone()).unwrap_or_default(),
+    };
+    let lod_count = lod_count.map_or_else(|| ex.map_or(1, |x| x.counts.lod_count), |n| n as u32);
+    Ok((pieces, distances, lod_count))
+}
+
+#[allow(clippy::too_many_arguments)]
+fn build_lod(
+    mesh: &Mesh,
+    index: usize,
+    ex: Option<&LodExtras>,
+    binds_fit: bool,
+    last: bool,
+    sk: &Skeleton,
+    inverse_binds: &[Mat4],
+    frame: Frame,
+    losses: &mut Vec<Loss>,
+) -> Result<PieceLod, WriteError> {
+    let element = || format!("meshes[{index}] {:?}", mesh.name);
+    let n = mesh.positions.len();
+    if n > usize::from(u16::MAX) + 1 {
+        return Err(WriteError::DoesNotFit {
+            field: format!("{}: vertex index", element()),
+            value: n as u64,
+            ty: "u16",
+        });
+    }
+    if mesh.uv_sets.len() > 1 {
+        losses.push(Loss::new(element(), format!("{} UV sets: only the first written", mesh.uv_sets.len())));
+    }
+    if !mesh.morph_targets.is_empty() {
+        losses.push(Loss::new(
+            element(),
+            format!("{} morph targets dropped (v9–v13 has no vertex animation)", mesh.morph_targets.len()),
+        ));
+    }
+    let exact = ex.filter(|x| {
+        binds_fit
+            && x.digest == mesh_digest(mesh)
+            && x.weight_counts.len() + x.splits.len() == n
+            && !mesh.normals.is_empty()
+    });
+    let uvs = mesh.uv_sets.first();
+    let uv = |v: u32| uvs.and_then(|s| s.get(v as usize)).copied().unwrap_or([0.0; 2]);
+    if let Some(x) = exact {
+        let file_n = x.weight_counts.len();
+        let vertex =
+            |v: u32| if (v as usize) < file_n { v } else { x.splits.get(v as usize - file_n).copied().unwrap_or(0) };
+        let faces = mesh
+            .triangles
+            .iter()
+            .map(|&[a, b, c]| Face { corners: [c, b, a].map(|v| FaceCorner { uv: uv(v), vertex: vertex(v) as u16 }) })
+            .collect();
+        let vertices = (0..file_n)
+            .map(|v| Vertex {
+                weight_count: x.weight_counts.get(v).copied().unwrap_or(0),
+                sub_lod_vertex: x.sub_lod.get(v).copied().unwrap_or(0),
+                position: frame.vector_from_ir(mesh.positions.get(v).copied().unwrap_or_default()),
+                normal: frame.vector_from_ir(mesh.normals.get(v).copied().unwrap_or_default()),
+            })
+            .collect();
+        return Ok(PieceLod { faces, vertices, weights: x.weights.clone() });
+    }
+    let normals = if mesh.normals.is_empty() { computed_normals(mesh) } else { mesh.normals.clone() };
+    let same_count = ex.filter(|x| x.weight_counts.len() == n && x.splits.is_empty());
+    if ex.is_some() && same_count.is_none() && !last {
+        losses.push(Loss::new(element(), "sub-LOD links dropped (the vertices changed); written as 0"));
+    }
+    if mesh.skin.is_empty() {
+        losses.push(Loss::new(element(), "unskinned mesh bound rigidly to the root node"));
+    }
+    let mut vertices = Vec::with_capacity(n);
+    let mut weights = Vec::with_capacity(n);
+    for v in 0..n {
+        let position = frame.vector_from_ir(mesh.positions.get(v).copied().unwrap_or_default());
+        let mut count = 0usize;
+        let mut push = |node: u32, w: f32| {
+            let inv = inverse_binds.get(node as usize).copied().unwrap_or(IDENTITY);
+            let local = math::transform_point(&inv, position);
+            weights.push(Weight { node_index: node, offset: local.map(|c| c * w), bias: w });
+            count += 1;
+        };
+        if mesh.skin.is_empty() {
+            push(0, 1.0);
+        } else {
+            for inf in mesh.skin.vertex(v) {
+                push(sk.node(inf.bone as usize), inf.weight);
+            }
+        }
+        let weight_count = u16::try_from(count).map_err(|_| WriteError::DoesNotFit {
+            field: format!("{} vertex {v}: weights", element()),
+            value: count as u64,
+            ty: "u16",
+        })?;
+        vertices.push(Vertex {
+            weight_count,
+            sub_lod_vertex: same_count.and_then(|x| x.sub_lod.get(v)).copied().unwrap_or(0),
+            position,
+            normal: frame.vector_from_ir(normals.get(v).copied().unwrap_or([0.0, 1.0, 0.0])),
+        });
+    }
+    let faces = mesh
+        .triangles
+        .iter()
+        .map(|&[a, b, c]| Face { corners: [c, b, a].map(|v| FaceCorner { uv: uv(v), vertex: v as u16 }) })
+        .collect();
+    Ok(PieceLod { faces, vertices, weights })
+}
+
+/// Area-weighted vertex normals of a mesh without normals (model frame).
+pub(crate) fn computed_normals(mesh: &Mesh) -> Vec<[f32; 3]> {
+    math::vertex_normals(&mesh.positions, &mesh.triangles)
+}
+
+/// Largest distance of a full-detail vertex from the origin.
+pub(super) fn computed_radius(pieces: &[Piece]) -> f32 {
+    let lod0 = pieces.iter().filter_map(|p| p.lods.first());
+    lod0.flat_map(|l| &l.vertices)
+        .map(|v| {
+            let [x, y, z] = v.position;
+            (x * x + y * y + z * z).sqrt()
+        })
+        .fold(0.0, f32::max)
+}

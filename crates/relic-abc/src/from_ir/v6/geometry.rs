@@ -1,0 +1,167 @@
+//! Model meshes → the one v6 mesh (abc.md §3.2): LOD-0 meshes merged, each vertex bound rigidly
+//! to its strongest bone and stored in that node's local space; the stored vertices, face
+//! normals and LOD arrays while the mesh is unchanged.
+
+use relic_core::binary::PackedNormal;
+use relic_core::frame::Frame;
+use relic_core::math::{self, IDENTITY, Mat4};
+use relic_core::model::Model;
+use relic_core::{Loss, WriteError};
+
+use crate::extras::{V6Extras, mesh_digest};
+use crate::file::{Geometry, Triangle, V6Vertex};
+use crate::from_ir::mesh::computed_normals;
+use crate::from_ir::skeleton::Skeleton;
+
+/// The written geometry and where each model vertex went.
+pub(super) struct Geo {
+    pub(super) geometry: Geometry,
+    /// True if the stored vertices were used unchanged.
+    pub(super) exact: bool,
+    /// Per LOD-0 mesh written: `(mesh index, file vertex of each model vertex)`.
+    pub(super) meshes: Vec<(usize, Vec<u32>)>,
+}
+
+pub(super) fn build_geometry(
+    model: &Model,
+    sk: &Skeleton,
+    ex: Option<&V6Extras>,
+    inverse_binds: &[Mat4],
+    frame: Frame,
+    losses: &mut Vec<Loss>,
+) -> Result<Geo, WriteError> {
+    let lod0: Vec<usize> = model.meshes.iter().enumerate().filter(|(_, m)| m.lod.level == 0).map(|(i, _)| i).collect();
+    let dropped = model.meshes.len() - lod0.len();
+    if dropped > 0 {
+        losses.push(Loss::new("meshes", format!("{dropped} lower-LOD meshes dropped (v6 LODs are not written)")));
+    }
+    if lod0.len() > 1 {
+        losses.push(Loss::new("meshes", format!("{} meshes merged into the one v6 mesh", lod0.len())));
+    }
+    if !model.materials.is_empty() {
+        losses.push(Loss::new(
+            "materials",
+            format!("{} materials not stored (v6 models have none)", model.materials.len()),
+        ));
+    }
+    if let (Some(x), [only]) = (ex, lod0.as_slice())
+        && let Some(mesh) = model.meshes.get(*only)
+        && x.mesh_digest == mesh_digest(mesh)
+        && x.vertices.len() + x.splits.len() == mesh.positions.len()
+        && x.face_normals.len() == mesh.triangles.len()
+    {
+        let n = x.vertices.len();
+        let file_vertex =
+            |v: u32| if (v as usize) < n { v } else { x.splits.get(v as usize - n).copied().unwrap_or(0) };
+        let uv = |v: u32| mesh.uv_sets.first().and_then(|s| s.get(v as usize)).copied().unwrap_or([0.0; 2]);
+        let triangles = mesh
+            .triangles
+            .iter()
+            .zip(&x.face_normals)
+            .map(|(&[a, b, c], normal)| Triangle {
+                uvs: [uv(c), uv(b), uv(a)],
+                indices: [c, b, a].map(|v| file_vertex(v) as u16),
+                normal: PackedNormal(*normal),
+            })
+            .collect();
+        let vertices = x
+            .vertices
+            .iter()
+            .map(|v| V6Vertex {
+                position: v.position,
+                normal: PackedNormal(v.normal),
+                transformation_index: v.node,
+                replacements: v.replacements,
+            })
+            .collect();
+        let map = (0..mesh.positions.len() as u32).map(file_vertex).collect();
+        let geometry = Geometry {
+            bounds_min: x.bounds[0],
+            bounds_max: x.bounds[1],
+            vertex_start_num: x.vertex_start_num.clone(),
+            triangles,
+            normal_verts: x.normal_verts,
+            vertices,
+        };
+        return Ok(Geo { geometry, exact: true, meshes: vec![(*only, map)] });
+    }
+    let mut vertices: Vec<V6Vertex> = Vec::new();
+    let mut triangles = Vec::new();
+    let mut meshes = Vec::new();
+    let mut shared = 0usize;
+    for &m in &lod0 {
+        let Some(mesh) = model.meshes.get(m) else { continue };
+        let element = || format!("meshes[{m}] {:?}", mesh.name);
+        if mesh.uv_sets.len() > 1 {
+            losses.push(Loss::new(element(), format!("{} UV sets: only the first written", mesh.uv_sets.len())));
+        }
+        if mesh.skin.is_empty() && !model.bones.is_empty() {
+            losses.push(Loss::new(element(), "unskinned mesh bound rigidly to the root node"));
+        }
+        let base = vertices.len() as u32;
+        let normals = if mesh.normals.is_empty() { computed_normals(mesh) } else { mesh.normals.clone() };
+        for (v, p) in mesh.positions.iter().enumerate() {
+            let influences = mesh.skin.vertex(v);
+            if influences.iter().filter(|i| i.weight > 0.0).count() > 1 {
+                shared += 1;
+            }
+            let strongest = influences.iter().fold(None::<&relic_core::model::Influence>, |best, i| match best {
+                Some(b) if b.weight >= i.weight => Some(b),
+                _ => Some(i),
+            });
+            let node = strongest.map_or(0, |i| sk.node(i.bone as usize));
+            let node_byte = u8::try_from(node).map_err(|_| WriteError::DoesNotFit {
+                field: format!("{} vertex {v}: node", element()),
+                value: u64::from(node),
+                ty: "u8",
+            })?;
+            let inv = inverse_binds.get(node as usize).copied().unwrap_or(IDENTITY);
+            let local = math::transform_point(&inv, frame.vector_from_ir(*p));
+            let n = normals.get(v).copied().unwrap_or([0.0, 1.0, 0.0]);
+            let local_n =
+                math::normalize3(math::transform_vector(&inv, frame.vector_from_ir(n))).unwrap_or([0.0, 1.0, 0.0]);
+            vertices.push(V6Vertex {
+                position: local,
+                normal: PackedNormal::encode(local_n),
+                transformation_index: node_byte,
+                replacements: [0, 0],
+            });
+        }
+        let uv = |v: u32| mesh.uv_sets.first().and_then(|s| s.get(v as usize)).copied().unwrap_or([0.0; 2]);
+        for &[a, b, c] in &mesh.triangles {
+            let indices = [c, b, a].map(|v| base + v);
+            let [p0, p1, p2] = indices.map(|i| vertices.get(i as usize).map_or([0.0; 3], |v: &V6Vertex| v.position));
+            let normal = math::normalize3(math::cross3(math::sub3(p2, p0), math::sub3(p1, p0)))
+                .map_or(PackedNormal([0; 3]), PackedNormal::encode);
+            triangles.push((indices, [uv(c), uv(b), uv(a)], normal));
+        }
+        meshes.push((m, (0..mesh.positions.len() as u32).map(|v| base + v).collect()));
+    }
+    if shared > 0 {
+        losses.push(Loss::new(
+            "meshes",
+            format!("{shared} vertices with several bone influences bound to their strongest bone only"),
+        ));
+    }
+    if vertices.len() > usize::from(u16::MAX) + 1 {
+        return Err(WriteError::DoesNotFit {
+            field: "meshes: vertex index".into(),
+            value: vertices.len() as u64,
+            ty: "u16",
+        });
+    }
+    let triangles = triangles
+        .into_iter()
+        .map(|(indices, uvs, normal)| Triangle { uvs, indices: indices.map(|i| i as u16), normal })
+        .collect();
+    let count = vertices.len() as u32;
+    let geometry = Geometry {
+        bounds_min: [0.0; 3],
+        bounds_max: [0.0; 3],
+        vertex_start_num: vec![0],
+        triangles,
+        normal_verts: count,
+        vertices,
+    };
+    Ok(Geo { geometry, exact: false, meshes })
+}
