@@ -23,6 +23,13 @@ pub(super) struct Builder<'a> {
     pub(super) losses: &'a mut Vec<Loss>,
     /// The file being built.
     pub(super) file: M2File,
+    /// The extras' digest of the vertex array the file was read with.
+    pub(super) vertex_digest: Option<String>,
+    /// How many views the extras' file had (the count rebuilt views follow).
+    pub(super) stored_views: usize,
+    /// The extras' file was moved between Classic and The Burning Crusade: its views' submesh
+    /// records have the other size, so the views are rebuilt.
+    pub(super) retargeted: bool,
 }
 
 /// Seconds → milliseconds, clamped to ±2^40 ms (35 years, far past any u32 time the file can

@@ -5,9 +5,32 @@ use relic_core::model::*;
 
 use super::builder::{Builder, Result, cp1252_lossy, index_of};
 use crate::file::*;
+use crate::to_ir;
 
 impl Builder<'_> {
-    pub(super) fn copy_material_tables(&mut self) {
+    /// The material tables: the stored ones while the materials they map to are the model's,
+    /// else built from the model. Returns whether the stored ones were kept, and the texture
+    /// units of view 0.
+    pub(super) fn materials(&mut self, skeleton_fit: bool) -> Result<(bool, Vec<TextureUnit>)> {
+        let m = self.model;
+        let base = self.base.filter(|_| skeleton_fit);
+        let fit = base.is_some_and(|b| {
+            let Ok((mats, of_sub)) = to_ir::materials_to_ir(b) else { return false };
+            of_sub.len() == m.meshes.len()
+                && m.meshes
+                    .iter()
+                    .zip(&of_sub)
+                    .all(|(mesh, s)| mesh.material.and_then(|i| m.materials.get(i)) == s.and_then(|i| mats.get(i)))
+        });
+        if fit {
+            let units = base.and_then(|b| b.views.first()).map(|v| v.texture_units.items.clone()).unwrap_or_default();
+            self.copy_material_tables();
+            return Ok((true, units));
+        }
+        Ok((false, self.build_materials()?))
+    }
+
+    fn copy_material_tables(&mut self) {
         let Some(b) = self.base else { return };
         let f = &mut self.file;
         f.textures = b.textures.clone();
@@ -23,7 +46,7 @@ impl Builder<'_> {
     }
 
     /// Textures, render flags and lookups from the model's materials; returns view 0's units.
-    pub(super) fn build_materials(&mut self) -> Result<Vec<TextureUnit>> {
+    fn build_materials(&mut self) -> Result<Vec<TextureUnit>> {
         let m = self.model;
         if self.base.is_some_and(|b| !b.colors.is_empty() || !b.texture_transforms.is_empty()) {
             self.loss("materials", "materials changed: colour and UV animations of the stored file dropped");

@@ -1,4 +1,5 @@
-//! Vertices (at most four influences, u8 weights summing to 255) and the views.
+//! Vertices: the meshes concatenated, at most four influences each (the strongest, with the
+//! position error the others would have made), u8 weights summing to 255.
 
 use relic_anim::affine::{self, Affine};
 use relic_anim::pose::{ClipTime, Evaluator, Pose};
@@ -6,18 +7,27 @@ use relic_core::WriteError;
 use relic_core::model::*;
 
 use super::builder::{Builder, Result, unsupported};
-use super::palette::{self, Part, VIEW_BUDGETS};
+use super::palette::Part;
 use crate::file::*;
 use crate::frame::WARCRAFT;
-use crate::to_ir;
 
 impl Builder<'_> {
-    /// Vertices, views, bone lookup, materials. Returns true if the extras' views fit.
+    /// Vertices, views, bone lookup and materials. Returns true if the file's views were kept
+    /// (the meshes still give exactly its vertices).
     pub(super) fn geometry(&mut self, skeleton_fit: bool) -> Result<bool> {
+        let (vertices, parts) = self.vertices()?;
+        let (materials_fit, view0_units) = self.materials(skeleton_fit)?;
+        self.views(vertices, &parts, materials_fit, &view0_units)
+    }
+
+    /// The meshes' vertices, concatenated in mesh order, and each mesh as a [`Part`] of them;
+    /// a loss when influences beyond 4 were dropped.
+    fn vertices(&mut self) -> Result<(Vec<Vertex>, Vec<Part>)> {
         let m = self.model;
         let mut vertices: Vec<Vertex> = Vec::with_capacity(m.vertex_count());
         let mut parts = Vec::with_capacity(m.meshes.len());
         let mut pruned = Vec::new();
+        let too_many = || unsupported("more than 65535 vertices: M2 views index them with u16");
         for (mi, mesh) in m.meshes.iter().enumerate() {
             let first = vertices.len();
             for v in 0..mesh.positions.len() {
@@ -27,14 +37,9 @@ impl Builder<'_> {
                 }
                 vertices.push(vertex);
             }
-            let g = |i: u32| {
-                u16::try_from(first + i as usize)
-                    .map_err(|_| unsupported("more than 65535 vertices: M2 views index them with u16"))
-            };
+            let g = |i: u32| u16::try_from(first + i as usize).map_err(|_| too_many());
             let vertex_ids = (first..vertices.len())
-                .map(|i| {
-                    u16::try_from(i).map_err(|_| unsupported("more than 65535 vertices: M2 views index them with u16"))
-                })
+                .map(|i| u16::try_from(i).map_err(|_| too_many()))
                 .collect::<Result<Vec<_>>>()?;
             let triangles =
                 mesh.triangles.iter().map(|t| Ok([g(t[0])?, g(t[1])?, g(t[2])?])).collect::<Result<Vec<_>>>()?;
@@ -51,82 +56,7 @@ impl Builder<'_> {
                 format!("{} vertices had more than 4 influences: kept the 4 largest; largest position error {error:.4} over the animations' keys", pruned.len()),
             );
         }
-        let tbc = self.version >= 260;
-        // Stored views fit when the rebuilt view 0 has the stored one's topology and every stored
-        // view's palettes still name the vertices' bones. View 0 is built once: it is also the
-        // first of the rebuilt views when they do not fit (its palettes start the bone lookup).
-        let mut lookup = Vec::new();
-        let (view0, origin0) =
-            palette::build_view(&vertices, &parts, VIEW_BUDGETS[0], &mut lookup, tbc).map_err(unsupported)?;
-        let base = self.base.filter(|_| skeleton_fit);
-        let views_fit = base.is_some_and(|b| {
-            b.views.first().is_some_and(|bv| {
-                bv.submeshes.len() == view0.submeshes.len()
-                    && bv.indices == view0.indices
-                    && bv.triangles == view0.triangles
-                    && bv.submeshes.iter().zip(view0.submeshes.iter()).all(|(a, c)| {
-                        (a.id, a.level, a.vertex_start, a.vertex_count, a.index_start, a.index_count)
-                            == (c.id, c.level, c.vertex_start, c.vertex_count, c.index_start, c.index_count)
-                    })
-            }) && b.views.iter().all(|v| palette::palettes_hold(v, &vertices, &b.bone_lookup))
-                && b.bone_lookup.iter().all(|&x| usize::from(x) < m.bones.len())
-        });
-        let materials_fit = base.is_some_and(|b| {
-            let Ok((mats, of_sub)) = to_ir::materials_to_ir(b) else { return false };
-            of_sub.len() == m.meshes.len()
-                && m.meshes
-                    .iter()
-                    .zip(&of_sub)
-                    .all(|(mesh, s)| mesh.material.and_then(|i| m.materials.get(i)) == s.and_then(|i| mats.get(i)))
-        });
-        let view0_units = if materials_fit {
-            let b = base.and_then(|b| b.views.first()).map(|v| v.texture_units.items.clone()).unwrap_or_default();
-            self.copy_material_tables();
-            b
-        } else {
-            self.build_materials()?
-        };
-        if views_fit && let Some(b) = base {
-            self.file.views = b.views.clone();
-            self.file.bone_lookup = b.bone_lookup.clone();
-            if !materials_fit {
-                let origins: Vec<Vec<usize>> = b
-                    .views
-                    .iter()
-                    .map(|v| v.texture_units.iter().map(|u| usize::from(u.geoset_index)).collect())
-                    .collect();
-                for (v, _) in self.file.views.iter_mut().zip(origins) {
-                    let origin: Vec<usize> = (0..v.submeshes.len())
-                        .map(|s| {
-                            // A stored view's submesh comes from the view-0 submesh of its first unit.
-                            v.texture_units
-                                .iter()
-                                .find(|u| usize::from(u.submesh_index) == s)
-                                .map_or(s, |u| usize::from(u.geoset_index))
-                        })
-                        .collect();
-                    v.texture_units = palette::units_for(&view0_units, &origin)?.into();
-                }
-            }
-        } else {
-            let mut views = Vec::with_capacity(VIEW_BUDGETS.len());
-            let mut first = Some((view0, origin0));
-            for budget in VIEW_BUDGETS {
-                let (mut v, origin) = match first.take() {
-                    Some(built) => built,
-                    None => palette::build_view(&vertices, &parts, budget, &mut lookup, tbc).map_err(unsupported)?,
-                };
-                v.texture_units = palette::units_for(&view0_units, &origin)?.into();
-                views.push(v);
-            }
-            self.file.views = views.into();
-            self.file.bone_lookup = lookup.into();
-            if self.base.is_some_and(|b| !b.views.is_empty()) {
-                self.loss("views", "the stored views no longer fit the meshes: all four rebuilt");
-            }
-        }
-        self.file.vertices = vertices.into();
-        Ok(views_fit)
+        Ok((vertices, parts))
     }
 }
 

@@ -18,7 +18,9 @@
 //!   linear;
 //! * vertices: meshes concatenated, at most 4 influences (the 4 largest, renormalised; the largest
 //!   position error this causes over the animations is reported), u8 weights summing to 255;
-//! * four views with palettes of at most 256, 75, 53 and 21 bones (`palette`).
+//! * views (`views`): the file's own while the meshes give exactly the vertices it was read with
+//!   (its vertex order recovered through view 0), else rebuilt with palettes of at most 256, 75,
+//!   53 and 21 bones (`palette`) — as many as the file had, four for a model from elsewhere.
 
 mod animation;
 mod builder;
@@ -28,10 +30,11 @@ mod material;
 mod mesh;
 mod palette;
 mod skeleton;
+mod views;
 
 use relic_core::{Converted, Model, WriteOptions};
 
-use crate::extras::extras_file;
+use crate::extras::m2_extras;
 use crate::file::*;
 
 use builder::{Builder, Result, ms, to_u32, unsupported};
@@ -39,7 +42,11 @@ use builder::{Builder, Result, ms, to_u32, unsupported};
 /// Maps the model to an M2 file (see the module docs).
 pub(crate) fn from_ir(model: &Model, options: &WriteOptions) -> Result<Converted<M2File>> {
     model.validate()?;
-    let mut base = extras_file(model);
+    let (mut base, vertex_digest) = match m2_extras(model) {
+        Some(e) => (Some(e.file), e.vertex_digest),
+        None => (None, None),
+    };
+    let stored_views = base.as_ref().map_or(0, |b| b.views.len());
     let version = options
         .version
         .or_else(|| {
@@ -51,19 +58,29 @@ pub(crate) fn from_ir(model: &Model, options: &WriteOptions) -> Result<Converted
         return Err(unsupported(format!("M2 version {version} cannot be written: only 256–263")));
     }
     let mut losses = Vec::new();
+    let retargeted = base.as_ref().is_some_and(|b| (b.version >= 260) != (version >= 260));
     if let Some(b) = &mut base
-        && (b.version >= 260) != (version >= 260)
+        && retargeted
     {
         retarget(b, version);
     }
-    let mut w = Builder { model, base: base.as_ref(), version, losses: &mut losses, file: M2File::default() };
+    let mut w = Builder {
+        model,
+        base: base.as_ref(),
+        version,
+        losses: &mut losses,
+        file: M2File::default(),
+        vertex_digest,
+        stored_views,
+        retargeted,
+    };
     w.build()?;
     let file = w.file;
     Ok(Converted { value: file, losses })
 }
 
 /// Moves a Classic file to TBC or back: rotation keys change type, bones gain or lose their extra
-/// field; the views are rebuilt (their submesh size changes).
+/// field (the views are rebuilt: their submeshes change size).
 fn retarget(file: &mut M2File, version: u32) {
     file.version = version;
     for b in file.bones.iter_mut() {
@@ -89,7 +106,6 @@ fn retarget(file: &mut M2File, version: u32) {
             })
         };
     }
-    file.views = Default::default();
     if version < 260 {
         file.flags &= !FLAG_BLEND_OVERRIDES;
         file.blend_overrides = None;

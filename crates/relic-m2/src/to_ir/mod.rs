@@ -42,7 +42,7 @@ pub(crate) use material::materials_to_ir;
 use mesh::build_meshes;
 pub(crate) use skeleton::{attachments_to_ir, bone_order, bones_to_ir};
 
-use crate::extras::{EXTRAS_OPS, M2Extras};
+use crate::extras::{EXTRAS_OPS, M2Extras, vertex_digest};
 use crate::file::M2File;
 
 /// Maps a file to the common model (see the module docs).
@@ -81,6 +81,8 @@ fn mapped(file: &M2File) -> Result<Model, ReadError> {
 
 /// Keeps the file (less its vertices, which the meshes hold) as the model's extras.
 fn with_extras(model: Model, mut kept: M2File) -> Model {
+    let vertex_digest = Some(vertex_digest(&kept.vertices));
     kept.vertices = Default::default();
-    Model { extras: Some(FormatExtras::new(crate::FORMAT, M2Extras { file: kept }, &EXTRAS_OPS)), ..model }
+    let extras = M2Extras { file: kept, vertex_digest };
+    Model { extras: Some(FormatExtras::new(crate::FORMAT, extras, &EXTRAS_OPS)), ..model }
 }
