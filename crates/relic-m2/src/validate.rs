@@ -379,60 +379,95 @@ fn others(f: &M2File) -> Result<(), ReadError> {
     Ok(())
 }
 
-/// A block of the file: where, how long, and what it is.
+/// A block of the file: where, how long, and its number in the walk (named only for a message).
 #[derive(Debug, Clone, Copy)]
 struct Span {
     start: u64,
     len: u64,
-    /// The record array and record the block hangs from (`None` for the header's blocks).
-    owner: Option<(Field, usize)>,
-    field: Field,
+    id: usize,
 }
 
-impl std::fmt::Display for Span {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self.owner {
-            Some((array, i)) => write!(f, "{array}[{i}].{}", self.field),
-            None => write!(f, "{}", self.field),
-        }
-    }
-}
-
-/// Lists (`keep`) or only sums every block of a file, at the offsets it was read from.
+/// Walks every non-empty block of a file at the offsets it was read from: sums their bytes and,
+/// if `keep`, lists them (the header is block 0).
 struct Spans {
     version: u32,
     list: Vec<Span>,
     keep: bool,
     total: u64,
-    owner: Option<(Field, usize)>,
 }
 
 impl Spans {
-    fn of(f: &M2File, keep: bool) -> Self {
-        let mut s = Spans { version: f.version, list: Vec::new(), keep, total: 0, owner: None };
-        s.push(0, f.header_size(), Field::new("header"));
+    fn walk(f: &M2File, keep: bool) -> Self {
+        let mut s = Spans { version: f.version, list: Vec::new(), keep, total: 0 };
+        s.push(0, f.header_size());
         f.visit(&mut s);
         s
     }
 
-    fn push(&mut self, start: u64, len: u64, field: Field) {
+    #[inline]
+    fn push(&mut self, start: u64, len: u64) {
         if len == 0 {
             return;
         }
         self.total = self.total.saturating_add(len);
         if self.keep {
-            self.list.push(Span { start, len, owner: self.owner, field });
+            self.list.push(Span { start, len, id: self.list.len() });
         }
     }
 }
 
-impl Visitor for Spans {
+impl Visitor<'_> for Spans {
+    fn pod<T: Pod>(&mut self, _: Field, array: &M2Array<T>) {
+        self.push(u64::from(array.offset), (array.len() * size_of::<T>()) as u64);
+    }
+
+    fn records<R: Record>(&mut self, _: Field, array: &M2Array<R>) {
+        self.push(u64::from(array.offset), array.len() as u64 * R::size(self.version));
+        for record in array.iter() {
+            record.visit(self);
+        }
+    }
+}
+
+/// The same walk as [`Spans`], naming block `wanted`: the record array and record it hangs from,
+/// and its field (`bones[3].translation.ranges`).
+struct Name {
+    version: u32,
+    next: usize,
+    wanted: usize,
+    /// The record array and record the current blocks hang from (`None` for the header's).
+    owner: Option<(Field, usize)>,
+    name: String,
+}
+
+impl Name {
+    fn of(f: &M2File, wanted: usize) -> String {
+        let mut n = Name { version: f.version, next: 1, wanted, owner: None, name: "header".into() };
+        f.visit(&mut n);
+        n.name
+    }
+
+    fn push(&mut self, len: u64, field: Field) {
+        if len == 0 {
+            return;
+        }
+        if self.next == self.wanted {
+            self.name = match self.owner {
+                Some((array, i)) => format!("{array}[{i}].{field}"),
+                None => field.to_string(),
+            };
+        }
+        self.next += 1;
+    }
+}
+
+impl Visitor<'_> for Name {
     fn pod<T: Pod>(&mut self, field: Field, array: &M2Array<T>) {
-        self.push(u64::from(array.offset), (array.len() * size_of::<T>()) as u64, field);
+        self.push((array.len() * size_of::<T>()) as u64, field);
     }
 
     fn records<R: Record>(&mut self, field: Field, array: &M2Array<R>) {
-        self.push(u64::from(array.offset), array.len() as u64 * R::size(self.version), field);
+        self.push(array.len() as u64 * R::size(self.version), field);
         let outer = self.owner;
         for (i, record) in array.iter().enumerate() {
             self.owner = Some((field, i));
@@ -445,11 +480,11 @@ impl Visitor for Spans {
 /// Bytes the file's data occupies: the header and every block, padding left out. The reader
 /// refuses overlapping blocks, so for a file it accepted this is at most the file's length.
 pub(crate) fn data_bytes(f: &M2File) -> u64 {
-    Spans::of(f, false).total
+    Spans::walk(f, false).total
 }
 
 fn overlaps(f: &M2File) -> Result<(), ReadError> {
-    let mut spans = Spans::of(f, true).list;
+    let mut spans = Spans::walk(f, true).list;
     spans.sort_unstable_by_key(|s| (s.start, s.len));
     for pair in spans.windows(2) {
         if let [a, b] = pair
@@ -458,7 +493,14 @@ fn overlaps(f: &M2File) -> Result<(), ReadError> {
             return Err(ReadError::invalid(
                 b.start,
                 "M2File",
-                format!("blocks overlap: {a} at {:#x} ({} bytes) and {b} at {:#x}", a.start, a.len, b.start),
+                format!(
+                    "blocks overlap: {} at {:#x} ({} bytes) and {} at {:#x}",
+                    Name::of(f, a.id),
+                    a.start,
+                    a.len,
+                    Name::of(f, b.id),
+                    b.start
+                ),
             ));
         }
     }

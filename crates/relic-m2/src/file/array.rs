@@ -105,10 +105,16 @@ pub(crate) fn write_keys<W: Write + Seek, T>(
     write_pair(writer, endian, layout, values.items.len() / per_key.max(1))
 }
 
+/// Writes `(count, offset)` in one write (a real file has a few thousand pairs).
 fn write_pair<W: Write + Seek>(writer: &mut W, endian: Endian, layout: &Layout, count: usize) -> BinResult<()> {
     // The layout pass has checked that every count fits a u32.
-    (count as u32).write_options(writer, endian, ())?;
-    layout.take_offset().write_options(writer, endian, ())
+    let (count, offset) = (count as u32, layout.take_offset());
+    let halves = match endian {
+        Endian::Little => [count.to_le_bytes(), offset.to_le_bytes()],
+        Endian::Big => [count.to_be_bytes(), offset.to_be_bytes()],
+    };
+    writer.write_all(&bytemuck::cast::<[[u8; 4]; 2], [u8; 8]>(halves))?;
+    Ok(())
 }
 
 /// Reads the `(count, offset)` pair at the current position.

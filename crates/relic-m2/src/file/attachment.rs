@@ -33,7 +33,7 @@ impl Record for Attachment {
     fn size(_: u32) -> u64 {
         48
     }
-    fn visit<V: Visitor>(&self, v: &mut V) {
+    fn visit<'f, V: Visitor<'f>>(&'f self, v: &mut V) {
         self.visibility.visit("visibility", v);
     }
 }
@@ -64,7 +64,7 @@ impl Record for Event {
     fn size(_: u32) -> u64 {
         44
     }
-    fn visit<V: Visitor>(&self, v: &mut V) {
+    fn visit<'f, V: Visitor<'f>>(&'f self, v: &mut V) {
         self.times.visit("times", v);
     }
 }

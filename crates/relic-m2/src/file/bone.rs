@@ -51,7 +51,7 @@ impl Record for Bone {
     fn size(version: u32) -> u64 {
         if version >= 260 { 112 } else { 108 }
     }
-    fn visit<V: Visitor>(&self, v: &mut V) {
+    fn visit<'f, V: Visitor<'f>>(&'f self, v: &mut V) {
         self.translation.visit("translation", v);
         self.rotation.visit("rotation", v);
         self.scale.visit("scale", v);

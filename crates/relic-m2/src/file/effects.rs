@@ -72,7 +72,7 @@ impl Record for Ribbon {
     fn size(_: u32) -> u64 {
         220
     }
-    fn visit<V: Visitor>(&self, v: &mut V) {
+    fn visit<'f, V: Visitor<'f>>(&'f self, v: &mut V) {
         v.pod(Field::new("textures"), &self.textures);
         v.pod(Field::new("materials"), &self.materials);
         self.color.visit("color", v);
@@ -265,7 +265,7 @@ impl Record for Particle {
     fn size(_: u32) -> u64 {
         504
     }
-    fn visit<V: Visitor>(&self, v: &mut V) {
+    fn visit<'f, V: Visitor<'f>>(&'f self, v: &mut V) {
         v.pod(Field::new("geometry_model"), &self.geometry_model);
         v.pod(Field::new("recursion_model"), &self.recursion_model);
         for (name, track) in self.parameters() {

@@ -234,7 +234,7 @@ impl M2File {
     }
 
     /// Visits every block the header points to, in header order.
-    pub(crate) fn visit<V: Visitor>(&self, v: &mut V) {
+    pub(crate) fn visit<'f, V: Visitor<'f>>(&'f self, v: &mut V) {
         v.pod(Field::new("name"), &self.name);
         v.pod(Field::new("global_sequences"), &self.global_sequences);
         v.pod(Field::new("sequences"), &self.sequences);
@@ -268,8 +268,10 @@ impl M2File {
         v.records(Field::new("ribbon_emitters"), &self.ribbon_emitters);
         v.records(Field::new("particle_emitters"), &self.particle_emitters);
         if self.has_blend_overrides() {
-            let empty = M2Array::default();
-            v.pod(Field::new("blend_overrides"), self.blend_overrides.as_ref().unwrap_or(&empty));
+            match &self.blend_overrides {
+                Some(overrides) => v.pod(Field::new("blend_overrides"), overrides),
+                None => v.empty(1),
+            }
         }
     }
 }

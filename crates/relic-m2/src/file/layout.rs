@@ -10,8 +10,6 @@ pub struct Layout {
     /// The offset of every `(count, offset)` pair, in the order the writer meets the pairs (the
     /// file's byte order); 0 for an empty block.
     pub(crate) pairs: Vec<u32>,
-    /// The start of every non-empty block, in file order.
-    pub(crate) starts: Vec<u32>,
     /// The file's size.
     pub(crate) size: u32,
     /// The next pair the writer takes.

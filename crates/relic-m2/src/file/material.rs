@@ -32,7 +32,7 @@ impl Record for Color {
     fn size(_: u32) -> u64 {
         56
     }
-    fn visit<V: Visitor>(&self, v: &mut V) {
+    fn visit<'f, V: Visitor<'f>>(&'f self, v: &mut V) {
         self.color.visit("color", v);
         self.alpha.visit("alpha", v);
     }
@@ -59,7 +59,7 @@ impl Record for Texture {
     fn size(_: u32) -> u64 {
         16
     }
-    fn visit<V: Visitor>(&self, v: &mut V) {
+    fn visit<'f, V: Visitor<'f>>(&'f self, v: &mut V) {
         v.pod(Field::new("filename"), &self.filename);
     }
 }
@@ -89,7 +89,7 @@ impl Record for TextureWeight {
     fn size(_: u32) -> u64 {
         28
     }
-    fn visit<V: Visitor>(&self, v: &mut V) {
+    fn visit<'f, V: Visitor<'f>>(&'f self, v: &mut V) {
         self.weight.visit("weight", v);
     }
 }
@@ -120,7 +120,7 @@ impl Record for TextureTransform {
     fn size(_: u32) -> u64 {
         84
     }
-    fn visit<V: Visitor>(&self, v: &mut V) {
+    fn visit<'f, V: Visitor<'f>>(&'f self, v: &mut V) {
         self.translation.visit("translation", v);
         self.rotation.visit("rotation", v);
         self.scaling.visit("scaling", v);

@@ -63,7 +63,7 @@ impl Record for View {
     fn size(_: u32) -> u64 {
         44
     }
-    fn visit<V: Visitor>(&self, v: &mut V) {
+    fn visit<'f, V: Visitor<'f>>(&'f self, v: &mut V) {
         v.pod(Field::new("indices"), &self.indices);
         v.pod(Field::new("triangles"), &self.triangles);
         v.pod(Field::new("properties"), &self.properties);
@@ -116,7 +116,7 @@ impl Record for Submesh {
     fn size(version: u32) -> u64 {
         if version >= 260 { 48 } else { 32 }
     }
-    fn visit<V: Visitor>(&self, _: &mut V) {}
+    fn visit<'f, V: Visitor<'f>>(&'f self, _: &mut V) {}
 }
 
 impl Submesh {

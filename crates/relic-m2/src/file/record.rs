@@ -20,7 +20,7 @@ pub(crate) trait Record: for<'a> BinWrite<Args<'a> = (&'a Layout,)> {
     /// Bytes of one record in a file of `version`.
     fn size(version: u32) -> u64;
     /// Visits the blocks the record's pairs point to, in field order.
-    fn visit<V: Visitor>(&self, v: &mut V);
+    fn visit<'f, V: Visitor<'f>>(&'f self, v: &mut V);
 }
 
 /// A field holding a `(count, offset)` pair, for messages: its name and, inside a track, the
@@ -48,12 +48,18 @@ impl std::fmt::Display for Field {
     }
 }
 
-/// What walks the blocks of a file: placing them, writing them, listing them.
-pub(crate) trait Visitor {
+/// What walks the blocks of a file (`'f`: the file's borrow): placing them, listing them.
+pub(crate) trait Visitor<'f> {
     /// A block of plain-old-data values.
-    fn pod<T: Pod>(&mut self, field: Field, array: &M2Array<T>);
+    fn pod<T: Pod>(&mut self, field: Field, array: &'f M2Array<T>);
     /// A block of records, each of which may point to further blocks.
-    fn records<R: Record>(&mut self, field: Field, array: &M2Array<R>);
+    fn records<R: Record>(&mut self, field: Field, array: &'f M2Array<R>);
+    /// `pairs` pairs of empty blocks (a track without keys): nothing to place, write or list,
+    /// but the layout pass counts their pairs.
+    #[inline]
+    fn empty(&mut self, pairs: usize) {
+        let _ = pairs;
+    }
 }
 
 /// `parse_with` reader for an `M2Array` of records read with binrw, each [`Record::size`] bytes

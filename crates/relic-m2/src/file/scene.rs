@@ -55,7 +55,7 @@ impl Record for Light {
     fn size(_: u32) -> u64 {
         212
     }
-    fn visit<V: Visitor>(&self, v: &mut V) {
+    fn visit<'f, V: Visitor<'f>>(&'f self, v: &mut V) {
         self.ambient_color.visit("ambient_color", v);
         self.ambient_intensity.visit("ambient_intensity", v);
         self.diffuse_color.visit("diffuse_color", v);
@@ -104,7 +104,7 @@ impl Record for Camera {
     fn size(_: u32) -> u64 {
         124
     }
-    fn visit<V: Visitor>(&self, v: &mut V) {
+    fn visit<'f, V: Visitor<'f>>(&'f self, v: &mut V) {
         self.positions.visit("positions", v);
         self.target_positions.visit("target_positions", v);
         self.roll.visit("roll", v);

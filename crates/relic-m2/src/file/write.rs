@@ -5,17 +5,16 @@
 //! blocks its records point to (record by record, field by field, depth first), every block on a
 //! 16-byte boundary with zero padding, an empty block as `(0, 0)`, the file padded to 16 bytes.
 //!
-//! [`Layout::of`] walks the file once in that order and gives every block its position and every
-//! `(count, offset)` pair its offset. The writer then walks the same way and writes the header
-//! and each record with the `BinWrite` derived on its type — the type that reads it — whose
-//! [`M2Array`] fields take their offsets from the layout in the order they are met, and each
-//! block of plain-old-data records in one copy. Nothing is patched afterwards and nothing seeks.
-//! (xc3_write writes placeholder offsets and patches them once the data is placed; here the
-//! positions are known before the first byte is written.)
-//!
+//! The layout pass ([`Layout::of`]) walks the file once in that order: it gives every
+//! `(count, offset)` pair its offset and lists every non-empty block with its position. The
+//! writer then goes down that list: the header and each record with the `BinWrite` derived on its
+//! type — the type that reads it — whose [`M2Array`] fields take their offsets from the layout in
+//! the order they are met (the file's byte order), and each block of plain-old-data records in
+//! one copy. Nothing is patched afterwards and nothing seeks. (xc3_write writes placeholder
+//! offsets and patches them once the data is placed; here the positions are known before the
+//! first byte is written.)
 
-use std::cell::Cell;
-use std::io::{Cursor, Write};
+use std::io::{self, Seek, SeekFrom, Write};
 
 use binrw::{BinResult, BinWrite, Endian};
 use bytemuck::Pod;
@@ -29,43 +28,120 @@ use super::record::{Field, Record, Visitor};
 /// Every block starts on a 16-byte boundary, zero-padded (Blizzard's exporter does this).
 const ALIGN: u64 = 16;
 
+fn align(at: u64) -> u64 {
+    (at + (ALIGN - 1)) & !(ALIGN - 1)
+}
+
+/// Writes `file` in Blizzard's layout.
+pub(crate) fn write(file: &M2File) -> Result<Vec<u8>, WriteError> {
+    let (layout, blocks) = Layout::of(file)?;
+    let mut out = Sink(Vec::with_capacity(layout.size as usize));
+    let failed = |e: binrw::Error| WriteError::from_binrw(&e);
+    file.write_options(&mut out, Endian::Little, (&layout,)).map_err(failed)?;
+    for placed in &blocks {
+        out.pad_to(u64::from(placed.at)).map_err(failed)?;
+        match placed.block {
+            Block::Bytes(bytes) => out.0.extend_from_slice(bytes),
+            Block::Records(records) => records.write(&mut out, &layout).map_err(failed)?,
+        }
+    }
+    out.pad_to(u64::from(layout.size)).map_err(failed)?;
+    if layout.next.get() != layout.pairs.len() {
+        let message = format!("the writer met {} of the {} pairs laid out", layout.next.get(), layout.pairs.len());
+        return Err(WriteError::Io { path: "M2File".into(), message });
+    }
+    Ok(out.0)
+}
+
+/// A non-empty block and where the layout pass put it.
+struct Placed<'f> {
+    at: u32,
+    block: Block<'f>,
+}
+
+/// What a block holds.
+enum Block<'f> {
+    /// Plain-old-data values, copied as they are.
+    Bytes(&'f [u8]),
+    /// Records, each written by its derived writer.
+    Records(&'f dyn WriteRecords),
+}
+
+/// An array of records the writer can write without knowing their type.
+trait WriteRecords {
+    /// Writes every record (fixed part only: the blocks they point to are listed after them).
+    fn write(&self, out: &mut Sink, layout: &Layout) -> BinResult<()>;
+}
+
+impl<R: Record> WriteRecords for M2Array<R> {
+    fn write(&self, out: &mut Sink, layout: &Layout) -> BinResult<()> {
+        let start = out.position();
+        for record in self.iter() {
+            record.write_options(out, Endian::Little, (layout,))?;
+        }
+        let (wrote, size) = (out.position() - start, R::size(layout.version));
+        if wrote != self.len() as u64 * size {
+            let message = format!("{} records of {size} bytes written in {wrote}", self.len());
+            return Err(binrw::Error::AssertFail { pos: start, message });
+        }
+        Ok(())
+    }
+}
+
 impl Layout {
-    /// Places every block of `file` (an error if the file would outgrow the u32 offsets).
-    pub(crate) fn of(file: &M2File) -> Result<Self, WriteError> {
-        let header = file.header_size();
+    /// Places every block of `file`: the layout and the non-empty blocks in file order. An error
+    /// if the file would outgrow the u32 offsets (every offset is below the size, so checking the
+    /// size checks them all) or an array its u32 count.
+    fn of(file: &M2File) -> Result<(Self, Vec<Placed<'_>>), WriteError> {
+        // Every block has a pair, so the pairs bound the blocks: both lists are allocated once.
+        let pairs = pairs_hint(file);
         let mut place = Place {
             layout: Layout {
                 version: file.version,
-                pairs: vec![0; file.header_pairs()],
-                starts: Vec::new(),
+                pairs: Vec::with_capacity(pairs),
                 size: 0,
-                next: Cell::new(0),
+                next: Default::default(),
             },
+            blocks: Vec::with_capacity(pairs),
             cursor: 0,
-            end: header,
+            end: file.header_size(),
             error: None,
         };
+        place.layout.pairs.resize(file.header_pairs(), 0);
         file.visit(&mut place);
         if let Some(e) = place.error {
             return Err(e);
         }
         let size = align(place.end);
-        place.layout.size = u32::try_from(size).map_err(|_| too_large(size))?;
-        Ok(place.layout)
+        place.layout.size = u32::try_from(size).map_err(|_| WriteError::DoesNotFit {
+            field: "M2 file size".into(),
+            value: size,
+            ty: "u32",
+        })?;
+        Ok((place.layout, place.blocks))
     }
 }
 
-fn align(at: u64) -> u64 {
-    at.div_ceil(ALIGN) * ALIGN
-}
-
-fn too_large(size: u64) -> WriteError {
-    WriteError::DoesNotFit { field: "M2 file size".into(), value: size, ty: "u32" }
+/// How many pairs the layout pass will fill: the header's and those of the records it points to
+/// (the records of those records — a view's submeshes — have none).
+fn pairs_hint(file: &M2File) -> usize {
+    /// Adds up the pairs of the header's record arrays.
+    struct Count(usize);
+    impl Visitor<'_> for Count {
+        fn pod<T: Pod>(&mut self, _: Field, _: &M2Array<T>) {}
+        fn records<R: Record>(&mut self, _: Field, array: &M2Array<R>) {
+            self.0 += array.len() * R::PAIRS;
+        }
+    }
+    let mut count = Count(file.header_pairs());
+    file.visit(&mut count);
+    count.0
 }
 
 /// The layout pass: gives each block the next 16-byte boundary after the one before it.
-struct Place {
+struct Place<'f> {
     layout: Layout,
+    blocks: Vec<Placed<'f>>,
     /// The pair the next visited block fills.
     cursor: usize,
     /// The end of the last block placed.
@@ -73,41 +149,47 @@ struct Place {
     error: Option<WriteError>,
 }
 
-impl Place {
-    /// Places a block of `count` records, `bytes` long, for the next pair; its offset if placed.
-    fn block(&mut self, field: Field, count: usize, bytes: u64) -> Option<u32> {
+impl<'f> Place<'f> {
+    /// Places a block of `count` entries, `bytes` long, for the next pair; false if it is empty
+    /// (its pair stays `(0, 0)`).
+    #[inline(always)]
+    fn place(&mut self, field: Field, count: usize, bytes: usize, block: Block<'f>) -> bool {
         let slot = self.cursor;
         self.cursor += 1;
-        if count == 0 || self.error.is_some() {
-            return None;
+        if count == 0 {
+            return false;
         }
-        if u32::try_from(count).is_err() {
+        if count > u32::MAX as usize && self.error.is_none() {
             self.error = Some(WriteError::DoesNotFit { field: field.to_string(), value: count as u64, ty: "u32" });
-            return None;
         }
         let at = align(self.end);
-        let Ok(offset) = u32::try_from(at) else {
-            self.error = Some(too_large(at));
-            return None;
-        };
+        // Truncates only in a file larger than 4 GiB, which `Layout::of` refuses.
+        let at32 = at as u32;
         if let Some(pair) = self.layout.pairs.get_mut(slot) {
-            *pair = offset;
+            *pair = at32;
         }
-        self.layout.starts.push(offset);
-        self.end = at.saturating_add(bytes);
-        Some(offset)
+        self.blocks.push(Placed { at: at32, block });
+        self.end = at.saturating_add(bytes as u64);
+        true
     }
 }
 
-impl Visitor for Place {
-    fn pod<T: Pod>(&mut self, field: Field, array: &M2Array<T>) {
-        self.block(field, array.len(), (array.len() * size_of::<T>()) as u64);
+impl<'f> Visitor<'f> for Place<'f> {
+    #[inline]
+    fn empty(&mut self, pairs: usize) {
+        self.cursor += pairs;
     }
 
-    fn records<R: Record>(&mut self, field: Field, array: &M2Array<R>) {
+    #[inline]
+    fn pod<T: Pod>(&mut self, field: Field, array: &'f M2Array<T>) {
+        let bytes: &[u8] = bytemuck::cast_slice(&array.items);
+        self.place(field, array.len(), bytes.len(), Block::Bytes(bytes));
+    }
+
+    fn records<R: Record>(&mut self, field: Field, array: &'f M2Array<R>) {
         let n = array.len();
-        let bytes = (n as u64).saturating_mul(R::size(self.layout.version));
-        if self.block(field, n, bytes).is_none() {
+        let bytes = n.saturating_mul(R::size(self.layout.version) as usize);
+        if !self.place(field, n, bytes, Block::Records(array)) {
             return;
         }
         // The records' own pairs come next in the writer's order: they are written with the
@@ -123,106 +205,59 @@ impl Visitor for Place {
     }
 }
 
-/// Writes `file` with its layout.
-pub(crate) fn write(file: &M2File) -> Result<Vec<u8>, WriteError> {
-    let layout = Layout::of(file)?;
-    let mut put =
-        Put { out: Cursor::new(Vec::with_capacity(layout.size as usize)), layout: &layout, block: 0, error: None };
-    let header = file.write_options(&mut put.out, Endian::Little, (&layout,));
-    put.result(header);
-    file.visit(&mut put);
-    put.pad_to(u64::from(layout.size));
-    if let Some(e) = put.error {
-        return Err(WriteError::from_binrw(&e));
-    }
-    if layout.next.get() != layout.pairs.len() || put.block != layout.starts.len() {
-        return Err(internal(format!(
-            "the writer met {} of {} pairs and {} of {} blocks",
-            layout.next.get(),
-            layout.pairs.len(),
-            put.block,
-            layout.starts.len()
-        )));
-    }
-    Ok(put.out.into_inner())
-}
+/// The output: the file is written front to back, so every write appends.
+///
+/// `std::io::Cursor` would do, but its writes handle a position inside the buffer and
+/// `write_all` loops over `write`; records are written field by field (a few thousand small
+/// writes in a real file), so appending directly keeps the writer at a bulk copy's pace.
+struct Sink(Vec<u8>);
 
-fn internal(message: String) -> WriteError {
-    WriteError::Io { path: "M2File".into(), message: format!("layout and writer disagree: {message}") }
-}
-
-/// The writer: each block at the position the layout gave it.
-struct Put<'l> {
-    out: Cursor<Vec<u8>>,
-    layout: &'l Layout,
-    /// The next block of [`Layout::starts`].
-    block: usize,
-    error: Option<binrw::Error>,
-}
-
-impl Put<'_> {
-    fn result(&mut self, result: BinResult<()>) {
-        if let (Err(e), None) = (result, &self.error) {
-            self.error = Some(e);
-        }
+impl Sink {
+    fn position(&self) -> u64 {
+        self.0.len() as u64
     }
 
-    /// Zero bytes up to `at` (where the layout put the next block).
-    fn pad_to(&mut self, at: u64) {
-        let here = self.out.position();
+    /// Zero bytes up to `at`, where the layout pass put what comes next.
+    fn pad_to(&mut self, at: u64) -> BinResult<()> {
+        let here = self.position();
         if here > at {
-            let message = format!("a block placed at {at:#x} would start at {here:#x}");
-            self.result(Err(binrw::Error::AssertFail { pos: here, message }));
-            return;
+            let message = format!("a block laid out at {at:#x} would start at {here:#x}");
+            return Err(binrw::Error::AssertFail { pos: here, message });
         }
-        let at = at as usize;
-        self.out.get_mut().resize(at, 0);
-        self.out.set_position(at as u64);
-    }
-
-    /// Pads to the next block's position.
-    fn start_block(&mut self) -> bool {
-        let Some(&at) = self.layout.starts.get(self.block) else {
-            self.result(Err(binrw::Error::AssertFail {
-                pos: self.out.position(),
-                message: "a block the layout did not place".into(),
-            }));
-            return false;
-        };
-        self.block += 1;
-        self.pad_to(u64::from(at));
-        self.error.is_none()
+        self.0.resize(at as usize, 0);
+        Ok(())
     }
 }
 
-impl Visitor for Put<'_> {
-    fn pod<T: Pod>(&mut self, _: Field, array: &M2Array<T>) {
-        if array.is_empty() || !self.start_block() {
-            return;
-        }
-        let written = self.out.write_all(bytemuck::cast_slice(&array.items));
-        self.result(written.map_err(binrw::Error::Io));
+impl Write for Sink {
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        self.0.extend_from_slice(bytes);
+        Ok(bytes.len())
     }
+    #[inline]
+    fn write_all(&mut self, bytes: &[u8]) -> io::Result<()> {
+        self.0.extend_from_slice(bytes);
+        Ok(())
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
 
-    fn records<R: Record>(&mut self, field: Field, array: &M2Array<R>) {
-        if array.is_empty() || !self.start_block() {
-            return;
+/// Only the position can be asked: nothing seeks while the file is written.
+impl Seek for Sink {
+    fn seek(&mut self, to: SeekFrom) -> io::Result<u64> {
+        let end = self.position();
+        match to {
+            SeekFrom::Start(p) if p == end => Ok(end),
+            SeekFrom::Current(0) | SeekFrom::End(0) => Ok(end),
+            _ => Err(io::Error::new(io::ErrorKind::Unsupported, "the M2 writer only appends")),
         }
-        let start = self.out.position();
-        for record in array.iter() {
-            let written = record.write_options(&mut self.out, Endian::Little, (self.layout,));
-            self.result(written);
-        }
-        let want = array.len() as u64 * R::size(self.layout.version);
-        let wrote = self.out.position() - start;
-        if wrote != want {
-            let message = format!("{field}: {} records written in {wrote} bytes, laid out in {want}", array.len());
-            self.result(Err(binrw::Error::AssertFail { pos: start, message }));
-            return;
-        }
-        for record in array.iter() {
-            record.visit(self);
-        }
+    }
+    #[inline]
+    fn stream_position(&mut self) -> io::Result<u64> {
+        Ok(self.position())
     }
 }
 
@@ -231,11 +266,14 @@ mod tests {
     use super::*;
     use crate::file::*;
 
-    /// Counts the blocks a record visits.
+    /// Counts the pairs of the blocks a record visits.
     #[derive(Default)]
     struct Count(usize);
 
-    impl Visitor for Count {
+    impl Visitor<'_> for Count {
+        fn empty(&mut self, pairs: usize) {
+            self.0 += pairs;
+        }
         fn pod<T: Pod>(&mut self, _: Field, _: &M2Array<T>) {
             self.0 += 1;
         }
@@ -244,18 +282,18 @@ mod tests {
         }
     }
 
-    /// Writes one record and returns (pairs its writer took, blocks it visits, bytes written).
+    /// Writes one record and returns (pairs its writer took, pairs its visit lists, bytes).
     fn check<R: Record>(record: &R, version: u32) -> (usize, usize, usize) {
-        let layout = Layout { version, pairs: vec![0; 64], starts: Vec::new(), size: 0, next: Cell::new(0) };
-        let mut out = Cursor::new(Vec::new());
+        let layout = Layout { version, pairs: vec![0; 64], size: 0, next: Default::default() };
+        let mut out = Sink(Vec::new());
         record.write_options(&mut out, Endian::Little, (&layout,)).unwrap();
         let mut count = Count::default();
         record.visit(&mut count);
-        (layout.next.get(), count.0, out.into_inner().len())
+        (layout.next.get(), count.0, out.0.len())
     }
 
-    /// Every record's writer takes as many pairs as its visit lists blocks, both equal to
-    /// `PAIRS`, and writes `size` bytes, in both layouts.
+    /// Every record's writer takes as many pairs as its visit lists, both equal to `PAIRS`, and
+    /// writes `size` bytes, in both layouts.
     #[test]
     fn pairs_visits_and_sizes_agree() {
         fn each<R: Record + Default>(name: &str) {
