@@ -207,3 +207,67 @@ fn huge_key_and_event_times_do_not_overflow() {
     let out = relic_m2::write_model(&model, &WriteOptions::default()).unwrap();
     relic_m2::read_model(&out.value).unwrap();
 }
+
+/// `format → model → format` of patched fixture bytes: no loss, the same bytes.
+fn same_through_the_model(bytes: &[u8], what: &str) {
+    let model = relic_m2::read_model(bytes).unwrap_or_else(|e| panic!("{what}: {e}"));
+    let out = relic_m2::write_model(&model, &WriteOptions::default()).unwrap();
+    assert!(out.losses.is_empty(), "{what}: {:?}", out.losses);
+    assert!(out.value == bytes, "{what}: not byte-identical");
+}
+
+/// Regression (generator): a Classic file with global flag 0x8 (blend overrides exist only from
+/// 260, but the bit may be set) lost the bit through the model.
+#[test]
+fn a_classic_file_keeps_flag_8() {
+    let mut bytes = fixture("v256_linear.m2");
+    bytes[0x10..0x14].copy_from_slice(&0x9u32.to_le_bytes());
+    let file = relic_m2::read(&bytes).unwrap();
+    assert_eq!((file.flags, file.blend_overrides.is_none()), (0x9, true));
+    same_through_the_model(&bytes, "flags 0x9");
+}
+
+/// Regression (generator): sequences of one id whose `next_variation` is −1 (not chained, as
+/// another tool may write them) came back chained, with rebuilt lookups.
+#[test]
+fn unchained_variations_stay_unchained() {
+    let mut bytes = fixture("v256_linear.m2");
+    let sequences = u32::from_le_bytes(bytes[0x20..0x24].try_into().unwrap()) as usize;
+    bytes[sequences + 68..sequences + 70].copy_from_slice(&0u16.to_le_bytes()); // sequence 1: Walk → Stand
+    let file = relic_m2::read(&bytes).unwrap();
+    assert_eq!(file.sequences.iter().map(|s| (s.id, s.next_variation)).collect::<Vec<_>>(), [(0, -1), (0, -1)]);
+    same_through_the_model(&bytes, "unchained variations");
+}
+
+/// Regression (generator): bones stored before their parents (spec §6: do not rely on parents
+/// coming first) were written back in the model's order, with every section rebuilt.
+#[test]
+fn children_before_parents_keep_the_file_order() {
+    let mut bytes = fixture("v256_linear.m2");
+    let bones = u32::from_le_bytes(bytes[0x38..0x3C].try_into().unwrap()) as usize;
+    // Parents [1, -1, 1]: bone 0 hangs from bone 1, which comes after it.
+    for (b, parent) in [(0usize, 1i16), (1, -1), (2, 1)] {
+        bytes[bones + b * 108 + 8..bones + b * 108 + 10].copy_from_slice(&parent.to_le_bytes());
+    }
+    let model = relic_m2::read_model(&bytes).unwrap();
+    assert_eq!(model.bones.iter().map(|b| b.parent).collect::<Vec<_>>(), [None, Some(0), Some(0)]);
+    same_through_the_model(&bytes, "children before parents");
+    // A change to the model still writes the file's order, with the bones' references mapped.
+    let mut moved = model.clone();
+    moved.meshes[0].positions[0][1] += 0.5;
+    let out = relic_m2::write_model(&moved, &WriteOptions::default()).unwrap();
+    let file = relic_m2::read(&out.value).unwrap();
+    assert_eq!(file.bones.iter().map(|b| b.parent).collect::<Vec<_>>(), [1, -1, 1]);
+    assert_eq!(relic_m2::read_model(&out.value).unwrap().meshes[0].skin, model.meshes[0].skin);
+}
+
+/// Moving a file with blend overrides to Classic drops them, and says so.
+#[test]
+fn blend_overrides_dropped_for_classic_are_a_loss() {
+    let model = relic_m2::read_model(&fixture("v263_effects_overrides.m2")).unwrap();
+    let out = relic_m2::write_model(&model, &WriteOptions { version: Some(256) }).unwrap();
+    let loss = out.losses.iter().find(|l| l.element == "blend overrides").expect("a loss");
+    assert!(loss.what.contains("1 blend-mode overrides dropped"), "{loss}");
+    let file = relic_m2::read(&out.value).unwrap();
+    assert_eq!((file.flags & 0x8, file.blend_overrides.is_none()), (0, true));
+}

@@ -4,7 +4,7 @@ use relic_core::Loss;
 use relic_core::error;
 use relic_core::model::*;
 
-use super::builder::{Builder, Result, cp1252_lossy, identity, ms, to_u32};
+use super::builder::{Builder, Result, cp1252_lossy, inverse, ms, to_u32};
 use crate::file::{self as m2, *};
 use crate::frame::WARCRAFT;
 use crate::names;
@@ -45,10 +45,12 @@ impl Builder<'_> {
             }
             seqs.push(s);
         }
-        // Variation chains (each sequence names the next one of its id: one pass from the end)
-        // and lookups.
+        // Variation chains (each sequence names the next one of its id: one pass from the end),
+        // unless the stored sequences keep their ids (then their chains are kept as stored:
+        // another tool may have written −1 everywhere).
+        let ids_kept = fit && seqs.iter().zip(base_seqs).all(|(a, b)| a.id == b.id);
         let mut next_of_id: std::collections::HashMap<u16, usize> = std::collections::HashMap::new();
-        for (i, s) in seqs.iter_mut().enumerate().rev() {
+        for (i, s) in seqs.iter_mut().enumerate().rev().filter(|_| !ids_kept) {
             s.next_variation = match next_of_id.get(&s.id) {
                 Some(&j) => error::fit(&format!("sequences[{i}].next_variation"), j, "i16")?,
                 None => -1,
@@ -84,7 +86,7 @@ impl Builder<'_> {
     pub(super) fn events(&mut self, fit: bool) -> Result<()> {
         let m = self.model;
         if let Some(b) = self.base.filter(|_| fit) {
-            let rank = identity(b.bones.len());
+            let rank = inverse(&self.to_file);
             let same = to_ir::events_match(b, &rank, &m.animations);
             if same {
                 self.file.events = b.events.clone();
@@ -136,7 +138,7 @@ impl Builder<'_> {
             ranges.push([0, 0]);
             // Every range bound is at most the firing-time count: if that fits, so did they.
             error::fit::<u32>(&format!("event {name:?} firing times"), ts.len(), "u32")?;
-            let b = bone.unwrap_or(0);
+            let b = bone.map_or(0, |b| self.to_file.get(b).copied().unwrap_or(b));
             let pivot = self.file.bones.get(b).map_or([0.0; 3], |x| x.pivot);
             let p = WARCRAFT.vector_from_ir(position.unwrap_or([0.0; 3]));
             // Four Windows-1252 bytes, NUL-padded; lengths are those of the encoded bytes.

@@ -23,6 +23,9 @@ pub(super) struct Builder<'a> {
     pub(super) losses: &'a mut Vec<Loss>,
     /// The file being built.
     pub(super) file: M2File,
+    /// Model bone → file bone: the extras' bone order when their skeleton fits (a file may store
+    /// children before their parents; the model never does), else the model's order.
+    pub(super) to_file: Vec<usize>,
     /// The extras' digest of the vertex array the file was read with.
     pub(super) vertex_digest: Option<String>,
     /// How many views the extras' file had (the count rebuilt views follow).
@@ -71,6 +74,17 @@ impl Builder<'_> {
 /// every stored string as Windows-1252).
 pub(super) fn cp1252_lossy(text: &str) -> impl Iterator<Item = u8> + '_ {
     text.chars().map(|c| relic_core::text::encode_cp1252_char(c).unwrap_or(b'?'))
+}
+
+/// The inverse of a bone order (`to_file[model] = file` → `rank[file] = model`).
+pub(super) fn inverse(to_file: &[usize]) -> Vec<usize> {
+    let mut rank = vec![0; to_file.len()];
+    for (model, &file) in to_file.iter().enumerate() {
+        if let Some(r) = rank.get_mut(file) {
+            *r = model;
+        }
+    }
+    rank
 }
 
 /// The identity bone order of `n` bones.

@@ -15,12 +15,11 @@ impl Builder<'_> {
             return;
         };
         let f = &mut self.file;
-        f.flags = b.flags & if self.version >= 260 { u32::MAX } else { !FLAG_BLEND_OVERRIDES };
-        f.blend_overrides = if f.flags & FLAG_BLEND_OVERRIDES != 0 && self.version >= 260 {
-            Some(b.blend_overrides.clone().unwrap_or_default())
-        } else {
-            None
-        };
+        // The flags as read (a Classic file may carry 0x8 too; moving a file to Classic clears it
+        // with its overrides, see `retarget`).
+        f.flags = b.flags;
+        f.blend_overrides =
+            if f.has_blend_overrides() { Some(b.blend_overrides.clone().unwrap_or_default()) } else { None };
         f.collision_box = b.collision_box;
         f.collision_radius = b.collision_radius;
         f.collision_triangles = b.collision_triangles.clone();

@@ -31,7 +31,7 @@ impl Builder<'_> {
         for (mi, mesh) in m.meshes.iter().enumerate() {
             let first = vertices.len();
             for v in 0..mesh.positions.len() {
-                let (vertex, was_pruned) = vertex_from(mesh, v, m.bones.len())?;
+                let (vertex, was_pruned) = vertex_from(mesh, v, &self.to_file)?;
                 if was_pruned {
                     pruned.push((mi, v));
                 }
@@ -60,17 +60,21 @@ impl Builder<'_> {
     }
 }
 
-/// One vertex of a mesh: at most 4 influences (the largest), u8 weights summing to 255. Returns
-/// the vertex and whether influences were dropped.
-fn vertex_from(mesh: &Mesh, v: usize, bones: usize) -> Result<(Vertex, bool)> {
+/// One vertex of a mesh: at most 4 influences (the largest), u8 weights summing to 255, bones
+/// named in the file's order (`to_file`: model bone → file bone). Returns the vertex and whether
+/// influences were dropped.
+fn vertex_from(mesh: &Mesh, v: usize, to_file: &[usize]) -> Result<(Vertex, bool)> {
     let position = WARCRAFT.vector_from_ir(mesh.positions.get(v).copied().unwrap_or_default());
     let normal = WARCRAFT.vector_from_ir(mesh.normals.get(v).copied().unwrap_or([0.0, 1.0, 0.0]));
     let uv = |set: usize| mesh.uv_sets.get(set).and_then(|s| s.get(v)).copied().unwrap_or([0.0; 2]);
     let stored = mesh.skin.vertex(v);
     let pruned = stored.len() > 4;
     let mut inf = if pruned { mesh.skin.strongest(v, 4) } else { stored.to_vec() };
-    if inf.is_empty() && bones > 0 {
+    if inf.is_empty() && !to_file.is_empty() {
         inf.push(Influence { bone: 0, weight: 1.0 });
+    }
+    for i in &mut inf {
+        i.bone = to_file.get(i.bone as usize).map_or(i.bone, |&f| f as u32);
     }
     let (weights, indices) = quantise(&inf)?;
     Ok((
@@ -87,7 +91,7 @@ fn vertex_from(mesh: &Mesh, v: usize, bones: usize) -> Result<(Vertex, bool)> {
 }
 
 /// Up to 4 influences → u8 weights summing to 255 (largest remainder), in the given order.
-pub(crate) fn quantise(inf: &[Influence]) -> Result<([u8; 4], [u8; 4])> {
+fn quantise(inf: &[Influence]) -> Result<([u8; 4], [u8; 4])> {
     let mut weights = [0u8; 4];
     let mut indices = [0u8; 4];
     if inf.is_empty() {

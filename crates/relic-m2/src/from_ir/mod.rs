@@ -32,7 +32,7 @@ mod palette;
 mod skeleton;
 mod views;
 
-use relic_core::{Converted, Model, WriteOptions};
+use relic_core::{Converted, Loss, Model, WriteOptions};
 
 use crate::extras::m2_extras;
 use crate::file::*;
@@ -62,7 +62,7 @@ pub(crate) fn from_ir(model: &Model, options: &WriteOptions) -> Result<Converted
     if let Some(b) = &mut base
         && retargeted
     {
-        retarget(b, version);
+        losses.extend(retarget(b, version));
     }
     let mut w = Builder {
         model,
@@ -70,6 +70,7 @@ pub(crate) fn from_ir(model: &Model, options: &WriteOptions) -> Result<Converted
         version,
         losses: &mut losses,
         file: M2File::default(),
+        to_file: Vec::new(),
         vertex_digest,
         stored_views,
         retargeted,
@@ -80,8 +81,9 @@ pub(crate) fn from_ir(model: &Model, options: &WriteOptions) -> Result<Converted
 }
 
 /// Moves a Classic file to TBC or back: rotation keys change type, bones gain or lose their extra
-/// field (the views are rebuilt: their submeshes change size).
-fn retarget(file: &mut M2File, version: u32) {
+/// field (the views are rebuilt: their submeshes change size), and a file moved to Classic loses
+/// its blend overrides (a loss when it had any).
+fn retarget(file: &mut M2File, version: u32) -> Option<Loss> {
     file.version = version;
     for b in file.bones.iter_mut() {
         b.unknown = (version >= 260).then_some(0);
@@ -108,10 +110,15 @@ fn retarget(file: &mut M2File, version: u32) {
     }
     if version < 260 {
         file.flags &= !FLAG_BLEND_OVERRIDES;
-        file.blend_overrides = None;
-    } else if file.flags & FLAG_BLEND_OVERRIDES != 0 && file.blend_overrides.is_none() {
+        let dropped = file.blend_overrides.take().map_or(0, |o| o.len());
+        return (dropped > 0).then(|| {
+            Loss::new("blend overrides", format!("{dropped} blend-mode overrides dropped: versions 256–259 have none"))
+        });
+    }
+    if file.has_blend_overrides() && file.blend_overrides.is_none() {
         file.blend_overrides = Some(Default::default());
     }
+    None
 }
 
 impl Builder<'_> {

@@ -4,7 +4,7 @@ use relic_core::error;
 use relic_core::math::{Mat4, decompose};
 use relic_core::model::*;
 
-use super::builder::{Builder, Result, identity};
+use super::builder::{Builder, Result, identity, inverse};
 use super::keys::is_identity_rotation;
 use crate::file::{self as m2, *};
 use crate::frame::WARCRAFT;
@@ -12,10 +12,13 @@ use crate::names;
 use crate::to_ir;
 
 impl Builder<'_> {
-    /// Bones and their tracks. Returns true if the extras' skeleton fits.
+    /// Bones and their tracks, in the extras' order when their skeleton fits (sets
+    /// [`Builder::to_file`]). Returns true if it fits.
     pub(super) fn bones(&mut self, seq_fit: bool) -> Result<bool> {
         let m = self.model;
-        let fit = self.base.is_some_and(|b| skeleton_fits(b, m));
+        let fitting_order = self.base.and_then(|b| skeleton_fits(b, m));
+        let fit = fitting_order.is_some();
+        self.to_file = fitting_order.unwrap_or_else(|| identity(m.bones.len()));
         let tracks_fit = fit
             && seq_fit
             && self.base.is_some_and(|b| {
@@ -34,19 +37,22 @@ impl Builder<'_> {
             self.loss("bones", "bind rotations are folded into the animation keys; bind scale is not kept");
         }
         let channels = ChannelTable::new(m);
-        let mut bones = Vec::with_capacity(m.bones.len());
+        let mut bones = vec![m2::Bone::default(); m.bones.len()];
         for (i, b) in m.bones.iter().enumerate() {
-            let kept = if fit { self.base.and_then(|f| f.bones.get(i)).cloned() } else { None };
+            let f = self.to_file.get(i).copied().unwrap_or(i);
+            let kept = if fit { self.base.and_then(|base| base.bones.get(f)).cloned() } else { None };
             let mut bone = kept.unwrap_or_else(|| fresh_bone(b, self.version));
-            bone.parent = match b.parent {
-                Some(p) => error::fit(&format!("bones[{i}].parent"), p, "i16")?,
+            bone.parent = match b.parent.and_then(|p| self.to_file.get(p)) {
+                Some(&p) => error::fit(&format!("bones[{i}].parent"), p, "i16")?,
                 None => -1,
             };
-            let animated = self.bone_tracks(i, &mut bone, tracks_fit, &binds, &channels)?;
+            let animated = self.bone_tracks((i, f), &mut bone, tracks_fit, &binds, &channels)?;
             if !fit {
                 bone.flags = m2_flags(&b.flags) | if animated { BONE_ANIMATED } else { 0 };
             }
-            bones.push(bone);
+            if let Some(slot) = bones.get_mut(f) {
+                *slot = bone;
+            }
         }
         if m.bones.len() > 256 {
             self.loss("bones", format!("{} bones: vertices can only name bones 0–255", m.bones.len()));
@@ -71,10 +77,10 @@ impl Builder<'_> {
         Ok(fit)
     }
 
-    /// Fills a bone's three tracks; returns true if any has keys.
+    /// Fills the three tracks of model bone `i`, file bone `f`; returns true if any has keys.
     pub(super) fn bone_tracks(
         &mut self,
-        i: usize,
+        (i, f): (usize, usize),
         bone: &mut m2::Bone,
         tracks_fit: bool,
         binds: &[(Mat4, [f32; 4])],
@@ -85,8 +91,8 @@ impl Builder<'_> {
             let found = channels.of(i, p);
             let kept = tracks_fit
                 && self.base.is_some_and(|b| match &found {
-                    Some(current) => to_ir::track_matches(b, i, i, p, current),
-                    None => to_ir::track_is_silent(b, i, p),
+                    Some(current) => to_ir::track_matches(b, f, i, p, current),
+                    None => to_ir::track_is_silent(b, f, p),
                 });
             if kept {
                 continue; // the stored track maps to exactly these channels
@@ -118,7 +124,7 @@ impl Builder<'_> {
         let m = self.model;
         let base = self.base.filter(|_| skeleton_fit);
         if let Some(b) = base
-            && to_ir::attachments_to_ir(b, &identity(b.bones.len())) == m.attachments
+            && to_ir::attachments_to_ir(b, &inverse(&self.to_file)) == m.attachments
         {
             self.file.attachments = b.attachments.clone();
             self.file.attachment_lookup = b.attachment_lookup.clone();
@@ -131,7 +137,8 @@ impl Builder<'_> {
                 Some(id) => id,
                 None => error::fit(&format!("attachments[{i}].id"), i, "u32")?,
             };
-            let pivot = self.file.bones.get(a.bone).map_or([0.0; 3], |b| b.pivot);
+            let bone = self.to_file.get(a.bone).copied().unwrap_or(a.bone);
+            let pivot = self.file.bones.get(bone).map_or([0.0; 3], |b| b.pivot);
             let t = WARCRAFT.vector_from_ir(a.transform.translation);
             if a.transform.rotation != [0.0, 0.0, 0.0, 1.0] || a.transform.scale != [1.0; 3] {
                 self.loss(
@@ -141,7 +148,7 @@ impl Builder<'_> {
             }
             out.push(m2::Attachment {
                 id,
-                bone: error::fit(&format!("attachments[{i}].bone"), a.bone, "u16")?,
+                bone: error::fit(&format!("attachments[{i}].bone"), bone, "u16")?,
                 unknown: 0,
                 position: [pivot[0] + t[0], pivot[1] + t[1], pivot[2] + t[2]],
                 visibility: Track {
@@ -258,16 +265,18 @@ fn m2_flags(f: &BoneFlags) -> u32 {
         }
 }
 
-/// True if the extras' bones map to the model's (names aside: M2 stores none).
-fn skeleton_fits(base: &M2File, m: &Model) -> bool {
+/// The extras' bone order (model bone → file bone) if their bones map to the model's (names
+/// aside: M2 stores none).
+fn skeleton_fits(base: &M2File, m: &Model) -> Option<Vec<usize>> {
     let (order, rank) = to_ir::bone_order(base);
-    if order.iter().enumerate().any(|(i, &o)| i != o) || base.bones.len() != m.bones.len() {
-        return false;
+    if order.len() != m.bones.len() || base.bones.len() != m.bones.len() {
+        return None;
     }
-    to_ir::bones_to_ir(base, &order, &rank).iter().zip(&m.bones).all(|(a, b)| {
+    let fits = to_ir::bones_to_ir(base, &order, &rank).iter().zip(&m.bones).all(|(a, b)| {
         (a.parent, a.rest, a.bind_matrix, a.inverse_bind_matrix, a.flags)
             == (b.parent, b.rest, b.bind_matrix, b.inverse_bind_matrix, b.flags)
-    })
+    });
+    fits.then_some(order)
 }
 
 fn unit_scale(m: &Mat4) -> bool {
