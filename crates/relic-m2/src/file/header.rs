@@ -84,8 +84,7 @@ pub struct M2File {
     /// Texture flipbooks: `(count, offset)`, never populated (record layout unknown). The count
     /// must be 0; the offset of that empty array means nothing and reads as 0, as the layout pass
     /// writes every empty array.
-    #[br(map = |pair: [u32; 2]| [pair[0], 0])]
-    #[br(assert(texture_flipbooks[0] == 0, "{} texture flipbooks: their record layout is unknown (never seen populated)", texture_flipbooks[0]))]
+    #[br(parse_with = texture_flipbooks)]
     pub texture_flipbooks: [u32; 2],
     /// Texture (UV) animations.
     #[br(parse_with = record_array, args(version, (ctx(version, &global_sequences, &sequences),)))]
@@ -176,6 +175,24 @@ pub struct M2File {
     #[br(parse_with = blend_overrides, args(version, flags))]
     #[bw(if(has_blend_overrides(*version, *flags)), write_with = write_blend_overrides, args(layout))]
     pub blend_overrides: Option<M2Array<u16>>,
+}
+
+/// `parse_with` reader of the texture flipbooks' pair: a count of 0 (the offset of that empty
+/// array means nothing and reads as 0, as the layout pass writes every empty array); any other
+/// count is refused, at the pair's offset.
+fn texture_flipbooks<R: std::io::Read + std::io::Seek>(
+    reader: &mut R,
+    endian: binrw::Endian,
+    _: (),
+) -> binrw::BinResult<[u32; 2]> {
+    use binrw::BinRead;
+    let pos = reader.stream_position()?;
+    let [count, _] = <[u32; 2]>::read_options(reader, endian, ())?;
+    if count != 0 {
+        let message = format!("{count} texture flipbooks: their record layout is unknown (never seen populated)");
+        return Err(relic_core::error::custom(pos, relic_core::ReadErrorKind::Invalid(message)));
+    }
+    Ok([0, 0])
 }
 
 /// True if a file of this version and these global flags has a blend-override array (spec §2).

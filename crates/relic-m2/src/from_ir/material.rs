@@ -51,6 +51,15 @@ impl Builder<'_> {
         if self.base.is_some_and(|b| !b.colors.is_empty() || !b.texture_transforms.is_empty()) {
             self.loss("materials", "materials changed: colour and UV animations of the stored file dropped");
         }
+        // Render-flag bits the model has no field for (0x8, whose meaning is unclear, and above).
+        let unmapped =
+            self.base.map_or(0, |b| b.render_flags.iter().fold(0, |bits, f| bits | f.flags) & !MAPPED_RENDER_FLAGS);
+        if unmapped != 0 {
+            self.loss(
+                "materials",
+                format!("materials changed: render-flag bits {unmapped:#x} of the stored file dropped"),
+            );
+        }
         let mut textures: Vec<Texture> = Vec::new();
         let mut flags: Vec<RenderFlag> = Vec::new();
         let mut coords: Vec<i16> = Vec::new();
@@ -136,6 +145,9 @@ impl Builder<'_> {
         Ok(units)
     }
 }
+
+/// Render-flag bits the model describes: unlit, unfogged, two-sided, no depth write.
+const MAPPED_RENDER_FLAGS: u16 = 0x1 | 0x2 | 0x4 | 0x10;
 
 fn blend_code(b: BlendMode) -> u16 {
     match b {

@@ -33,7 +33,8 @@ pub(super) fn points(g: &mut Gen, h: &mut Rec) {
         lookup[id as usize] = a as i16;
         let mut r = Rec::new();
         let position = g.vec(3, 2.0);
-        r.u32(id).u16(g.rng.below(g.bones) as u16).u16(0).raw(&position);
+        let unknown = if g.rng.chance(0.3) { g.rng.below(0x1_0000) as u16 } else { 0 };
+        r.u32(id).u16(g.rng.below(g.bones) as u16).u16(unknown).raw(&position);
         let visibility = g.track(visibility);
         r.track(&visibility);
         recs.push(r);

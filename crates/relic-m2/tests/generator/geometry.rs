@@ -266,7 +266,7 @@ fn materials(g: &mut Gen) -> Materials {
     }
     g.render_flags = g.rng.between(1, 3);
     let flags: Vec<u16> = (0..g.render_flags)
-        .flat_map(|_| [[0u16, 0x1, 0x2, 0x4, 0x10, 0x15][g.rng.below(6)], g.rng.below(7) as u16])
+        .flat_map(|_| [[0u16, 0x1, 0x2, 0x4, 0x8, 0x10, 0x15, 0x18, 0x20][g.rng.below(9)], g.rng.below(7) as u16])
         .collect();
     g.colors = g.rng.below(2);
     let colors: Vec<Rec> = (0..g.colors)

@@ -268,7 +268,8 @@ fn sequences(g: &mut Gen) -> Block {
         let next = ids.iter().skip(i + 1).position(|&x| x == ids[i]).map_or(-1, |k| (i + 1 + k) as i16);
         let next = if chained { next } else { -1 };
         r.u16(ids[i]).u16(g.rng.below(2) as u16).u32(start).u32(end).f32(g.rng.range(0.0, 7.0));
-        r.u32(if g.rng.chance(0.3) { 1 } else { 0 }).i16(g.rng.below(0x8000) as i16).u16(0);
+        // Flags: 0x1 non-looping; other bits are kept as read (spec §5: "preserve").
+        r.u32([0u32, 0, 1, 3, 0x20, 0x21][g.rng.below(6)]).i16(g.rng.below(0x8000) as i16).u16(0);
         r.u32(g.rng.below(3) as u32).u32(g.rng.below(3) as u32).u32(g.rng.below(500) as u32);
         let bounds = g.vec(6, 3.0);
         r.raw(&sorted_box(&bounds)).f32(g.rng.range(0.0, 4.0)).i16(next).u16(g.rng.below(2) as u16);
