@@ -20,10 +20,8 @@ fn group(c: &mut Criterion, name: &str, bytes: &[u8]) {
     g.bench_function("parse", |b| b.iter(|| relic_m2::read(black_box(bytes)).unwrap()));
     g.bench_function("write", |b| b.iter(|| relic_m2::write(black_box(&file))));
     g.bench_function("read_model (parse + to_ir)", |b| b.iter(|| relic_m2::read_model(black_box(bytes)).unwrap()));
-    g.bench_function("to_ir", |b| b.iter(|| relic_m2::to_ir::to_ir(black_box(&file)).unwrap()));
-    g.bench_function("from_ir", |b| {
-        b.iter(|| relic_m2::from_ir::from_ir(black_box(&model), &WriteOptions::default()).unwrap())
-    });
+    g.bench_function("to_ir", |b| b.iter(|| relic_m2::to_ir(black_box(&file)).unwrap()));
+    g.bench_function("from_ir", |b| b.iter(|| relic_m2::from_ir(black_box(&model), &WriteOptions::default()).unwrap()));
     g.finish();
 }
 

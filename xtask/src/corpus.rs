@@ -10,9 +10,9 @@ use std::time::Instant;
 
 use relic_core::check::{Checks, Status};
 
-/// Checks that need more than one crate (animation proofs, glTF export), by format name.
-fn extra_checks(format: &str, path: &Path, bytes: &[u8]) -> Checks {
-    let mut checks = animation_checks(format, path, bytes, true);
+/// Checks that need more than one crate (animation proofs, glTF export).
+fn extra_checks(path: &Path, bytes: &[u8]) -> Checks {
+    let mut checks = animation_checks(path, bytes);
     // glTF: export, Khronos validator (0 errors, 0 warnings), import back.
     checks.extend(crate::gltf_validator::corpus_checks(path, bytes));
     checks
@@ -29,9 +29,8 @@ const FAST_TOLERANCE: f32 = 1e-5;
 /// relic-anim and compared with what the file itself states, so a wrong axis, quaternion
 /// convention, pivot or bind matrix anywhere between the bytes and the pose shows as an error.
 /// Each check prints its worst error. Animation files (NAD) have no model of their own: skipped.
-/// `game_file`: the file came from the game (not a synthetic fixture), so its M2 sequence boxes
-/// are Blizzard's.
-pub fn animation_checks(format: &str, path: &Path, bytes: &[u8], game_file: bool) -> Checks {
+/// (M2's sequence boxes are the format's own `sequence-boxes` check, posed by relic-anim too.)
+pub fn animation_checks(path: &Path, bytes: &[u8]) -> Checks {
     let mut checks = Checks::new();
     let model = match crate::gltf_validator::read_model(path, bytes) {
         None => {
@@ -48,11 +47,6 @@ pub fn animation_checks(format: &str, path: &Path, bytes: &[u8], game_file: bool
     let key_boxes = relic_anim::proofs::stored_key_boxes(&model);
     if !key_boxes.is_empty() {
         checks.run("anim-key-boxes", || relic_anim::proofs::key_boxes(&model, &key_boxes, KEY_BOX_TOLERANCE));
-    }
-    if format == "m2" && game_file {
-        // Only the first sequence's stored box is a box of the posed mesh (relic_m2::checks).
-        checks
-            .run("anim-sequence-box", || relic_anim::proofs::one_clip_box(&model, 0, relic_m2::checks::BOX_TOLERANCE));
     }
     checks.run("anim-fast-vs-reference", || relic_anim::proofs::fast_matches_reference(&model, FAST_TOLERANCE));
     checks
@@ -97,7 +91,7 @@ fn check_file(root: &Path, path: &Path) -> Outcome {
     // Animation proofs and glTF export are for models; textures have their own checks only.
     let model_like = detected.content != relic_core::format::Content::Texture;
     if checks.passed() && !checks.refused() && model_like {
-        checks.extend(extra_checks(format.name, path, &bytes));
+        checks.extend(extra_checks(path, &bytes));
     }
     let summary = checks.0.iter().map(|c| c.to_string()).collect::<Vec<_>>().join("; ");
     let ms = started.elapsed().as_secs_f64() * 1000.0;
@@ -163,8 +157,10 @@ mod tests {
                 continue;
             }
             let bytes = std::fs::read(&path).unwrap();
-            let Some((entry, _)) = relic::detect_format(&bytes) else { continue };
-            let checks = super::animation_checks(entry.name, &path, &bytes, false);
+            if relic::detect_format(&bytes).is_none() {
+                continue;
+            }
+            let checks = super::animation_checks(&path, &bytes);
             let failures: Vec<String> = checks.failures().map(ToString::to_string).collect();
             assert!(failures.is_empty(), "{}: {failures:?}", path.display());
             checked += usize::from(checks.0.iter().any(|c| c.name == "anim-fast-vs-reference"));

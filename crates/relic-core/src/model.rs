@@ -229,6 +229,30 @@ impl Skin {
         self.offsets.windows(2).map(|w| w.get(1).zip(w.first()).map_or(0, |(b, a)| (b - a) as usize)).max().unwrap_or(0)
     }
 
+    /// The `n` strongest influences of vertex `v` (of equal weights, the earlier), in their stored
+    /// order, renormalised to sum to 1 (left as they are if they sum to 0). All of them when the
+    /// vertex has `n` or fewer. For formats that store a fixed number of influences per vertex.
+    pub fn strongest(&self, v: usize, n: usize) -> Vec<Influence> {
+        let all = self.vertex(v);
+        let mut kept: Vec<Influence> = if all.len() <= n {
+            all.to_vec()
+        } else {
+            let mut order: Vec<usize> = (0..all.len()).collect();
+            let weight = |i: usize| all.get(i).map_or(0.0, |x| x.weight);
+            order.sort_by(|&a, &b| weight(b).total_cmp(&weight(a)).then(a.cmp(&b)));
+            order.truncate(n);
+            order.sort_unstable();
+            order.into_iter().filter_map(|i| all.get(i).copied()).collect()
+        };
+        let sum: f64 = kept.iter().map(|i| f64::from(i.weight)).sum();
+        if sum > 0.0 {
+            for i in &mut kept {
+                i.weight = (f64::from(i.weight) / sum) as f32;
+            }
+        }
+        kept
+    }
+
     /// Builds a skin from per-vertex influence lists.
     pub fn from_vertices<I>(vertices: I) -> Self
     where
@@ -708,5 +732,26 @@ impl Model {
             out.push(global);
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strongest_keeps_the_largest_in_order_and_renormalises() {
+        let inf = |bone, weight| Influence { bone, weight };
+        let skin = Skin::from_vertices([
+            vec![inf(0, 0.1), inf(1, 0.3), inf(2, 0.1), inf(3, 0.2), inf(4, 0.2), inf(5, 0.1)],
+            vec![inf(7, 0.5), inf(8, 0.5)],
+        ]);
+        // Ties (0.1 ×3) go to the earliest; the kept ones stay in stored order.
+        let kept = skin.strongest(0, 4);
+        assert_eq!(kept.iter().map(|i| i.bone).collect::<Vec<_>>(), [0, 1, 3, 4]);
+        assert!((kept.iter().map(|i| i.weight).sum::<f32>() - 1.0).abs() < 1e-6);
+        assert!((kept[1].weight - 0.375).abs() < 1e-6);
+        assert_eq!(skin.strongest(1, 4), skin.vertex(1));
+        assert!(skin.strongest(9, 4).is_empty());
     }
 }

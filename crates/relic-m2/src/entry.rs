@@ -1,7 +1,7 @@
 //! The crate's entry in the format registry (`relic::FORMATS`).
 
 use relic_core::Converted;
-use relic_core::format::{FormatEntry, ModelCodec, Versions, Written};
+use relic_core::format::{CorpusChecks, FormatEntry, ModelCodec, Versions, Written};
 
 /// World of Warcraft M2: read and written 256–263.
 pub static ENTRY: FormatEntry = FormatEntry {
@@ -19,5 +19,12 @@ pub static ENTRY: FormatEntry = FormatEntry {
     }),
     animation: None,
     texture: None,
-    checks: Some(|input| crate::checks::corpus_checks(input.bytes)),
+    checks: CHECKS,
 };
+
+/// The corpus checks (`cargo xtask corpus`), with the `verify` feature.
+#[cfg(feature = "verify")]
+const CHECKS: Option<CorpusChecks> = Some(|input| crate::verify::corpus_checks(input.bytes));
+/// Without the `verify` feature the crate carries no corpus checks.
+#[cfg(not(feature = "verify"))]
+const CHECKS: Option<CorpusChecks> = None;

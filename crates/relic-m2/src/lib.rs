@@ -1,5 +1,4 @@
-//! relic-m2: World of Warcraft M2 models of versions 256–263 (Classic 1.x and The Burning
-//! Crusade 2.x): read, write byte for byte, and map to and from the common model.
+#![doc = include_str!("../README.md")]
 //!
 //! | version | game | bone | submesh | rotation keys | notes |
 //! |---|---|---|---|---|---|
@@ -7,51 +6,40 @@
 //! | 260–263 | The Burning Crusade 2.x | 112 B | 48 B | 4×i16, excess-32767 | + blend overrides with flag 0x8 |
 //! | 264+, `MD21` | Wrath and later | — | — | — | refused: views live in `.skin` files |
 //!
-//! | section | file layer ([`file`](mod@file)) | common model ([`to_ir`], [`from_ir`]) |
+//! | section | file layer ([`mod@file`]) | common model ([`to_ir()`], [`from_ir()`]) |
 //! |---|---|---|
-//! | header, name, flags | [`file::M2File`] | `Model::name`; flags in extras |
+//! | header, name, flags | [`M2File`] | `Model::name`; flags in extras |
 //! | global sequences | `M2File::global_sequences` (ms) | `Model::global_sequences` (s) |
 //! | sequences + lookups | [`file::Sequence`] | one `Animation` per sequence |
-//! | bones + tracks | [`file::Bone`], [`track::Track`] | bones (pivot → rest, bind), channels |
+//! | bones + tracks | [`file::Bone`], [`file::Track`] | bones (pivot → rest, bind), channels |
 //! | vertices, view 0 | [`file::Vertex`], [`file::View`] | one mesh per submesh of view 0 |
 //! | textures, render flags, texture units | [`file::Texture`], [`file::RenderFlag`], [`file::TextureUnit`] | materials |
 //! | attachments, events | [`file::Attachment`], [`file::Event`] | attachments, animation events |
 //! | views 1–3, colours, transparency, UV animations, lookups, collision, lights, cameras, ribbons, particles | their records | [`M2Extras`] in `Model::extras` |
-//!
-//! ```no_run
-//! let bytes = std::fs::read("GnomePounder-vanilla.m2").unwrap();
-//! let model = relic_m2::read_model(&bytes).unwrap();
-//! println!("{} bones, {} animations", model.bones.len(), model.animations.len());
-//! let back = relic_m2::write_model(&model, &Default::default()).unwrap();
-//! assert_eq!(back.value, bytes); // nothing changed, so the same bytes come back
-//! ```
 
-pub mod array;
-pub mod checks;
 mod entry;
+mod extras;
 pub mod file;
-pub mod from_ir;
+pub mod frame;
+mod from_ir;
 pub mod names;
-pub mod palette;
-pub mod pose;
-pub mod to_ir;
-pub mod track;
+mod to_ir;
 mod validate;
-mod write;
+#[cfg(feature = "verify")]
+pub mod verify;
 
-pub use array::M2Array;
 pub use entry::ENTRY;
+pub use extras::M2Extras;
 pub use file::M2File;
-pub use to_ir::M2Extras;
-
-/// World of Warcraft M2, as named in [`relic_core::model::SourceInfo`] and the format registry.
-pub const FORMAT: relic_core::FormatId = relic_core::FormatId::new("m2");
 
 use relic_core::format::{Content, Detected};
 use relic_core::{Converted, Info, Model, ReadError, ReadErrorKind, WriteError, WriteOptions};
 
+/// World of Warcraft M2, as named in [`relic_core::model::SourceInfo`] and the format registry.
+pub const FORMAT: relic_core::FormatId = relic_core::FormatId::new("m2");
+
 /// The first version relic refuses: Wrath moved the views into `.skin` files.
-pub const FIRST_UNSUPPORTED: u32 = 264;
+const FIRST_UNSUPPORTED: u32 = 264;
 
 /// Recognises M2 by its bytes: `MD20` with any version (256–263 are read, the others are
 /// recognised so that reading can refuse them with a reason), `MD21` (Legion+), and the two files
@@ -70,7 +58,7 @@ pub fn detect(bytes: &[u8]) -> Option<Detected> {
 }
 
 /// Why a file that [`detect`] accepts cannot be read, or `None` if it can.
-pub fn refusal(bytes: &[u8]) -> Option<ReadError> {
+fn refusal(bytes: &[u8]) -> Option<ReadError> {
     let magic = bytes.get(..4).unwrap_or_default();
     let version = detect(bytes).map_or(0, |d| d.source.version);
     let refuse = |reason: String| Some(ReadError::new(0, ReadErrorKind::UnsupportedVersion { version, reason }));
@@ -97,13 +85,29 @@ pub fn read(bytes: &[u8]) -> Result<M2File, ReadError> {
         use binrw::BinRead;
         M2File::read_options(s, binrw::Endian::Little, ())
     })?;
-    validate::validate(&file, bytes.len() as u64)?;
+    validate::validate(&file)?;
     Ok(file)
 }
 
-/// Writes an [`M2File`] (see [`M2File::to_bytes`]).
-pub fn write(file: &M2File) -> Vec<u8> {
-    file.to_bytes()
+/// Writes a file in Blizzard's layout (header order, depth first, every block 16-byte aligned:
+/// see [`file::Layout`]). A file read from that layout comes back byte for byte; any other layout
+/// comes back normalised. An error only if the file would outgrow the format's u32 offsets.
+pub fn write(file: &M2File) -> Result<Vec<u8>, WriteError> {
+    file::write(file)
+}
+
+/// Maps a file to the common model (glTF's frame, seconds; see the crate docs). The file goes
+/// into the model's extras, so [`from_ir`] can write it back byte for byte.
+pub fn to_ir(file: &M2File) -> Result<Model, ReadError> {
+    to_ir::to_ir(file)
+}
+
+/// Maps a common model to a file: sections of the extras' file are kept while they still map to
+/// what the model holds, everything else is built from the model; what the file cannot hold
+/// comes back as losses. The version is `options.version`, else the version the model was read
+/// from when it came from M2, else 256.
+pub fn from_ir(model: &Model, options: &WriteOptions) -> Result<Converted<M2File>, WriteError> {
+    from_ir::from_ir(model, options)
 }
 
 /// The file's own counts (`relic info`).
@@ -111,7 +115,7 @@ pub fn info(bytes: &[u8]) -> Result<Info, ReadError> {
     let file = read(bytes)?;
     let mut info = Info::new(crate::FORMAT, file.version);
     let view0 = file.views.first();
-    info.text("name", to_ir::name_text(&file.name))
+    info.text("name", file.name_text())
         .count("bones", file.bones.len())
         .count("vertices", file.vertices.len())
         .count("views", file.views.len())
@@ -132,29 +136,29 @@ pub fn info(bytes: &[u8]) -> Result<Info, ReadError> {
     Ok(info)
 }
 
-/// Parses and maps to the common model (glTF's frame, seconds; see [`to_ir`]).
+/// Parses and maps to the common model: `to_ir(&read(bytes)?)`, without copying the file into
+/// the extras.
 pub fn read_model(bytes: &[u8]) -> Result<Model, ReadError> {
     to_ir::into_ir(read(bytes)?)
 }
 
-/// Maps from the common model and writes (see [`from_ir`]). The version is
-/// `options.version`, else the version the model was read from when it came from M2, else 256.
+/// Maps from the common model and writes: `write(&from_ir(model)?)`.
 ///
 /// Extras that came back as JSON (through glTF) may have been edited into references the model
 /// does not satisfy: such a file is checked with [`read`] and, if refused, rebuilt from the model
 /// alone, with a [`Loss`](relic_core::Loss) saying why. Nothing the reader refuses is written.
 pub fn write_model(model: &Model, options: &WriteOptions) -> Result<Converted<Vec<u8>>, WriteError> {
-    let converted = from_ir::from_ir(model, options)?;
-    let bytes = converted.value.to_bytes();
+    let converted = from_ir(model, options)?;
+    let bytes = write(&converted.value)?;
     let json_extras =
         model.extras.as_ref().is_some_and(|e| e.format() == crate::FORMAT && e.get::<M2Extras>().is_none());
     if json_extras && let Err(e) = read(&bytes) {
         let mut bare = model.clone();
         bare.extras = None;
-        let mut rebuilt = from_ir::from_ir(&bare, options)?;
+        let mut rebuilt = from_ir(&bare, options)?;
         let why = format!("the M2 extras do not fit the model ({e}): the file was rebuilt from the model alone");
         rebuilt.losses.insert(0, relic_core::Loss::new("extras", why));
-        return Ok(Converted { value: rebuilt.value.to_bytes(), losses: rebuilt.losses });
+        return Ok(Converted { value: write(&rebuilt.value)?, losses: rebuilt.losses });
     }
     Ok(Converted { value: bytes, losses: converted.losses })
 }

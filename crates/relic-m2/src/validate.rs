@@ -2,11 +2,11 @@
 //! hierarchy (parents in range, no cycle), the submesh ranges, and blocks that overlap.
 //! Each failure names the field and the byte offset of the offending value.
 
+use bytemuck::Pod;
 use relic_core::ReadError;
 
-use crate::array::M2Array;
+use crate::file::record::{Field, Record, Visitor};
 use crate::file::*;
-use crate::track::{EventTrack, RotationTrack, SplineTrack, Track};
 
 /// Offset of record `i` of `size` bytes in `array`, plus `field`.
 fn at<T>(array: &M2Array<T>, i: usize, size: u64, field: u64) -> u64 {
@@ -28,14 +28,14 @@ fn check_index(
     Err(ReadError::invalid(offset, path(), format!("{what} {value} is out of range ({count} exist)")))
 }
 
-pub(crate) fn validate(file: &M2File, file_len: u64) -> Result<(), ReadError> {
+pub(crate) fn validate(file: &M2File) -> Result<(), ReadError> {
     sequences(file)?;
     bones(file)?;
     vertices(file)?;
     views(file)?;
     lookups(file)?;
     others(file)?;
-    overlaps(file, file_len)
+    overlaps(file)
 }
 
 fn sequences(f: &M2File) -> Result<(), ReadError> {
@@ -62,7 +62,7 @@ fn sequences(f: &M2File) -> Result<(), ReadError> {
 
 fn bones(f: &M2File) -> Result<(), ReadError> {
     let n = f.bones.len();
-    let size = bone_size(f.version);
+    let size = Bone::size(f.version);
     for (i, b) in f.bones.iter().enumerate() {
         let path = || format!("M2File.bones[{i}].parent");
         check_index(i64::from(b.parent), n, true, at(&f.bones, i, size, 8), path, "parent bone")?;
@@ -133,7 +133,7 @@ fn vertices(f: &M2File) -> Result<(), ReadError> {
 
 fn views(f: &M2File) -> Result<(), ReadError> {
     let nv = f.vertices.len();
-    let sub_size = submesh_size(f.version);
+    let sub_size = Submesh::size(f.version);
     for (vi, view) in f.views.iter().enumerate() {
         let p = |field: &str| format!("M2File.views[{vi}].{field}");
         if let Some(k) = view.indices.iter().position(|&x| usize::from(x) >= nv) {
@@ -161,7 +161,7 @@ fn views(f: &M2File) -> Result<(), ReadError> {
         for (si, s) in view.submeshes.iter().enumerate() {
             let off = |field: u64| at(&view.submeshes, si, sub_size, field);
             let sp = |field: &str| p(&format!("submeshes[{si}].{field}"));
-            let (vs, vc) = submesh_vertices(s);
+            let (vs, vc) = s.vertices();
             if vs + vc > ni {
                 return Err(ReadError::invalid(
                     off(4),
@@ -169,7 +169,7 @@ fn views(f: &M2File) -> Result<(), ReadError> {
                     format!("vertices {vs}..{} run past the {ni} view vertices", vs + vc),
                 ));
             }
-            let (is, ic) = submesh_indices(s);
+            let (is, ic) = s.indices();
             if is + ic > view.triangles.len() || ic % 3 != 0 {
                 return Err(ReadError::invalid(
                     off(8),
@@ -263,16 +263,6 @@ fn views(f: &M2File) -> Result<(), ReadError> {
         }
     }
     Ok(())
-}
-
-/// A submesh's view vertices (with the `level` high word).
-pub(crate) fn submesh_vertices(s: &Submesh) -> (usize, usize) {
-    ((usize::from(s.level) << 16) + usize::from(s.vertex_start), usize::from(s.vertex_count))
-}
-
-/// A submesh's triangle-list entries (with the `level` high word).
-pub(crate) fn submesh_indices(s: &Submesh) -> (usize, usize) {
-    ((usize::from(s.level) << 16) + usize::from(s.index_start), usize::from(s.index_count))
 }
 
 fn lookup(table: &M2Array<i16>, count: usize, name: &str, what: &str) -> Result<(), ReadError> {
@@ -389,69 +379,112 @@ fn others(f: &M2File) -> Result<(), ReadError> {
     Ok(())
 }
 
-/// A block of the file: where, how long, and a label to name it by.
+/// A block of the file: where, how long, and its number in the walk (named only for a message).
 #[derive(Debug, Clone, Copy)]
 struct Span {
     start: u64,
     len: u64,
-    what: &'static str,
-    index: usize,
+    id: usize,
 }
 
-/// Every block of a file, listed (`keep`) or only summed.
-#[derive(Default)]
+/// Walks every non-empty block of a file at the offsets it was read from: sums their bytes and,
+/// if `keep`, lists them (the header is block 0).
 struct Spans {
+    version: u32,
     list: Vec<Span>,
     keep: bool,
     total: u64,
 }
 
 impl Spans {
-    fn push(&mut self, span: Span) {
-        self.total = self.total.saturating_add(span.len);
+    fn walk(f: &M2File, keep: bool) -> Self {
+        let mut s = Spans { version: f.version, list: Vec::new(), keep, total: 0 };
+        s.push(0, f.header_size());
+        f.visit(&mut s);
+        s
+    }
+
+    #[inline]
+    fn push(&mut self, start: u64, len: u64) {
+        if len == 0 {
+            return;
+        }
+        self.total = self.total.saturating_add(len);
         if self.keep {
-            self.list.push(span);
+            self.list.push(Span { start, len, id: self.list.len() });
         }
-    }
-    fn add<T>(&mut self, a: &M2Array<T>, what: &'static str, index: usize) {
-        let len = (a.len() * size_of::<T>()) as u64;
-        if len > 0 {
-            self.push(Span { start: u64::from(a.offset), len, what, index });
-        }
-    }
-    fn track<T>(&mut self, t: &Track<T>, what: &'static str, index: usize) {
-        self.add(&t.ranges, what, index);
-        self.add(&t.timestamps, what, index);
-        self.add(&t.values, what, index);
-    }
-    fn spline<T>(&mut self, t: &SplineTrack<T>, what: &'static str, index: usize) {
-        self.add(&t.ranges, what, index);
-        self.add(&t.timestamps, what, index);
-        self.add(&t.values, what, index);
-    }
-    fn event(&mut self, t: &EventTrack, what: &'static str, index: usize) {
-        self.add(&t.ranges, what, index);
-        self.add(&t.timestamps, what, index);
     }
 }
 
-/// Bytes of the header (with the blend-override pair when the file has one).
-fn header_len(f: &M2File) -> u64 {
-    HEADER_SIZE as u64 + if f.blend_overrides.is_some() { 8 } else { 0 }
+impl Visitor<'_> for Spans {
+    fn pod<T: Pod>(&mut self, _: Field, array: &M2Array<T>) {
+        self.push(u64::from(array.offset), (array.len() * size_of::<T>()) as u64);
+    }
+
+    fn records<R: Record>(&mut self, _: Field, array: &M2Array<R>) {
+        self.push(u64::from(array.offset), array.len() as u64 * R::size(self.version));
+        for record in array.iter() {
+            record.visit(self);
+        }
+    }
+}
+
+/// The same walk as [`Spans`], naming block `wanted`: the record array and record it hangs from,
+/// and its field (`bones[3].translation.ranges`).
+struct Name {
+    version: u32,
+    next: usize,
+    wanted: usize,
+    /// The record array and record the current blocks hang from (`None` for the header's).
+    owner: Option<(Field, usize)>,
+    name: String,
+}
+
+impl Name {
+    fn of(f: &M2File, wanted: usize) -> String {
+        let mut n = Name { version: f.version, next: 1, wanted, owner: None, name: "header".into() };
+        f.visit(&mut n);
+        n.name
+    }
+
+    fn push(&mut self, len: u64, field: Field) {
+        if len == 0 {
+            return;
+        }
+        if self.next == self.wanted {
+            self.name = match self.owner {
+                Some((array, i)) => format!("{array}[{i}].{field}"),
+                None => field.to_string(),
+            };
+        }
+        self.next += 1;
+    }
+}
+
+impl Visitor<'_> for Name {
+    fn pod<T: Pod>(&mut self, field: Field, array: &M2Array<T>) {
+        self.push((array.len() * size_of::<T>()) as u64, field);
+    }
+
+    fn records<R: Record>(&mut self, field: Field, array: &M2Array<R>) {
+        self.push(array.len() as u64 * R::size(self.version), field);
+        let outer = self.owner;
+        for (i, record) in array.iter().enumerate() {
+            self.owner = Some((field, i));
+            record.visit(self);
+        }
+        self.owner = outer;
+    }
 }
 
 /// Bytes the file's data occupies: the header and every block, padding left out. The reader
 /// refuses overlapping blocks, so for a file it accepted this is at most the file's length.
 pub(crate) fn data_bytes(f: &M2File) -> u64 {
-    let mut s = Spans::default();
-    blocks(f, header_len(f), &mut s);
-    s.total
+    Spans::walk(f, false).total
 }
 
-fn overlaps(f: &M2File, file_len: u64) -> Result<(), ReadError> {
-    let mut s = Spans { keep: true, ..Spans::default() };
-    blocks(f, header_len(f).min(file_len), &mut s);
-    let mut spans = s.list;
+fn overlaps(f: &M2File) -> Result<(), ReadError> {
+    let mut spans = Spans::walk(f, true).list;
     spans.sort_unstable_by_key(|s| (s.start, s.len));
     for pair in spans.windows(2) {
         if let [a, b] = pair
@@ -461,143 +494,15 @@ fn overlaps(f: &M2File, file_len: u64) -> Result<(), ReadError> {
                 b.start,
                 "M2File",
                 format!(
-                    "blocks overlap: {} [{}] at {:#x} ({} bytes) and {} [{}] at {:#x}",
-                    a.what, a.index, a.start, a.len, b.what, b.index, b.start
+                    "blocks overlap: {} at {:#x} ({} bytes) and {} at {:#x}",
+                    Name::of(f, a.id),
+                    a.start,
+                    a.len,
+                    Name::of(f, b.id),
+                    b.start
                 ),
             ));
         }
     }
     Ok(())
-}
-
-/// Gives every block of the file to `s`, the header first (`header` bytes).
-fn blocks(f: &M2File, header: u64, s: &mut Spans) {
-    s.push(Span { start: 0, len: header, what: "header", index: 0 });
-    s.add(&f.name, "name", 0);
-    s.add(&f.global_sequences, "global_sequences", 0);
-    s.add(&f.sequences, "sequences", 0);
-    s.add(&f.sequence_lookup, "sequence_lookup", 0);
-    s.add(&f.playable_lookup, "playable_lookup", 0);
-    s.push(Span {
-        start: u64::from(f.bones.offset),
-        len: f.bones.len() as u64 * bone_size(f.version),
-        what: "bones",
-        index: 0,
-    });
-    for (i, b) in f.bones.iter().enumerate() {
-        s.track(&b.translation, "bone translation", i);
-        match &b.rotation {
-            RotationTrack::Float(t) => s.track(t, "bone rotation", i),
-            RotationTrack::Compressed(t) => s.track(t, "bone rotation", i),
-        }
-        s.track(&b.scale, "bone scale", i);
-    }
-    s.add(&f.key_bone_lookup, "key_bone_lookup", 0);
-    s.add(&f.vertices, "vertices", 0);
-    s.push(Span { start: u64::from(f.views.offset), len: f.views.len() as u64 * 44, what: "views", index: 0 });
-    for (i, v) in f.views.iter().enumerate() {
-        s.add(&v.indices, "view indices", i);
-        s.add(&v.triangles, "view triangles", i);
-        s.add(&v.properties, "view properties", i);
-        let subs = v.submeshes.len() as u64 * submesh_size(f.version);
-        if subs > 0 {
-            s.push(Span { start: u64::from(v.submeshes.offset), len: subs, what: "view submeshes", index: i });
-        }
-        s.add(&v.texture_units, "view texture units", i);
-    }
-    let records = |s: &mut Spans, offset: u32, n: usize, size: u64, what| {
-        if n > 0 {
-            s.push(Span { start: u64::from(offset), len: n as u64 * size, what, index: 0 });
-        }
-    };
-    records(s, f.colors.offset, f.colors.len(), 56, "colors");
-    for (i, c) in f.colors.iter().enumerate() {
-        s.track(&c.color, "colour", i);
-        s.track(&c.alpha, "colour alpha", i);
-    }
-    records(s, f.textures.offset, f.textures.len(), 16, "textures");
-    for (i, t) in f.textures.iter().enumerate() {
-        s.add(&t.filename, "texture name", i);
-    }
-    records(s, f.transparency.offset, f.transparency.len(), 28, "transparency");
-    for (i, t) in f.transparency.iter().enumerate() {
-        s.track(&t.weight, "texture weight", i);
-    }
-    records(s, f.texture_transforms.offset, f.texture_transforms.len(), 84, "texture_transforms");
-    for (i, t) in f.texture_transforms.iter().enumerate() {
-        s.track(&t.translation, "texture transform", i);
-        s.track(&t.rotation, "texture transform", i);
-        s.track(&t.scaling, "texture transform", i);
-    }
-    s.add(&f.replaceable_texture_lookup, "replaceable_texture_lookup", 0);
-    s.add(&f.render_flags, "render_flags", 0);
-    s.add(&f.bone_lookup, "bone_lookup", 0);
-    s.add(&f.texture_lookup, "texture_lookup", 0);
-    s.add(&f.texture_unit_lookup, "texture_unit_lookup", 0);
-    s.add(&f.transparency_lookup, "transparency_lookup", 0);
-    s.add(&f.texture_transform_lookup, "texture_transform_lookup", 0);
-    s.add(&f.collision_triangles, "collision_triangles", 0);
-    s.add(&f.collision_vertices, "collision_vertices", 0);
-    s.add(&f.collision_normals, "collision_normals", 0);
-    records(s, f.attachments.offset, f.attachments.len(), 48, "attachments");
-    for (i, a) in f.attachments.iter().enumerate() {
-        s.track(&a.visibility, "attachment visibility", i);
-    }
-    s.add(&f.attachment_lookup, "attachment_lookup", 0);
-    records(s, f.events.offset, f.events.len(), 44, "events");
-    for (i, e) in f.events.iter().enumerate() {
-        s.event(&e.times, "event times", i);
-    }
-    records(s, f.lights.offset, f.lights.len(), 212, "lights");
-    for (i, l) in f.lights.iter().enumerate() {
-        s.track(&l.ambient_color, "light", i);
-        s.track(&l.ambient_intensity, "light", i);
-        s.track(&l.diffuse_color, "light", i);
-        s.track(&l.diffuse_intensity, "light", i);
-        s.track(&l.attenuation_start, "light", i);
-        s.track(&l.attenuation_end, "light", i);
-        s.track(&l.visibility, "light", i);
-    }
-    records(s, f.cameras.offset, f.cameras.len(), 124, "cameras");
-    for (i, c) in f.cameras.iter().enumerate() {
-        s.spline(&c.positions, "camera", i);
-        s.spline(&c.target_positions, "camera", i);
-        s.spline(&c.roll, "camera", i);
-    }
-    s.add(&f.camera_lookup, "camera_lookup", 0);
-    records(s, f.ribbon_emitters.offset, f.ribbon_emitters.len(), 220, "ribbon_emitters");
-    for (i, r) in f.ribbon_emitters.iter().enumerate() {
-        s.add(&r.textures, "ribbon", i);
-        s.add(&r.materials, "ribbon", i);
-        s.track(&r.color, "ribbon", i);
-        s.track(&r.alpha, "ribbon", i);
-        s.track(&r.height_above, "ribbon", i);
-        s.track(&r.height_below, "ribbon", i);
-        s.track(&r.texture_slot, "ribbon", i);
-        s.track(&r.visibility, "ribbon", i);
-    }
-    records(s, f.particle_emitters.offset, f.particle_emitters.len(), 504, "particle_emitters");
-    for (i, p) in f.particle_emitters.iter().enumerate() {
-        s.add(&p.geometry_model, "particle", i);
-        s.add(&p.recursion_model, "particle", i);
-        for t in [
-            &p.emission_speed,
-            &p.speed_variation,
-            &p.vertical_range,
-            &p.horizontal_range,
-            &p.gravity,
-            &p.lifespan,
-            &p.emission_rate,
-            &p.emission_area_length,
-            &p.emission_area_width,
-            &p.z_source,
-        ] {
-            s.track(t, "particle", i);
-        }
-        s.add(&p.spline_points, "particle", i);
-        s.track(&p.enabled_in, "particle", i);
-    }
-    if let Some(o) = &f.blend_overrides {
-        s.add(o, "blend_overrides", 0);
-    }
 }

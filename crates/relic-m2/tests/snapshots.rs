@@ -4,14 +4,14 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
 use relic_core::model::ChannelValues;
-use relic_m2::track::RotationTrack;
+use relic_m2::file::{RotationTrack, Track};
 
 fn fnv(bytes: &[u8]) -> String {
     format!("{:016x}", relic_core::hash::fnv1a(bytes))
 }
 
 /// The bytes of a track's ranges, timestamps and values, appended to `out`.
-fn track_bytes<T: bytemuck::Pod>(out: &mut Vec<u8>, t: &relic_m2::track::Track<T>) {
+fn track_bytes<T: bytemuck::Pod>(out: &mut Vec<u8>, t: &Track<T>) {
     out.extend(t.interpolation.to_le_bytes());
     out.extend(t.global_sequence.to_le_bytes());
     out.extend(bytemuck::cast_slice::<_, u8>(&t.ranges.items));
@@ -20,7 +20,7 @@ fn track_bytes<T: bytemuck::Pod>(out: &mut Vec<u8>, t: &relic_m2::track::Track<T
 }
 
 /// Interpolation, global sequence and key count of a track: `"linear gs-1 ×12"`.
-fn track_shape<T>(t: &relic_m2::track::Track<T>, kind: &str) -> String {
+fn track_shape<T: bytemuck::Pod>(t: &Track<T>, kind: &str) -> String {
     let interpolation = ["step", "linear", "hermite", "bezier"].get(usize::from(t.interpolation)).unwrap_or(&"?");
     format!("{kind}{interpolation} gs{} ×{}", t.global_sequence, t.timestamps.items.len())
 }
@@ -78,7 +78,7 @@ fn summary(bytes: &[u8]) -> serde_json::Value {
         "first_vertex": f.vertices.first().map(|v| (v.position, v.bone_weights, v.bone_indices)),
         "views": f.views.iter().map(|v| (v.indices.len(), v.triangles.len() / 3, v.submeshes.len(), v.texture_units.len(), v.bone_count_max)).collect::<Vec<_>>(),
         "geosets": v0.map(|v| v.submeshes.iter().map(|s| s.id).collect::<Vec<_>>()),
-        "textures": f.textures.iter().map(|t| (t.kind, relic_m2::to_ir::name_text(&t.filename))).collect::<Vec<_>>(),
+        "textures": f.textures.iter().map(|t| (t.kind, t.filename_text())).collect::<Vec<_>>(),
         "sequences": f.sequences.iter().map(|s| (s.id, s.start, s.end, s.flags)).collect::<Vec<_>>(),
         "animations": m.animations.iter().map(|a| (a.name.clone(), a.duration, a.channels.len(), a.events.len())).collect::<Vec<_>>(),
         "bone_tracks_first": f.bones.iter().take(4).map(|b| {
@@ -95,7 +95,7 @@ fn summary(bytes: &[u8]) -> serde_json::Value {
         "global_sequences": f.global_sequences.items.clone(),
         "materials": m.materials.iter().map(|x| (x.name.clone(), x.textures.len(), format!("{:?}", x.blend))).collect::<Vec<_>>(),
         "attachments": m.attachments.iter().map(|a| (a.id, a.bone)).collect::<Vec<_>>(),
-        "events": f.events.iter().map(|e| relic_m2::to_ir::event_name(&e.identifier)).collect::<Vec<_>>(),
+        "events": f.events.iter().map(|e| e.name()).collect::<Vec<_>>(),
         "particles": f.particle_emitters.len(),
         "ribbons": f.ribbon_emitters.len(),
         "lights": f.lights.len(),

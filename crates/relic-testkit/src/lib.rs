@@ -12,6 +12,7 @@
 //!   a list of readers, then truncations, single-byte changes, random mutations, count and offset
 //!   fields set to hostile values, NaN and infinite floats; failures are collected and reported
 //!   together.
+//! * [`m2`]: an independent byte builder of M2 files (the M2 fixtures and generator tests).
 //! * [`models`]: a deterministic generator of valid common models for writer property tests.
 //! * [`corpus_dir`], [`corpus_file`]: the real game files in `../shared/corpus`, with a skip
 //!   message `cargo test` does not swallow when they are absent (a user's clone), and a failure
@@ -24,6 +25,7 @@ mod bones;
 mod check;
 mod corpus;
 mod harness;
+pub mod m2;
 pub mod models;
 mod mutate;
 

@@ -13,12 +13,12 @@ use relic_core::error::fit;
 use crate::file::{Submesh, TextureUnit, Vertex, View};
 
 /// Palette budgets of the four views Blizzard writes.
-pub const VIEW_BUDGETS: [u32; 4] = [256, 75, 53, 21];
+pub(crate) const VIEW_BUDGETS: [u32; 4] = [256, 75, 53, 21];
 
 /// A submesh of view 0 as the writer knows it: its vertices (global indices) and triangles
 /// (global indices), with its geoset id.
 #[derive(Debug, Clone)]
-pub struct Part {
+pub(crate) struct Part {
     /// Geoset id.
     pub id: u16,
     /// Global vertex indices, in order.
@@ -34,7 +34,7 @@ fn bones_of(v: &Vertex) -> impl Iterator<Item = u8> + '_ {
 
 /// Builds one view from the parts with palettes of at most `budget` bones; `lookup` receives the
 /// palettes. Returns the view and, per submesh of the view, the part it came from.
-pub fn build_view(
+pub(crate) fn build_view(
     vertices: &[Vertex],
     parts: &[Part],
     budget: u32,
@@ -303,7 +303,7 @@ fn describe(
 
 /// Texture units of a view built from view 0's units: each submesh gets the units of the view-0
 /// submesh it came from. An error if a submesh index does not fit the units' u16 fields.
-pub fn units_for(view0_units: &[TextureUnit], origin: &[usize]) -> Result<Vec<TextureUnit>, WriteError> {
+pub(crate) fn units_for(view0_units: &[TextureUnit], origin: &[usize]) -> Result<Vec<TextureUnit>, WriteError> {
     let mut out = Vec::new();
     for (s, &o) in origin.iter().enumerate() {
         for u in view0_units.iter().filter(|u| usize::from(u.submesh_index) == o) {
@@ -317,9 +317,9 @@ pub fn units_for(view0_units: &[TextureUnit], origin: &[usize]) -> Result<Vec<Te
 
 /// Checks the palette rule of a view against the vertices (used to decide whether stored views
 /// still fit rebuilt vertices).
-pub fn palettes_hold(view: &View, vertices: &[Vertex], lookup: &[u16]) -> bool {
+pub(crate) fn palettes_hold(view: &View, vertices: &[Vertex], lookup: &[u16]) -> bool {
     view.submeshes.iter().all(|s| {
-        let (vs, vc) = crate::validate::submesh_vertices(s);
+        let (vs, vc) = s.vertices();
         (vs..vs + vc).all(|k| {
             let (Some(&g), Some(prop)) = (view.indices.get(k), view.properties.get(k)) else { return false };
             let Some(v) = vertices.get(usize::from(g)) else { return false };

@@ -1,0 +1,56 @@
+//! What the common model does not hold: the file itself.
+
+use relic_core::Model;
+use relic_core::model::ExtrasOps;
+use serde::{Deserialize, Serialize};
+
+use crate::file::{M2File, Vertex};
+
+/// What an M2 holds that the common model does not: the file as read, without its vertex array
+/// (the model's meshes hold those). [`crate::from_ir()`] takes each section from here while mapping
+/// it gives exactly what the model now holds, and rebuilds it from the model otherwise.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct M2Extras {
+    /// The file as read, `vertices` emptied.
+    pub file: M2File,
+    /// A digest of the vertex array as read (its count and a hash of its bytes): the writer keeps the file's
+    /// views when the meshes still give exactly these vertices, and rebuilds them otherwise.
+    /// Absent in extras written before it existed (then the views are kept while they fit).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vertex_digest: Option<String>,
+}
+
+/// A digest of a vertex array: its count and a 64-bit hash of its bytes, as text (`"6:1f…"`).
+///
+/// Every step of the hash is a bijection of its state for a given input word, so two arrays of
+/// the same length that differ in one 8-byte word (one vertex moved, one weight changed) never
+/// share a digest. Not a cryptographic hash: it tells an edit from no edit, not one file from
+/// another crafted to match.
+pub(crate) fn vertex_digest(vertices: &[Vertex]) -> String {
+    const K: u64 = 0x517c_c1b7_2722_0a95;
+    let bytes: &[u8] = bytemuck::cast_slice(vertices);
+    let mut words = bytes.chunks_exact(8);
+    let mut h = 0u64;
+    for w in &mut words {
+        let word = u64::from_le_bytes(w.try_into().unwrap_or_default());
+        h = (h.rotate_left(5) ^ word).wrapping_mul(K);
+    }
+    // 48-byte vertices: no bytes are left over, but the digest does not rely on it.
+    for &b in words.remainder() {
+        h = (h.rotate_left(5) ^ u64::from(b)).wrapping_mul(K);
+    }
+    format!("{}:{h:016x}", vertices.len())
+}
+
+/// The extras' operations (JSON through serde).
+pub(crate) static EXTRAS_OPS: ExtrasOps =
+    relic_core::extras_ops!(M2Extras, |e: &M2Extras| serde_json::to_string(e).unwrap_or_default());
+
+/// The model's extras, if they are M2's (typed, or as JSON after a trip through glTF).
+pub(crate) fn m2_extras(model: &Model) -> Option<M2Extras> {
+    let extras = model.extras.as_ref().filter(|e| e.format() == crate::FORMAT)?;
+    if let Some(e) = extras.get::<M2Extras>() {
+        return Some(e.clone());
+    }
+    serde_json::from_str::<M2Extras>(&extras.json()?).ok()
+}

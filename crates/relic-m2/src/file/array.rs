@@ -1,0 +1,149 @@
+//! `M2Array<T>`, the `(u32 count, u32 offset)` pair every M2 block hangs from, its bounded
+//! readers for plain-old-data blocks, and stored text.
+
+use std::io::{Read, Seek, Write};
+use std::ops::{Deref, DerefMut};
+
+use binrw::{BinRead, BinResult, BinWrite, Endian};
+use bytemuck::Pod;
+use relic_core::binary::{at_offset, pod_vec};
+
+use super::layout::Layout;
+
+/// `M2Array<T>`: `u32 count, u32 offset` in a record; `count` records at the absolute `offset`.
+///
+/// Only the records take part in comparisons: the offset is where the file stored them, kept for
+/// error messages and the overlap check; the writer's layout pass places every block anew.
+#[derive(Clone)]
+pub struct M2Array<T> {
+    /// The records.
+    pub items: Vec<T>,
+    /// Absolute file offset the records were read from (0 for a built array).
+    pub offset: u32,
+}
+
+impl<T> M2Array<T> {
+    /// An array of `items` (offset 0: not read from a file).
+    pub fn new(items: Vec<T>) -> Self {
+        Self { items, offset: 0 }
+    }
+}
+
+impl<T> Default for M2Array<T> {
+    fn default() -> Self {
+        Self::new(Vec::new())
+    }
+}
+
+impl<T> From<Vec<T>> for M2Array<T> {
+    fn from(items: Vec<T>) -> Self {
+        Self::new(items)
+    }
+}
+
+impl<T> Deref for M2Array<T> {
+    type Target = Vec<T>;
+    fn deref(&self) -> &Vec<T> {
+        &self.items
+    }
+}
+
+impl<T> DerefMut for M2Array<T> {
+    fn deref_mut(&mut self) -> &mut Vec<T> {
+        &mut self.items
+    }
+}
+
+impl<T: PartialEq> PartialEq for M2Array<T> {
+    fn eq(&self, other: &Self) -> bool {
+        self.items == other.items
+    }
+}
+
+impl<T: std::fmt::Debug> std::fmt::Debug for M2Array<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.items.fmt(f)
+    }
+}
+
+impl<T: serde::Serialize> serde::Serialize for M2Array<T> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.items.serialize(s)
+    }
+}
+
+impl<'de, T: serde::Deserialize<'de>> serde::Deserialize<'de> for M2Array<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Vec::<T>::deserialize(d).map(Self::new)
+    }
+}
+
+/// Writes the pair: the count, and the offset the layout pass gave the block.
+///
+/// Hand-written because the offset is not a value of the array: it comes from the [`Layout`]
+/// (pairs are taken in the order the derived writers meet them, which is the file's byte order).
+impl<T> BinWrite for M2Array<T> {
+    type Args<'a> = (&'a Layout,);
+    fn write_options<W: Write + Seek>(
+        &self,
+        writer: &mut W,
+        endian: Endian,
+        (layout,): Self::Args<'_>,
+    ) -> BinResult<()> {
+        write_pair(writer, endian, layout, self.items.len())
+    }
+}
+
+/// `write_with` writer for an array of key values with `per_key` values per counted entry
+/// (Hermite and Bezier keys: value, in-tangent, out-tangent): the pair states the key count.
+pub(crate) fn write_keys<W: Write + Seek, T>(
+    values: &M2Array<T>,
+    writer: &mut W,
+    endian: Endian,
+    (layout, per_key): (&Layout, usize),
+) -> BinResult<()> {
+    write_pair(writer, endian, layout, values.items.len() / per_key.max(1))
+}
+
+/// Writes `(count, offset)` in one write (a real file has a few thousand pairs).
+fn write_pair<W: Write + Seek>(writer: &mut W, endian: Endian, layout: &Layout, count: usize) -> BinResult<()> {
+    // The layout pass has checked that every count fits a u32.
+    let (count, offset) = (count as u32, layout.take_offset());
+    let halves = match endian {
+        Endian::Little => [count.to_le_bytes(), offset.to_le_bytes()],
+        Endian::Big => [count.to_be_bytes(), offset.to_be_bytes()],
+    };
+    writer.write_all(&bytemuck::cast::<[[u8; 4]; 2], [u8; 8]>(halves))?;
+    Ok(())
+}
+
+/// Reads the `(count, offset)` pair at the current position.
+fn pair<R: Read + Seek>(reader: &mut R, endian: Endian) -> BinResult<(u64, u32, u32)> {
+    let pos = reader.stream_position()?;
+    let count = u32::read_options(reader, endian, ())?;
+    let offset = u32::read_options(reader, endian, ())?;
+    Ok((pos, count, offset))
+}
+
+/// `parse_with` reader for an `M2Array` of plain-old-data records (one bounds check, one copy).
+pub(crate) fn pod_array<R: Read + Seek, T: Pod>(reader: &mut R, endian: Endian, _: ()) -> BinResult<M2Array<T>> {
+    pod_keys(reader, endian, (1,))
+}
+
+/// `parse_with` reader for an `M2Array` of plain-old-data values with `per_key` values per
+/// counted entry (3 for Hermite/Bezier keys: value, in-tangent, out-tangent). Args: `(per_key,)`.
+pub(crate) fn pod_keys<R: Read + Seek, T: Pod>(reader: &mut R, endian: Endian, args: (u64,)) -> BinResult<M2Array<T>> {
+    let (pos, count, offset) = pair(reader, endian)?;
+    if count == 0 {
+        return Ok(M2Array { items: Vec::new(), offset });
+    }
+    let n = u64::from(count).saturating_mul(args.0);
+    let len = n.saturating_mul(size_of::<T>() as u64);
+    let items = at_offset(reader, pos, u64::from(offset), len, |r| pod_vec(r, endian, (n,)))?;
+    Ok(M2Array { items, offset })
+}
+
+/// Stored text: the bytes before the first NUL, Windows-1252.
+pub(crate) fn text(bytes: &[u8]) -> String {
+    relic_core::text::decode_cp1252(bytes.split(|&b| b == 0).next().unwrap_or_default())
+}

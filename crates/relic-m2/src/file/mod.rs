@@ -1,0 +1,55 @@
+//! The file layout of M2 versions 256–263: one struct per record, fields in file order, each read
+//! and written by binrw from the same type.
+//!
+//! Record sizes by version (spec §3): bone 108 (≤ 259) / 112 (≥ 260), submesh 32 / 48, every
+//! other record the same in both. Rotation keys are 4×f32 up to 259 and 4×i16 from 260 (§8).
+//! All offsets are absolute; blocks are 16-byte aligned in Blizzard's files (§1), and the writer
+//! lays them out that way ([`Layout`]).
+//!
+//! | module | records |
+//! |---|---|
+//! | `header` | [`M2File`] |
+//! | `array`, `track`, `quat` | [`M2Array`], [`Track`], [`EventTrack`], [`SplineTrack`], [`RotationTrack`], compressed quaternions |
+//! | `sequence` | [`Sequence`], [`Bounds`], [`PlayableAnimation`] |
+//! | `bone` | [`Bone`] and its flags |
+//! | `mesh` | [`Vertex`], [`View`], [`Submesh`], [`TextureUnit`] |
+//! | `material` | [`Texture`], [`RenderFlag`], [`Color`], [`TextureWeight`], [`TextureTransform`] |
+//! | `attachment` | [`Attachment`], [`Event`] |
+//! | `scene` | [`Light`], [`Camera`] |
+//! | `effects` | [`Ribbon`], [`Particle`], [`ParticleBlend`] |
+
+//!
+//! `record` says which blocks each record points to; `layout` and `write` place and write them.
+
+mod array;
+mod attachment;
+mod bone;
+mod effects;
+mod header;
+mod layout;
+mod material;
+mod mesh;
+mod quat;
+pub(crate) mod record;
+mod scene;
+mod sequence;
+mod track;
+mod write;
+
+pub use array::M2Array;
+pub(crate) use array::text;
+pub use attachment::{Attachment, Event};
+pub use bone::*;
+pub use effects::{Particle, ParticleBlend, Ribbon};
+pub use header::{FLAG_BLEND_OVERRIDES, HEADER_SIZE, M2File};
+pub use layout::Layout;
+pub use material::{Color, RenderFlag, Texture, TextureTransform, TextureWeight};
+pub use mesh::{Submesh, TextureUnit, Vertex, View};
+pub use quat::{decode_component, decode_quat, encode_component, encode_quat};
+pub use scene::{Camera, Light};
+pub use sequence::{Bounds, PlayableAnimation, Sequence};
+pub use track::{
+    Ctx, EventTrack, INTERPOLATION_BEZIER, INTERPOLATION_HERMITE, INTERPOLATION_LINEAR, INTERPOLATION_NONE,
+    RotationTrack, SplineTrack, Track, values_per_key,
+};
+pub(crate) use write::write;

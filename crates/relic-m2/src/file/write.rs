@@ -1,0 +1,319 @@
+//! The writer: one layout pass, then the bytes front to back.
+//!
+//! Blizzard's exporter (spec §1, measured on the real 1.12 file) writes the header, then every
+//! block the header points to in header order, each record array immediately followed by the
+//! blocks its records point to (record by record, field by field, depth first), every block on a
+//! 16-byte boundary with zero padding, an empty block as `(0, 0)`, the file padded to 16 bytes.
+//!
+//! The layout pass ([`Layout::of`]) walks the file once in that order: it gives every
+//! `(count, offset)` pair its offset and lists every non-empty block with its position. The
+//! writer then goes down that list: the header and each record with the `BinWrite` derived on its
+//! type — the type that reads it — whose [`M2Array`] fields take their offsets from the layout in
+//! the order they are met (the file's byte order), and each block of plain-old-data records in
+//! one copy. Nothing is patched afterwards and nothing seeks. (xc3_write writes placeholder
+//! offsets and patches them once the data is placed; here the positions are known before the
+//! first byte is written.)
+
+use std::io::{self, Seek, SeekFrom, Write};
+
+use binrw::{BinResult, BinWrite, Endian};
+use bytemuck::Pod;
+use relic_core::WriteError;
+
+use super::array::M2Array;
+use super::header::M2File;
+use super::layout::Layout;
+use super::record::{Field, Record, Visitor};
+
+/// Every block starts on a 16-byte boundary, zero-padded (Blizzard's exporter does this).
+const ALIGN: u64 = 16;
+
+fn align(at: u64) -> u64 {
+    (at + (ALIGN - 1)) & !(ALIGN - 1)
+}
+
+/// Writes `file` in Blizzard's layout.
+pub(crate) fn write(file: &M2File) -> Result<Vec<u8>, WriteError> {
+    let (layout, blocks) = Layout::of(file)?;
+    let mut out = Sink(Vec::with_capacity(layout.size as usize));
+    let failed = |e: binrw::Error| WriteError::from_binrw(&e);
+    file.write_options(&mut out, Endian::Little, (&layout,)).map_err(failed)?;
+    for placed in &blocks {
+        out.pad_to(u64::from(placed.at)).map_err(failed)?;
+        match placed.block {
+            Block::Bytes(bytes) => out.0.extend_from_slice(bytes),
+            Block::Records(records) => records.write(&mut out, &layout).map_err(failed)?,
+        }
+    }
+    out.pad_to(u64::from(layout.size)).map_err(failed)?;
+    if layout.next.get() != layout.pairs.len() {
+        let message = format!("the writer met {} of the {} pairs laid out", layout.next.get(), layout.pairs.len());
+        return Err(WriteError::Io { path: "M2File".into(), message });
+    }
+    Ok(out.0)
+}
+
+/// A non-empty block and where the layout pass put it.
+struct Placed<'f> {
+    at: u32,
+    block: Block<'f>,
+}
+
+/// What a block holds.
+enum Block<'f> {
+    /// Plain-old-data values, copied as they are.
+    Bytes(&'f [u8]),
+    /// Records, each written by its derived writer.
+    Records(&'f dyn WriteRecords),
+}
+
+/// An array of records the writer can write without knowing their type.
+trait WriteRecords {
+    /// Writes every record (fixed part only: the blocks they point to are listed after them).
+    fn write(&self, out: &mut Sink, layout: &Layout) -> BinResult<()>;
+}
+
+impl<R: Record> WriteRecords for M2Array<R> {
+    fn write(&self, out: &mut Sink, layout: &Layout) -> BinResult<()> {
+        let start = out.position();
+        for record in self.iter() {
+            record.write_options(out, Endian::Little, (layout,))?;
+        }
+        let (wrote, size) = (out.position() - start, R::size(layout.version));
+        if wrote != self.len() as u64 * size {
+            let message = format!("{} records of {size} bytes written in {wrote}", self.len());
+            return Err(binrw::Error::AssertFail { pos: start, message });
+        }
+        Ok(())
+    }
+}
+
+impl Layout {
+    /// Places every block of `file`: the layout and the non-empty blocks in file order. An error
+    /// if the file would outgrow the u32 offsets (every offset is below the size, so checking the
+    /// size checks them all) or an array its u32 count.
+    fn of(file: &M2File) -> Result<(Self, Vec<Placed<'_>>), WriteError> {
+        // Every block has a pair, so the pairs bound the blocks: both lists are allocated once.
+        let pairs = pairs_hint(file);
+        let mut place = Place {
+            layout: Layout {
+                version: file.version,
+                pairs: Vec::with_capacity(pairs),
+                size: 0,
+                next: Default::default(),
+            },
+            blocks: Vec::with_capacity(pairs),
+            cursor: 0,
+            end: file.header_size(),
+            error: None,
+        };
+        place.layout.pairs.resize(file.header_pairs(), 0);
+        file.visit(&mut place);
+        if let Some(e) = place.error {
+            return Err(e);
+        }
+        let size = align(place.end);
+        place.layout.size = u32::try_from(size).map_err(|_| WriteError::DoesNotFit {
+            field: "M2 file size".into(),
+            value: size,
+            ty: "u32",
+        })?;
+        Ok((place.layout, place.blocks))
+    }
+}
+
+/// How many pairs the layout pass will fill: the header's and those of the records it points to
+/// (the records of those records — a view's submeshes — have none).
+fn pairs_hint(file: &M2File) -> usize {
+    /// Adds up the pairs of the header's record arrays.
+    struct Count(usize);
+    impl Visitor<'_> for Count {
+        fn pod<T: Pod>(&mut self, _: Field, _: &M2Array<T>) {}
+        fn records<R: Record>(&mut self, _: Field, array: &M2Array<R>) {
+            self.0 += array.len() * R::PAIRS;
+        }
+    }
+    let mut count = Count(file.header_pairs());
+    file.visit(&mut count);
+    count.0
+}
+
+/// The layout pass: gives each block the next 16-byte boundary after the one before it.
+struct Place<'f> {
+    layout: Layout,
+    blocks: Vec<Placed<'f>>,
+    /// The pair the next visited block fills.
+    cursor: usize,
+    /// The end of the last block placed.
+    end: u64,
+    error: Option<WriteError>,
+}
+
+impl<'f> Place<'f> {
+    /// Places a block of `count` entries, `bytes` long, for the next pair; false if it is empty
+    /// (its pair stays `(0, 0)`).
+    #[inline(always)]
+    fn place(&mut self, field: Field, count: usize, bytes: usize, block: Block<'f>) -> bool {
+        let slot = self.cursor;
+        self.cursor += 1;
+        if count == 0 {
+            return false;
+        }
+        if count > u32::MAX as usize && self.error.is_none() {
+            self.error = Some(WriteError::DoesNotFit { field: field.to_string(), value: count as u64, ty: "u32" });
+        }
+        let at = align(self.end);
+        // Truncates only in a file larger than 4 GiB, which `Layout::of` refuses.
+        let at32 = at as u32;
+        if let Some(pair) = self.layout.pairs.get_mut(slot) {
+            *pair = at32;
+        }
+        self.blocks.push(Placed { at: at32, block });
+        self.end = at.saturating_add(bytes as u64);
+        true
+    }
+}
+
+impl<'f> Visitor<'f> for Place<'f> {
+    #[inline]
+    fn empty(&mut self, pairs: usize) {
+        self.cursor += pairs;
+    }
+
+    #[inline]
+    fn pod<T: Pod>(&mut self, field: Field, array: &'f M2Array<T>) {
+        let bytes: &[u8] = bytemuck::cast_slice(&array.items);
+        self.place(field, array.len(), bytes.len(), Block::Bytes(bytes));
+    }
+
+    fn records<R: Record>(&mut self, field: Field, array: &'f M2Array<R>) {
+        let n = array.len();
+        let bytes = n.saturating_mul(R::size(self.layout.version) as usize);
+        if !self.place(field, n, bytes, Block::Records(array)) {
+            return;
+        }
+        // The records' own pairs come next in the writer's order: they are written with the
+        // records, before any block placed from here on.
+        let base = self.layout.pairs.len();
+        self.layout.pairs.resize(base + n * R::PAIRS, 0);
+        let outer = std::mem::replace(&mut self.cursor, base);
+        for record in array.iter() {
+            record.visit(self);
+        }
+        debug_assert_eq!(self.cursor, base + n * R::PAIRS, "{field}: Record::PAIRS disagrees with Record::visit");
+        self.cursor = outer;
+    }
+}
+
+/// The output: the file is written front to back, so every write appends.
+///
+/// `std::io::Cursor` would do, but its writes handle a position inside the buffer and
+/// `write_all` loops over `write`; records are written field by field (a few thousand small
+/// writes in a real file), so appending directly keeps the writer at a bulk copy's pace.
+struct Sink(Vec<u8>);
+
+impl Sink {
+    fn position(&self) -> u64 {
+        self.0.len() as u64
+    }
+
+    /// Zero bytes up to `at`, where the layout pass put what comes next.
+    fn pad_to(&mut self, at: u64) -> BinResult<()> {
+        let here = self.position();
+        if here > at {
+            let message = format!("a block laid out at {at:#x} would start at {here:#x}");
+            return Err(binrw::Error::AssertFail { pos: here, message });
+        }
+        self.0.resize(at as usize, 0);
+        Ok(())
+    }
+}
+
+impl Write for Sink {
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        self.0.extend_from_slice(bytes);
+        Ok(bytes.len())
+    }
+    #[inline]
+    fn write_all(&mut self, bytes: &[u8]) -> io::Result<()> {
+        self.0.extend_from_slice(bytes);
+        Ok(())
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Only the position can be asked: nothing seeks while the file is written.
+impl Seek for Sink {
+    fn seek(&mut self, to: SeekFrom) -> io::Result<u64> {
+        let end = self.position();
+        match to {
+            SeekFrom::Start(p) if p == end => Ok(end),
+            SeekFrom::Current(0) | SeekFrom::End(0) => Ok(end),
+            _ => Err(io::Error::new(io::ErrorKind::Unsupported, "the M2 writer only appends")),
+        }
+    }
+    #[inline]
+    fn stream_position(&mut self) -> io::Result<u64> {
+        Ok(self.position())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::file::*;
+
+    /// Counts the pairs of the blocks a record visits.
+    #[derive(Default)]
+    struct Count(usize);
+
+    impl Visitor<'_> for Count {
+        fn empty(&mut self, pairs: usize) {
+            self.0 += pairs;
+        }
+        fn pod<T: Pod>(&mut self, _: Field, _: &M2Array<T>) {
+            self.0 += 1;
+        }
+        fn records<R: Record>(&mut self, _: Field, _: &M2Array<R>) {
+            self.0 += 1;
+        }
+    }
+
+    /// Writes one record and returns (pairs its writer took, pairs its visit lists, bytes).
+    fn check<R: Record>(record: &R, version: u32) -> (usize, usize, usize) {
+        let layout = Layout { version, pairs: vec![0; 64], size: 0, next: Default::default() };
+        let mut out = Sink(Vec::new());
+        record.write_options(&mut out, Endian::Little, (&layout,)).unwrap();
+        let mut count = Count::default();
+        record.visit(&mut count);
+        (layout.next.get(), count.0, out.0.len())
+    }
+
+    /// Every record's writer takes as many pairs as its visit lists, both equal to `PAIRS`, and
+    /// writes `size` bytes, in both layouts.
+    #[test]
+    fn pairs_visits_and_sizes_agree() {
+        fn each<R: Record + Default>(name: &str) {
+            for version in [256, 263] {
+                let got = check(&R::default(), version);
+                assert_eq!(got, (R::PAIRS, R::PAIRS, R::size(version) as usize), "{name} v{version}");
+            }
+        }
+        each::<Bone>("Bone");
+        each::<View>("View");
+        each::<Submesh>("Submesh");
+        each::<Color>("Color");
+        each::<Texture>("Texture");
+        each::<TextureWeight>("TextureWeight");
+        each::<TextureTransform>("TextureTransform");
+        each::<Attachment>("Attachment");
+        each::<Event>("Event");
+        each::<Light>("Light");
+        each::<Camera>("Camera");
+        each::<Ribbon>("Ribbon");
+        each::<Particle>("Particle");
+    }
+}

@@ -1,0 +1,143 @@
+//! Common model → M2.
+//!
+//! The model's extras ([`M2Extras`](crate::M2Extras), typed or as JSON) hold the file the model was read from.
+//! Each section is taken from there **while it still fits**: the section maps to exactly what the
+//! model now holds (bones, each bone's three tracks, sequences, views, materials, attachments,
+//! events), or its references are still valid (lights, cameras, ribbons, particles, collision).
+//! An unchanged model therefore writes back byte for byte; everything else is rebuilt from the
+//! model, and what is dropped is reported as a [`Loss`].
+//!
+//! Building from the model alone:
+//! * version: [`WriteOptions::version`], else the version the model came from (M2), else 256;
+//! * bones: pivot = bind translation; a bind rotation `Rb` (models from other formats) is folded
+//!   into the keys: `rotation = Rp · q · Rb⁻¹`, `translation = Rp · t + pivot_parent − pivot`;
+//! * sequences on one timeline (from the extras' start times when the count matches, else laid
+//!   out anew), keys rounded to milliseconds, ranges shared where sequences share keys, a `(0, 0)`
+//!   terminator; a step track with one key for every sequence is written without ranges;
+//! * cubic channels as Hermite (tangents × segment length); mixed interpolations are resampled to
+//!   linear;
+//! * vertices: meshes concatenated, at most 4 influences (the 4 largest, renormalised; the largest
+//!   position error this causes over the animations is reported), u8 weights summing to 255;
+//! * views (`views`): the file's own while the meshes give exactly the vertices it was read with
+//!   (its vertex order recovered through view 0), else rebuilt with palettes of at most 256, 75,
+//!   53 and 21 bones (`palette`) — as many as the file had, four for a model from elsewhere.
+
+mod animation;
+mod builder;
+mod effects;
+mod keys;
+mod material;
+mod mesh;
+mod palette;
+mod skeleton;
+mod views;
+
+use relic_core::{Converted, Loss, Model, WriteOptions};
+
+use crate::extras::m2_extras;
+use crate::file::*;
+
+use builder::{Builder, Result, ms, to_u32, unsupported};
+
+/// Maps the model to an M2 file (see the module docs).
+pub(crate) fn from_ir(model: &Model, options: &WriteOptions) -> Result<Converted<M2File>> {
+    model.validate()?;
+    let (mut base, vertex_digest) = match m2_extras(model) {
+        Some(e) => (Some(e.file), e.vertex_digest),
+        None => (None, None),
+    };
+    let stored_views = base.as_ref().map_or(0, |b| b.views.len());
+    let version = options
+        .version
+        .or_else(|| {
+            model.source.filter(|s| s.format == crate::FORMAT && (256..264).contains(&s.version)).map(|s| s.version)
+        })
+        .or_else(|| base.as_ref().map(|b| b.version))
+        .unwrap_or(256);
+    if !(256..264).contains(&version) {
+        return Err(unsupported(format!("M2 version {version} cannot be written: only 256–263")));
+    }
+    let mut losses = Vec::new();
+    let retargeted = base.as_ref().is_some_and(|b| (b.version >= 260) != (version >= 260));
+    if let Some(b) = &mut base
+        && retargeted
+    {
+        losses.extend(retarget(b, version));
+    }
+    let mut w = Builder {
+        model,
+        base: base.as_ref(),
+        version,
+        losses: &mut losses,
+        file: M2File::default(),
+        to_file: Vec::new(),
+        vertex_digest,
+        stored_views,
+        retargeted,
+    };
+    w.build()?;
+    let file = w.file;
+    Ok(Converted { value: file, losses })
+}
+
+/// Moves a Classic file to TBC or back: rotation keys change type, bones gain or lose their extra
+/// field (the views are rebuilt: their submeshes change size), and a file moved to Classic loses
+/// its blend overrides (a loss when it had any).
+fn retarget(file: &mut M2File, version: u32) -> Option<Loss> {
+    file.version = version;
+    for b in file.bones.iter_mut() {
+        b.unknown = (version >= 260).then_some(0);
+        let (i, g, r, t) = b.rotation.head();
+        let values = b.rotation.float_values();
+        let (ranges, timestamps) = (M2Array::new(r.to_vec()), M2Array::new(t.to_vec()));
+        b.rotation = if version >= 260 {
+            RotationTrack::Compressed(Track {
+                interpolation: i,
+                global_sequence: g,
+                ranges,
+                timestamps,
+                values: values.iter().map(|q| encode_quat(*q)).collect::<Vec<_>>().into(),
+            })
+        } else {
+            RotationTrack::Float(Track {
+                interpolation: i,
+                global_sequence: g,
+                ranges,
+                timestamps,
+                values: values.into(),
+            })
+        };
+    }
+    if version < 260 {
+        file.flags &= !FLAG_BLEND_OVERRIDES;
+        let dropped = file.blend_overrides.take().map_or(0, |o| o.len());
+        return (dropped > 0).then(|| {
+            Loss::new("blend overrides", format!("{dropped} blend-mode overrides dropped: versions 256–259 have none"))
+        });
+    }
+    if file.has_blend_overrides() && file.blend_overrides.is_none() {
+        file.blend_overrides = Some(Default::default());
+    }
+    None
+}
+
+impl Builder<'_> {
+    /// Builds every section, in the order their fits depend on each other.
+    fn build(&mut self) -> Result<()> {
+        let m = self.model;
+        self.file.version = self.version;
+        self.file.name = match self.base {
+            // The stored bytes, whatever follows their NUL, while they still read as the name.
+            Some(b) if b.name_text() == m.name => b.name.clone(),
+            _ => M2Array::new(self.text_bytes(&m.name, "name")),
+        };
+        self.file.global_sequences = m.global_sequences.iter().map(|&s| to_u32(ms(s))).collect::<Vec<_>>().into();
+        let seq_fit = self.sequences()?;
+        let skeleton_fit = self.bones(seq_fit)?;
+        let geometry_fit = self.geometry(skeleton_fit)?;
+        self.attachments(skeleton_fit)?;
+        self.events(skeleton_fit && seq_fit)?;
+        self.others(skeleton_fit, geometry_fit && seq_fit);
+        Ok(())
+    }
+}

@@ -1,0 +1,88 @@
+//! M2 → common model.
+//!
+//! * Frame: WoW is right-handed Z-up; everything passes through
+//!   [`WARCRAFT`](crate::frame::WARCRAFT) once (`(x, y, z) → (y, z, x)`: Z up becomes Y up and the creature's
+//!   forward, +X, becomes glTF's front, +Z; a rotation, so winding is unchanged).
+//! * Bones (spec §6): the file stores pivots, no bind matrices. The bind matrix is
+//!   `translate(pivot)`, the inverse bind `translate(−pivot)`, the rest transform the translation
+//!   `pivot − parent pivot`; an animated translation key is `pivot − parent pivot + value`.
+//! * Sequences → animations named `<AnimationData name>.<n>` (n counts the sequences of one id in
+//!   file order: the stored variation field is 0 everywhere in the real 1.12 file). Key times are
+//!   seconds from the sequence start; a range's keys may lie outside the sequence (kept, the
+//!   sampler clamps). Tracks without ranges apply to every sequence with their absolute times;
+//!   global-sequence tracks go into every animation on [`Clock::Global`] with their own times.
+//! * Interpolation 0 → step, 1 → linear, 2 (Hermite) and 3 (Bezier) → glTF cubic spline. M2
+//!   tangents are per segment (the parameter runs 0–1 over a segment, as in Warcraft III MDX);
+//!   glTF's are per second, so a key's out-tangent is divided by the length of the segment after
+//!   it and its in-tangent by the segment before it (the first in- and last out-tangent, which
+//!   no segment uses, by the nearest segment). Bezier control points become Hermite tangents:
+//!   `out = 3 (C_out − P)`, `in = 3 (P − C_in)`.
+//! * Meshes: one per submesh of view 0, vertices through the view's index list, weights
+//!   `w / Σw` (= w / 255), part id = geoset id. Materials from the submesh's texture units (base
+//!   layer first); equal materials are shared.
+//! * Shared keys are copied once per sequence they serve (the model has no shared tracks), so the
+//!   channels and events are counted before they are built and a file whose model would exceed
+//!   `budget::BUILD_PER_FILE_BYTE` × its data + `budget::BUILD_FIXED` is refused.
+//! * Everything else, and the file itself for exact writing back, goes into [`M2Extras`].
+
+mod animation;
+mod budget;
+mod material;
+mod mesh;
+mod skeleton;
+
+use relic_core::model::*;
+use relic_core::{Model, ReadError};
+
+use animation::build_animations;
+pub(crate) use animation::{animation_names, events_match, seconds, spans, track_is_silent, track_matches};
+use budget::Budget;
+use material::build_materials;
+pub(crate) use material::materials_to_ir;
+use mesh::build_meshes;
+pub(crate) use skeleton::{attachments_to_ir, bone_order, bones_to_ir};
+
+use crate::extras::{EXTRAS_OPS, M2Extras, vertex_digest};
+use crate::file::M2File;
+
+/// Maps a file to the common model (see the module docs).
+pub(crate) fn to_ir(file: &M2File) -> Result<Model, ReadError> {
+    let model = mapped(file)?;
+    Ok(with_extras(model, file.clone()))
+}
+
+/// [`to_ir`] for a file the caller no longer needs: the file becomes the model's extras without
+/// a copy (reading a model then holds the file once, not twice).
+pub(crate) fn into_ir(file: M2File) -> Result<Model, ReadError> {
+    let model = mapped(&file)?;
+    Ok(with_extras(model, file))
+}
+
+/// The model without its extras.
+fn mapped(file: &M2File) -> Result<Model, ReadError> {
+    let mut budget = Budget::new(file);
+    budget.animations(file)?;
+    budget.meshes(file)?;
+    budget.materials(file)?;
+    let (order, rank) = bone_order(file);
+    let (materials, of_submesh) = build_materials(file);
+    Ok(Model {
+        name: file.name_text(),
+        source: Some(SourceInfo { format: crate::FORMAT, version: file.version }),
+        bones: bones_to_ir(file, &order, &rank),
+        meshes: build_meshes(file, &rank, &of_submesh),
+        materials,
+        animations: build_animations(file, &order, &rank),
+        global_sequences: file.global_sequences.iter().map(|&g| seconds(i64::from(g))).collect(),
+        attachments: attachments_to_ir(file, &rank),
+        extras: None,
+    })
+}
+
+/// Keeps the file (less its vertices, which the meshes hold) as the model's extras.
+fn with_extras(model: Model, mut kept: M2File) -> Model {
+    let vertex_digest = Some(vertex_digest(&kept.vertices));
+    kept.vertices = Default::default();
+    let extras = M2Extras { file: kept, vertex_digest };
+    Model { extras: Some(FormatExtras::new(crate::FORMAT, extras, &EXTRAS_OPS)), ..model }
+}

@@ -1,0 +1,105 @@
+//! Files with 1–4 views (spec §10): each keeps its own views and their count while the meshes are
+//! the ones it was read with; a changed mesh rebuilds as many views as the file had, and says so.
+
+// Test helpers: a failed unwrap is a failed test.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
+
+mod common;
+
+use common::{fixture, palettes_hold};
+use relic_core::WriteOptions;
+use relic_core::model::FormatExtras;
+
+/// The fixtures with fewer views than Blizzard's four (the 3-view one also stores its vertices in
+/// another order than its views list them), and a 4-view one.
+const FILES: [(&str, usize); 4] =
+    [("v256_views1.m2", 1), ("v256_views2.m2", 2), ("v256_views3.m2", 3), ("v256_linear.m2", 4)];
+
+#[test]
+fn files_keep_their_own_views_through_the_model() {
+    for (name, views) in FILES {
+        let bytes = fixture(name);
+        let file = relic_m2::read(&bytes).unwrap();
+        assert_eq!(file.views.len(), views, "{name}");
+        assert!(relic_m2::write(&file).unwrap() == bytes, "{name}: re-write differs");
+        let model = relic_m2::read_model(&bytes).unwrap();
+        let out = relic_m2::write_model(&model, &WriteOptions::default()).unwrap();
+        assert!(out.losses.is_empty(), "{name}: {:?}", out.losses);
+        assert!(out.value == bytes, "{name}: format → model → format is not byte-identical");
+        // Through JSON extras (glTF's path), and through JSON written before the extras had a
+        // vertex digest (then the views are kept because they still fit).
+        let json = model.extras.as_ref().unwrap().json().unwrap();
+        assert!(json.contains("\"vertex_digest\""), "{name}");
+        let mut old = serde_json::from_str::<serde_json::Value>(&json).unwrap();
+        old.as_object_mut().unwrap().remove("vertex_digest");
+        for (how, text) in [("JSON", json), ("JSON without a digest", old.to_string())] {
+            let mut m = model.clone();
+            m.extras = Some(FormatExtras::from_json(relic_m2::FORMAT, text));
+            let out = relic_m2::write_model(&m, &WriteOptions::default()).unwrap();
+            assert!(out.losses.is_empty(), "{name} via {how}: {:?}", out.losses);
+            assert!(out.value == bytes, "{name} via {how}: not byte-identical");
+        }
+    }
+}
+
+/// One vertex moved: the views are rebuilt for the changed mesh, as many as the file had, each
+/// holding the palette rule, with a loss that says so.
+#[test]
+fn a_moved_vertex_rebuilds_as_many_views_as_the_file_had() {
+    for (name, views) in FILES {
+        let mut model = relic_m2::read_model(&fixture(name)).unwrap();
+        model.meshes[0].positions[1][0] += 0.25;
+        let moved = model.meshes[0].positions[1];
+        let out = relic_m2::write_model(&model, &WriteOptions::default()).unwrap();
+        let loss = out.losses.iter().find(|l| l.element == "views").unwrap_or_else(|| panic!("{name}: no loss"));
+        let count = if views == 1 { "view".to_string() } else { format!("{views} views") };
+        assert!(loss.what.contains(&format!("the file's {count} rebuilt")), "{name}: {loss}");
+        let file = relic_m2::read(&out.value).unwrap();
+        assert_eq!(file.views.len(), views, "{name}");
+        for (v, max) in file.views.iter().zip([256, 75, 53, 21]) {
+            assert_eq!(v.bone_count_max, max, "{name}");
+            assert!(palettes_hold(v, &file), "{name}");
+        }
+        let back = relic_m2::read_model(&out.value).unwrap();
+        assert_eq!(back.meshes[0].positions[1], moved, "{name}");
+        assert_eq!(back.meshes.len(), model.meshes.len(), "{name}");
+    }
+}
+
+/// A changed weight or triangle is a changed mesh too; the other meshes' data is unchanged.
+#[test]
+fn a_changed_weight_or_triangle_rebuilds_the_views() {
+    let bytes = fixture("v256_views3.m2");
+    let model = relic_m2::read_model(&bytes).unwrap();
+    let mut weight = model.clone();
+    let skin = &mut weight.meshes[0].skin;
+    let (a, b) = (skin.offsets[2] as usize, skin.offsets[3] as usize);
+    assert!(b - a >= 2, "vertex 2 has two influences");
+    skin.influences[a].weight -= 0.25;
+    skin.influences[a + 1].weight += 0.25;
+    let mut triangle = model.clone();
+    triangle.meshes[0].triangles.swap(0, 1);
+    for (what, m) in [("weight", weight), ("triangle", triangle)] {
+        m.validate().unwrap();
+        let out = relic_m2::write_model(&m, &WriteOptions::default()).unwrap();
+        assert!(out.losses.iter().any(|l| l.element == "views"), "{what}: {:?}", out.losses);
+        let file = relic_m2::read(&out.value).unwrap();
+        assert_eq!(file.views.len(), 3, "{what}");
+        let back = relic_m2::read_model(&out.value).unwrap();
+        assert_eq!(back.meshes[0].triangles, m.meshes[0].triangles, "{what}");
+    }
+}
+
+/// Moving a file between Classic and The Burning Crusade rebuilds its views (their submeshes
+/// change size), as many as it had.
+#[test]
+fn a_version_change_keeps_the_view_count() {
+    for (name, views) in FILES {
+        let model = relic_m2::read_model(&fixture(name)).unwrap();
+        let out = relic_m2::write_model(&model, &WriteOptions { version: Some(263) }).unwrap();
+        let file = relic_m2::read(&out.value).unwrap();
+        assert_eq!((file.version, file.views.len()), (263, views), "{name}");
+        let back = relic_m2::read_model(&out.value).unwrap();
+        assert_eq!(back.meshes, model.meshes, "{name}");
+    }
+}
