@@ -13,6 +13,7 @@
 //!   targets first, into caller buffers; a reference and a fast implementation.
 //! * [`bounds`]: posed boxes and per-clip boxes; a whole-model skinner with reusable buffers.
 //! * [`proofs`]: the real-data checks run by `cargo xtask corpus`.
+//! * [`stated_boxes`]: a clip's stored box judged by the rule its exporter followed.
 //!
 //! ```
 //! use relic_anim::pose::{ClipTime, Evaluator};
@@ -36,6 +37,7 @@ pub mod lanes;
 pub mod pose;
 pub mod proofs;
 pub mod skin;
+pub mod stated_boxes;
 
 pub use bounds::ModelSkinner;
 pub use pose::{ClipTime, Evaluator, Pose};

@@ -53,7 +53,13 @@ fn material(name: &str) -> Material {
     let textures = if name.is_empty() {
         Vec::new()
     } else {
-        vec![TextureRef { path: name.to_string(), uv_set: Some(0), wrap_u: true, wrap_v: true, ..TextureRef::default() }]
+        vec![TextureRef {
+            path: name.to_string(),
+            uv_set: Some(0),
+            wrap_u: true,
+            wrap_v: true,
+            ..TextureRef::default()
+        }]
     };
     Material { name: name.to_string(), textures, depth_write: true, ..Material::default() }
 }
