@@ -81,11 +81,12 @@ fn batch(c: &mut Criterion) {
         let request = BatchRequest {
             input_dir: input.clone(),
             output_dir: scratch.path().join(format!("out{jobs}")),
-            target: Target::Glb,
+            target: relic_cli::batch::BatchTarget::Model(Target::Glb),
             jobs,
             force: true,
             options: ConvertOptions::default(),
             textures: Default::default(),
+            texture_options: Default::default(),
             progress: false,
             json: false,
         };

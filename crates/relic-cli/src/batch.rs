@@ -23,8 +23,9 @@ pub struct BatchRequest {
     pub input_dir: PathBuf,
     /// Where the converted files go, mirroring `input_dir`'s folders.
     pub output_dir: PathBuf,
-    /// The format written.
-    pub target: Target,
+    /// The format written: a model format (textures are skipped) or a texture format (models
+    /// are skipped).
+    pub target: BatchTarget,
     /// Worker threads (at least 1).
     pub jobs: usize,
     /// Overwrite existing outputs.
@@ -33,10 +34,47 @@ pub struct BatchRequest {
     pub options: ConvertOptions,
     /// Where each model's textures are looked for (glTF outputs).
     pub textures: relic::textures::TextureSearch,
+    /// Choices for texture outputs.
+    pub texture_options: relic_core::texture::TextureOptions,
     /// Draw a progress bar (else one plain line per file).
     pub progress: bool,
     /// One JSON object per file on standard output instead of the plain lines.
     pub json: bool,
+}
+
+/// What a batch writes.
+#[derive(Debug, Clone, Copy)]
+pub enum BatchTarget {
+    /// Every model, to this format.
+    Model(Target),
+    /// Every texture (BLP, DTX, PNG), to this format.
+    Texture(relic::TextureTarget),
+}
+
+impl BatchTarget {
+    /// The target of a `--to` name.
+    pub fn from_name(name: &str) -> Option<BatchTarget> {
+        relic::TextureTarget::from_name(name)
+            .map(BatchTarget::Texture)
+            .or_else(|| Target::from_name(name).map(BatchTarget::Model))
+    }
+
+    /// The extension of the outputs.
+    pub fn extension(&self) -> &'static str {
+        match self {
+            BatchTarget::Model(t) => t.extension(),
+            BatchTarget::Texture(relic::TextureTarget::Png) => "png",
+            BatchTarget::Texture(relic::TextureTarget::Format(f)) => f.name,
+        }
+    }
+
+    /// Every file written for the output `out`.
+    pub fn output_paths(&self, out: &Path) -> Vec<PathBuf> {
+        match self {
+            BatchTarget::Model(t) => t.output_paths(out),
+            BatchTarget::Texture(_) => vec![out.to_path_buf()],
+        }
+    }
 }
 
 /// How one file ended.
@@ -218,6 +256,9 @@ fn convert_one(
     }
     let outcome = (|| {
         let bytes = relic::read_file(path)?;
+        if let BatchTarget::Texture(target) = request.target {
+            return convert_texture(request, policy, path, &bytes, target, &out);
+        }
         let Some(kind) = relic::detect(&bytes) else {
             return Ok(FileOutcome::Skipped("not a model".into()));
         };
@@ -239,7 +280,8 @@ fn convert_one(
         let loaded = relic::load_model(path, &bytes, kind, &[])?;
         let textures = relic::textures::GameTextures::new(path, request.textures.clone());
         let options = ConvertOptions { textures: Some(std::sync::Arc::new(textures)), ..request.options.clone() };
-        let converted = convert(&loaded.value, request.target, &out, &options)?;
+        let BatchTarget::Model(target) = request.target else { return Ok(FileOutcome::Skipped("model".into())) };
+        let converted = convert(&loaded.value, target, &out, &options)?;
         // Every file of the input folder is protected already; a .gltf's .bin or images may lie
         // elsewhere (an image URI may leave the folder).
         let written = match policy.write_all_sparing(&converted.value, &relic::referenced_files(path, &bytes, kind)) {
@@ -254,12 +296,46 @@ fn convert_one(
     (rel, out, outcome.unwrap_or_else(FileOutcome::Failed))
 }
 
+/// One texture of a batch whose target is a texture format (anything else is skipped).
+fn convert_texture(
+    request: &BatchRequest,
+    policy: &OutputPolicy,
+    path: &Path,
+    bytes: &[u8],
+    target: relic::TextureTarget,
+    out: &Path,
+) -> Result<FileOutcome, CliError> {
+    if !relic::is_texture(bytes) {
+        let what =
+            relic::detect(bytes).map_or("not a texture".to_string(), |k| format!("{} (not a texture)", k.name()));
+        return Ok(FileOutcome::Skipped(what));
+    }
+    if !request.force && out.exists() {
+        return Ok(FileOutcome::Exists(out.to_path_buf()));
+    }
+    let converted = relic::convert_texture(path, bytes, target, out, &request.texture_options)?;
+    let written = match policy.write_all(&[(out.to_path_buf(), converted.value)]) {
+        Err(crate::output::OutputError::Exists(existing)) if !request.force => {
+            return Ok(FileOutcome::Exists(existing));
+        }
+        other => other?,
+    };
+    let notes = converted.losses.iter().map(ToString::to_string).collect();
+    Ok(FileOutcome::Converted { read: bytes.len() as u64, written, notes })
+}
+
 /// `relic batch` from its arguments: checks them before any work, runs, prints the summary.
 pub fn run_command(args: &crate::cli::BatchArgs) -> Result<bool, CliError> {
-    let Some(target) = Target::from_name(&args.to) else {
+    let Some(target) = BatchTarget::from_name(&args.to) else {
         return Err(CliError::Usage(format!("unknown output format {}", args.to)));
     };
-    crate::check_version(target, args.common.version)?;
+    let mut texture_options = relic_core::texture::TextureOptions::default();
+    match target {
+        BatchTarget::Model(t) => crate::check_version(t, args.common.version)?,
+        BatchTarget::Texture(t) => {
+            texture_options = crate::convert::texture_options_for(t, args.common.version, crate::cli::Encoding::Auto)?
+        }
+    }
     let jobs = args.jobs.map_or_else(|| std::thread::available_parallelism().map_or(1, usize::from), usize::from);
     let request = BatchRequest {
         input_dir: args.input_dir.clone(),
@@ -273,6 +349,7 @@ pub fn run_command(args: &crate::cli::BatchArgs) -> Result<bool, CliError> {
             textures: None,
         },
         textures: args.common.texture_search(),
+        texture_options,
         progress: !args.no_progress && !args.json,
         json: args.json,
     };

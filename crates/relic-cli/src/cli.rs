@@ -33,12 +33,15 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Convert one model to another format, chosen by the output's extension.
+    /// Convert one model (or texture) to another format, chosen by the output's extension.
     #[command(after_help = "Examples:
   relic convert PARTNER_DANCIN.ABC partner.glb
   relic convert gnome.glb gnome.m2 --version 256
   relic convert vampire.nod vampire.gltf --anim walk.nad --anim run.nad
-  relic convert model.abc model_lod0.abc --lod 0 --force")]
+  relic convert model.abc model_lod0.abc --lod 0 --force
+  relic convert RabbitSkin.blp rabbit.png
+  relic convert skin.png skin.blp --encoding dxt5
+  relic convert skin.png SKIN.DTX --version 2 --encoding palettized")]
     Convert(ConvertArgs),
     /// Convert every model under a folder, in parallel, into a mirrored folder tree.
     #[command(after_help = "Examples:
@@ -61,9 +64,11 @@ pub enum Command {
 /// `relic convert`.
 #[derive(Debug, Args)]
 pub struct ConvertArgs {
-    /// The model: .abc, .m2, .nod, .glb or .gltf (recognised by content).
+    /// The model (.abc, .m2, .nod, .glb, .gltf) or texture (.blp, .dtx, .png), recognised by
+    /// content.
     pub input: PathBuf,
-    /// The output: .glb, .gltf (+ .bin), .abc, .m2 or .nod.
+    /// The output: .glb, .gltf (+ .bin), .abc, .m2 or .nod for a model; .png, .blp or .dtx for a
+    /// texture.
     pub output: PathBuf,
     /// NAD animations to play on a NOD model (repeatable).
     #[arg(long = "anim", value_name = "FILE.nad")]
@@ -80,6 +85,40 @@ pub struct ConvertArgs {
     /// Refuse the conversion (exit 1, nothing written) if the output cannot hold everything.
     #[arg(long)]
     pub strict: bool,
+    /// Compression of a texture output (.blp, .dtx): auto picks from the image's alpha.
+    #[arg(long, value_enum, default_value_t = Encoding::Auto)]
+    pub encoding: Encoding,
+}
+
+/// Compression of a texture output.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Encoding {
+    /// From the image: DXT1 without (or with 1-bit) alpha, else DXT5 (BLP); 32-bit (DTX v5).
+    Auto,
+    /// BC1.
+    Dxt1,
+    /// BC2.
+    Dxt3,
+    /// BC3.
+    Dxt5,
+    /// 256 colours with an alpha plane (BLP) / 8-bit palettized (DTX v2).
+    Palettized,
+    /// Uncompressed 32-bit colour.
+    Raw,
+}
+
+impl From<Encoding> for relic_core::texture::TextureEncoding {
+    fn from(e: Encoding) -> Self {
+        use relic_core::texture::TextureEncoding as T;
+        match e {
+            Encoding::Auto => T::Auto,
+            Encoding::Dxt1 => T::Dxt1,
+            Encoding::Dxt3 => T::Dxt3,
+            Encoding::Dxt5 => T::Dxt5,
+            Encoding::Palettized => T::Palettized,
+            Encoding::Raw => T::Raw32,
+        }
+    }
 }
 
 /// `relic batch`.

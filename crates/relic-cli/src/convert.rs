@@ -11,8 +11,12 @@ use crate::output::OutputPolicy;
 /// Notes about what the target cannot hold printed without `--verbose`.
 const NOTES_SHOWN: usize = 10;
 
-/// Runs `relic convert`; `Ok(false)` if the file failed.
+/// Runs `relic convert` (a model, or a texture when the output is `.png`, `.blp` or `.dtx`);
+/// `Ok(false)` if the file failed.
 pub fn run(args: &ConvertArgs) -> Result<bool, CliError> {
+    if let Some(target) = relic::TextureTarget::for_path(&args.output) {
+        return run_texture(args, target);
+    }
     let target = Target::for_path(&args.output)?;
     crate::check_version(target, args.common.version)?;
     let textures = relic::textures::GameTextures::new(&args.input, args.common.texture_search());
@@ -44,6 +48,12 @@ fn run_convert(
         policy.check(&path)?;
     }
     let bytes = relic::read_file(input_path)?;
+    if relic::is_texture(&bytes) {
+        return Err(CliError::Usage(format!(
+            "{}: a texture; it converts to .png, .blp or .dtx, and a model output takes a model",
+            input_path.display()
+        )));
+    }
     let kind = relic::detect(&bytes).ok_or_else(|| relic::Error::NotModel { file: input_path.to_path_buf() })?;
     let anims: Vec<&Path> = animations.iter().map(PathBuf::as_path).collect();
     let loaded = relic::load_model(input_path, &bytes, kind, &anims)?;
@@ -75,5 +85,66 @@ fn run_convert(
     let written = policy.write_all(&converted.value)?;
     let names: Vec<String> = converted.value.iter().map(|(p, _)| p.display().to_string()).collect();
     println!("wrote {} ({written} bytes)", names.join(" + "));
+    Ok(true)
+}
+
+/// The texture options of a conversion: `--version` (checked against what the target writes) and
+/// `--encoding`.
+fn texture_options(
+    args: &ConvertArgs,
+    target: relic::TextureTarget,
+) -> Result<relic_core::texture::TextureOptions, CliError> {
+    texture_options_for(target, args.common.version, args.encoding)
+}
+
+/// [`texture_options`] from its parts (`relic batch` too).
+pub(crate) fn texture_options_for(
+    target: relic::TextureTarget,
+    version: Option<u32>,
+    encoding: crate::cli::Encoding,
+) -> Result<relic_core::texture::TextureOptions, CliError> {
+    match (target, version) {
+        (relic::TextureTarget::Png, Some(v)) => {
+            return Err(CliError::Usage(format!("--version {v}: PNG outputs take no version")));
+        }
+        (relic::TextureTarget::Format(entry), Some(v)) if !entry.versions.writes(v) => {
+            return Err(CliError::Usage(format!(
+                "--version {v}: {} writes versions {} ({})",
+                entry.name,
+                relic_core::format::Versions::list(entry.versions.write),
+                entry.versions.note
+            )));
+        }
+        _ => {}
+    }
+    Ok(relic_core::texture::TextureOptions { version, encoding: encoding.into(), ..Default::default() })
+}
+
+/// `relic convert` of a texture: PNG, BLP or DTX in, any of them out.
+fn run_texture(args: &ConvertArgs, target: relic::TextureTarget) -> Result<bool, CliError> {
+    let options = texture_options(args, target)?;
+    if !args.animations.is_empty() {
+        return Err(CliError::Usage("--anim applies to models, not textures".into()));
+    }
+    let mut policy = OutputPolicy { force: args.force, ..OutputPolicy::default() };
+    policy.protect(&args.input);
+    policy.check(&args.output)?;
+    let bytes = relic::read_file(&args.input)?;
+    if !relic::is_texture(&bytes) {
+        return Err(CliError::Usage(format!(
+            "{}: not a texture; a texture output (.png, .blp, .dtx) takes a texture (PNG, BLP or DTX) as input",
+            args.input.display()
+        )));
+    }
+    let converted = relic::convert_texture(&args.input, &bytes, target, &args.output, &options)?;
+    for loss in &converted.losses {
+        eprintln!("relic: note: {}: {loss}", args.output.display());
+    }
+    if args.strict && !converted.losses.is_empty() {
+        eprintln!("relic: {}: not written: --strict, and the notes above say what was lost", args.output.display());
+        return Ok(false);
+    }
+    let written = policy.write_all(&[(args.output.clone(), converted.value)])?;
+    println!("wrote {} ({written} bytes)", args.output.display());
     Ok(true)
 }

@@ -22,11 +22,12 @@ pub use error::CliError;
 
 use relic::Target;
 
-/// Every output format name `--to` and output extensions take: glTF's two forms, then each
-/// registered format that writes models.
+/// Every output format name `--to` and output extensions take: glTF's two forms, each
+/// registered format that writes models, then PNG and each texture format.
 pub fn targets() -> Vec<&'static str> {
-    let formats = relic::FORMATS.iter().filter(|f| f.model.is_some()).map(|f| f.name);
-    ["glb", "gltf"].into_iter().chain(formats).collect()
+    let models = relic::FORMATS.iter().filter(|f| f.model.is_some()).map(|f| f.name);
+    let textures = relic::FORMATS.iter().filter(|f| f.texture.is_some()).map(|f| f.name);
+    ["glb", "gltf"].into_iter().chain(models).chain(["png"]).chain(textures).collect()
 }
 
 /// Checks `--version` against what the target writes, before any file is read.

@@ -504,3 +504,35 @@ fn batch_survives_every_hostile_fixture_random_bytes_and_foreign_files() {
     assert!(skipped_nods <= 5, "{skipped_nods} damaged NODs taken for foreign files");
     println!("{summary}\n{stderr}");
 }
+
+/// `batch --to png` converts every texture (BLP, DTX) and skips the models; a second run keeps
+/// the PNGs; `--to blp` converts PNGs back.
+#[test]
+fn batch_converts_textures_to_png_and_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("game");
+    std::fs::create_dir_all(input.join("skins")).unwrap();
+    std::fs::copy(fixture("blp/dxt1.blp"), input.join("skins/icon.blp")).unwrap();
+    let dtx = std::fs::read_dir(root().join("fixtures/dtx"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.is_file())
+        .unwrap();
+    std::fs::copy(&dtx, input.join("skins/body.dtx")).unwrap();
+    std::fs::copy(fixture("abc/v12_full.abc"), input.join("hero.abc")).unwrap();
+    let pngs = dir.path().join("png");
+    let out = run(&["batch", path(&input), path(&pngs), "--to", "png", "--no-progress"]);
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}\n{}", text(&out.stderr));
+    assert!(stdout.contains("batch: 2 converted, 0 skipped (exists), 1 skipped (not models), 0 failed"), "{stdout}");
+    assert!(stdout.contains("skip hero.abc: abc (not a texture)"), "{stdout}");
+    for png in ["skins/icon.png", "skins/body.png"] {
+        assert!(std::fs::read(pngs.join(png)).unwrap().starts_with(b"\x89PNG"), "{png}");
+    }
+    let again = run(&["batch", path(&input), path(&pngs), "--to", "png", "--no-progress"]);
+    assert!(text(&again.stdout).contains("batch: 0 converted, 2 skipped (exists)"), "{}", text(&again.stdout));
+    let back = dir.path().join("blp");
+    let out = run(&["batch", path(&pngs), path(&back), "--to", "blp", "--no-progress"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(std::fs::read(back.join("skins/icon.blp")).unwrap().starts_with(b"BLP2"));
+}

@@ -80,6 +80,16 @@ fn every_command_exits_as_the_readme_says() {
         case("batch into a file", &["batch", &input_s, &t("notes.txt"), "--to", "glb"], 2),
         case("batch to an unknown format", &["batch", &input_s, &t("out5"), "--to", "obj"], 2),
         case("batch to m2 with an ABC version", &["batch", &input_s, &t("out6"), "--to", "m2", "--version", "12"], 2),
+        case("convert a texture to PNG", &["convert", &fixture("blp/dxt1a.blp"), &t("icon.png")], 0),
+        case("convert a PNG to BLP", &["convert", &t("icon.png"), &t("icon.blp"), "--encoding", "dxt1"], 0),
+        case("convert a PNG to DTX v2", &["convert", &t("icon.png"), &t("icon.dtx"), "--version", "2"], 0),
+        case(
+            "convert a PNG to DTX v3 (read, not written)",
+            &["convert", &t("icon.png"), &t("icon3.dtx"), "--version", "3"],
+            2,
+        ),
+        case("convert a texture to a model format", &["convert", &t("icon.png"), &t("icon.abc")], 2),
+        case("convert a model to a texture format", &["convert", &abc, &t("hero.png")], 2),
         case("completions for bash", &["completions", "bash"], 0),
         case("completions for an unknown shell", &["completions", "tcsh"], 2),
     ];

@@ -35,12 +35,14 @@ mod convert;
 mod error;
 mod formats;
 mod input;
+mod texture_convert;
 pub mod textures;
 
 pub use convert::{ConvertOptions, Outputs, Target, convert, keep_lod0};
 pub use error::Error;
 pub use formats::{FORMATS, by_name, detect as detect_format};
 pub use input::{FolderSiblings, Kind, Opened, detect, load_model, open, read_file, referenced_files, stem};
+pub use texture_convert::{TextureTarget, convert_texture, decode_png, is_png, is_texture, read_image, write_image};
 
 pub use relic_core::format::{Content, Detected, FormatEntry, FormatId};
 pub use relic_core::{Converted, Loss, Model};

@@ -71,7 +71,8 @@ pub struct HeaderCounts {
 }
 
 impl HeaderCounts {
-    /// Each count with its name in the notes, in file order.
+    /// Each count with its name in the notes, in file order (for the corpus checks).
+    #[cfg(feature = "verify")]
     pub(crate) fn named(&self) -> [(&'static str, u32); 11] {
         [
             ("KeyframeCount", self.keyframe_count),

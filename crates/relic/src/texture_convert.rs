@@ -1,0 +1,159 @@
+//! Converting textures: any texture format of the registry (BLP, DTX) or PNG in, any of them out,
+//! through RGBA8.
+
+use std::path::Path;
+
+use relic_core::format::{Content, FormatEntry, Input};
+use relic_core::texture::{Image, TextureOptions};
+use relic_core::{Converted, Loss};
+
+use crate::error::Error;
+use crate::formats;
+use crate::input::FolderSiblings;
+
+/// What a texture is converted to.
+#[derive(Debug, Clone, Copy)]
+pub enum TextureTarget {
+    /// PNG (mip 0, RGBA8).
+    Png,
+    /// A texture format of the registry.
+    Format(&'static FormatEntry),
+}
+
+impl TextureTarget {
+    /// The target for an output extension (`png`, `blp`, `dtx`; any case).
+    pub fn from_name(name: &str) -> Option<TextureTarget> {
+        if name.eq_ignore_ascii_case("png") {
+            return Some(TextureTarget::Png);
+        }
+        formats::by_name(name).filter(|f| f.texture.is_some()).map(TextureTarget::Format)
+    }
+
+    /// The target for an output path, by its extension.
+    pub fn for_path(path: &Path) -> Option<TextureTarget> {
+        path.extension().and_then(|e| e.to_str()).and_then(TextureTarget::from_name)
+    }
+}
+
+/// True if `bytes` start like a PNG file.
+pub fn is_png(bytes: &[u8]) -> bool {
+    bytes.starts_with(&[0x89, b'P', b'N', b'G', 0x0D, 0x0A, 0x1A, 0x0A])
+}
+
+/// True if `bytes` are a texture relic reads: a registered texture format or PNG.
+pub fn is_texture(bytes: &[u8]) -> bool {
+    is_png(bytes) || formats::detect(bytes).is_some_and(|(_, d)| d.content == Content::Texture)
+}
+
+/// Mip level 0 of the texture `path` (PNG, or a texture format of the registry) as RGBA8.
+pub fn read_image(path: &Path, bytes: &[u8], options: &TextureOptions) -> Result<Image, Error> {
+    if is_png(bytes) {
+        return decode_png(bytes, options).map_err(|why| Error::Usage(format!("{}: {why}", path.display())));
+    }
+    let Some((entry, _)) = formats::detect(bytes).filter(|(_, d)| d.content == Content::Texture) else {
+        return Err(Error::NotModel { file: path.to_path_buf() });
+    };
+    let codec = entry.texture.ok_or_else(|| Error::NotModel { file: path.to_path_buf() })?;
+    let siblings = FolderSiblings::of(path);
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let input = Input { bytes, name: &name, siblings: &siblings };
+    (codec.decode)(&input, 0, options).map_err(|e| Error::read(path, e))
+}
+
+/// A PNG as RGBA8 (any colour type and depth the png crate expands to 8-bit RGB(A) or grey).
+pub fn decode_png(bytes: &[u8], options: &TextureOptions) -> Result<Image, String> {
+    let mut decoder = png::Decoder::new(std::io::Cursor::new(bytes));
+    decoder.set_transformations(png::Transformations::EXPAND | png::Transformations::STRIP_16);
+    let mut reader = decoder.read_info().map_err(|e| format!("not a PNG relic reads: {e}"))?;
+    let (width, height) = (reader.info().width, reader.info().height);
+    let pixels = u64::from(width) * u64::from(height);
+    if pixels > options.max_pixels {
+        return Err(format!("{width}×{height} pixels: more than the {} allowed", options.max_pixels));
+    }
+    let size = reader.output_buffer_size().ok_or("the PNG's size overflows")?;
+    let mut buffer = vec![0u8; size];
+    let frame = reader.next_frame(&mut buffer).map_err(|e| format!("PNG: {e}"))?;
+    let data = buffer.get(..frame.buffer_size()).ok_or("PNG: short frame")?;
+    let rgba: Vec<u8> = match frame.color_type {
+        png::ColorType::Rgba => data.to_vec(),
+        png::ColorType::Rgb => {
+            data.chunks_exact(3).flat_map(|p| if let [r, g, b] = p { [*r, *g, *b, 255] } else { [0; 4] }).collect()
+        }
+        png::ColorType::Grayscale => data.iter().flat_map(|&g| [g, g, g, 255]).collect(),
+        png::ColorType::GrayscaleAlpha => {
+            data.chunks_exact(2).flat_map(|p| if let [g, a] = p { [*g, *g, *g, *a] } else { [0; 4] }).collect()
+        }
+        png::ColorType::Indexed => return Err("PNG: an indexed image was not expanded".into()),
+    };
+    if rgba.len() as u64 != pixels * 4 {
+        return Err(format!("PNG: {} bytes for {width}×{height} pixels", rgba.len()));
+    }
+    Ok(Image { width, height, rgba })
+}
+
+/// `image` as the bytes of `target`; what the target cannot hold comes back as losses.
+pub fn write_image(
+    image: &Image,
+    target: TextureTarget,
+    options: &TextureOptions,
+    out: &Path,
+) -> Result<Converted<Vec<u8>>, Error> {
+    match target {
+        TextureTarget::Png => relic_gltf::textures::encode_png(image)
+            .map(Converted::lossless)
+            .map_err(|why| Error::Usage(format!("{}: {why}", out.display()))),
+        TextureTarget::Format(entry) => {
+            let codec = entry.texture.ok_or_else(|| Error::Usage(format!("{} holds no textures", entry.name)))?;
+            (codec.encode)(image, options).map_err(|source| Error::Write { file: out.to_path_buf(), source })
+        }
+    }
+}
+
+/// Converts the texture file `input` (its `bytes`) to `target`: mip 0 through RGBA8, every mip
+/// of the target made from it. A PNG written from a texture whose alpha is the same everywhere
+/// (DTX 32-bit skins store 0 there: not opacity) is made opaque, with a loss saying so.
+pub fn convert_texture(
+    input: &Path,
+    bytes: &[u8],
+    target: TextureTarget,
+    out: &Path,
+    options: &TextureOptions,
+) -> Result<Converted<Vec<u8>>, Error> {
+    let mut image = read_image(input, bytes, options)?;
+    let mut losses = Vec::new();
+    if let Some(alpha) = image.constant_alpha()
+        && alpha != 255
+        && matches!(target, TextureTarget::Png)
+    {
+        image.rgba.chunks_exact_mut(4).for_each(|p| {
+            if let Some(a) = p.get_mut(3) {
+                *a = 255;
+            }
+        });
+        losses.push(Loss::new(
+            "alpha",
+            format!("every texel had alpha {alpha} (not opacity in this file): written opaque"),
+        ));
+    }
+    let mut written = write_image(&image, target, options, out)?;
+    losses.append(&mut written.losses);
+    Ok(Converted { value: written.value, losses })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn png_round_trips_and_targets_are_named() {
+        let image = Image { width: 2, height: 2, rgba: (0..16).collect() };
+        let png = relic_gltf::textures::encode_png(&image).unwrap();
+        assert!(is_png(&png) && is_texture(&png));
+        assert_eq!(decode_png(&png, &TextureOptions::default()).unwrap(), image);
+        let small = TextureOptions { max_pixels: 3, ..TextureOptions::default() };
+        assert!(decode_png(&png, &small).is_err());
+        assert!(matches!(TextureTarget::from_name("PNG"), Some(TextureTarget::Png)));
+        assert!(matches!(TextureTarget::from_name("blp"), Some(TextureTarget::Format(f)) if f.name == "blp"));
+        assert!(TextureTarget::from_name("abc").is_none());
+    }
+}
