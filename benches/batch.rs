@@ -87,6 +87,7 @@ fn batch(c: &mut Criterion) {
             options: ConvertOptions::default(),
             textures: Default::default(),
             texture_options: Default::default(),
+            no_textures: false,
             progress: false,
             json: false,
         };

@@ -36,6 +36,8 @@ pub struct BatchRequest {
     pub textures: relic::textures::TextureSearch,
     /// Choices for texture outputs.
     pub texture_options: relic_core::texture::TextureOptions,
+    /// From glTF to a game format: leave the glTF's images out (`--no-textures`).
+    pub no_textures: bool,
     /// Draw a progress bar (else one plain line per file).
     pub progress: bool,
     /// One JSON object per file on standard output instead of the plain lines.
@@ -278,9 +280,12 @@ fn convert_one(
             return Ok(FileOutcome::Exists(existing));
         }
         let loaded = relic::load_model(path, &bytes, kind, &[])?;
-        let textures = relic::textures::GameTextures::new(path, request.textures.clone());
-        let options = ConvertOptions { textures: Some(std::sync::Arc::new(textures)), ..request.options.clone() };
         let BatchTarget::Model(target) = request.target else { return Ok(FileOutcome::Skipped("model".into())) };
+        let textures = relic::textures::GameTextures::new(path, request.textures.clone());
+        let mut options = ConvertOptions { textures: Some(std::sync::Arc::new(textures)), ..request.options.clone() };
+        if !request.no_textures {
+            options.skins.images = crate::convert::gltf_images(path, target);
+        }
         let converted = convert(&loaded.value, target, &out, &options)?;
         // Every file of the input folder is protected already; a .gltf's .bin or images may lie
         // elsewhere (an image URI may leave the folder).
@@ -347,8 +352,10 @@ pub fn run_command(args: &crate::cli::BatchArgs) -> Result<bool, CliError> {
             version: args.common.version,
             lod0_only: args.common.lod == crate::cli::Lods::Zero,
             textures: None,
+            skins: relic::skins::SkinOptions { images: Vec::new(), data_root: args.common.data.first().cloned() },
         },
         textures: args.common.texture_search(),
+        no_textures: args.common.no_textures,
         texture_options,
         progress: !args.no_progress && !args.json,
         json: args.json,

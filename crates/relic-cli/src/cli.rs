@@ -175,6 +175,10 @@ pub struct CommonArgs {
     /// (repeatable).
     #[arg(long, value_name = "DIR")]
     pub textures: Vec<PathBuf>,
+    /// From a glTF to a game format: do not write the glTF's images as the game's textures (BLP
+    /// beside an M2, DTX skins beside an ABC).
+    #[arg(long)]
+    pub no_textures: bool,
 }
 
 impl CommonArgs {

@@ -24,7 +24,10 @@ pub fn run(args: &ConvertArgs) -> Result<bool, CliError> {
         version: args.common.version,
         lod0_only: args.common.lod == Lods::Zero,
         textures: Some(std::sync::Arc::new(textures)),
+        skins: relic::skins::SkinOptions { images: Vec::new(), data_root: args.common.data.first().cloned() },
     };
+    let mut options = options;
+    options.skins.images = if args.common.no_textures { Vec::new() } else { gltf_images(&args.input, target) };
     run_convert(&args.input, &args.output, &args.animations, &options, args.force, args.verbose, args.strict)
 }
 
@@ -147,4 +150,18 @@ fn run_texture(args: &ConvertArgs, target: relic::TextureTarget) -> Result<bool,
     let written = policy.write_all(&[(args.output.clone(), converted.value)])?;
     println!("wrote {} ({written} bytes)", args.output.display());
     Ok(true)
+}
+
+/// The images of a glTF input going to a game format (to be written as its textures); none for
+/// other inputs or targets, or a file that does not read (the conversion reports that).
+pub(crate) fn gltf_images(input: &Path, target: Target) -> Vec<relic_gltf::MaterialImage> {
+    if !matches!(target, Target::Format(_)) {
+        return Vec::new();
+    }
+    let Ok(bytes) = std::fs::read(input) else { return Vec::new() };
+    if !matches!(relic::detect(&bytes), Some(relic::Kind::Gltf)) {
+        return Vec::new();
+    }
+    let dir = input.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    relic_gltf::material_images(&bytes, Some(dir), relic_core::texture::DEFAULT_MAX_PIXELS).unwrap_or_default()
 }

@@ -78,7 +78,7 @@ pub use error::GltfError;
 /// glTF 2.0, as named in [`relic_core::model::SourceInfo`] and `relic info`.
 pub const FORMAT: relic_core::FormatId = relic_core::FormatId::new("gltf");
 pub use export::{export_glb, export_gltf};
-pub use import::{import, referenced_files};
+pub use import::{MaterialImage, import, material_images, referenced_files};
 
 /// Choices for [`export_glb`] and [`export_gltf`].
 #[derive(Debug, Clone)]

@@ -80,6 +80,37 @@ pub fn encode_png(image: &Image) -> Result<Vec<u8>, String> {
     Ok(out)
 }
 
+/// A PNG as RGBA8 (any colour type and depth the png crate expands to 8-bit RGB(A) or grey).
+pub fn decode_png(bytes: &[u8], max_pixels: u64) -> Result<Image, String> {
+    let mut decoder = png::Decoder::new(std::io::Cursor::new(bytes));
+    decoder.set_transformations(png::Transformations::EXPAND | png::Transformations::STRIP_16);
+    let mut reader = decoder.read_info().map_err(|e| format!("not a PNG relic reads: {e}"))?;
+    let (width, height) = (reader.info().width, reader.info().height);
+    let pixels = u64::from(width) * u64::from(height);
+    if pixels > max_pixels {
+        return Err(format!("{width}×{height} pixels: more than the {max_pixels} allowed"));
+    }
+    let size = reader.output_buffer_size().ok_or("the PNG's size overflows")?;
+    let mut buffer = vec![0u8; size];
+    let frame = reader.next_frame(&mut buffer).map_err(|e| format!("PNG: {e}"))?;
+    let data = buffer.get(..frame.buffer_size()).ok_or("PNG: short frame")?;
+    let rgba: Vec<u8> = match frame.color_type {
+        png::ColorType::Rgba => data.to_vec(),
+        png::ColorType::Rgb => {
+            data.chunks_exact(3).flat_map(|p| if let [r, g, b] = p { [*r, *g, *b, 255] } else { [0; 4] }).collect()
+        }
+        png::ColorType::Grayscale => data.iter().flat_map(|&g| [g, g, g, 255]).collect(),
+        png::ColorType::GrayscaleAlpha => {
+            data.chunks_exact(2).flat_map(|p| if let [g, a] = p { [*g, *g, *g, *a] } else { [0; 4] }).collect()
+        }
+        png::ColorType::Indexed => return Err("PNG: an indexed image was not expanded".into()),
+    };
+    if rgba.len() as u64 != pixels * 4 {
+        return Err(format!("PNG: {} bytes for {width}×{height} pixels", rgba.len()));
+    }
+    Ok(Image { width, height, rgba })
+}
+
 /// How many files of a texture folder are indexed at most (a guard against pointing it at `/`).
 const MAX_FILES: usize = 200_000;
 

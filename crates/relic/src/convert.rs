@@ -76,6 +76,9 @@ pub struct ConvertOptions {
     /// Where glTF export gets the textures' pixels (see [`crate::textures::GameTextures`]);
     /// `None`: untextured.
     pub textures: Option<std::sync::Arc<dyn relic_gltf::textures::TextureSource>>,
+    /// Images to write as the game's textures beside a game-format output (from the glTF the
+    /// model came from; see [`crate::skins`]).
+    pub skins: crate::skins::SkinOptions,
 }
 
 /// The files of one converted model (a `.gltf` comes with its `.bin`), and what was lost.
@@ -116,6 +119,8 @@ pub fn convert(model: &Model, target: Target, out: &Path, options: &ConvertOptio
             } else {
                 (model, Vec::new())
             };
+            let (with_skins, skin_files, skin_notes) = crate::skins::skins(model, entry.name, out, &options.skins);
+            let model = &with_skins;
             let write_error = |source| Error::Write { file: out.to_path_buf(), source };
             let codec = entry.model.ok_or_else(|| {
                 write_error(relic_core::WriteError::Unsupported(format!("{} files hold no models", entry.name)))
@@ -127,6 +132,8 @@ pub fn convert(model: &Model, target: Target, out: &Path, options: &ConvertOptio
             for sibling in written.value.siblings {
                 files.push((out.with_file_name(format!("{stem}{}", sibling.suffix)), sibling.bytes));
             }
+            files.extend(skin_files);
+            losses.extend(skin_notes);
             Ok(Converted { value: files, losses })
         }
     }

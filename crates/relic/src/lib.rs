@@ -35,6 +35,7 @@ mod convert;
 mod error;
 mod formats;
 mod input;
+pub mod skins;
 mod texture_convert;
 pub mod textures;
 
@@ -42,7 +43,7 @@ pub use convert::{ConvertOptions, Outputs, Target, convert, keep_lod0};
 pub use error::Error;
 pub use formats::{FORMATS, by_name, detect as detect_format};
 pub use input::{FolderSiblings, Kind, Opened, detect, load_model, open, read_file, referenced_files, stem};
-pub use texture_convert::{TextureTarget, convert_texture, decode_png, is_png, is_texture, read_image, write_image};
+pub use texture_convert::{TextureTarget, convert_texture, is_png, is_texture, read_image, write_image};
 
 pub use relic_core::format::{Content, Detected, FormatEntry, FormatId};
 pub use relic_core::{Converted, Loss, Model};

@@ -48,7 +48,8 @@ pub fn is_texture(bytes: &[u8]) -> bool {
 /// Mip level 0 of the texture `path` (PNG, or a texture format of the registry) as RGBA8.
 pub fn read_image(path: &Path, bytes: &[u8], options: &TextureOptions) -> Result<Image, Error> {
     if is_png(bytes) {
-        return decode_png(bytes, options).map_err(|why| Error::Usage(format!("{}: {why}", path.display())));
+        return relic_gltf::textures::decode_png(bytes, options.max_pixels)
+            .map_err(|why| Error::Usage(format!("{}: {why}", path.display())));
     }
     let Some((entry, _)) = formats::detect(bytes).filter(|(_, d)| d.content == Content::Texture) else {
         return Err(Error::NotModel { file: path.to_path_buf() });
@@ -58,37 +59,6 @@ pub fn read_image(path: &Path, bytes: &[u8], options: &TextureOptions) -> Result
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let input = Input { bytes, name: &name, siblings: &siblings };
     (codec.decode)(&input, 0, options).map_err(|e| Error::read(path, e))
-}
-
-/// A PNG as RGBA8 (any colour type and depth the png crate expands to 8-bit RGB(A) or grey).
-pub fn decode_png(bytes: &[u8], options: &TextureOptions) -> Result<Image, String> {
-    let mut decoder = png::Decoder::new(std::io::Cursor::new(bytes));
-    decoder.set_transformations(png::Transformations::EXPAND | png::Transformations::STRIP_16);
-    let mut reader = decoder.read_info().map_err(|e| format!("not a PNG relic reads: {e}"))?;
-    let (width, height) = (reader.info().width, reader.info().height);
-    let pixels = u64::from(width) * u64::from(height);
-    if pixels > options.max_pixels {
-        return Err(format!("{width}×{height} pixels: more than the {} allowed", options.max_pixels));
-    }
-    let size = reader.output_buffer_size().ok_or("the PNG's size overflows")?;
-    let mut buffer = vec![0u8; size];
-    let frame = reader.next_frame(&mut buffer).map_err(|e| format!("PNG: {e}"))?;
-    let data = buffer.get(..frame.buffer_size()).ok_or("PNG: short frame")?;
-    let rgba: Vec<u8> = match frame.color_type {
-        png::ColorType::Rgba => data.to_vec(),
-        png::ColorType::Rgb => {
-            data.chunks_exact(3).flat_map(|p| if let [r, g, b] = p { [*r, *g, *b, 255] } else { [0; 4] }).collect()
-        }
-        png::ColorType::Grayscale => data.iter().flat_map(|&g| [g, g, g, 255]).collect(),
-        png::ColorType::GrayscaleAlpha => {
-            data.chunks_exact(2).flat_map(|p| if let [g, a] = p { [*g, *g, *g, *a] } else { [0; 4] }).collect()
-        }
-        png::ColorType::Indexed => return Err("PNG: an indexed image was not expanded".into()),
-    };
-    if rgba.len() as u64 != pixels * 4 {
-        return Err(format!("PNG: {} bytes for {width}×{height} pixels", rgba.len()));
-    }
-    Ok(Image { width, height, rgba })
 }
 
 /// `image` as the bytes of `target`; what the target cannot hold comes back as losses.
@@ -149,9 +119,8 @@ mod tests {
         let image = Image { width: 2, height: 2, rgba: (0..16).collect() };
         let png = relic_gltf::textures::encode_png(&image).unwrap();
         assert!(is_png(&png) && is_texture(&png));
-        assert_eq!(decode_png(&png, &TextureOptions::default()).unwrap(), image);
-        let small = TextureOptions { max_pixels: 3, ..TextureOptions::default() };
-        assert!(decode_png(&png, &small).is_err());
+        assert_eq!(relic_gltf::textures::decode_png(&png, 16).unwrap(), image);
+        assert!(relic_gltf::textures::decode_png(&png, 3).is_err());
         assert!(matches!(TextureTarget::from_name("PNG"), Some(TextureTarget::Png)));
         assert!(matches!(TextureTarget::from_name("blp"), Some(TextureTarget::Format(f)) if f.name == "blp"));
         assert!(TextureTarget::from_name("abc").is_none());

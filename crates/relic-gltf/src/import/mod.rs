@@ -16,6 +16,7 @@
 //! * Attachments: relic's attachment nodes, or any leaf node without a mesh under a bone.
 
 mod animation;
+mod images;
 mod keys;
 mod material;
 mod mesh;
@@ -78,6 +79,8 @@ pub fn referenced_files(bytes: &[u8], base_dir: &Path) -> Result<Vec<PathBuf>, G
     let uris = uris.chain(root.images.iter().filter_map(|i| i.uri.as_deref()));
     Ok(uris.filter(|u| !u.starts_with("data:")).map(|u| base_dir.join(percent_decode(u))).collect())
 }
+
+pub use images::{MaterialImage, material_images};
 
 struct Importer<'a> {
     root: &'a Root,

@@ -149,6 +149,13 @@ impl<'a> Reader<'a> {
         Ok(Span { bytes, stride: stride as usize, element: element_size as usize, count: count as usize })
     }
 
+    /// The whole of buffer view `view` (an embedded image), checked against its buffer.
+    pub(crate) fn view_bytes(&self, element: &str, view: Index<json::buffer::View>) -> Result<&'a [u8], GltfError> {
+        let v = self.root.get(view).ok_or_else(|| GltfError::invalid(element, "buffer view out of range"))?;
+        let span = self.span(element, view, 0, v.byte_length.0, 1)?;
+        Ok(span.bytes.get(..v.byte_length.0 as usize).unwrap_or(span.bytes))
+    }
+
     fn accessor(&self, index: Index<json::Accessor>) -> Result<&'a json::Accessor, GltfError> {
         self.root.get(index).ok_or_else(|| GltfError::invalid(format!("accessors[{}]", index.value()), "out of range"))
     }

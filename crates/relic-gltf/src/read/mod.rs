@@ -7,7 +7,7 @@ mod accessor;
 mod uri;
 
 pub(crate) use accessor::Reader;
-pub(crate) use uri::{load_buffers, percent_decode};
+pub(crate) use uri::{load_buffers, percent_decode, resolve_file};
 
 use gltf_json as json;
 use json::Root;

@@ -1,0 +1,130 @@
+//! The images of a glTF written as the game's textures beside a converted model: BLP for M2 (the
+//! texture record pointing at it), DTX for ABC (LithTech models name no file: the skins are
+//! `NAME.DTX`, `NAME_HEAD.DTX`, as the games' SKINS folders name them).
+//!
+//! | target | texture written | the model's record |
+//! |---|---|---|
+//! | M2 | the record's own file name (`GNOMESKIN.BLP` for `CREATURE\GNOME\GNOMESKIN.BLP`), else `<stem>_<n>.blp` | kept when it names a game path (place the file there under the data folder); else the new file's path relative to `--data`, or its name |
+//! | ABC | slot 0 `<stem>.dtx`, slot 1 `<stem>_head.dtx`, slot n `<stem>_skin<n>.dtx` | — (the game's attribute files name skins) |
+
+use std::path::{Path, PathBuf};
+
+use relic_core::Loss;
+use relic_core::model::Model;
+use relic_core::texture::TextureOptions;
+use relic_gltf::MaterialImage;
+
+use crate::formats;
+
+/// The texture format the games of `model_format` load (`m2` → `blp`, `abc` → `dtx`).
+pub fn texture_format_for(model_format: &str) -> Option<&'static str> {
+    match model_format {
+        "m2" => Some("blp"),
+        "abc" => Some("dtx"),
+        _ => None,
+    }
+}
+
+/// Where a model's textures are written and what they are called.
+#[derive(Debug, Clone, Default)]
+pub struct SkinOptions {
+    /// The images of the glTF the model came from (see [`relic_gltf::material_images`]).
+    pub images: Vec<MaterialImage>,
+    /// The game's data folder: an M2 texture written inside it gets its path relative to it.
+    pub data_root: Option<PathBuf>,
+}
+
+/// The file name (and, for M2, the record path) of material `m`'s texture.
+fn names(
+    model: &Model,
+    m: usize,
+    format: &str,
+    stem: &str,
+    out_dir: &Path,
+    data_root: Option<&Path>,
+) -> (String, Option<String>) {
+    let texture = model.materials.get(m).and_then(|x| x.textures.first());
+    if format == "abc" {
+        let slot = texture.and_then(|t| t.slot).unwrap_or(m as u32);
+        let name = match slot {
+            0 => format!("{stem}.dtx"),
+            1 => format!("{stem}_head.dtx"),
+            n => format!("{stem}_skin{n}.dtx"),
+        };
+        return (name, None);
+    }
+    let game_path = texture.map(|t| t.path.clone()).filter(|p| !p.is_empty());
+    if let Some(path) = game_path {
+        let file = path.rsplit(['\\', '/']).next().unwrap_or(&path).to_string();
+        return (file, Some(path));
+    }
+    let file = format!("{stem}_{m}.blp");
+    let record = data_root
+        .and_then(|root| out_dir.join(&file).strip_prefix(root).ok().map(Path::to_path_buf))
+        .map(|rel| rel.to_string_lossy().replace('/', "\\"))
+        .unwrap_or_else(|| file.clone());
+    (file, Some(record))
+}
+
+/// Encodes the images of `options` as textures of `model_format` beside the output `out`,
+/// pointing the model's texture records at them (M2). Returns the model to write, the texture
+/// files (whole paths) and notes.
+pub fn skins(
+    model: &Model,
+    model_format: &str,
+    out: &Path,
+    options: &SkinOptions,
+) -> (Model, Vec<(PathBuf, Vec<u8>)>, Vec<Loss>) {
+    let mut model = model.clone();
+    let mut files = Vec::new();
+    let mut notes = Vec::new();
+    if options.images.is_empty() {
+        return (model, files, notes);
+    }
+    let Some(format) = texture_format_for(model_format) else {
+        notes.push(Loss::new(
+            "textures",
+            format!(
+                "{} images not written: {model_format} models name no texture files relic writes",
+                options.images.len()
+            ),
+        ));
+        return (model, files, notes);
+    };
+    let Some(codec) = formats::by_name(format).and_then(|e| e.texture) else { return (model, files, notes) };
+    let stem = out.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    let dir = out.parent().map(Path::to_path_buf).unwrap_or_default();
+    for image in &options.images {
+        let element = format!("materials[{}]", image.material);
+        let pixels = match &image.image {
+            Ok(p) => p,
+            Err(why) => {
+                notes.push(Loss::new(element, format!("image {:?} not written as a texture: {why}", image.name)));
+                continue;
+            }
+        };
+        let (file, record) = names(&model, image.material, model_format, &stem, &dir, options.data_root.as_deref());
+        match (codec.encode)(pixels, &TextureOptions::default()) {
+            Ok(encoded) => {
+                notes
+                    .extend(encoded.losses.into_iter().map(|l| Loss::new(format!("{element} texture {file}"), l.what)));
+                if let (Some(record), Some(material)) = (record, model.materials.get_mut(image.material)) {
+                    match material.textures.first_mut() {
+                        Some(t) if t.path == record => {}
+                        Some(t) => t.path = record,
+                        None => material.textures.push(relic_core::model::TextureRef {
+                            path: record,
+                            uv_set: Some(0),
+                            wrap_u: true,
+                            wrap_v: true,
+                            ..Default::default()
+                        }),
+                    }
+                }
+                files.push((dir.join(&file), encoded.value));
+            }
+            Err(e) => notes.push(Loss::new(element, format!("image {:?} not written as {file}: {e}", image.name))),
+        }
+    }
+    (model, files, notes)
+}
