@@ -66,6 +66,10 @@ fn names(
     (file, Some(record))
 }
 
+/// The model to write (its texture records pointing at the textures), the texture files (whole
+/// paths and bytes) and notes.
+pub type Skins = (Model, Vec<(PathBuf, Vec<u8>)>, Vec<Loss>);
+
 /// Encodes the images of `options` as textures of `model_format` beside the output `out`,
 /// pointing the model's texture records at them (M2). Returns the model to write, the texture
 /// files (whole paths) and notes.
@@ -74,7 +78,7 @@ pub fn skins(
     model_format: &str,
     out: &Path,
     options: &SkinOptions,
-) -> (Model, Vec<(PathBuf, Vec<u8>)>, Vec<Loss>) {
+) -> Skins {
     let mut model = model.clone();
     let mut files = Vec::new();
     let mut notes = Vec::new();
