@@ -5,13 +5,14 @@
 #   blender -b --factory-startup --python xtask/blender_check.py -- LIST OUT [REEXPORT_DIR]
 # where LIST has one file path per line; OUT receives one JSON object per line and file:
 #   {"file": ..., "bones": n, "meshes": n, "vertices": n, "triangles": n, "actions": n,
-#    "reexport": path}
+#    "reexport": path, "seconds": s}
 # or {"file": ..., "error": "..."} when the import fails. With REEXPORT_DIR, Blender also exports
 # each imported scene back to glTF (REEXPORT_DIR/<line number>.glb): the way back from Blender,
 # which relic then imports.
 import json
 import os
 import sys
+import time
 import traceback
 
 import bpy
@@ -38,6 +39,46 @@ def clear():
                 pass
 
 
+def gltf_images(path):
+    """The glTF's textured materials and (name, width, height) of each PNG it embeds."""
+    import struct
+    with open(path, 'rb') as f:
+        data = f.read()
+    if data[:4] != b'glTF':
+        return 0, []
+    json_len = struct.unpack_from('<I', data, 12)[0]
+    doc = json.loads(data[20:20 + json_len])
+    bin_start = 20 + json_len + 8
+    textured = sum(1 for m in doc.get('materials', [])
+                   if 'baseColorTexture' in m.get('pbrMetallicRoughness', {}))
+    images = []
+    for image in doc.get('images', []):
+        view = doc['bufferViews'][image['bufferView']] if 'bufferView' in image else None
+        if view is None:
+            continue
+        start = bin_start + view.get('byteOffset', 0)
+        head = data[start:start + 24]
+        if head[:8] == b'\x89PNG\r\n\x1a\n':
+            width, height = struct.unpack('>II', head[16:24])
+            images.append((image.get('name', ''), width, height))
+    return textured, images
+
+
+def image_check(path):
+    """Every textured material of the glTF has an image node in Blender, every image its size."""
+    textured, images = gltf_images(path)
+    with_nodes = sum(1 for m in bpy.data.materials if m.node_tree and any(
+        n.type == 'TEX_IMAGE' and n.image is not None for n in m.node_tree.nodes))
+    problems = []
+    if with_nodes < textured:
+        problems.append('%d textured materials in the glTF, %d with an image node in Blender' % (textured, with_nodes))
+    sizes = {tuple(i.size) for i in bpy.data.images}
+    for name, width, height in images:
+        if (width, height) not in sizes:
+            problems.append('image %r (%dx%d) has no image of that size in Blender' % (name, width, height))
+    return textured, len(images), problems
+
+
 def counts(path):
     clear()
     result = bpy.ops.import_scene.gltf(filepath=path)
@@ -48,7 +89,11 @@ def counts(path):
     bones = sum(len(o.data.bones) for o in objects if o.type == 'ARMATURE')
     vertices = sum(len(o.data.vertices) for o in meshes)
     triangles = sum(len(p.vertices) - 2 for o in meshes for p in o.data.polygons)
+    textured, images, problems = image_check(path)
     return {
+        'textured_materials': textured,
+        'images': images,
+        'image_problems': problems,
         'bones': bones,
         'meshes': len(meshes),
         'vertices': vertices,
@@ -65,6 +110,7 @@ def main():
         files = [line.strip() for line in f if line.strip()]
     with open(out_path, 'w') as out:
         for number, path in enumerate(files):
+            started = time.perf_counter()
             try:
                 record = counts(path)
                 if reexport_dir:
@@ -75,6 +121,7 @@ def main():
             except Exception as e:  # report and go on with the next file
                 record = {'error': '%s: %s' % (type(e).__name__, e), 'trace': traceback.format_exc()[-2000:]}
             record['file'] = path
+            record['seconds'] = round(time.perf_counter() - started, 2)
             out.write(json.dumps(record) + '\n')
             out.flush()
 

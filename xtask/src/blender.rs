@@ -22,18 +22,45 @@ fn sidecar(path: &Path) -> PathBuf {
     PathBuf::from(format!("{}.expect.json", path.display()))
 }
 
-/// What Blender reported for one file: its counts (or import error) and its re-export.
-type Reported = (Result<Expectation, String>, Option<PathBuf>);
+/// What Blender reported for one file: its counts (or import error), its re-export, and how many
+/// textured materials and images it checked.
+type Reported = (Result<Expectation, String>, Option<PathBuf>, String);
 
 /// What Blender reported for one file.
-fn parse_line(line: &str) -> Result<(String, Reported), String> {
+fn parse_line(line: &str) -> Result<(String, (Reported, f64)), String> {
+    let (file, reported) = parse_reported(line)?;
+    let seconds = serde_json::from_str::<serde_json::Value>(line)
+        .ok()
+        .and_then(|v| v.get("seconds").and_then(serde_json::Value::as_f64))
+        .unwrap_or(0.0);
+    Ok((file, (reported, seconds)))
+}
+
+/// What Blender reported for one file, without its time.
+fn parse_reported(line: &str) -> Result<(String, Reported), String> {
     let v: serde_json::Value = serde_json::from_str(line).map_err(|e| format!("blender output {line:?}: {e}"))?;
     let file = v.get("file").and_then(serde_json::Value::as_str).unwrap_or("").to_string();
     let reexport = v.get("reexport").and_then(serde_json::Value::as_str).map(PathBuf::from);
     if let Some(err) = v.get("error").and_then(serde_json::Value::as_str) {
-        return Ok((file, (Err(err.to_string()), reexport)));
+        return Ok((file, (Err(err.to_string()), reexport, String::new())));
     }
     let n = |k: &str| v.get(k).and_then(serde_json::Value::as_u64).unwrap_or(u64::MAX) as usize;
+    // Every material with a texture has an image node with the image's true size.
+    let problems: Vec<String> = v
+        .get("image_problems")
+        .and_then(serde_json::Value::as_array)
+        .map(|a| a.iter().filter_map(|p| p.as_str().map(str::to_string)).collect())
+        .unwrap_or_default();
+    if !problems.is_empty() {
+        return Ok((file, (Err(format!("images: {}", problems.join("; "))), reexport, String::new())));
+    }
+    let images = match (
+        v.get("textured_materials").and_then(serde_json::Value::as_u64),
+        v.get("images").and_then(serde_json::Value::as_u64),
+    ) {
+        (Some(m), Some(i)) if i > 0 => format!("; {m} textured materials, {i} images of their true size"),
+        _ => String::new(),
+    };
     let got = Expectation {
         bones: n("bones"),
         meshes: n("meshes"),
@@ -41,7 +68,41 @@ fn parse_line(line: &str) -> Result<(String, Reported), String> {
         triangles: n("triangles"),
         actions: n("actions"),
     };
-    Ok((file, (Ok(got), reexport)))
+    Ok((file, (Ok(got), reexport, images)))
+}
+
+/// Runs `processes` Blender processes side by side, process `k` importing files k, k+n, …, and
+/// returns their reports (one JSON line per file) joined.
+fn run_blender(work: &Path, reexports: &Path, files: &[PathBuf], processes: usize) -> Result<String, String> {
+    let script = crate::workspace_root().join("xtask/blender_check.py");
+    let mut children = Vec::new();
+    for k in 0..processes {
+        let listing = work.join(format!("files-{k}.txt"));
+        let output = work.join(format!("counts-{k}.jsonl"));
+        let text: String = files.iter().skip(k).step_by(processes).map(|f| format!("{}\n", f.display())).collect();
+        std::fs::write(&listing, text).map_err(|e| format!("{}: {e}", listing.display()))?;
+        let dir = reexports.join(k.to_string());
+        std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        let child = Command::new("blender")
+            .args(["-b", "--factory-startup", "--python-exit-code", "1", "--python"])
+            .arg(&script)
+            .arg("--")
+            .arg(&listing)
+            .arg(&output)
+            .arg(&dir)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .map_err(|e| format!("cannot run blender: {e}"))?;
+        children.push((child, output));
+    }
+    let mut report = String::new();
+    for (mut child, output) in children {
+        let status = child.wait().map_err(|e| format!("blender: {e}"))?;
+        let text = std::fs::read_to_string(&output).map_err(|e| format!("blender wrote no report ({status}): {e}"))?;
+        report.push_str(&text);
+    }
+    Ok(report)
 }
 
 fn describe(e: &Expectation) -> String {
@@ -129,47 +190,38 @@ pub fn run(dir: &Path) -> Result<(), String> {
     }
     let work = std::env::temp_dir().join(format!("relic-blender-check-{}", std::process::id()));
     std::fs::create_dir_all(&work).map_err(|e| format!("{}: {e}", work.display()))?;
-    let listing = work.join("files.txt");
-    let output = work.join("counts.jsonl");
     let reexports = work.join("reexport");
     std::fs::create_dir_all(&reexports).map_err(|e| format!("{}: {e}", reexports.display()))?;
     let absolute: Vec<PathBuf> = files.iter().map(|f| std::fs::canonicalize(f).unwrap_or_else(|_| f.clone())).collect();
-    let text: String = absolute.iter().map(|f| format!("{}\n", f.display())).collect();
-    std::fs::write(&listing, text).map_err(|e| format!("{}: {e}", listing.display()))?;
-    let script = crate::workspace_root().join("xtask/blender_check.py");
     let version = Command::new("blender").arg("--version").output().map_err(|e| format!("cannot run blender: {e}"))?;
     let version = String::from_utf8_lossy(&version.stdout).lines().next().unwrap_or("").to_string();
-    println!("blender-check: {version}, {} files, one Blender process", files.len());
-    let status = Command::new("blender")
-        .args(["-b", "--factory-startup", "--python-exit-code", "1", "--python"])
-        .arg(&script)
-        .arg("--")
-        .arg(&listing)
-        .arg(&output)
-        .arg(&reexports)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .status()
-        .map_err(|e| format!("cannot run blender: {e}"))?;
-    let report = std::fs::read_to_string(&output).map_err(|e| format!("blender wrote no report ({status}): {e}"))?;
+    // One Blender process per core, each importing every n-th file (the big ones are spread).
+    let processes = std::thread::available_parallelism().map_or(1, |n| n.get()).min(absolute.len()).max(1);
+    println!("blender-check: {version}, {} files, {processes} Blender processes", files.len());
+    let report = run_blender(&work, &reexports, &absolute, processes)?;
     let mut results = std::collections::HashMap::new();
+    let mut seconds = Vec::new();
     for line in report.lines().filter(|l| !l.trim().is_empty()) {
         let (file, got) = parse_line(line)?;
-        results.insert(file, got);
+        let name = Path::new(&file).file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        seconds.push((got.1, name));
+        results.insert(file, got.0);
     }
+    seconds.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let slowest: Vec<String> = seconds.iter().take(3).map(|(s, f)| format!("{f} {s:.1} s")).collect();
     let (mut passed, mut failed) = (0, 0);
     for (file, abs) in files.iter().zip(&absolute) {
         let rel = file.strip_prefix(dir).unwrap_or(file).display().to_string();
         let expected: Result<Expectation, String> = std::fs::read_to_string(sidecar(file))
             .map_err(|e| format!("no sidecar {}: {e}", sidecar(file).display()))
             .and_then(|t| serde_json::from_str(&t).map_err(|e| e.to_string()));
-        let (got, reexport) = results
+        let (got, reexport, images) = results
             .get(&abs.display().to_string())
             .cloned()
-            .unwrap_or_else(|| (Err("Blender did not report it".into()), None));
+            .unwrap_or_else(|| (Err("Blender did not report it".into()), None, String::new()));
         let verdict = match (expected, got) {
             (Ok(want), Ok(got)) if want == got => {
-                back_from_blender(&want, reexport.as_deref()).map(|back| format!("{}; {back}", describe(&got)))
+                back_from_blender(&want, reexport.as_deref()).map(|back| format!("{}{images}; {back}", describe(&got)))
             }
             (Ok(want), Ok(got)) => {
                 Err(format!("Blender shows {} but relic expects {}", describe(&got), describe(&want)))
@@ -188,6 +240,7 @@ pub fn run(dir: &Path) -> Result<(), String> {
         }
     }
     let _ = std::fs::remove_dir_all(&work);
+    println!("blender-check: slowest in Blender: {}", slowest.join(", "));
     println!("blender-check: {passed} passed, {failed} failed");
     if failed > 0 { Err(format!("{failed} file(s) failed the Blender check")) } else { Ok(()) }
 }

@@ -68,7 +68,7 @@ fn originals(dir: &Path, work: &Path) -> Result<Vec<Original>, String> {
         let rel = path.strip_prefix(dir).unwrap_or(&path).display().to_string();
         let (model, facts, size) = read_with_siblings(entry, &path).map_err(|e| format!("{rel}: {e}"))?;
         let glb = work.join(format!("{}.glb", out.len()));
-        let textures = relic::textures::GameTextures::new(&path, Default::default());
+        let textures = crate::gltf_validator::game_textures(&path);
         let options = ConvertOptions { textures: Some(std::sync::Arc::new(textures)), ..ConvertOptions::default() };
         let exported = relic::convert(&model, Target::Glb, &glb, &options).map_err(|e| format!("{rel}: {e}"))?;
         for (file, bytes) in &exported.value {

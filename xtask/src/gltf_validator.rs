@@ -164,7 +164,8 @@ pub fn corpus_checks(path: &Path, bytes: &[u8]) -> relic_core::check::Checks {
         }
         Some(Ok(m)) => m,
     };
-    let options = ExportOptions::default();
+    let options =
+        ExportOptions { textures: Some(std::sync::Arc::new(game_textures(path))), ..ExportOptions::default() };
     let glb = match relic_gltf::export_glb(&model, &options) {
         Ok(g) => g,
         Err(e) => {
@@ -203,7 +204,7 @@ pub fn corpus_checks(path: &Path, bytes: &[u8]) -> relic_core::check::Checks {
 
 /// Models from the format crates: every fixture and corpus file whose format crate reads it,
 /// as (relative name, model). Files a crate cannot read yet are listed as skipped.
-fn real_models() -> Vec<(String, Model)> {
+fn real_models() -> Vec<(String, Model, Option<PathBuf>)> {
     let mut out = Vec::new();
     let root = crate::workspace_root();
     for (label, dir) in [("fixtures", root.join("fixtures")), ("corpus", root.join(crate::CORPUS))] {
@@ -224,11 +225,11 @@ fn real_models() -> Vec<(String, Model)> {
                             .map_err(|e| e.to_string())
                             .and_then(|abc| relic_abc::read_model(&abc.value).map_err(|e| e.to_string()))
                         {
-                            Ok(via) => out.push((format!("cross/{rel}.abc12"), via)),
+                            Ok(via) => out.push((format!("cross/{rel}.abc12"), via, None)),
                             Err(e) => println!("FAIL cross/{rel}.abc12: {e}"),
                         }
                     }
-                    out.push((format!("{label}/{rel}"), model));
+                    out.push((format!("{label}/{rel}"), model, Some(path.clone())));
                 }
                 Some(Err(e)) => println!("--   {label}/{rel}: not exported ({e})"),
                 None => {}
@@ -236,6 +237,19 @@ fn real_models() -> Vec<(String, Model)> {
         }
     }
     out
+}
+
+/// The textures of the model file `path` as `relic convert` finds them, plus the corpus's LithTech
+/// skins (`dtx/NAME.DTX` and `dtx/NAME_HEAD.DTX` beside `abc/NAME.ABC`), given as `--skin` would.
+pub fn game_textures(path: &Path) -> relic::textures::GameTextures {
+    let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    let dtx = path.parent().and_then(Path::parent).map(|p| p.join("dtx"));
+    let skins: Vec<PathBuf> = [format!("{stem}.DTX"), format!("{stem}_HEAD.DTX")]
+        .iter()
+        .filter_map(|name| dtx.as_ref().map(|d| d.join(name)))
+        .take_while(|p| p.is_file())
+        .collect();
+    relic::textures::GameTextures::new(path, relic::textures::TextureSearch { skins, ..Default::default() })
 }
 
 /// `cargo xtask gltf-validate [OUT]`: export every sample, fixture and corpus model to OUT
@@ -274,9 +288,15 @@ pub fn run(out: Option<&Path>) -> Result<(), String> {
     std::fs::write(out.join("samples/skinned_animated.bin"), bin).map_err(|e| e.to_string())?;
     write_expectation(&sample, &options, &path)?;
     files.push(path);
-    for (name, model) in real_models() {
+    for (name, model, path) in real_models() {
         let stem = name.replace(['\\', ' '], "_");
-        match export_glb(&model, &out, &stem, &options) {
+        // Textured as a user's game folder would give them (the corpus keeps LithTech skins in
+        // its dtx/ folder, which `--skin` names).
+        let textured = match &path {
+            Some(p) => ExportOptions { textures: Some(std::sync::Arc::new(game_textures(p))), ..options.clone() },
+            None => options.clone(),
+        };
+        match export_glb(&model, &out, &stem, &textured) {
             Ok(p) => files.push(p),
             Err(e) => {
                 println!("FAIL {name}: {e}");

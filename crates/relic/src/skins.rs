@@ -73,12 +73,7 @@ pub type Skins = (Model, Vec<(PathBuf, Vec<u8>)>, Vec<Loss>);
 /// Encodes the images of `options` as textures of `model_format` beside the output `out`,
 /// pointing the model's texture records at them (M2). Returns the model to write, the texture
 /// files (whole paths) and notes.
-pub fn skins(
-    model: &Model,
-    model_format: &str,
-    out: &Path,
-    options: &SkinOptions,
-) -> Skins {
+pub fn skins(model: &Model, model_format: &str, out: &Path, options: &SkinOptions) -> Skins {
     let mut model = model.clone();
     let mut files = Vec::new();
     let mut notes = Vec::new();

@@ -99,7 +99,7 @@ impl Exporter<'_> {
                 offset: json::extensions::texture::TextureTransformOffset(t.offset),
                 rotation: json::extensions::texture::TextureTransformRotation(t.rotation),
                 scale: json::extensions::texture::TextureTransformScale(t.scale),
-                tex_coord: None,
+                tex_coord: Some(uv),
                 extras: Default::default(),
             }
         });
