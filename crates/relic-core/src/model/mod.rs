@@ -1,0 +1,142 @@
+//! The common skeletal-mesh model ("IR") that every format maps into and out of.
+//!
+//! Plain data with public fields. One coordinate frame for everything: glTF's (right-handed,
+//! +Y up, see [`crate::frame`]); lengths in the game's own units (no rescaling); times in seconds;
+//! quaternions `[x, y, z, w]`; matrices column-major. Each format converts into this frame exactly
+//! once, in its `to_ir`, and back once, in its `from_ir`.
+//!
+//! What the model does not describe (M2 particles, ABC child models, …) travels in
+//! [`Model::extras`] as the source format's own typed data, so that format → IR → the same format
+//! loses nothing (see [`FormatExtras`]).
+
+use std::any::Any;
+use std::fmt;
+use std::sync::Arc;
+
+use crate::format::FormatId;
+use crate::math::{IDENTITY, Mat4};
+
+mod animation;
+mod extras;
+mod material;
+mod mesh;
+mod skeleton;
+
+pub use animation::*;
+pub use extras::*;
+pub use material::*;
+pub use mesh::*;
+pub use skeleton::*;
+
+/// A whole model: skeleton, meshes, materials, animations and attachments.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct Model {
+    /// Model name (M2 header name, file stem for formats that store none).
+    pub name: String,
+    /// The format and version this model was read from, if any.
+    pub source: Option<SourceInfo>,
+    /// Bones; a parent always comes before its children.
+    pub bones: Vec<Bone>,
+    /// Meshes (one per format piece/submesh/group and LOD level).
+    pub meshes: Vec<Mesh>,
+    /// Materials, referenced by [`Mesh::material`].
+    pub materials: Vec<Material>,
+    /// Skeletal animations (clips).
+    pub animations: Vec<Animation>,
+    /// Durations in seconds of independent looping clocks (M2 global sequences), referenced by
+    /// [`Clock::Global`].
+    pub global_sequences: Vec<f32>,
+    /// Named points attached to bones (ABC sockets, M2 attachments).
+    pub attachments: Vec<Attachment>,
+    /// Source-format data the model does not describe.
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub extras: Option<FormatExtras>,
+}
+
+/// Where a model came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct SourceInfo {
+    /// The format.
+    pub format: FormatId,
+    /// The format's own version number.
+    pub version: u32,
+}
+
+/// An axis-aligned box.
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct Aabb {
+    /// Smallest corner.
+    pub min: [f32; 3],
+    /// Largest corner.
+    pub max: [f32; 3],
+}
+
+impl Aabb {
+    /// The box of a set of points; `None` if empty.
+    pub fn of_points<'a>(points: impl IntoIterator<Item = &'a [f32; 3]>) -> Option<Aabb> {
+        let mut points = points.into_iter();
+        let first = *points.next()?;
+        Some(points.fold(Aabb { min: first, max: first }, |b, p| b.including(*p)))
+    }
+
+    /// This box grown to include `p`.
+    pub fn including(self, p: [f32; 3]) -> Aabb {
+        let mut out = self;
+        for ((lo, hi), v) in out.min.iter_mut().zip(out.max.iter_mut()).zip(p) {
+            *lo = lo.min(v);
+            *hi = hi.max(v);
+        }
+        out
+    }
+
+    /// Largest per-coordinate distance between the corners of two boxes.
+    pub fn max_corner_distance(&self, other: &Aabb) -> f32 {
+        crate::math::max_abs_diff(&self.min, &other.min).max(crate::math::max_abs_diff(&self.max, &other.max))
+    }
+}
+
+/// A named point on a bone (ABC socket, M2 attachment).
+#[derive(Debug, Clone, PartialEq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct Attachment {
+    /// Name (ABC socket name, M2 slot name).
+    pub name: String,
+    /// Numeric id (M2 attachment slot).
+    pub id: Option<u32>,
+    /// Index into [`Model::bones`].
+    pub bone: usize,
+    /// Placement relative to the bone.
+    pub transform: Transform,
+}
+
+impl Model {
+    /// Number of vertices over all meshes.
+    pub fn vertex_count(&self) -> usize {
+        self.meshes.iter().map(|m| m.positions.len()).sum()
+    }
+
+    /// Number of triangles over all meshes.
+    pub fn triangle_count(&self) -> usize {
+        self.meshes.iter().map(|m| m.triangles.len()).sum()
+    }
+
+    /// Model-space bind matrices recomputed from the local rest transforms (parents first).
+    pub fn rest_globals(&self) -> Vec<Mat4> {
+        let mut out: Vec<Mat4> = Vec::with_capacity(self.bones.len());
+        for bone in &self.bones {
+            let local = bone.rest.to_matrix();
+            let global = match bone.parent.and_then(|p| out.get(p)) {
+                Some(parent) => crate::math::mul(parent, &local),
+                None => local,
+            };
+            out.push(global);
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests;

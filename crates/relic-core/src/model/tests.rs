@@ -1,0 +1,17 @@
+use super::*;
+
+#[test]
+fn strongest_keeps_the_largest_in_order_and_renormalises() {
+    let inf = |bone, weight| Influence { bone, weight };
+    let skin = Skin::from_vertices([
+        vec![inf(0, 0.1), inf(1, 0.3), inf(2, 0.1), inf(3, 0.2), inf(4, 0.2), inf(5, 0.1)],
+        vec![inf(7, 0.5), inf(8, 0.5)],
+    ]);
+    // Ties (0.1 ×3) go to the earliest; the kept ones stay in stored order.
+    let kept = skin.strongest(0, 4);
+    assert_eq!(kept.iter().map(|i| i.bone).collect::<Vec<_>>(), [0, 1, 3, 4]);
+    assert!((kept.iter().map(|i| i.weight).sum::<f32>() - 1.0).abs() < 1e-6);
+    assert!((kept[1].weight - 0.375).abs() < 1e-6);
+    assert_eq!(skin.strongest(1, 4), skin.vertex(1));
+    assert!(skin.strongest(9, 4).is_empty());
+}
