@@ -236,5 +236,5 @@ fn does_not_fit(at: u64, marker: i32, why: &str) -> binrw::Error {
 }
 
 fn bad_marker(at: u64, message: String) -> binrw::Error {
-    in_field(crate::file::common::invalid(at, message), "marker", "Animation")
+    in_field(crate::file::common::invalid(at, message), "marker")
 }

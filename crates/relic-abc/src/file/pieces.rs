@@ -167,8 +167,6 @@ impl Weight {
     pub(crate) const SIZE: usize = 20;
 }
 
-const LOD: &str = "PieceLod";
-
 // Hand-written rather than derived: the weights of all vertices are kept in one list (one
 // allocation per LOD instead of one per vertex; a large model has 10⁵ vertices), and binrw's
 // derive cannot fill two fields (`vertices`, `weights`) from one interleaved run of records.
@@ -176,11 +174,10 @@ impl BinRead for PieceLod {
     type Args<'a> = ();
 
     fn read_options<R: Read + Seek>(reader: &mut R, endian: Endian, (): ()) -> BinResult<Self> {
-        let face_count = u32::read_options(reader, endian, ()).map_err(|e| in_field(e, "face_count", LOD))?;
-        let faces =
-            records::<_, Face>(reader, endian, (u64::from(face_count),)).map_err(|e| in_field(e, "faces", LOD))?;
-        let vertex_count = u32::read_options(reader, endian, ()).map_err(|e| in_field(e, "vertex_count", LOD))?;
-        let (vertices, weights) = read_vertices(reader, vertex_count).map_err(|e| in_field(e, "vertices", LOD))?;
+        let face_count = u32::read_options(reader, endian, ()).map_err(|e| in_field(e, "face_count"))?;
+        let faces = records::<_, Face>(reader, endian, (u64::from(face_count),)).map_err(|e| in_field(e, "faces"))?;
+        let vertex_count = u32::read_options(reader, endian, ()).map_err(|e| in_field(e, "vertex_count"))?;
+        let (vertices, weights) = read_vertices(reader, vertex_count).map_err(|e| in_field(e, "vertices"))?;
         Ok(PieceLod { faces, vertices, weights })
     }
 }
@@ -200,13 +197,11 @@ fn read_vertices<R: Read + Seek>(reader: &mut R, count: u32) -> BinResult<(Vec<V
         let sub_lod_vertex = u16::from_le_bytes([s0, s1]);
         for w in 0..usize::from(weight_count) {
             let mut raw = [0u8; Weight::SIZE];
-            reader
-                .read_exact(&mut raw)
-                .map_err(|e| at_index(in_field(at_index(e.into(), w), "weights", "Vertex"), i))?;
+            reader.read_exact(&mut raw).map_err(|e| at_index(in_field(at_index(e.into(), w), "weights"), i))?;
             weights.push(bytemuck::pod_read_unaligned(&raw));
         }
         let mut tail = [0u8; 24];
-        reader.read_exact(&mut tail).map_err(|e| at_index(in_field(e.into(), "position", "Vertex"), i))?;
+        reader.read_exact(&mut tail).map_err(|e| at_index(in_field(e.into(), "position"), i))?;
         let mut f = Fields::new(&tail);
         vertices.push(Vertex { weight_count, sub_lod_vertex, position: f.f32s(), normal: f.f32s() });
     }

@@ -17,7 +17,7 @@ use std::io::{self, Read, Seek, SeekFrom};
 use binrw::BinResult;
 use binrw::error::ContextExt;
 
-use crate::error::{ReadError, ReadErrorKind, custom};
+use crate::error::{PathPiece, ReadError, ReadErrorKind, custom};
 
 #[cfg(not(target_endian = "little"))]
 compile_error!(
@@ -137,16 +137,15 @@ pub fn check_span<R: Read + Seek>(reader: &mut R, pos: u64, target: u64, len: u6
     Ok(())
 }
 
-/// Adds "field `name` of record `within`" to an error raised while reading that field, in the
-/// words binrw itself uses, so that [`crate::error`] turns it into the field path
-/// (`Header.version`) a user sees.
-pub fn in_field(error: binrw::Error, name: &str, within: &str) -> binrw::Error {
-    error.with_message(format!("While parsing field '{name}' in {within}"))
+/// Adds field `name` to an error raised while reading that field, as a typed frame that
+/// [`crate::error`] turns into the field path (`Header.version`) a user sees.
+pub fn in_field(error: binrw::Error, name: &str) -> binrw::Error {
+    error.with_context(PathPiece::Field(name.to_string()))
 }
 
 /// Adds the element index to an error raised inside element `index` of an array.
 pub fn in_element(error: binrw::Error, index: usize) -> binrw::Error {
-    error.with_message(format!("[{index}]"))
+    error.with_context(PathPiece::Element(index))
 }
 
 mod records;
