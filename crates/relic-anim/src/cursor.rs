@@ -4,8 +4,7 @@
 //! cursor remembers it and moves forward from there: no binary search per key per frame. A jump
 //! backwards or far ahead falls back to a binary search, so any order of times is correct.
 
-use relic_core::model::Channel;
-use relic_core::sample::{Sample, Segment, find_segment, sample_segment, segment_at};
+use relic_core::sample::{Segment, find_segment, segment_at};
 
 /// How many keys a cursor steps forward before it gives up and binary-searches.
 const MAX_FORWARD_STEPS: usize = 4;
@@ -14,7 +13,7 @@ const MAX_FORWARD_STEPS: usize = 4;
 /// common case (still inside it) is two comparisons and the same division the one-shot sampler
 /// does (results are bit-identical to [`find_segment`]).
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Cursor {
+pub(crate) struct Cursor {
     key: usize,
     start: f32,
     end: f32,
@@ -30,7 +29,7 @@ impl Default for Cursor {
 impl Cursor {
     /// The segment of `times` holding `t` (clamped outside), starting the search at the last key.
     #[inline(always)]
-    pub fn segment(&mut self, times: &[f32], t: f32) -> Segment {
+    pub(crate) fn segment(&mut self, times: &[f32], t: f32) -> Segment {
         // Fast path: still inside the segment of the last call (the common case when playing).
         if self.start <= t && t < self.end {
             let span = self.end - self.start;
@@ -80,13 +79,6 @@ impl Cursor {
         }
         self.key = k;
         segment_at(times, k, t)
-    }
-
-    /// Samples `channel` at `t` seconds of its clock.
-    #[inline]
-    pub fn sample(&mut self, channel: &Channel, t: f32) -> Option<Sample> {
-        let seg = self.segment(&channel.times, t);
-        sample_segment(channel, seg)
     }
 }
 

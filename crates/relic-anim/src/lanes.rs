@@ -5,7 +5,7 @@ use wide::f32x4;
 
 /// Four `f32` lanes (one SSE register).
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct F4(pub f32x4);
+pub(crate) struct F4(pub f32x4);
 
 impl Lanes for F4 {
     #[inline(always)]
@@ -40,12 +40,12 @@ impl std::ops::Mul for F4 {
 
 /// Four quaternions as structure of arrays: `[x, y, z, w]`, each holding one component of four
 /// quaternions (lane `i` is quaternion `i`).
-pub type QuatLanes = [f32x4; 4];
+pub(crate) type QuatLanes = [f32x4; 4];
 
 /// Four slerps at once (lane `i` interpolates quaternion `i` of `a` to that of `b` by `s[i]`),
 /// with the results of [`relic_core::sample::slerp`] per lane.
 #[inline]
-pub fn slerp4(a: QuatLanes, b: QuatLanes, s: f32x4) -> QuatLanes {
+pub(crate) fn slerp4(a: QuatLanes, b: QuatLanes, s: f32x4) -> QuatLanes {
     let [ax, ay, az, aw] = a;
     let [bx, by, bz, bw] = b;
     let dot = (ax * bx + ay * by) + (az * bz + aw * bw);

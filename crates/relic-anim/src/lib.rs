@@ -4,8 +4,8 @@
 //!   linear with shortest-path **slerp** for rotations (glTF's LINEAR, and what the games do, so an
 //!   export moves exactly like the original), glTF cubic Hermite; clamped, never extrapolated.
 //! * [`affine`]: the 4×4 column layout shared by poses and the skinning loop.
-//! * [`lanes`]: four rotations slerped at once in SIMD lanes.
-//! * [`cursor`]: per-channel key cursors for sequential playback (no binary search per frame).
+//! * `lanes` (internal): four rotations slerped at once in SIMD lanes.
+//! * `cursor` (internal): per-channel key cursors for sequential playback (no binary search per frame).
 //! * [`pose`]: local transforms → model-space matrices (parents first, one pass) → skin matrices;
 //!   clip and global-sequence clocks; the bones' flags (rotation-only, ignore parent
 //!   translation/rotation/scale).
@@ -32,8 +32,8 @@
 
 pub mod affine;
 pub mod bounds;
-pub mod cursor;
-pub mod lanes;
+mod cursor;
+mod lanes;
 pub mod pose;
 pub mod proofs;
 pub mod skin;

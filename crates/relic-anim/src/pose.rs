@@ -263,7 +263,7 @@ impl<'m> Evaluator<'m> {
 
     /// Samples the clip at `time` and updates [`Evaluator::pose`]. Sequential playback costs no
     /// binary search: each timeline's cursor moves forward from where it was. Rotations between two
-    /// keys are slerped four bones at a time ([`slerp4`]); then the matrices are composed parents
+    /// keys are slerped four bones at a time (`slerp4`); then the matrices are composed parents
     /// first in one pass.
     pub fn evaluate(&mut self, time: ClipTime) -> &Pose {
         self.sample_locals(time);

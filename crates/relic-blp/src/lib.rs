@@ -74,7 +74,7 @@ pub fn decode_bytes(bytes: &[u8], level: usize, options: &TextureOptions) -> Res
     decode(&file::parse(bytes)?, level, options)
 }
 
-/// [`encode`] and [`write`]: the bytes of a BLP2 holding `image` with every mip level.
+/// [`encode`] and [`write()`]: the bytes of a BLP2 holding `image` with every mip level.
 pub fn encode_bytes(image: &Image, options: &TextureOptions) -> Result<Converted<Vec<u8>>, WriteError> {
     let Converted { value, losses } = encode(image, options)?;
     Ok(Converted { value: write(&value)?, losses })

@@ -80,7 +80,7 @@ pub fn decode_bytes(bytes: &[u8], level: usize, options: &TextureOptions) -> Res
     decode(&read(bytes)?, level, options)
 }
 
-/// [`encode`] and [`write`]: the bytes of a DTX holding `image` with its mips.
+/// [`encode`] and [`write()`]: the bytes of a DTX holding `image` with its mips.
 pub fn encode_bytes(image: &Image, options: &TextureOptions) -> Result<Converted<Vec<u8>>, WriteError> {
     let Converted { value, losses } = encode(image, options)?;
     Ok(Converted { value: write(&value)?, losses })

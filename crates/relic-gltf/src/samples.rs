@@ -23,7 +23,7 @@ pub const PNG_1X1: [u8; 70] = [
 
 /// Writes PNG versions of two of [`skinned_animated`]'s textures under `dir`, one at its game path
 /// (`textures/sample/skin0.png`) and one by file stem only (`SKIN2.png`), for
-/// [`crate::ExportOptions::texture_dir`]. A third (`skin1.jpg`) is not an image at all.
+/// [`crate::ExportOptions::textures`] (a folder source). A third (`skin1.jpg`) is not an image at all.
 pub fn write_textures(dir: &std::path::Path) -> std::io::Result<()> {
     std::fs::create_dir_all(dir.join("textures/sample"))?;
     std::fs::write(dir.join("textures/sample/skin0.png"), PNG_1X1)?;

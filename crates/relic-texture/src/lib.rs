@@ -7,7 +7,7 @@
 //! * [`mips`]: the box filter that makes each mip level from the one above.
 //! * [`quantize`]: reduction to a 256-colour palette (exact when the image has at most 256
 //!   colours, else median cut).
-//! * [`checks`] (feature `verify`): the corpus checks every texture crate runs over its own
+//! * `checks` (feature `verify`): the corpus checks every texture crate runs over its own
 //!   functions.
 //!
 //! Every function here works on sizes its caller has already checked against the file
