@@ -41,3 +41,8 @@ pub mod stated_boxes;
 
 pub use bounds::ModelSkinner;
 pub use pose::{ClipTime, Evaluator, Pose};
+
+/// The README's example, compiled and run as a doc test.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctest;

@@ -55,3 +55,8 @@ fn model_formats() -> String {
     let names: Vec<&str> = relic::FORMATS.iter().filter(|f| f.model.is_some()).map(|f| f.name).collect();
     format!(".{} outputs", names.join(", ."))
 }
+
+/// The README's example, compiled and run as a doc test.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctest;

@@ -61,3 +61,8 @@ pub use frame::Frame;
 pub use info::{Fact, Info};
 pub use model::Model;
 pub use validate::ValidationError;
+
+/// The README's example, compiled and run as a doc test.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctest;

@@ -104,3 +104,8 @@ impl Default for ExportOptions {
         Self { lod0_only: false, textures: None, quaternion_continuity: true, bake_fps: 30.0 }
     }
 }
+
+/// The README's example, compiled and run as a doc test.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctest;

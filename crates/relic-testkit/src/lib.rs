@@ -35,3 +35,8 @@ pub use check::{BAD_FLOATS, COUNT_VALUES, Limits, WriterCheck, bad_floats_are_re
 pub use corpus::{REQUIRE_CORPUS, corpus_dir, corpus_file, files_with_extension};
 pub use harness::{Field, Harness, Width};
 pub use mutate::{INTERESTING_F32, INTERESTING_U32, Rng, mutate, truncations, write_at};
+
+/// The README's example, compiled and run as a doc test.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctest;

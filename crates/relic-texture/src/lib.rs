@@ -55,3 +55,8 @@ mod tests {
         assert_eq!(expand_palette(&palette, &[7, 0], 3), [1, 2, 3, 255, 0, 0, 0, 0, 0, 0, 0, 0]);
     }
 }
+
+/// The README's example, compiled and run as a doc test.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctest;

@@ -65,3 +65,8 @@ mod tests {
         assert_eq!(super::known_formats(), "ABC, M2, NOD/NAD or glTF");
     }
 }
+
+/// The README's example, compiled and run as a doc test.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctest;
