@@ -69,12 +69,16 @@ fn run_convert(
     for f in relic::referenced_files(input_path, &bytes, kind) {
         policy.protect(&f);
     }
-    let shown = if verbose || strict { converted.losses.len() } else { NOTES_SHOWN };
-    for loss in converted.losses.iter().take(shown) {
-        eprintln!("relic: note: {}: {loss}", target.extension());
+    let lines = if verbose || strict {
+        converted.losses.iter().map(ToString::to_string).collect()
+    } else {
+        crate::notes::grouped(&converted.losses)
+    };
+    for line in lines.iter().take(if verbose || strict { usize::MAX } else { NOTES_SHOWN }) {
+        eprintln!("relic: note: {}: {line}", target.extension());
     }
-    if converted.losses.len() > shown {
-        eprintln!("relic: note: … and {} more (--verbose lists them all)", converted.losses.len() - shown);
+    if !verbose && !strict && lines.len() > NOTES_SHOWN {
+        eprintln!("relic: note: … and {} more (--verbose lists them all)", lines.len() - NOTES_SHOWN);
     }
     if strict && !converted.losses.is_empty() {
         eprintln!(
@@ -88,7 +92,27 @@ fn run_convert(
     let written = policy.write_all(&converted.value)?;
     let names: Vec<String> = converted.value.iter().map(|(p, _)| p.display().to_string()).collect();
     println!("wrote {} ({written} bytes)", names.join(" + "));
+    print_comparison(&model, target, &converted.value, kind);
     Ok(true)
+}
+
+/// After a conversion into a game format: how the file compares with the game file the model was
+/// first read from (when relic recorded it in the glTF), or that a glTF without that record
+/// cannot be compared.
+fn print_comparison(model: &relic::Model, target: Target, files: &[(PathBuf, Vec<u8>)], kind: relic::Kind) {
+    let (Target::Format(entry), Some((_, bytes))) = (target, files.first()) else { return };
+    match &model.original {
+        Some(original) => {
+            if let Some(comparison) = relic::original::compare(original, entry, bytes) {
+                eprintln!("relic: {}", comparison.summary());
+            }
+        }
+        None if matches!(kind, relic::Kind::Gltf) => eprintln!(
+            "relic: note: the glTF carries no record of a game file (relic's extras or its \"relic original\" nodes): \
+             what it held before editing cannot be compared"
+        ),
+        None => {}
+    }
 }
 
 /// The texture options of a conversion: `--version` (checked against what the target writes) and

@@ -8,6 +8,7 @@
 //! | [`info`] | `relic info` and `relic formats` |
 //! | [`convert`] | `relic convert` |
 //! | [`batch`] | `relic batch`: a folder in parallel, with progress, JSON lines and a summary |
+//! | [`notes`] | notes of what a target cannot hold, grouped for reading |
 //! | [`output`] | atomic writes, no overwrite without `--force`, inputs never written |
 //! | [`error`] | one-line errors that name the user's file, and the exit codes |
 
@@ -16,6 +17,7 @@ pub mod cli;
 pub mod convert;
 pub mod error;
 pub mod info;
+pub mod notes;
 pub mod output;
 
 pub use error::CliError;

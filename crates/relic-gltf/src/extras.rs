@@ -45,6 +45,20 @@ pub struct RootExtras {
     /// The clips' data, in the order of the glTF animations.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub animations: Vec<AnimationExtras>,
+    /// What the game file held ([`relic_core::model::Original`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub original: Option<OriginalExtras>,
+}
+
+/// [`relic_core::model::Original`]: the game file's format, version and counts.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct OriginalExtras {
+    /// Format short name.
+    pub format: String,
+    /// Format version.
+    pub version: u32,
+    /// `[key, count]` pairs.
+    pub counts: Vec<(String, u64)>,
 }
 
 /// Where the model came from.

@@ -8,11 +8,12 @@
 //! | attachment without one (ABC socket) | `socket: Chin` | name `Chin` |
 //! | image of a game texture | `CREATURE\GNOME\GNOME.BLP.png` | texture path `CREATURE\GNOME\GNOME.BLP` |
 //! | skin (Blender's armature) | the model's name | the model's name |
+//! | the game file's counts ([`relic_core::model::Original`]) | an empty `relic original: m2 v256` with one child per count, `relic original: particles = 12` | the record the file written back is compared with |
 //!
 //! Blender makes names unique by appending `.001`, `.002`, …; [`strip_duplicate_suffix`] takes
 //! that off again (only for files another tool wrote).
 
-use relic_core::model::{Attachment, Lod, Mesh};
+use relic_core::model::{Attachment, Lod, Mesh, Original};
 
 /// The node and mesh name of a model mesh: its own name at LOD 0, with the level and distance
 /// after it otherwise.
@@ -83,6 +84,38 @@ pub(crate) fn texture_path(image_name: &str) -> String {
     image_name.to_string()
 }
 
+/// What every node name of the original's record starts with.
+const ORIGINAL: &str = "relic original: ";
+
+/// The name of the empty node that holds the original's record.
+pub(crate) fn original_name(o: &Original) -> String {
+    format!("{ORIGINAL}{} v{}", o.format, o.version)
+}
+
+/// The name of the node that records one count of the original.
+pub(crate) fn original_count_name(key: &str, count: u64) -> String {
+    format!("{ORIGINAL}{key} = {count}")
+}
+
+/// One node name of the original's record, read back.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum OriginalName {
+    /// `relic original: m2 v256`.
+    Head { format: String, version: u32 },
+    /// `relic original: particles = 12`.
+    Count { key: String, count: u64 },
+}
+
+/// Reads a name written by [`original_name`] or [`original_count_name`].
+pub(crate) fn parse_original_name(name: &str) -> Option<OriginalName> {
+    let rest = name.strip_prefix(ORIGINAL)?;
+    if let Some((key, count)) = rest.split_once(" = ") {
+        return Some(OriginalName::Count { key: key.to_string(), count: count.parse().ok()? });
+    }
+    let (format, version) = rest.split_once(" v")?;
+    Some(OriginalName::Head { format: format.to_string(), version: version.parse().ok()? })
+}
+
 /// A name without the `.001`-style suffix Blender appends to make names unique.
 pub(crate) fn strip_duplicate_suffix(name: &str) -> &str {
     match name.rsplit_once('.') {
@@ -112,6 +145,23 @@ mod tests {
         );
         for bad in ["x LOD0 (3)", "x LODa (3)", "x LOD1 (-3)", "x LOD1 (nan)", "LOD1"] {
             assert_eq!(parse_mesh_name(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn the_original_record_round_trips_and_nothing_else_parses_as_it() {
+        let o = Original { format: "m2".into(), version: 256, counts: vec![] };
+        assert_eq!(original_name(&o), "relic original: m2 v256");
+        assert_eq!(
+            parse_original_name(&original_name(&o)),
+            Some(OriginalName::Head { format: "m2".into(), version: 256 })
+        );
+        assert_eq!(
+            parse_original_name(&original_count_name("particles", 12)),
+            Some(OriginalName::Count { key: "particles".into(), count: 12 })
+        );
+        for other in ["particles = 12", "relic original: x = -1", "relic original: m2", "relic original: m2 vX"] {
+            assert_eq!(parse_original_name(other), None, "{other}");
         }
     }
 

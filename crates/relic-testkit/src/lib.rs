@@ -31,7 +31,9 @@ mod mutate;
 
 pub use alloc::{CountingAllocator, counting_installed, peak_allocation};
 pub use bones::{bone_at, bone_chain};
-pub use check::{BAD_FLOATS, COUNT_VALUES, Limits, WriterCheck, bad_floats_are_refused, check, offset_values};
+pub use check::{
+    BAD_FLOATS, COUNT_VALUES, Limits, WriterCheck, bad_floats_are_refused, check, cpu_timed, offset_values,
+};
 pub use corpus::{REQUIRE_CORPUS, corpus_dir, corpus_file, files_with_extension};
 pub use harness::{Field, Harness, Width};
 pub use mutate::{INTERESTING_F32, INTERESTING_U32, Rng, mutate, truncations, write_at};

@@ -127,6 +127,17 @@ pub fn convert(model: &Model, target: Target, out: &Path, options: &ConvertOptio
             })?;
             let written = (codec.write)(model, &WriteOptions { version: options.version }).map_err(write_error)?;
             losses.extend(written.losses);
+            let compared =
+                model.original.as_ref().and_then(|o| crate::original::compare(o, entry, &written.value.bytes));
+            // First: what the original had that the output does not is the note that matters most
+            // (a count that grew is a change, not a loss: the closing comparison shows it).
+            let differences = compared.iter().flat_map(|c| &c.differences).filter(|(_, before, after)| after < before);
+            let compared: Vec<Loss> = differences
+                .map(|(key, before, after)| {
+                    Loss::new(key.clone(), format!("{before} in the original, {after} written"))
+                })
+                .collect();
+            losses.splice(0..0, compared);
             let stem = out.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
             let mut files = vec![(out.to_path_buf(), written.value.bytes)];
             for sibling in written.value.siblings {

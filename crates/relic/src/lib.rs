@@ -35,6 +35,7 @@ mod convert;
 mod error;
 mod formats;
 mod input;
+pub mod original;
 pub mod skins;
 mod texture_convert;
 pub mod textures;

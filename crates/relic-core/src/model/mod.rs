@@ -52,6 +52,31 @@ pub struct Model {
     /// Source-format data the model does not describe.
     #[cfg_attr(feature = "serde", serde(skip))]
     pub extras: Option<FormatExtras>,
+    /// What the game file this model was first read from held, as relic's glTF export recorded
+    /// it; a conversion back into that format compares its output with it.
+    pub original: Option<Original>,
+}
+
+/// The counts `relic info` gives for a game file, carried with a model through glTF (in the
+/// scene's extras and, for editors that drop extras, in the names of empty nodes) so that the
+/// file written back can be compared with the one it came from.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct Original {
+    /// The format's name (`m2`, `abc`, `nod`).
+    pub format: String,
+    /// The file's version.
+    pub version: u32,
+    /// `(key, count)` pairs as `relic info` names them (`particles`, `weight_sets`, …), plus
+    /// `file_bytes`, the file's size; counts of 0 are left out.
+    pub counts: Vec<(String, u64)>,
+}
+
+impl Original {
+    /// The count for `key`, 0 when not listed.
+    pub fn count(&self, key: &str) -> u64 {
+        self.counts.iter().find(|(k, _)| k == key).map_or(0, |(_, v)| *v)
+    }
 }
 
 /// Where a model came from.

@@ -207,6 +207,7 @@ impl Exporter<'_> {
                 .collect(),
         };
         nodes.extend(self.mesh_nodes.iter().flatten().copied());
+        nodes.extend(self.original_nodes());
         let scene = self.root.push(json::Scene {
             extensions: None,
             extras: Default::default(),
@@ -237,6 +238,11 @@ impl Exporter<'_> {
             format_extras,
             synthetic_root: self.synthetic_root.map(|r| r.value()),
             animations: std::mem::take(&mut self.animation_extras),
+            original: model.original.as_ref().map(|o| ex::OriginalExtras {
+                format: o.format.clone(),
+                version: o.version,
+                counts: o.counts.clone(),
+            }),
         };
         // On the scene, not the root: Blender keeps a scene's extras as custom properties (and
         // exports them again with "Custom Properties" ticked); it drops the root's.
@@ -245,5 +251,18 @@ impl Exporter<'_> {
             scene.extras = wrapped;
         }
         Ok(())
+    }
+
+    /// The game file's counts as empty nodes (Blender keeps names where it drops extras): one
+    /// `relic original: m2 v256` root with a child per count; none without a record.
+    fn original_nodes(&mut self) -> Option<Index<json::Node>> {
+        let original = self.model.original.as_ref()?;
+        let children: Vec<Index<json::Node>> = original
+            .counts
+            .iter()
+            .map(|(key, count)| self.root.push(node(&crate::naming::original_count_name(key, *count))))
+            .collect();
+        let head = json::Node { children: Some(children), ..node(&crate::naming::original_name(original)) };
+        Some(self.root.push(head))
     }
 }

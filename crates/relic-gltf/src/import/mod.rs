@@ -29,7 +29,7 @@ use std::path::{Path, PathBuf};
 use gltf_json as json;
 use json::Root;
 use relic_core::FormatId;
-use relic_core::model::{FormatExtras, Model, SourceInfo};
+use relic_core::model::{FormatExtras, Model, Original, SourceInfo};
 
 use crate::GltfError;
 use crate::extras::{self as ex};
@@ -131,6 +131,10 @@ impl Importer<'_> {
             .and_then(|e| e.source.as_ref())
             .and_then(|s| kind(&s.format).map(|format| SourceInfo { format, version: s.version }))
             .or(Some(SourceInfo { format: crate::FORMAT, version: 2 }));
+        self.model.original = match extras.and_then(|e| e.original.as_ref()) {
+            Some(o) => Some(Original { format: o.format.clone(), version: o.version, counts: o.counts.clone() }),
+            None => self.original_from_names(),
+        };
         if let Some(e) = extras {
             self.model.global_sequences =
                 e.global_sequences.iter().map(|d| if d.is_finite() { d.max(0.0) } else { 0.0 }).collect();
@@ -144,6 +148,25 @@ impl Importer<'_> {
                 self.model.extras = Some(FormatExtras::from_json(format, text));
             }
         }
+    }
+
+    /// The game file's record from the names of the empty nodes relic's export writes
+    /// (`relic original: m2 v256` and its `relic original: particles = 12` children), for files
+    /// whose extras an editor dropped.
+    fn original_from_names(&self) -> Option<Original> {
+        use crate::naming::{OriginalName, parse_original_name};
+        let parse = |n: &json::Node| parse_original_name(self.clean_name(n.name.as_deref().unwrap_or("")));
+        self.root.nodes.iter().find_map(|head| {
+            let Some(OriginalName::Head { format, version }) = parse(head) else { return None };
+            let counts = head.children.iter().flatten().filter_map(|c| self.root.nodes.get(c.value()));
+            let counts = counts
+                .filter_map(|c| match parse(c) {
+                    Some(OriginalName::Count { key, count }) => Some((key, count)),
+                    _ => None,
+                })
+                .collect();
+            Some(Original { format, version, counts })
+        })
     }
 
     /// A name as the model should have it: without Blender's `.001` suffix in a file Blender (or

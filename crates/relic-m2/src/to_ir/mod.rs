@@ -75,7 +75,7 @@ fn mapped(file: &M2File) -> Result<Model, ReadError> {
         animations: build_animations(file, &order, &rank),
         global_sequences: file.global_sequences.iter().map(|&g| seconds(i64::from(g))).collect(),
         attachments: attachments_to_ir(file, &rank),
-        extras: None,
+        ..Model::default()
     })
 }
 

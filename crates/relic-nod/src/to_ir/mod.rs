@@ -41,10 +41,8 @@ pub(crate) fn model_from_nod(file: &NodFile, choices: &NodChoices) -> Model {
         bones,
         meshes,
         materials,
-        animations: Vec::new(),
-        global_sequences: Vec::new(),
-        attachments: Vec::new(),
         extras: Some(extras.into_format_extras()),
+        ..Model::default()
     }
 }
 

@@ -1,0 +1,92 @@
+//! The game file a model came from, recorded when it is read ([`record`]) and carried through
+//! glTF (see `relic_gltf`'s naming), so that the file written back into that format can be
+//! compared with it count by count ([`compare`]): what an editor's round trip lost is then said,
+//! with the numbers, instead of being written silently.
+
+use relic_core::format::{FormatEntry, Input};
+use relic_core::info::Fact;
+use relic_core::model::Original;
+
+/// The key under which the file's size travels with its counts.
+pub const FILE_BYTES: &str = "file_bytes";
+
+/// The record of a game file: its counts as `relic info` gives them (the non-zero ones) and its
+/// size. `None` when the format gives no facts for it.
+pub fn record(entry: &FormatEntry, input: &Input<'_>) -> Option<Original> {
+    let info = (entry.info)(input).ok()?;
+    let mut counts: Vec<(String, u64)> = counts(&info.facts).filter(|(_, n)| *n > 0).collect();
+    counts.push((FILE_BYTES.to_string(), input.bytes.len() as u64));
+    Some(Original { format: entry.name.to_string(), version: info.version, counts })
+}
+
+/// How a written file compares with the original it was made from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Comparison {
+    /// The original's format and version (`m2 v256`).
+    pub original: String,
+    /// Counts equal in both.
+    pub equal: usize,
+    /// `(key, original, written)` for every count that differs.
+    pub differences: Vec<(String, u64, u64)>,
+    /// The sizes in bytes: the original's (if recorded) and the written file's.
+    pub sizes: (Option<u64>, u64),
+}
+
+impl Comparison {
+    /// One line: `compared with the original (m2 v256): 17 counts equal, 2 differ; 835056 → 902144 bytes (1.08×)`.
+    pub fn summary(&self) -> String {
+        let mut line = format!(
+            "compared with the original ({}): {} counts equal, {} differ",
+            self.original,
+            self.equal,
+            self.differences.len()
+        );
+        if let (Some(before), after) = self.sizes {
+            let ratio = if before > 0 { after as f64 / before as f64 } else { 0.0 };
+            line.push_str(&format!("; {before} → {after} bytes ({ratio:.2}×)"));
+        }
+        line
+    }
+}
+
+/// Compares `bytes`, a file of `entry`'s format written from a model whose original is
+/// `original`, with that original. `None` when the original was of another format or the written
+/// file gives no facts.
+pub fn compare(original: &Original, entry: &FormatEntry, bytes: &[u8]) -> Option<Comparison> {
+    if original.format != entry.name {
+        return None;
+    }
+    let info = (entry.info)(&Input::bytes_only(bytes)).ok()?;
+    let written: Vec<(String, u64)> = counts(&info.facts).collect();
+    let count_of = |list: &[(String, u64)], key: &str| list.iter().find(|(k, _)| k == key).map_or(0, |(_, n)| *n);
+    let mut keys: Vec<&str> = original.counts.iter().map(|(k, _)| k.as_str()).filter(|k| *k != FILE_BYTES).collect();
+    for (key, _) in &written {
+        if !keys.contains(&key.as_str()) {
+            keys.push(key);
+        }
+    }
+    let mut equal = 0;
+    let mut differences = Vec::new();
+    for key in keys {
+        let (before, after) = (original.count(key), count_of(&written, key));
+        if before == after {
+            equal += 1;
+        } else {
+            differences.push((key.to_string(), before, after));
+        }
+    }
+    let before_bytes = original.counts.iter().find(|(k, _)| k == FILE_BYTES).map(|(_, n)| *n);
+    Some(Comparison {
+        original: format!("{} v{}", original.format, original.version),
+        equal,
+        differences,
+        sizes: (before_bytes, bytes.len() as u64),
+    })
+}
+
+fn counts<'f>(facts: &'f [(&'static str, Fact)]) -> impl Iterator<Item = (String, u64)> + 'f {
+    facts.iter().filter_map(|(k, f)| match f {
+        Fact::Count(n) => Some((k.to_string(), *n)),
+        _ => None,
+    })
+}

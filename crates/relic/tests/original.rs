@@ -1,0 +1,83 @@
+//! The game file's counts travel through glTF and the file written back is compared with them:
+//! with relic's extras nothing is lost; without them (Blender's default export) every kind of
+//! data that could not come back is a note with the counts, never a silent loss.
+
+use std::path::Path;
+
+use relic::{ConvertOptions, Target};
+
+const FIXTURE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/m2/v256_effects.m2");
+
+/// The glb with every `extras` removed, as an editor that drops custom properties writes it.
+fn without_extras(glb: &[u8]) -> Vec<u8> {
+    let json_len = u32::from_le_bytes(glb[12..16].try_into().unwrap()) as usize;
+    let mut json: serde_json::Value = serde_json::from_slice(&glb[20..20 + json_len]).unwrap();
+    fn strip(v: &mut serde_json::Value) {
+        match v {
+            serde_json::Value::Object(map) => {
+                map.remove("extras");
+                map.values_mut().for_each(strip);
+            }
+            serde_json::Value::Array(items) => items.iter_mut().for_each(strip),
+            _ => {}
+        }
+    }
+    strip(&mut json);
+    let mut text = serde_json::to_vec(&json).unwrap();
+    while text.len() % 4 != 0 {
+        text.push(b' ');
+    }
+    let bin = &glb[20 + json_len..];
+    let mut out = b"glTF".to_vec();
+    out.extend(2u32.to_le_bytes());
+    out.extend(((12 + 8 + text.len() + bin.len()) as u32).to_le_bytes());
+    out.extend((text.len() as u32).to_le_bytes());
+    out.extend(b"JSON");
+    out.extend(text);
+    out.extend(bin);
+    out
+}
+
+fn round_trip(strip: bool) -> (relic::Model, Vec<relic::Loss>) {
+    let dir = std::env::temp_dir().join(format!("relic-original-{}-{strip}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let opened = relic::open(Path::new(FIXTURE)).unwrap();
+    let glb_path = dir.join("effects.glb");
+    let glb = relic::convert(&opened.model, Target::Glb, &glb_path, &ConvertOptions::default()).unwrap();
+    let mut bytes = glb.value[0].1.clone();
+    if strip {
+        bytes = without_extras(&bytes);
+    }
+    std::fs::write(&glb_path, &bytes).unwrap();
+    let back = relic::open(&glb_path).unwrap();
+    let m2 = Target::from_name("m2").unwrap();
+    let written = relic::convert(&back.model, m2, &dir.join("effects.m2"), &ConvertOptions::default()).unwrap();
+    std::fs::remove_dir_all(&dir).ok();
+    (back.model, written.losses)
+}
+
+#[test]
+fn the_original_counts_survive_glb_with_and_without_extras() {
+    for strip in [false, true] {
+        let (model, _) = round_trip(strip);
+        let original = model.original.expect("the record of the game file");
+        assert_eq!((original.format.as_str(), original.version), ("m2", 256), "stripped: {strip}");
+        assert_eq!(original.count("particles"), 1, "stripped: {strip}");
+        assert_eq!(original.count("cameras"), 1, "stripped: {strip}");
+        assert!(original.count(relic::original::FILE_BYTES) > 0, "stripped: {strip}");
+    }
+}
+
+#[test]
+fn with_extras_nothing_is_lost_and_without_them_each_lost_kind_is_named_with_counts() {
+    let (_, losses) = round_trip(false);
+    let compared: Vec<_> = losses.iter().filter(|l| l.what.contains("in the original")).collect();
+    assert!(compared.is_empty(), "{compared:?}");
+
+    let (_, losses) = round_trip(true);
+    let lost: Vec<String> =
+        losses.iter().filter(|l| l.what.contains("in the original")).map(ToString::to_string).collect();
+    for kind in ["particles: 1 in the original, 0 written", "ribbons: 1", "lights: 1", "cameras: 1", "events: 1"] {
+        assert!(lost.iter().any(|l| l.starts_with(kind)), "no note {kind:?} in {lost:#?}");
+    }
+}
