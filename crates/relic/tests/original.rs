@@ -2,6 +2,9 @@
 //! with relic's extras nothing is lost; without them (Blender's default export) every kind of
 //! data that could not come back is a note with the counts, never a silent loss.
 
+// Test helpers: a failure must stop the test loudly.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
+
 use std::path::Path;
 
 use relic::{ConvertOptions, Target};
