@@ -27,7 +27,7 @@ fn without_extras(glb: &[u8]) -> Vec<u8> {
     }
     strip(&mut json);
     let mut text = serde_json::to_vec(&json).unwrap();
-    while text.len() % 4 != 0 {
+    while !text.len().is_multiple_of(4) {
         text.push(b' ');
     }
     let bin = &glb[20 + json_len..];
