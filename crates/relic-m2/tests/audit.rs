@@ -1,6 +1,6 @@
 //! The spec's open questions (fields tagged [peers], [conflict], unknown or "preserve" in
 //! `shared/specs/m2.md`): each value the spec allows is handled, or refused with an error naming
-//! the field, its offset and the value. docs/format-notes/m2.md lists them with these tests.
+//! the field, its offset and the value. docs/FORMAT-NOTES.md (M2 table) lists them with these tests.
 
 // Test helpers: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
