@@ -69,6 +69,7 @@ pub mod samples;
 pub mod summary;
 
 mod bake;
+mod keys;
 mod naming;
 mod read;
 pub mod textures;

@@ -41,8 +41,9 @@ fn without_extras(glb: &[u8]) -> Vec<u8> {
     out
 }
 
-fn round_trip(strip: bool) -> (relic::Model, Vec<relic::Loss>) {
-    let dir = std::env::temp_dir().join(format!("relic-original-{}-{strip}", std::process::id()));
+fn round_trip(test: &str, strip: bool) -> (relic::Model, Vec<relic::Loss>) {
+    // A folder per test and case: the tests run in parallel.
+    let dir = std::env::temp_dir().join(format!("relic-original-{}-{test}-{strip}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let opened = relic::open(Path::new(FIXTURE)).unwrap();
     let glb_path = dir.join("effects.glb");
@@ -62,7 +63,7 @@ fn round_trip(strip: bool) -> (relic::Model, Vec<relic::Loss>) {
 #[test]
 fn the_original_counts_survive_glb_with_and_without_extras() {
     for strip in [false, true] {
-        let (model, _) = round_trip(strip);
+        let (model, _) = round_trip("counts", strip);
         let original = model.original.expect("the record of the game file");
         assert_eq!((original.format.as_str(), original.version), ("m2", 256), "stripped: {strip}");
         assert_eq!(original.count("particles"), 1, "stripped: {strip}");
@@ -73,11 +74,11 @@ fn the_original_counts_survive_glb_with_and_without_extras() {
 
 #[test]
 fn with_extras_nothing_is_lost_and_without_them_each_lost_kind_is_named_with_counts() {
-    let (_, losses) = round_trip(false);
+    let (_, losses) = round_trip("losses", false);
     let compared: Vec<_> = losses.iter().filter(|l| l.what.contains("in the original")).collect();
     assert!(compared.is_empty(), "{compared:?}");
 
-    let (_, losses) = round_trip(true);
+    let (_, losses) = round_trip("losses", true);
     let lost: Vec<String> =
         losses.iter().filter(|l| l.what.contains("in the original")).map(ToString::to_string).collect();
     for kind in ["particles: 1 in the original, 0 written", "ribbons: 1", "lights: 1", "cameras: 1", "events: 1"] {

@@ -6,7 +6,7 @@ use gltf_json as json;
 use json::Index;
 use json::animation::{Interpolation as GltfInterpolation, Property};
 use json::validation::Checked::Valid;
-use relic_core::model::{Animation, ChannelValues, Interpolation, MorphChannel};
+use relic_core::model::{Animation, Channel, ChannelValues, Clock, Interpolation, MorphChannel};
 
 use crate::GltfError;
 use crate::bake;
@@ -98,18 +98,37 @@ impl Exporter<'_> {
         if !baked_bones.is_empty() {
             let times = bake::sample_times(model, anim, self.options.bake_fps);
             let tracks = bake::sample_bones(model, anim, &baked_bones, &times);
-            let input = self.input(&mut inputs, &times);
             for (&b, track) in baked_bones.iter().zip(&tracks) {
-                let t: Vec<[f32; 3]> = track.iter().map(|x| x.translation).collect();
                 let mut r: Vec<[f32; 4]> = track.iter().map(|x| x.rotation).collect();
                 bake::continuous(&mut r);
-                let s: Vec<[f32; 3]> = track.iter().map(|x| x.scale).collect();
-                let outputs = [
-                    (self.bin.accessor(&mut self.root, &t, None, false, false), Property::Translation),
-                    (self.bin.accessor(&mut self.root, &r, None, false, false), Property::Rotation),
-                    (self.bin.accessor(&mut self.root, &s, None, false, false), Property::Scale),
+                let values = [
+                    ChannelValues::Translation(track.iter().map(|x| x.translation).collect()),
+                    ChannelValues::Rotation(r),
+                    ChannelValues::Scale(track.iter().map(|x| x.scale).collect()),
                 ];
-                for (output, path) in outputs {
+                for values in values {
+                    // The samples a straight line between their neighbours reproduces are left
+                    // out (tolerances in `keys`): a held or steady channel keeps its two ends.
+                    let mut channel = Channel {
+                        bone: b,
+                        clock: Clock::Animation,
+                        interpolation: Interpolation::Linear,
+                        times: times.clone(),
+                        values,
+                    };
+                    crate::keys::reduce(&mut channel);
+                    let input = self.input(&mut inputs, &channel.times);
+                    let (output, path) = match &channel.values {
+                        ChannelValues::Translation(t) => {
+                            (self.bin.accessor(&mut self.root, t.as_slice(), None, false, false), Property::Translation)
+                        }
+                        ChannelValues::Rotation(r) => {
+                            (self.bin.accessor(&mut self.root, r.as_slice(), None, false, false), Property::Rotation)
+                        }
+                        ChannelValues::Scale(s) => {
+                            (self.bin.accessor(&mut self.root, s.as_slice(), None, false, false), Property::Scale)
+                        }
+                    };
                     push_channel(
                         &mut channels,
                         &mut samplers,

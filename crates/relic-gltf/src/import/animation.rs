@@ -144,7 +144,7 @@ impl Importer<'_> {
             }
             if self.foreign {
                 for (_, c) in &mut channels {
-                    super::keys::reduce(c);
+                    crate::keys::reduce(c);
                 }
             }
             let bounds = |b: [[f32; 3]; 2]| Aabb { min: b[0], max: b[1] };

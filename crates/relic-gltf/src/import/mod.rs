@@ -17,7 +17,6 @@
 
 mod animation;
 mod images;
-mod keys;
 mod material;
 mod mesh;
 mod skeleton;
