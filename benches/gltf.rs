@@ -1,6 +1,8 @@
 //! glTF benchmarks: export of a large synthetic model to `.glb` (throughput in output bytes) and
 //! import of that file back (throughput in input bytes), beside a memcpy of the same bytes; and,
-//! when the format crates read them, the real PARTNER_DANCIN.ABC and GnomePounder-vanilla.m2.
+//! when the format crates read them, the real PARTNER_DANCIN.ABC and GnomePounder-vanilla.m2; and
+//! Blizzard's UI_RS_Orc.m2 exported with and without its five BLP textures (decoded and embedded
+//! as PNG: the textured export's target is 3× the untextured time at most).
 
 // Benchmark set-up: a failure must stop the run loudly.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
@@ -45,5 +47,31 @@ fn real(c: &mut Criterion) {
     }
 }
 
-criterion_group!(group, synthetic, real);
+/// UI_RS_Orc.m2 in the game's folder tree: the export untextured, and textured with the BLPs its
+/// texture records name (found under the data root, decoded, embedded as PNG).
+fn textured(c: &mut Criterion) {
+    let Some(root) = relic_benches::corpus_dir() else { return };
+    let data = root.join("wow-data");
+    let path = data.join("Interface/Glues/Models/UI_RS_Orc/UI_RS_Orc.m2");
+    let Ok(bytes) = std::fs::read(&path) else { return };
+    let model = relic_m2::read_model(&bytes).unwrap();
+    let search = relic::textures::TextureSearch { data: vec![data], ..Default::default() };
+    let textures = relic::textures::GameTextures::new(&path, search);
+    let with = ExportOptions { textures: Some(std::sync::Arc::new(textures)), ..ExportOptions::default() };
+    let without = ExportOptions::default();
+    let glb = export_glb(&model, &with).unwrap().value;
+    let plain = export_glb(&model, &without).unwrap().value;
+    assert!(glb.len() > plain.len() + 10_000, "the textures were found and embedded");
+    let mut g = c.benchmark_group("gltf textured");
+    g.throughput(Throughput::Bytes(glb.len() as u64));
+    bench_memcpy(&mut g, "UI_RS_Orc", &glb);
+    for (label, options) in [("untextured", &without), ("textured (5 BLP → PNG)", &with)] {
+        g.bench_function(format!("export_glb {label}/UI_RS_Orc"), |b| {
+            b.iter(|| black_box(export_glb(black_box(&model), options).unwrap().value.len()))
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(group, synthetic, real, textured);
 criterion_main!(group);
