@@ -27,6 +27,7 @@ mod to_ir;
 mod validate;
 #[cfg(feature = "verify")]
 pub mod verify;
+pub mod wrath;
 
 pub use entry::ENTRY;
 pub use extras::M2Extras;
