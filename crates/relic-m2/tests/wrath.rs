@@ -48,3 +48,16 @@ fn real_files_write_back_byte_for_byte_with_their_skins() {
     let skins = |s: &SiblingBytes| s.0.iter().filter(|(n, _)| n.ends_with(".skin")).count();
     assert_eq!(checked, models.len() + models.first().map_or(0, |m| skins(&m.2)));
 }
+
+#[test]
+fn real_files_pass_the_corpus_battery() {
+    for (name, bytes, siblings) in &wrath_models() {
+        let input = Input { bytes, name, siblings };
+        let checks = relic_m2::verify::corpus_checks_input(&input);
+        for c in &checks.0 {
+            eprintln!("{name}: {c}");
+        }
+        let failures: Vec<String> = checks.failures().map(ToString::to_string).collect();
+        assert!(failures.is_empty(), "{name}: {failures:?}");
+    }
+}

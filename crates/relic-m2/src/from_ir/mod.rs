@@ -42,9 +42,12 @@ use builder::{Builder, Result, ms, to_u32, unsupported};
 /// Maps the model to an M2 file (see the module docs).
 pub(crate) fn from_ir(model: &Model, options: &WriteOptions) -> Result<Converted<M2File>> {
     model.validate()?;
-    let (mut base, vertex_digest) = match m2_extras(model) {
-        Some(e) => (Some(e.file), e.vertex_digest),
-        None => (None, None),
+    let (mut base, vertex_digest, from_wrath) = match m2_extras(model) {
+        Some(e) => {
+            let from_wrath = e.wrath.is_some().then_some(e.classic_losses);
+            (Some(e.file), e.vertex_digest, from_wrath)
+        }
+        None => (None, None, None),
     };
     let stored_views = base.as_ref().map_or(0, |b| b.views.len());
     let version = options
@@ -58,6 +61,16 @@ pub(crate) fn from_ir(model: &Model, options: &WriteOptions) -> Result<Converted
         return Err(unsupported(format!("M2 version {version} cannot be written: only 256–263")));
     }
     let mut losses = Vec::new();
+    if let Some(classic_losses) = from_wrath {
+        // The file came from Wrath or later: what its 256–263 form could not hold is lost now.
+        losses.extend(classic_losses.into_iter().map(|(element, what)| Loss::new(element, what)));
+        if version < 260
+            && let Some(b) = &mut base
+        {
+            // Classic has no bone distance at 0x0A: Blizzard's Classic export writes 0 (§5.1).
+            b.bones.iter_mut().for_each(|b| b.submesh_id = 0);
+        }
+    }
     let retargeted = base.as_ref().is_some_and(|b| (b.version >= 260) != (version >= 260));
     if let Some(b) = &mut base
         && retargeted

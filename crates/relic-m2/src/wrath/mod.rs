@@ -3,7 +3,8 @@
 //! model; [`write`] gives them back with the suffixes to name them by.
 
 mod check;
-pub(crate) mod convert;
+pub mod convert;
+pub(crate) mod model;
 
 use std::sync::Arc;
 
