@@ -61,3 +61,65 @@ fn real_files_pass_the_corpus_battery() {
         assert!(failures.is_empty(), "{name}: {failures:?}");
     }
 }
+
+/// The Wrath GnomePounder converted to 256 against Blizzard's own Classic export (§9).
+#[test]
+fn wrath_gnome_pounder_pairs_with_the_classic_export() {
+    let Some(classic) = relic_testkit::corpus_file("pair check", "m2/GnomePounder-vanilla.m2") else { return };
+    let models = wrath_models();
+    let Some((name, bytes, siblings)) = models.iter().find(|m| m.0 == "GnomePounder.m2") else { return };
+    let input = Input { bytes, name, siblings };
+    let checks = relic_m2::verify::pair::pair_checks(&input, &classic);
+    for c in &checks.0 {
+        eprintln!("{c}");
+    }
+    let failures: Vec<String> = checks.failures().map(ToString::to_string).collect();
+    assert!(failures.is_empty(), "{failures:?}");
+}
+
+/// Writes `model` at `version` and reads it back with the files written beside it.
+fn through(model: &relic_core::Model, version: u32) -> (relic_core::Model, Vec<relic_core::Loss>) {
+    let out = relic_m2::write_files(model, &relic_core::WriteOptions { version: Some(version) }).unwrap();
+    let files = out.value.siblings.iter().map(|s| (format!("Trip{}", s.suffix), s.bytes.clone())).collect();
+    let siblings = SiblingBytes(files);
+    let input = Input { bytes: &out.value.bytes, name: "Trip.m2", siblings: &siblings };
+    (relic_m2::read_input(&input).unwrap().value, out.losses)
+}
+
+/// 256 → 264 → 256 keeps what 256 holds: every count, the vertices, materials, effects and the
+/// pose of every sequence (the posed mesh's box at 20 moments of each).
+#[test]
+fn classic_files_survive_a_trip_through_wrath() {
+    use relic_anim::pose::ClipTime;
+    let Some(classic) = relic_testkit::corpus_file("256 → 264 → 256", "m2/GnomePounder-vanilla.m2") else { return };
+    let model = relic_m2::read_model(&classic).unwrap();
+    let (wrath, losses) = through(&model, 264);
+    assert_eq!(wrath.source.unwrap().version, 264);
+    eprintln!("→ 264: {losses:?}");
+    let (back, losses) = through(&wrath, 256);
+    eprintln!("→ 256: {losses:?}");
+    let out = relic_m2::write_model(&back, &relic_core::WriteOptions { version: Some(256) }).unwrap().value;
+    let (a, b) = (relic_m2::read(&classic).unwrap(), relic_m2::read(&out).unwrap());
+    assert_eq!(relic_m2::info(&out).unwrap().facts, relic_m2::info(&classic).unwrap().facts);
+    assert!(a.vertices == b.vertices && a.views == b.views && a.textures == b.textures);
+    assert!(a.particle_emitters.len() == b.particle_emitters.len() && a.cameras == b.cameras);
+    assert_eq!(
+        a.attachments.iter().map(|x| (x.id, x.bone, x.position)).collect::<Vec<_>>(),
+        b.attachments.iter().map(|x| (x.id, x.bone, x.position)).collect::<Vec<_>>()
+    );
+    let ids = |f: &relic_m2::M2File| f.sequences.iter().map(|s| (s.id, s.end - s.start, s.flags)).collect::<Vec<_>>();
+    assert_eq!(ids(&a), ids(&b));
+    let mut worst = 0.0f32;
+    for (i, anim) in model.animations.iter().enumerate() {
+        for k in 0..20 {
+            let t = anim.duration * k as f32 / 19.0;
+            let p = relic_anim::bounds::posed_bounds(&model, i, ClipTime::at(t)).unwrap().unwrap();
+            let q = relic_anim::bounds::posed_bounds(&back, i, ClipTime::at(t)).unwrap().unwrap();
+            for c in 0..3 {
+                worst = worst.max((p.min[c] - q.min[c]).abs()).max((p.max[c] - q.max[c]).abs());
+            }
+        }
+    }
+    eprintln!("worst posed-box difference {worst}");
+    assert!(worst < 1e-3, "{worst}");
+}

@@ -94,9 +94,11 @@ pub(crate) fn from_ir(model: &Model, options: &WriteOptions) -> Result<Converted
 }
 
 /// Moves a Classic file to TBC or back: rotation keys change type, bones gain or lose their extra
-/// field (the views are rebuilt: their submeshes change size), and a file moved to Classic loses
-/// its blend overrides (a loss when it had any).
-fn retarget(file: &mut M2File, version: u32) -> Option<Loss> {
+/// field, particle emitters move to the version's byte 0x28 reading (a colour index is lost on the
+/// way to Classic), the views' submeshes gain or lose their sort centre and radius (`views`), and
+/// a file moved to Classic loses its blend overrides (a loss when it had any).
+fn retarget(file: &mut M2File, version: u32) -> Vec<Loss> {
+    let mut losses = Vec::new();
     file.version = version;
     for b in file.bones.iter_mut() {
         b.unknown = (version >= 260).then_some(0);
@@ -121,17 +123,33 @@ fn retarget(file: &mut M2File, version: u32) -> Option<Loss> {
             })
         };
     }
+    let mut colour_indices = 0;
+    for p in file.particle_emitters.iter_mut() {
+        // Classic reads bytes 0x28–0x2B as u16 blend, u16 emitter only (spec §14).
+        if version < 260
+            && let ParticleBlend::Split { blend_mode, emitter_type, color_index } = p.blending
+        {
+            colour_indices += usize::from(color_index != 0);
+            p.blending = ParticleBlend::Wide { blend_mode: blend_mode.into(), emitter_type: emitter_type.into() };
+        }
+    }
+    if colour_indices > 0 {
+        let what = format!("{colour_indices} particle colour indices dropped: versions 256–259 have none");
+        losses.push(Loss::new("particle emitters", what));
+    }
     if version < 260 {
         file.flags &= !FLAG_BLEND_OVERRIDES;
         let dropped = file.blend_overrides.take().map_or(0, |o| o.len());
-        return (dropped > 0).then(|| {
-            Loss::new("blend overrides", format!("{dropped} blend-mode overrides dropped: versions 256–259 have none"))
-        });
+        if dropped > 0 {
+            let what = format!("{dropped} blend-mode overrides dropped: versions 256–259 have none");
+            losses.push(Loss::new("blend overrides", what));
+        }
+        return losses;
     }
     if file.has_blend_overrides() && file.blend_overrides.is_none() {
         file.blend_overrides = Some(Default::default());
     }
-    None
+    losses
 }
 
 impl Builder<'_> {

@@ -18,6 +18,7 @@ use crate::file::{M2File, RotationTrack};
 /// Largest deviation of a decoded rotation key from unit length that passes.
 pub const UNIT_TOLERANCE: f32 = 1e-3;
 
+pub mod pair;
 pub mod wrath;
 
 /// Runs every format-level check on one file, with the files beside it for 264 and 272.

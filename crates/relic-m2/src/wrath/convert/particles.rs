@@ -7,7 +7,7 @@
 //! | colour fake track, ages `[0, mid, 32767]`, RGB floats 0–255 | `mid_point = mid / 32767`, colours as `(B, G, R, A)` bytes |
 //! | alpha fake track 0–32767 | the colours' A byte, `round(a · 255 / 32767)` |
 //! | scale fake track `(x, y)` | sizes (x) |
-//! | head-cell fake track, 4 keys at `0, mid, mid, 32767` | UV cells 0, 1, 3, 4 (2 and 5, the repeats, are 1) |
+//! | head-cell fake track, 4 keys at `0, mid, mid, 32767` (none: cells 0) | UV cells 0, 1, 3, 4 (2 and 5, the repeats, are 1 either way) |
 //! | tail-cell fake track | UV cells 6–9 [inferred] |
 //! | u8 blend, u8 emitter, u16 colour index | the split reading of 260–263 |
 //!
@@ -63,7 +63,9 @@ pub(crate) fn to_classic(p: &WrathParticle, w: &Windows) -> Particle {
         [byte(c[2]), byte(c[1]), byte(c[0]), a]
     });
     let sizes = std::array::from_fn(|i| p.scale.values.get(i).map_or(1.0, |s| s[0]));
-    let mut uv_cells = [0u16; 10];
+    // The repeat counts (cells 2 and 5) are 1 on every emitter of the Classic GnomePounder, with
+    // or without a head animation [inferred].
+    let mut uv_cells = [0, 0, 1, 0, 0, 1, 0, 0, 0, 0];
     let cell = |t: &FakeTrack<u16>, k: usize| t.values.get(k).copied().unwrap_or(0);
     if p.head_cell.values.len() == 4 {
         uv_cells[..6].copy_from_slice(&[
