@@ -19,12 +19,13 @@ use crate::file::*;
 /// Windows start on the next mark of 10 000/3 ms after the previous window ends (10 of the 11
 /// windows of the Classic GnomePounder sit there; §9).
 fn next_mark(after: u64) -> u64 {
+    // Marks round to the nearest millisecond: 3333, 6667, 10000, 13333, …
+    let mark = |k: u64| (k * 10_000 + 1) / 3;
     let mut k = after * 3 / 10_000;
-    while (k * 10_000).div_ceil(3) <= after {
+    while mark(k) <= after {
         k += 1;
     }
-    // Marks round to the nearest millisecond: 3333, 6667, 10000, …
-    (k * 10_000 + 1) / 3
+    mark(k)
 }
 
 /// Lays the sequences on one timeline: each non-alias on the next mark after the last, each alias
@@ -343,3 +344,27 @@ fn ribbon_to_classic(r: &WrathRibbon, w: &Windows) -> Ribbon {
 
 mod back;
 pub(crate) use back::from_classic;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The marks of the Classic GnomePounder's windows (§9): 10 000/3 ms, rounded.
+    #[test]
+    fn windows_start_on_the_next_third_of_ten_seconds() {
+        let starts: Vec<u64> = [0, 6667, 13333, 20000, 26667, 31333, 34000, 38167, 41500].map(next_mark).to_vec();
+        assert_eq!(starts, [3333, 10000, 16667, 23333, 30000, 33333, 36667, 40000, 43333]);
+    }
+
+    #[test]
+    fn the_hash_lookup_finds_every_id_on_its_home_slot_or_after() {
+        let ids = [0, 0, 0, 0, 4, 5, 16, 16, 130, 8, 1];
+        let table = hash_lookup(&ids);
+        assert_eq!(table.len(), 17);
+        for (i, &id) in ids.iter().enumerate() {
+            let first = ids.iter().position(|&x| x == id).unwrap_or(i) as i16;
+            assert!(table.contains(&first), "{id}");
+        }
+        assert_eq!(table.get(usize::from(ids[8]) % 17), Some(&8));
+    }
+}
