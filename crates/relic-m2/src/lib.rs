@@ -4,7 +4,8 @@
 //! |---|---|---|---|---|---|
 //! | 256–259 | Classic 1.x | 108 B | 32 B | 4×f32 | the real 1.12 file is 256 |
 //! | 260–263 | The Burning Crusade 2.x | 112 B | 48 B | 4×i16, excess-32767 | + blend overrides with flag 0x8 |
-//! | 264+, `MD21` | Wrath and later | — | — | — | refused: views live in `.skin` files |
+//! | 264, 272 | Wrath, Cataclysm | 88 B | 48 B (in `.skin`) | 4×i16 | tracks per sequence, views in `.skin`, keys of external sequences in `.anim` ([`wrath`]) |
+//! | 265–271, 273+, `MD21` | — | — | — | — | refused: no documented layout / chunked |
 //!
 //! | section | file layer ([`mod@file`]) | common model ([`to_ir()`], [`from_ir()`]) |
 //! |---|---|---|
