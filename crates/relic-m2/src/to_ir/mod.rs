@@ -63,7 +63,6 @@ pub(crate) fn into_ir(file: M2File) -> Result<Model, ReadError> {
 /// missing LOD skin) come back as losses.
 pub(crate) fn wrath_to_ir(mut wrath: crate::wrath::Wrath) -> Result<relic_core::Converted<Model>, ReadError> {
     let (flat, classic_losses) = crate::wrath::convert::to_classic(&wrath)?;
-    crate::validate::references(&flat).map_err(|e| e.within("as 256–263"))?;
     let mut model = mapped(&flat)?;
     model.source = Some(SourceInfo { format: crate::FORMAT, version: wrath.file.version });
     let losses = wrath.notes.iter().map(|n| relic_core::Loss::new("skins", n.clone())).collect();

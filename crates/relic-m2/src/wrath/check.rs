@@ -1,7 +1,7 @@
 //! Read-time checks of a Wrath-or-later model that need more than one record: sequence links,
 //! bone parents, vertex bones, and each `.skin` against the model (every index within the table it
-//! points into). The references shared with 256–263 (lookups, materials, effects) are checked on
-//! the converted file by `validate` when the model is mapped.
+//! points into). The references shared with 256–263 (lookups, materials, effects, bone cycles)
+//! are then checked on the model's 256–263 form by `validate` ([`super::read`]).
 
 use relic_core::ReadError;
 
@@ -31,11 +31,11 @@ pub(crate) fn file(f: &WrathFile) -> Result<(), ReadError> {
     }
     let bones = f.bones.len();
     for (i, b) in f.bones.iter().enumerate() {
-        // Parents precede children in every real file (§5.1): that rules out cycles too.
-        if b.parent != -1 && (b.parent < 0 || b.parent as usize >= i) {
+        // Parents precede children in every real file (§5.1), but not necessarily in another
+        // tool's: cycles are found on the 256–263 form (`validate`).
+        if b.parent != -1 && (b.parent < 0 || b.parent as usize >= bones) {
             let at = u64::from(f.bones.offset) + 88 * i as u64 + 8;
-            let message = format!("parent bone {} does not come before bone {i}", b.parent);
-            return Err(ReadError::invalid(at, format!("WrathFile.bones[{i}].parent"), message));
+            return Err(index_error(at, format!("WrathFile.bones[{i}].parent"), "parent bone", b.parent.into(), bones));
         }
     }
     for (i, v) in f.vertices.iter().enumerate() {

@@ -200,7 +200,10 @@ pub fn read(input: &Input<'_>) -> Result<Wrath, ReadError> {
     check::file(&file)?;
     let mut notes = Vec::new();
     let skins = load_skins(input, &file, &mut notes)?;
-    Ok(Wrath { file, skins, anim_files, notes })
+    let wrath = Wrath { file, skins, anim_files, notes };
+    let (classic, _) = convert::to_classic(&wrath)?;
+    crate::validate::references(&classic).map_err(|e| e.within("the model as 256–263"))?;
+    Ok(wrath)
 }
 
 /// Writes the model, its skins (`00.skin` …) and its `.anim` files (`0060-00.anim` …) as files
