@@ -25,10 +25,41 @@ fn group(c: &mut Criterion, name: &str, bytes: &[u8]) {
     g.finish();
 }
 
+/// The Wrath GnomePounder (264) with its three skins, beside the Classic one and memcpy of all
+/// four files: throughput counts the `.m2` and its `.skin` files.
+fn wrath_group(c: &mut Criterion) {
+    use relic_core::format::Input;
+    use relic_m2::wrath::{self, SiblingBytes};
+    let Some(m2) = corpus_file("m2-wrath/GnomePounder.m2") else { return };
+    let skins: Vec<(String, Vec<u8>)> = (0..3)
+        .filter_map(|i| {
+            let name = format!("GnomePounder{i:02}.skin");
+            corpus_file(&format!("m2-wrath/{name}")).map(|b| (name, b))
+        })
+        .collect();
+    let total = m2.len() + skins.iter().map(|s| s.1.len()).sum::<usize>();
+    let all: Vec<u8> = m2.iter().chain(skins.iter().flat_map(|s| s.1.iter())).copied().collect();
+    let siblings = SiblingBytes(skins);
+    let input = Input { bytes: &m2, name: "GnomePounder.m2", siblings: &siblings };
+    let parsed = wrath::read(&input).unwrap();
+    let model = relic_m2::read_input(&input).unwrap().value;
+    let mut g = c.benchmark_group("m2/GnomePounder-wrath");
+    g.throughput(Throughput::Bytes(total as u64));
+    bench_memcpy(&mut g, "GnomePounder-wrath", &all);
+    g.bench_function("parse (.m2 + 3 skins)", |b| b.iter(|| wrath::read(black_box(&input)).unwrap()));
+    g.bench_function("write (.m2 + 3 skins)", |b| b.iter(|| wrath::write(black_box(&parsed)).unwrap()));
+    g.bench_function("read_input (parse + to_ir)", |b| b.iter(|| relic_m2::read_input(black_box(&input)).unwrap()));
+    g.bench_function("write_files (from_ir + write)", |b| {
+        b.iter(|| relic_m2::write_files(black_box(&model), &WriteOptions::default()).unwrap())
+    });
+    g.finish();
+}
+
 fn benches(c: &mut Criterion) {
     if let Some(bytes) = corpus_file("m2/GnomePounder-vanilla.m2") {
         group(c, "GnomePounder", &bytes);
     }
+    wrath_group(c);
     let large = large_m2();
     eprintln!("synthetic M2: {} bytes", large.len());
     group(c, "synthetic", &large);

@@ -119,8 +119,9 @@ pub fn run(dir: &Path) -> Result<(), String> {
         return Err(format!("{} is not a folder", dir.display()));
     }
     let (mut passed, mut failed, mut refused, mut parts, mut other) = (0, 0, 0, 0, 0);
-    for path in crate::walk(dir)? {
-        match check_file(dir, &path) {
+    let files = crate::walk(dir)?;
+    for path in &files {
+        match check_file(dir, path) {
             Outcome::Passed => passed += 1,
             Outcome::Failed => failed += 1,
             Outcome::Refused => refused += 1,
@@ -128,7 +129,13 @@ pub fn run(dir: &Path) -> Result<(), String> {
             Outcome::NotModel => other += 1,
         }
     }
+    // Models present in two versions (m2-wrath/GnomePounder.m2 ↔ m2/GnomePounder-vanilla.m2).
+    let (pairs_passed, pairs_failed) = crate::corpus_pairs::run(dir, &files);
+    failed += pairs_failed;
     let mut line = format!("{passed} passed, {failed} failed");
+    if pairs_passed + pairs_failed > 0 {
+        line.push_str(&format!(" ({pairs_passed} of {} pairs passed)", pairs_passed + pairs_failed));
+    }
     if refused > 0 {
         line.push_str(&format!(", {refused} refused"));
     }

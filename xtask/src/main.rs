@@ -23,6 +23,7 @@ mod blender;
 mod blender_roundtrip;
 mod ci;
 mod corpus;
+mod corpus_pairs;
 mod fixtures;
 mod fresh_clone;
 mod gltf_validator;

@@ -536,3 +536,31 @@ fn batch_converts_textures_to_png_and_back() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(std::fs::read(back.join("skins/icon.blp")).unwrap().starts_with(b"BLP2"));
 }
+
+/// Wrath models: `info` names the skins and `.anim` files found; `convert --version 264` writes
+/// the `.skin` files (and `.anim` files) beside the model; back to 256 and to glTF.
+#[test]
+fn wrath_models_with_their_skins_and_anims() {
+    let model = fixture("m2-wrath/v264_external.m2");
+    let out = run(&["info", path(&model)]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let info = text(&out.stdout);
+    assert!(info.contains("v264_external00.skin") && info.contains("v264_external0000-00.anim"), "{info}");
+    let dir = tempfile::tempdir().unwrap();
+    let classic = dir.path().join("classic.m2");
+    let out = run(&["convert", path(&model), path(&classic), "--version", "256"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let wrath = dir.path().join("again.m2");
+    let out = run(&["convert", path(&classic), path(&wrath), "--version", "264"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(dir.path().join("again00.skin").is_file(), "{}", text(&out.stdout));
+    let out = run(&["info", path(&wrath)]);
+    assert!(out.status.success() && text(&out.stdout).contains("m2 v264"), "{}", text(&out.stderr));
+    let glb = dir.path().join("again.glb");
+    let out = run(&["convert", path(&wrath), path(&glb)]);
+    assert!(out.status.success() && glb.is_file(), "{}", text(&out.stderr));
+    // Without its skin the model names the file it looked for.
+    std::fs::remove_file(dir.path().join("again00.skin")).unwrap();
+    let out = run(&["info", path(&wrath)]);
+    assert!(!out.status.success() && text(&out.stderr).contains("again00.skin"), "{}", text(&out.stderr));
+}

@@ -18,6 +18,14 @@ pub struct M2Extras {
     /// Absent in extras written before it existed (then the views are kept while they fit).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub vertex_digest: Option<String>,
+    /// For a model read from Wrath or later (264, 272): that file and its `.skin` files, vertices
+    /// emptied; `file` is then its 256–263 form (version 263), from which the model was mapped.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wrath: Option<Box<crate::wrath::Wrath>>,
+    /// What the 256–263 form could not hold of the Wrath file (`(element, what)`), reported when
+    /// the model is written as 256–263.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub classic_losses: Vec<(String, String)>,
 }
 
 /// A digest of a vertex array: its count and a 64-bit hash of its bytes, as text (`"6:1f…"`).

@@ -4,7 +4,8 @@
 //! |---|---|---|---|---|---|
 //! | 256–259 | Classic 1.x | 108 B | 32 B | 4×f32 | the real 1.12 file is 256 |
 //! | 260–263 | The Burning Crusade 2.x | 112 B | 48 B | 4×i16, excess-32767 | + blend overrides with flag 0x8 |
-//! | 264+, `MD21` | Wrath and later | — | — | — | refused: views live in `.skin` files |
+//! | 264, 272 | Wrath, Cataclysm | 88 B | 48 B (in `.skin`) | 4×i16 | tracks per sequence, views in `.skin`, keys of external sequences in `.anim` ([`wrath`]) |
+//! | 265–271, 273+, `MD21` | — | — | — | — | refused: no documented layout / chunked |
 //!
 //! | section | file layer ([`mod@file`]) | common model ([`to_ir()`], [`from_ir()`]) |
 //! |---|---|---|
@@ -27,18 +28,19 @@ mod to_ir;
 mod validate;
 #[cfg(feature = "verify")]
 pub mod verify;
+pub mod wrath;
 
 pub use entry::ENTRY;
 pub use extras::M2Extras;
 pub use file::M2File;
 
-use relic_core::format::{Content, Detected};
+use relic_core::format::{Content, Detected, Written};
 use relic_core::{Converted, Info, Model, ReadError, ReadErrorKind, WriteError, WriteOptions};
 
 /// World of Warcraft M2, as named in [`relic_core::model::SourceInfo`] and the format registry.
 pub const FORMAT: relic_core::FormatId = relic_core::FormatId::new("m2");
 
-/// The first version relic refuses: Wrath moved the views into `.skin` files.
+/// The first version read with its sibling files: Wrath moved the views into `.skin` files.
 const FIRST_UNSUPPORTED: u32 = 264;
 
 /// Recognises M2 by its bytes: `MD20` with any version (256–263 are read, the others are
@@ -64,10 +66,9 @@ fn refusal(bytes: &[u8]) -> Option<ReadError> {
     let refuse = |reason: String| Some(ReadError::new(0, ReadErrorKind::UnsupportedVersion { version, reason }));
     match magic {
         b"MD20" if (256..FIRST_UNSUPPORTED).contains(&version) => None,
-        b"MD20" if version >= FIRST_UNSUPPORTED => refuse(format!(
-            "M2 version {version} ({}) keeps its views in external .skin files and its tracks per sequence; only 256–263 (Classic, The Burning Crusade) are supported",
-            if version == FIRST_UNSUPPORTED { "Wrath" } else { "Cataclysm or later" }
-        )),
+        b"MD20" if version >= FIRST_UNSUPPORTED => refuse(wrath::refusal(version).unwrap_or_else(|| format!(
+            "M2 version {version} keeps its views in .skin files next to it: read it with them (relic_m2::wrath::read, or read_input)"
+        ))),
         b"MD20" => refuse(format!("M2 version {version} is older than any known release; only 256–263 are supported")),
         b"MD21" => refuse("chunked M2 (MD21, Legion and later) is not supported; only 256–263".into()),
         b"SKIN" => refuse("this is a .skin file (a view of a Wrath-or-later model), not an .m2".into()),
@@ -136,10 +137,80 @@ pub fn info(bytes: &[u8]) -> Result<Info, ReadError> {
     Ok(info)
 }
 
+/// The file's own counts, with the `.skin` and `.anim` files a Wrath-or-later model has beside it.
+pub fn info_input(input: &relic_core::format::Input<'_>) -> Result<Info, ReadError> {
+    let wrath =
+        input.bytes.starts_with(b"MD20") && detect(input.bytes).is_some_and(|d| d.source.version >= FIRST_UNSUPPORTED);
+    if !wrath {
+        return info(input.bytes);
+    }
+    let w = wrath::read(input)?;
+    let f = &w.file;
+    let mut info = Info::new(crate::FORMAT, f.version);
+    let skin0 = w.skins.first();
+    let skins: Vec<String> = (0..w.skins.len() as u32).map(|i| wrath::skin_name(input.stem(), i)).collect();
+    let external = (0..f.sequences.len()).filter(|&s| wrath::is_external(&f.sequences, s)).count();
+    let aliases = f.sequences.iter().filter(|s| s.is_alias()).count();
+    info.text("name", f.name_text())
+        .count("bones", f.bones.len())
+        .count("vertices", f.vertices.len())
+        .count("skin_profiles", f.skin_profiles as usize)
+        .text("skins", skins.join(", "))
+        .count("submeshes", skin0.map_or(0, |v| v.submeshes.len()))
+        .count("triangles", skin0.map_or(0, |v| v.triangles.len() / 3))
+        .count("textures", f.textures.len())
+        .count("sequences", f.sequences.len())
+        .count("alias_sequences", aliases)
+        .count("external_sequences", external)
+        .text("anims", if w.anim_files.is_empty() { "none needed".into() } else { w.anim_files.join(", ") })
+        .count("global_sequences", f.global_sequences.len())
+        .count("attachments", f.attachments.len())
+        .count("events", f.events.len())
+        .count("lights", f.lights.len())
+        .count("cameras", f.cameras.len())
+        .count("particles", f.particle_emitters.len())
+        .count("ribbons", f.ribbon_emitters.len())
+        .count("colors", f.colors.len())
+        .count("transparency", f.transparency.len())
+        .count("texture_animations", f.texture_transforms.len());
+    for note in &w.notes {
+        info.text("note", note.clone());
+    }
+    Ok(info)
+}
+
 /// Parses and maps to the common model: `to_ir(&read(bytes)?)`, without copying the file into
 /// the extras.
 pub fn read_model(bytes: &[u8]) -> Result<Model, ReadError> {
     to_ir::into_ir(read(bytes)?)
+}
+
+/// Reads a model of any supported version from an input that can open the files beside it:
+/// 256–263 from the bytes alone, 264 and 272 with their `.skin` and `.anim` files (a missing LOD
+/// skin is a note among the losses).
+pub fn read_input(input: &relic_core::format::Input<'_>) -> Result<Converted<Model>, ReadError> {
+    let wrath =
+        input.bytes.starts_with(b"MD20") && detect(input.bytes).is_some_and(|d| d.source.version >= FIRST_UNSUPPORTED);
+    if wrath {
+        return to_ir::wrath_to_ir(wrath::read(input)?);
+    }
+    read_model(input.bytes).map(Converted::lossless)
+}
+
+/// Writes a model in the version `options.version` names, else the one it was read from, else
+/// 256: 264 and 272 as an `.m2` with its `.skin` (and `.anim`) files beside it.
+pub fn write_files(model: &Model, options: &WriteOptions) -> Result<Converted<Written>, WriteError> {
+    let source = model.source.filter(|s| s.format == FORMAT).map(|s| s.version);
+    let version = options.version.or(source).unwrap_or(256);
+    if wrath::WRATH_VERSIONS.contains(&version) {
+        return wrath::model::write(model, version);
+    }
+    if !(256..FIRST_UNSUPPORTED).contains(&version) {
+        let message = format!("M2 version {version} cannot be written: only 256–263, 264 and 272");
+        return Err(WriteError::Unsupported(message));
+    }
+    let options = WriteOptions { version: Some(version) };
+    write_model(model, &options).map(|c| Converted { value: Written::single(c.value), losses: c.losses })
 }
 
 /// Maps from the common model and writes: `write(&from_ir(model)?)`.

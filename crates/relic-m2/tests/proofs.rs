@@ -51,8 +51,17 @@ fn detection_and_refusals() {
     assert!(relic_m2::detect(b"MD21").is_some());
     assert!(relic_m2::detect(b"LTMX").is_none());
     assert!(relic_m2::detect(b"MD").is_none());
+    // 264 and 272 are read with the files beside them, not from bare bytes.
     let msg = relic_m2::read(b"MD20\x10\x01\x00\x00").unwrap_err().to_string();
-    assert!(msg.contains("272") && msg.contains("only 256–263"), "{msg}");
+    assert!(msg.contains("272") && msg.contains(".skin"), "{msg}");
+    let msg = relic_m2::read(b"MD20\x0c\x01\x00\x00").unwrap_err().to_string();
+    assert!(msg.contains("268") && msg.contains("unknown"), "{msg}");
+    let input = relic_core::format::Input::bytes_only(b"MD21\x00\x00\x00\x00MD20\x10\x01\x00\x00");
+    let msg = relic_m2::read_input(&input).unwrap_err().to_string();
+    assert!(msg.contains("chunked") && msg.contains("Legion"), "{msg}");
+    let input = relic_core::format::Input::bytes_only(b"MD20\x08\x01\x00\x00");
+    let msg = relic_m2::read_input(&input).unwrap_err().to_string();
+    assert!(msg.contains("named file"), "{msg}");
     let checks = relic_m2::verify::corpus_checks(b"MD20\x08\x01\x00\x00");
     assert!(checks.refused());
 }

@@ -130,6 +130,15 @@ pub(crate) fn pod_array<R: Read + Seek, T: Pod>(reader: &mut R, endian: Endian, 
     pod_keys(reader, endian, (1,))
 }
 
+/// `parse_with` reader for an optional `M2Array` (read where a `#[br(if(…))]` says it exists).
+pub(crate) fn some_pod_array<R: Read + Seek, T: Pod>(
+    reader: &mut R,
+    endian: Endian,
+    _: (),
+) -> BinResult<Option<M2Array<T>>> {
+    pod_array(reader, endian, ()).map(Some)
+}
+
 /// `parse_with` reader for an `M2Array` of plain-old-data values with `per_key` values per
 /// counted entry (3 for Hermite/Bezier keys: value, in-tangent, out-tangent). Args: `(per_key,)`.
 pub(crate) fn pod_keys<R: Read + Seek, T: Pod>(reader: &mut R, endian: Endian, args: (u64,)) -> BinResult<M2Array<T>> {

@@ -21,20 +21,21 @@
 //!
 //! `record` says which blocks each record points to; `layout` and `write` place and write them.
 
-mod array;
+pub(crate) mod array;
 mod attachment;
 mod bone;
 mod effects;
 mod header;
-mod layout;
-mod material;
-mod mesh;
+pub(crate) mod layout;
+pub(crate) mod material;
+pub(crate) mod mesh;
 mod quat;
 pub(crate) mod record;
 mod scene;
-mod sequence;
-mod track;
-mod write;
+pub(crate) mod sequence;
+pub(crate) mod track;
+pub mod wrath;
+pub(crate) mod write;
 
 pub use array::M2Array;
 pub(crate) use array::text;

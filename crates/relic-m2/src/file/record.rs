@@ -19,6 +19,11 @@ pub(crate) trait Record: for<'a> BinWrite<Args<'a> = (&'a Layout,)> {
     const PAIRS: usize;
     /// Bytes of one record in a file of `version`.
     fn size(version: u32) -> u64;
+    /// Pairs of one record in a file of `version` (a 272 camera has one more track than 264's).
+    fn pairs(version: u32) -> usize {
+        let _ = version;
+        Self::PAIRS
+    }
     /// Visits the blocks the record's pairs point to, in field order.
     fn visit<'f, V: Visitor<'f>>(&'f self, v: &mut V);
 }
@@ -42,6 +47,13 @@ impl Field {
     }
 }
 
+impl Field {
+    /// The part of a track this field names (`timestamps`, `values`; empty for a whole field).
+    pub(crate) fn part_name(&self) -> &'static str {
+        self.part
+    }
+}
+
 impl std::fmt::Display for Field {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         if self.part.is_empty() { f.write_str(self.name) } else { write!(f, "{}.{}", self.name, self.part) }
@@ -54,6 +66,14 @@ pub(crate) trait Visitor<'f> {
     fn pod<T: Pod>(&mut self, field: Field, array: &'f M2Array<T>);
     /// A block of records, each of which may point to further blocks.
     fn records<R: Record>(&mut self, field: Field, array: &'f M2Array<R>);
+    /// The timeline array of a per-sequence track (Wrath on): an outer block of `(count,
+    /// offset)` pairs, each pointing at one sequence's keys. Only the Wrath writer places them;
+    /// for any other walk it is one pair.
+    #[inline]
+    fn timelines<T: Pod>(&mut self, field: Field, outer: &'f M2Array<M2Array<T>>) {
+        let _ = (field, outer);
+        self.empty(1);
+    }
     /// `pairs` pairs of empty blocks (a track without keys): nothing to place, write or list,
     /// but the layout pass counts their pairs.
     #[inline]

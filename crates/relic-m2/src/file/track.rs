@@ -255,7 +255,7 @@ pub(crate) enum RangeEnd {
 }
 
 /// `parse_with` reader of the interpolation: 0–3.
-fn interpolation<R: Read + Seek>(reader: &mut R, endian: Endian, _: ()) -> BinResult<u16> {
+pub(crate) fn interpolation<R: Read + Seek>(reader: &mut R, endian: Endian, _: ()) -> BinResult<u16> {
     let pos = reader.stream_position()?;
     let interpolation = u16::read_options(reader, endian, ())?;
     if interpolation > INTERPOLATION_BEZIER {
@@ -265,7 +265,11 @@ fn interpolation<R: Read + Seek>(reader: &mut R, endian: Endian, _: ()) -> BinRe
 }
 
 /// `parse_with` reader of the global sequence: −1 or one of the file's `global_sequences`.
-fn global_sequence<R: Read + Seek>(reader: &mut R, endian: Endian, (global_sequences,): (u32,)) -> BinResult<i16> {
+pub(crate) fn global_sequence<R: Read + Seek>(
+    reader: &mut R,
+    endian: Endian,
+    (global_sequences,): (u32,),
+) -> BinResult<i16> {
     let pos = reader.stream_position()?;
     let global_sequence = i16::read_options(reader, endian, ())?;
     if global_sequence < -1 || (global_sequence >= 0 && global_sequence as u32 >= global_sequences) {

@@ -26,9 +26,9 @@ use super::layout::Layout;
 use super::record::{Field, Record, Visitor};
 
 /// Every block starts on a 16-byte boundary, zero-padded (Blizzard's exporter does this).
-const ALIGN: u64 = 16;
+pub(crate) const ALIGN: u64 = 16;
 
-fn align(at: u64) -> u64 {
+pub(crate) fn align(at: u64) -> u64 {
     (at + (ALIGN - 1)) & !(ALIGN - 1)
 }
 
@@ -54,13 +54,13 @@ pub(crate) fn write(file: &M2File) -> Result<Vec<u8>, WriteError> {
 }
 
 /// A non-empty block and where the layout pass put it.
-struct Placed<'f> {
-    at: u32,
-    block: Block<'f>,
+pub(crate) struct Placed<'f> {
+    pub(crate) at: u32,
+    pub(crate) block: Block<'f>,
 }
 
 /// What a block holds.
-enum Block<'f> {
+pub(crate) enum Block<'f> {
     /// Plain-old-data values, copied as they are.
     Bytes(&'f [u8]),
     /// Records, each written by its derived writer.
@@ -68,7 +68,7 @@ enum Block<'f> {
 }
 
 /// An array of records the writer can write without knowing their type.
-trait WriteRecords {
+pub(crate) trait WriteRecords {
     /// Writes every record (fixed part only: the blocks they point to are listed after them).
     fn write(&self, out: &mut Sink, layout: &Layout) -> BinResult<()>;
 }
@@ -126,14 +126,14 @@ impl Layout {
 /// (the records of those records — a view's submeshes — have none).
 fn pairs_hint(file: &M2File) -> usize {
     /// Adds up the pairs of the header's record arrays.
-    struct Count(usize);
+    struct Count(usize, u32);
     impl Visitor<'_> for Count {
         fn pod<T: Pod>(&mut self, _: Field, _: &M2Array<T>) {}
         fn records<R: Record>(&mut self, _: Field, array: &M2Array<R>) {
-            self.0 += array.len() * R::PAIRS;
+            self.0 += array.len() * R::pairs(self.1);
         }
     }
-    let mut count = Count(file.header_pairs());
+    let mut count = Count(file.header_pairs(), file.version);
     file.visit(&mut count);
     count.0
 }
@@ -195,12 +195,13 @@ impl<'f> Visitor<'f> for Place<'f> {
         // The records' own pairs come next in the writer's order: they are written with the
         // records, before any block placed from here on.
         let base = self.layout.pairs.len();
-        self.layout.pairs.resize(base + n * R::PAIRS, 0);
+        let pairs = R::pairs(self.layout.version);
+        self.layout.pairs.resize(base + n * pairs, 0);
         let outer = std::mem::replace(&mut self.cursor, base);
         for record in array.iter() {
             record.visit(self);
         }
-        debug_assert_eq!(self.cursor, base + n * R::PAIRS, "{field}: Record::PAIRS disagrees with Record::visit");
+        debug_assert_eq!(self.cursor, base + n * pairs, "{field}: Record::PAIRS disagrees with Record::visit");
         self.cursor = outer;
     }
 }
@@ -210,15 +211,15 @@ impl<'f> Visitor<'f> for Place<'f> {
 /// `std::io::Cursor` would do, but its writes handle a position inside the buffer and
 /// `write_all` loops over `write`; records are written field by field (a few thousand small
 /// writes in a real file), so appending directly keeps the writer at a bulk copy's pace.
-struct Sink(Vec<u8>);
+pub(crate) struct Sink(pub(crate) Vec<u8>);
 
 impl Sink {
-    fn position(&self) -> u64 {
+    pub(crate) fn position(&self) -> u64 {
         self.0.len() as u64
     }
 
     /// Zero bytes up to `at`, where the layout pass put what comes next.
-    fn pad_to(&mut self, at: u64) -> BinResult<()> {
+    pub(crate) fn pad_to(&mut self, at: u64) -> BinResult<()> {
         let here = self.position();
         if here > at {
             let message = format!("a block laid out at {at:#x} would start at {here:#x}");

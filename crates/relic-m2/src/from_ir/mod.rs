@@ -42,9 +42,12 @@ use builder::{Builder, Result, ms, to_u32, unsupported};
 /// Maps the model to an M2 file (see the module docs).
 pub(crate) fn from_ir(model: &Model, options: &WriteOptions) -> Result<Converted<M2File>> {
     model.validate()?;
-    let (mut base, vertex_digest) = match m2_extras(model) {
-        Some(e) => (Some(e.file), e.vertex_digest),
-        None => (None, None),
+    let (mut base, vertex_digest, from_wrath) = match m2_extras(model) {
+        Some(e) => {
+            let from_wrath = e.wrath.is_some().then_some(e.classic_losses);
+            (Some(e.file), e.vertex_digest, from_wrath)
+        }
+        None => (None, None, None),
     };
     let stored_views = base.as_ref().map_or(0, |b| b.views.len());
     let version = options
@@ -58,6 +61,16 @@ pub(crate) fn from_ir(model: &Model, options: &WriteOptions) -> Result<Converted
         return Err(unsupported(format!("M2 version {version} cannot be written: only 256–263")));
     }
     let mut losses = Vec::new();
+    if let Some(classic_losses) = from_wrath {
+        // The file came from Wrath or later: what its 256–263 form could not hold is lost now.
+        losses.extend(classic_losses.into_iter().map(|(element, what)| Loss::new(element, what)));
+        if version < 260
+            && let Some(b) = &mut base
+        {
+            // Classic has no bone distance at 0x0A: Blizzard's Classic export writes 0 (§5.1).
+            b.bones.iter_mut().for_each(|b| b.submesh_id = 0);
+        }
+    }
     let retargeted = base.as_ref().is_some_and(|b| (b.version >= 260) != (version >= 260));
     if let Some(b) = &mut base
         && retargeted
@@ -81,9 +94,11 @@ pub(crate) fn from_ir(model: &Model, options: &WriteOptions) -> Result<Converted
 }
 
 /// Moves a Classic file to TBC or back: rotation keys change type, bones gain or lose their extra
-/// field (the views are rebuilt: their submeshes change size), and a file moved to Classic loses
-/// its blend overrides (a loss when it had any).
-fn retarget(file: &mut M2File, version: u32) -> Option<Loss> {
+/// field, particle emitters move to the version's byte 0x28 reading (a colour index is lost on the
+/// way to Classic), the views' submeshes gain or lose their sort centre and radius (`views`), and
+/// a file moved to Classic loses its blend overrides (a loss when it had any).
+fn retarget(file: &mut M2File, version: u32) -> Vec<Loss> {
+    let mut losses = Vec::new();
     file.version = version;
     for b in file.bones.iter_mut() {
         b.unknown = (version >= 260).then_some(0);
@@ -108,17 +123,33 @@ fn retarget(file: &mut M2File, version: u32) -> Option<Loss> {
             })
         };
     }
+    let mut colour_indices = 0;
+    for p in file.particle_emitters.iter_mut() {
+        // Classic reads bytes 0x28–0x2B as u16 blend, u16 emitter only (spec §14).
+        if version < 260
+            && let ParticleBlend::Split { blend_mode, emitter_type, color_index } = p.blending
+        {
+            colour_indices += usize::from(color_index != 0);
+            p.blending = ParticleBlend::Wide { blend_mode: blend_mode.into(), emitter_type: emitter_type.into() };
+        }
+    }
+    if colour_indices > 0 {
+        let what = format!("{colour_indices} particle colour indices dropped: versions 256–259 have none");
+        losses.push(Loss::new("particle emitters", what));
+    }
     if version < 260 {
         file.flags &= !FLAG_BLEND_OVERRIDES;
         let dropped = file.blend_overrides.take().map_or(0, |o| o.len());
-        return (dropped > 0).then(|| {
-            Loss::new("blend overrides", format!("{dropped} blend-mode overrides dropped: versions 256–259 have none"))
-        });
+        if dropped > 0 {
+            let what = format!("{dropped} blend-mode overrides dropped: versions 256–259 have none");
+            losses.push(Loss::new("blend overrides", what));
+        }
+        return losses;
     }
     if file.has_blend_overrides() && file.blend_overrides.is_none() {
         file.blend_overrides = Some(Default::default());
     }
-    None
+    losses
 }
 
 impl Builder<'_> {

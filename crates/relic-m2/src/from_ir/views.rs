@@ -24,12 +24,15 @@ impl Builder<'_> {
         materials_fit: bool,
         units: &[TextureUnit],
     ) -> Result<bool> {
-        if let Some(b) = self.base.filter(|_| !self.retargeted)
+        if let Some(b) = self.base
             && let Some(stored) = self.unchanged_vertices(b, &vertices, parts)
         {
             self.file.views = b.views.clone();
             self.file.bone_lookup = b.bone_lookup.clone();
             self.file.vertices = stored.into();
+            if self.retargeted {
+                sort_fields_for(&mut self.file);
+            }
             if !materials_fit {
                 for v in self.file.views.iter_mut() {
                     let origin: Vec<usize> = (0..v.submeshes.len())
@@ -87,6 +90,52 @@ impl Builder<'_> {
             None => base.views.iter().all(|v| palette::palettes_hold(v, &stored, &base.bone_lookup)),
         };
         same.then_some(stored)
+    }
+}
+
+/// Moves the views of a file to its version's submesh record: Classic's has no sort centre and
+/// radius (dropped); The Burning Crusade's gets them from the submesh's vertices (the centre of
+/// their box, the largest distance from it) where the views came from Classic.
+fn sort_fields_for(file: &mut M2File) {
+    let tbc = file.version >= 260;
+    let vertices = &file.vertices;
+    for view in file.views.iter_mut() {
+        let indices = view.indices.items.clone();
+        for s in view.submeshes.iter_mut() {
+            if !tbc {
+                (s.sort_center, s.sort_radius) = (None, None);
+                continue;
+            }
+            if s.sort_center.is_some() && s.sort_radius.is_some() {
+                continue;
+            }
+            let (start, count) = s.vertices();
+            let points: Vec<[f32; 3]> = indices
+                .get(start..start + count)
+                .unwrap_or_default()
+                .iter()
+                .filter_map(|&i| vertices.get(usize::from(i)).map(|v| v.position))
+                .collect();
+            let (mut lo, mut hi) = ([f32::MAX; 3], [f32::MIN; 3]);
+            for p in &points {
+                for c in 0..3 {
+                    if let (Some(l), Some(h), Some(v)) = (lo.get_mut(c), hi.get_mut(c), p.get(c)) {
+                        *l = l.min(*v);
+                        *h = h.max(*v);
+                    }
+                }
+            }
+            let center: [f32; 3] = if points.is_empty() {
+                [0.0; 3]
+            } else {
+                std::array::from_fn(|c| (lo.get(c).unwrap_or(&0.0) + hi.get(c).unwrap_or(&0.0)) / 2.0)
+            };
+            let radius = points
+                .iter()
+                .map(|p| p.iter().zip(&center).map(|(a, b)| (a - b) * (a - b)).sum::<f32>().sqrt())
+                .fold(0.0f32, f32::max);
+            (s.sort_center, s.sort_radius) = (Some(center), Some(radius));
+        }
     }
 }
 

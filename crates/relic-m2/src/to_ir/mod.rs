@@ -58,6 +58,25 @@ pub(crate) fn into_ir(file: M2File) -> Result<Model, ReadError> {
     Ok(with_extras(model, file))
 }
 
+/// Maps a Wrath-or-later model through its 256–263 form (`wrath::convert::to_classic`): the
+/// model's source is the Wrath version, its extras hold both files. The notes of reading (a
+/// missing LOD skin) come back as losses.
+pub(crate) fn wrath_to_ir(mut wrath: crate::wrath::Wrath) -> Result<relic_core::Converted<Model>, ReadError> {
+    let (flat, classic_losses) = crate::wrath::convert::to_classic(&wrath)?;
+    let mut model = mapped(&flat)?;
+    model.source = Some(SourceInfo { format: crate::FORMAT, version: wrath.file.version });
+    let losses = wrath.notes.iter().map(|n| relic_core::Loss::new("skins", n.clone())).collect();
+    wrath.file.vertices = Default::default();
+    let mut model = with_extras(model, flat);
+    if let Some(e) = model.extras.as_ref().and_then(|e| e.get::<M2Extras>()) {
+        let mut e = e.clone();
+        e.wrath = Some(Box::new(wrath));
+        e.classic_losses = classic_losses.into_iter().map(|l| (l.element, l.what)).collect();
+        model.extras = Some(FormatExtras::new(crate::FORMAT, e, &EXTRAS_OPS));
+    }
+    Ok(relic_core::Converted { value: model, losses })
+}
+
 /// The model without its extras.
 fn mapped(file: &M2File) -> Result<Model, ReadError> {
     let mut budget = Budget::new(file);
@@ -83,6 +102,6 @@ fn mapped(file: &M2File) -> Result<Model, ReadError> {
 fn with_extras(model: Model, mut kept: M2File) -> Model {
     let vertex_digest = Some(vertex_digest(&kept.vertices));
     kept.vertices = Default::default();
-    let extras = M2Extras { file: kept, vertex_digest };
+    let extras = M2Extras { file: kept, vertex_digest, wrath: None, classic_losses: Vec::new() };
     Model { extras: Some(FormatExtras::new(crate::FORMAT, extras, &EXTRAS_OPS)), ..model }
 }

@@ -1,0 +1,308 @@
+//! The header of Wrath and later non-chunked files (m2-wrath.md §2.1): 0x130 bytes (+8 with
+//! global flag 0x8). Against 256–263 it lost the playable-animation lookup, the embedded views
+//! (now a count of `.skin` files) and the texture flipbooks.
+
+use std::sync::Arc;
+
+use binrw::binrw;
+use serde::{Deserialize, Serialize};
+
+use super::particle::WrathParticle;
+use super::records::*;
+use super::track::KeyCtx;
+use crate::file::array::{M2Array, pod_array, some_pod_array};
+use crate::file::layout::Layout;
+use crate::file::material::{RenderFlag, Texture};
+use crate::file::mesh::Vertex;
+use crate::file::record::{Field, Visitor};
+use crate::file::sequence::Bounds;
+
+/// Size of the header of 264 and 272 (without the combiner array of flag 0x8).
+pub const WRATH_HEADER_SIZE: u64 = 0x130;
+/// Global flag 0x8: a texture-combiner array follows the header (264 on too, §2.1).
+pub const FLAG_COMBINER_COMBOS: u32 = 0x8;
+
+/// A whole `MD20` file of version 264 or 272 (its views are in `.skin` files, [`super::Skin`]).
+#[binrw]
+#[brw(little, magic = b"MD20")]
+#[br(import(anims: &[Option<Arc<Vec<u8>>>]))]
+#[bw(import(layout: &Layout))]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct WrathFile {
+    /// 264 Wrath, 272 Cataclysm to Warlords (non-chunked).
+    pub version: u32,
+    /// Model name with its NUL.
+    #[br(parse_with = pod_array)]
+    #[bw(args(layout))]
+    pub name: M2Array<u8>,
+    /// Global flags: 0x1/0x2 tilt, 0x8 combiner combos follow the header; 0x10, 0x80 [unknown], kept.
+    pub flags: u32,
+    /// Durations of the global sequences, milliseconds.
+    #[br(parse_with = pod_array)]
+    #[bw(args(layout))]
+    pub global_sequences: M2Array<u32>,
+    /// Sequences (64 bytes).
+    #[br(parse_with = pod_array)]
+    #[bw(args(layout))]
+    pub sequences: M2Array<WrathSequence>,
+    /// What each track needs to know while it is read (not stored).
+    #[br(temp, calc = KeyCtx::new(version, &global_sequences, &sequences, anims))]
+    #[bw(ignore)]
+    ctx: KeyCtx,
+    /// Sequence lookup: a hash table `id mod N` → sequence index, −1 empty (§3.5); may be empty.
+    #[br(parse_with = pod_array)]
+    #[bw(args(layout))]
+    pub sequence_lookup: M2Array<i16>,
+    /// Bones (88 bytes).
+    #[br(parse_with = keyed_records, args(version, &ctx))]
+    #[bw(args(layout))]
+    pub bones: M2Array<WrathBone>,
+    /// Key-bone id → bone index, or −1.
+    #[br(parse_with = pod_array)]
+    #[bw(args(layout))]
+    pub key_bone_lookup: M2Array<i16>,
+    /// Vertices (bind pose).
+    #[br(parse_with = pod_array)]
+    #[bw(args(layout))]
+    pub vertices: M2Array<Vertex>,
+    /// Number of `.skin` files (`NAME00.skin` …).
+    pub skin_profiles: u32,
+    /// Colour animations (40 bytes).
+    #[br(parse_with = keyed_records, args(version, &ctx))]
+    #[bw(args(layout))]
+    pub colors: M2Array<WrathColor>,
+    /// Textures.
+    #[br(parse_with = crate::file::record::record_array, args(version, ()))]
+    #[bw(args(layout))]
+    pub textures: M2Array<Texture>,
+    /// Texture weights (20 bytes).
+    #[br(parse_with = keyed_records, args(version, &ctx))]
+    #[bw(args(layout))]
+    pub transparency: M2Array<WrathTextureWeight>,
+    /// Texture transforms (60 bytes).
+    #[br(parse_with = keyed_records, args(version, &ctx))]
+    #[bw(args(layout))]
+    pub texture_transforms: M2Array<WrathTextureTransform>,
+    /// Replaceable texture type → texture index, or −1.
+    #[br(parse_with = pod_array)]
+    #[bw(args(layout))]
+    pub replaceable_texture_lookup: M2Array<i16>,
+    /// Materials.
+    #[br(parse_with = pod_array)]
+    #[bw(args(layout))]
+    pub render_flags: M2Array<RenderFlag>,
+    /// Bone palettes.
+    #[br(parse_with = pod_array)]
+    #[bw(args(layout))]
+    pub bone_lookup: M2Array<u16>,
+    /// Texture unit → texture.
+    #[br(parse_with = pod_array)]
+    #[bw(args(layout))]
+    pub texture_lookup: M2Array<i16>,
+    /// Texture-coordinate combos.
+    #[br(parse_with = pod_array)]
+    #[bw(args(layout))]
+    pub texture_unit_lookup: M2Array<i16>,
+    /// Transparency combos.
+    #[br(parse_with = pod_array)]
+    #[bw(args(layout))]
+    pub transparency_lookup: M2Array<i16>,
+    /// Texture-animation combos.
+    #[br(parse_with = pod_array)]
+    #[bw(args(layout))]
+    pub texture_transform_lookup: M2Array<i16>,
+    /// Box of the model over all sequences.
+    pub bounding_box: Bounds,
+    /// Radius of the bounding sphere.
+    pub bounding_radius: f32,
+    /// Box of the collision volume.
+    pub collision_box: Bounds,
+    /// Radius of the collision sphere.
+    pub collision_radius: f32,
+    /// Collision triangles.
+    #[br(parse_with = pod_array)]
+    #[bw(args(layout))]
+    pub collision_triangles: M2Array<u16>,
+    /// Collision vertices.
+    #[br(parse_with = pod_array)]
+    #[bw(args(layout))]
+    pub collision_vertices: M2Array<[f32; 3]>,
+    /// Collision normals.
+    #[br(parse_with = pod_array)]
+    #[bw(args(layout))]
+    pub collision_normals: M2Array<[f32; 3]>,
+    /// Attachments (40 bytes).
+    #[br(parse_with = keyed_records, args(version, &ctx))]
+    #[bw(args(layout))]
+    pub attachments: M2Array<WrathAttachment>,
+    /// Attachment id → index, or −1.
+    #[br(parse_with = pod_array)]
+    #[bw(args(layout))]
+    pub attachment_lookup: M2Array<i16>,
+    /// Events (36 bytes).
+    #[br(parse_with = keyed_records, args(version, &ctx))]
+    #[bw(args(layout))]
+    pub events: M2Array<WrathEvent>,
+    /// Lights (156 bytes).
+    #[br(parse_with = keyed_records, args(version, &ctx))]
+    #[bw(args(layout))]
+    pub lights: M2Array<WrathLight>,
+    /// Cameras (100 bytes; 116 from 272).
+    #[br(parse_with = keyed_records, args(version, &ctx))]
+    #[bw(args(layout))]
+    pub cameras: M2Array<WrathCamera>,
+    /// Camera id → index, or −1.
+    #[br(parse_with = pod_array)]
+    #[bw(args(layout))]
+    pub camera_lookup: M2Array<i16>,
+    /// Ribbon emitters (176 bytes).
+    #[br(parse_with = keyed_records, args(version, &ctx))]
+    #[bw(args(layout))]
+    pub ribbon_emitters: M2Array<WrathRibbon>,
+    /// Particle emitters (476 bytes; 492 from 272).
+    #[br(parse_with = keyed_records, args(version, &ctx))]
+    #[bw(args(layout))]
+    pub particle_emitters: M2Array<WrathParticle>,
+    /// With global flag 0x8 only: texture-combiner combos (shader ids per texture stage).
+    #[br(if(flags & FLAG_COMBINER_COMBOS != 0), parse_with = some_pod_array)]
+    #[bw(if(flags & FLAG_COMBINER_COMBOS != 0), write_with = write_combos, args(layout))]
+    pub combiner_combos: Option<M2Array<u16>>,
+}
+
+fn write_combos<W: std::io::Write + std::io::Seek>(
+    combos: &Option<M2Array<u16>>,
+    writer: &mut W,
+    endian: binrw::Endian,
+    args: (&Layout,),
+) -> binrw::BinResult<()> {
+    use binrw::BinWrite;
+    match combos {
+        Some(c) => c.write_options(writer, endian, args),
+        None => M2Array::<u16>::default().write_options(writer, endian, args),
+    }
+}
+
+impl KeyCtx {
+    /// The context of a file's tracks: its version, its sequences and the `.anim` bytes of each
+    /// external sequence (indexed by sequence; aliases carry their target's).
+    pub fn new(
+        version: u32,
+        global_sequences: &[u32],
+        sequences: &[WrathSequence],
+        anims: &[Option<Arc<Vec<u8>>>],
+    ) -> Self {
+        KeyCtx {
+            version,
+            sequences: sequences.len() as u32,
+            global_sequences: global_sequences.len() as u32,
+            anims: (0..sequences.len()).map(|s| anims.get(s).cloned().flatten()).collect(),
+        }
+    }
+}
+
+/// `parse_with` reader of an array of Wrath records, each [`Record::size`] bytes, taking the
+/// track context. Args: `(version, ctx)`.
+fn keyed_records<R, T>(
+    reader: &mut R,
+    endian: binrw::Endian,
+    (version, ctx): (u32, &KeyCtx),
+) -> binrw::BinResult<M2Array<T>>
+where
+    R: std::io::Read + std::io::Seek,
+    T: crate::file::record::Record + for<'a> binrw::BinRead<Args<'a> = (&'a KeyCtx,)>,
+{
+    use binrw::BinRead;
+    use relic_core::binary::{at_offset, check_count, in_element};
+    let size = T::size(version);
+    let pos = reader.stream_position()?;
+    let count = u32::read_options(reader, endian, ())?;
+    let offset = u32::read_options(reader, endian, ())?;
+    if count == 0 {
+        return Ok(M2Array { items: Vec::new(), offset });
+    }
+    let len = u64::from(count).saturating_mul(size);
+    let items = at_offset(reader, pos, u64::from(offset), len, |r| {
+        check_count(r, u64::from(count), size)?;
+        let mut out = Vec::with_capacity(count as usize);
+        for i in 0..count as usize {
+            out.push(T::read_options(r, endian, (ctx,)).map_err(|e| in_element(e, i))?);
+        }
+        Ok(out)
+    })?;
+    Ok(M2Array { items, offset })
+}
+
+impl WrathFile {
+    /// Bytes of the header (with the combiner pair when flag 0x8 is set).
+    pub fn header_size(&self) -> u64 {
+        WRATH_HEADER_SIZE + if self.flags & FLAG_COMBINER_COMBOS != 0 { 8 } else { 0 }
+    }
+
+    /// `(count, offset)` pairs in the header.
+    pub(crate) fn header_pairs(&self) -> usize {
+        29 + usize::from(self.flags & FLAG_COMBINER_COMBOS != 0)
+    }
+
+    /// The model name: the text before the first NUL.
+    pub fn name_text(&self) -> String {
+        crate::file::array::text(&self.name)
+    }
+
+    /// Visits every block the header points to, in header order.
+    pub(crate) fn visit<'f, V: Visitor<'f>>(&'f self, v: &mut V) {
+        v.pod(Field::new("name"), &self.name);
+        v.pod(Field::new("global_sequences"), &self.global_sequences);
+        v.pod(Field::new("sequences"), &self.sequences);
+        v.pod(Field::new("sequence_lookup"), &self.sequence_lookup);
+        v.records(Field::new("bones"), &self.bones);
+        v.pod(Field::new("key_bone_lookup"), &self.key_bone_lookup);
+        v.pod(Field::new("vertices"), &self.vertices);
+        v.records(Field::new("colors"), &self.colors);
+        v.records(Field::new("textures"), &self.textures);
+        v.records(Field::new("transparency"), &self.transparency);
+        v.records(Field::new("texture_transforms"), &self.texture_transforms);
+        v.pod(Field::new("replaceable_texture_lookup"), &self.replaceable_texture_lookup);
+        v.pod(Field::new("render_flags"), &self.render_flags);
+        v.pod(Field::new("bone_lookup"), &self.bone_lookup);
+        v.pod(Field::new("texture_lookup"), &self.texture_lookup);
+        v.pod(Field::new("texture_unit_lookup"), &self.texture_unit_lookup);
+        v.pod(Field::new("transparency_lookup"), &self.transparency_lookup);
+        v.pod(Field::new("texture_transform_lookup"), &self.texture_transform_lookup);
+        v.pod(Field::new("collision_triangles"), &self.collision_triangles);
+        v.pod(Field::new("collision_vertices"), &self.collision_vertices);
+        v.pod(Field::new("collision_normals"), &self.collision_normals);
+        v.records(Field::new("attachments"), &self.attachments);
+        v.pod(Field::new("attachment_lookup"), &self.attachment_lookup);
+        v.records(Field::new("events"), &self.events);
+        v.records(Field::new("lights"), &self.lights);
+        v.records(Field::new("cameras"), &self.cameras);
+        v.pod(Field::new("camera_lookup"), &self.camera_lookup);
+        v.records(Field::new("ribbon_emitters"), &self.ribbon_emitters);
+        v.records(Field::new("particle_emitters"), &self.particle_emitters);
+        if self.flags & FLAG_COMBINER_COMBOS != 0 {
+            match &self.combiner_combos {
+                Some(c) => v.pod(Field::new("combiner_combos"), c),
+                None => v.empty(1),
+            }
+        }
+    }
+
+    /// The sequence whose keys sequence `s` uses: `s` itself, or for an alias the first
+    /// non-alias along its `alias_next` chain (`None` for a chain that loops or leaves the table).
+    pub fn resolve_alias(&self, s: usize) -> Option<usize> {
+        resolve_alias(&self.sequences, s)
+    }
+}
+
+/// See [`WrathFile::resolve_alias`].
+pub fn resolve_alias(sequences: &[WrathSequence], s: usize) -> Option<usize> {
+    let mut at = s;
+    for _ in 0..=sequences.len() {
+        let seq = sequences.get(at)?;
+        if !seq.is_alias() {
+            return Some(at);
+        }
+        at = usize::from(seq.alias_next);
+    }
+    None
+}

@@ -1,0 +1,130 @@
+//! `.skin` files (m2-wrath.md §4): the views of Wrath and later, one file per profile
+//! (`NAME00.skin` … `NAME03.skin`), offsets relative to the `.skin`'s first byte.
+
+use binrw::binrw;
+use bytemuck::{Pod, Zeroable};
+use serde::{Deserialize, Serialize};
+
+use crate::file::array::{M2Array, pod_array, some_pod_array};
+use crate::file::layout::Layout;
+use crate::file::mesh::{Submesh, TextureUnit};
+use crate::file::record::{Field, Visitor, record_array};
+
+/// A shadow batch of 272 `.skin` files (16 bytes; fields from pywowlib, kept raw).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Pod, Zeroable, Serialize, Deserialize)]
+#[repr(C)]
+pub struct ShadowBatch {
+    /// Flags.
+    pub flags: u8,
+    /// Second flags byte.
+    pub flags2: u8,
+    /// Unknown.
+    pub unknown: u16,
+    /// Submesh.
+    pub submesh: u16,
+    /// Texture.
+    pub texture: u16,
+    /// Colour.
+    pub color: u16,
+    /// Transparency.
+    pub transparency: u16,
+    /// Padding to 16 bytes [inferred].
+    pub padding: [u16; 2],
+}
+
+const _: () = assert!(size_of::<ShadowBatch>() == 16);
+
+/// A `.skin` file: the 44-byte view record of 256–263 behind a `SKIN` magic (48 bytes), plus the
+/// shadow batches at 272 (56 bytes).
+#[binrw]
+#[brw(little, magic = b"SKIN")]
+#[br(import(version: u32))]
+#[bw(import(layout: &Layout))]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct Skin {
+    /// Skin-local vertex → model vertex.
+    #[br(parse_with = pod_array)]
+    #[bw(args(layout))]
+    pub indices: M2Array<u16>,
+    /// Triangles, three indices into `indices` each.
+    #[br(parse_with = pod_array)]
+    #[bw(args(layout))]
+    pub triangles: M2Array<u16>,
+    /// Per skin-local vertex: the palette slot of each of its four bones.
+    #[br(parse_with = pod_array)]
+    #[bw(args(layout))]
+    pub properties: M2Array<[u8; 4]>,
+    /// Submeshes (48 bytes, as 260–263).
+    #[br(parse_with = record_array, args(264, (264,)))]
+    #[bw(args(layout))]
+    pub submeshes: M2Array<Submesh>,
+    /// Texture units (batches).
+    #[br(parse_with = pod_array)]
+    #[bw(args(layout))]
+    pub texture_units: M2Array<TextureUnit>,
+    /// Largest palette a submesh may use (64, 53, 21 in Blizzard's files; 0 in one 272 file, so
+    /// not a limit).
+    pub bone_count_max: u32,
+    /// 272 on: shadow batches.
+    #[br(if(version >= 272), parse_with = some_pod_array)]
+    #[bw(if(self_shadow(shadow_batches)), write_with = write_shadow, args(layout))]
+    pub shadow_batches: Option<M2Array<ShadowBatch>>,
+}
+
+fn self_shadow(s: &Option<M2Array<ShadowBatch>>) -> bool {
+    s.is_some()
+}
+
+fn write_shadow<W: std::io::Write + std::io::Seek>(
+    s: &Option<M2Array<ShadowBatch>>,
+    writer: &mut W,
+    endian: binrw::Endian,
+    args: (&Layout,),
+) -> binrw::BinResult<()> {
+    use binrw::BinWrite;
+    s.clone().unwrap_or_default().write_options(writer, endian, args)
+}
+
+impl Skin {
+    /// Bytes of the header (magic included).
+    pub fn header_size(&self) -> u64 {
+        if self.shadow_batches.is_some() { 56 } else { 48 }
+    }
+
+    /// Visits the blocks in header order.
+    pub(crate) fn visit<'f, V: Visitor<'f>>(&'f self, v: &mut V) {
+        v.pod(Field::new("indices"), &self.indices);
+        v.pod(Field::new("triangles"), &self.triangles);
+        v.pod(Field::new("properties"), &self.properties);
+        v.records(Field::new("submeshes"), &self.submeshes);
+        v.pod(Field::new("texture_units"), &self.texture_units);
+        if let Some(s) = &self.shadow_batches {
+            v.pod(Field::new("shadow_batches"), s);
+        }
+    }
+
+    /// The skin as the 44-byte view record of 256–263 (the same fields, §4.3).
+    pub fn to_view(&self) -> crate::file::View {
+        crate::file::View {
+            indices: self.indices.clone(),
+            triangles: self.triangles.clone(),
+            properties: self.properties.clone(),
+            submeshes: self.submeshes.clone(),
+            texture_units: self.texture_units.clone(),
+            bone_count_max: self.bone_count_max,
+        }
+    }
+
+    /// A skin holding a view's fields (no shadow batches: 264's layout unless `version` ≥ 272).
+    pub fn from_view(view: &crate::file::View, version: u32) -> Self {
+        Skin {
+            indices: view.indices.clone(),
+            triangles: view.triangles.clone(),
+            properties: view.properties.clone(),
+            submeshes: view.submeshes.clone(),
+            texture_units: view.texture_units.clone(),
+            bone_count_max: view.bone_count_max,
+            shadow_batches: (version >= 272).then(M2Array::default),
+        }
+    }
+}

@@ -1,0 +1,183 @@
+//! Animated values from Wrath on (m2-wrath.md §3.1): every track keeps one timeline per sequence
+//! — an outer `M2Array` of `(count, offset)` pairs, one per sequence (or one for a global
+//! sequence or a constant), each pointing at that timeline's keys. 20 bytes (12 for events).
+//!
+//! The keys of an external sequence (§3.4) live in its `.anim` file: their offsets count from
+//! that file's first byte. [`KeyCtx`] says which sequences are external and holds their bytes.
+
+use std::io::{Cursor, Read, Seek};
+
+use binrw::{BinResult, Endian, binrw};
+use bytemuck::Pod;
+use relic_core::ReadErrorKind;
+use relic_core::binary::{at_offset, pod_vec};
+use relic_core::error::custom;
+use serde::{Deserialize, Serialize};
+
+use crate::file::array::{M2Array, pod_array};
+use crate::file::layout::Layout;
+use crate::file::record::{Field, Visitor};
+use crate::file::track::{global_sequence, interpolation, values_per_key};
+
+/// What tracks need to know while they are read: the sequences, which of them keep their keys in
+/// a `.anim` file, and those files' bytes.
+#[derive(Debug, Clone, Default)]
+pub struct KeyCtx {
+    /// File version (264, 272).
+    pub version: u32,
+    /// Number of sequences.
+    pub sequences: u32,
+    /// Number of global sequences.
+    pub global_sequences: u32,
+    /// Per sequence: the bytes of the `.anim` holding its keys (after alias resolution), or
+    /// `None` when the keys are inside the `.m2`.
+    pub anims: Vec<Option<std::sync::Arc<Vec<u8>>>>,
+}
+
+impl KeyCtx {
+    /// The `.anim` bytes of sequence `s`, if its keys are external.
+    fn anim(&self, s: usize) -> Option<&[u8]> {
+        self.anims.get(s).and_then(|a| a.as_deref()).map(Vec::as_slice)
+    }
+}
+
+/// How a track's values are counted: by its interpolation (1 value per key, 3 for Hermite and
+/// Bezier) or always 1 (camera tracks, whose value type already holds the three parts).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PerKey {
+    /// As the interpolation says.
+    ByInterpolation,
+    /// One (spline) value per key whatever the interpolation.
+    One,
+}
+
+/// A per-sequence track (`M2Track<T>` from Wrath on, 20 bytes).
+#[binrw]
+#[brw(little)]
+#[br(import(ctx: &KeyCtx, per_key: PerKey))]
+#[bw(import(layout: &Layout))]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SeqTrack<T: Pod> {
+    /// 0 none (step), 1 linear, 2 Hermite, 3 Bezier.
+    #[br(parse_with = interpolation)]
+    pub interpolation: u16,
+    /// Global sequence driving the track, or −1.
+    #[br(parse_with = global_sequence, args(ctx.global_sequences))]
+    pub global_sequence: i16,
+    /// Key times (milliseconds from the sequence's start), one timeline per sequence (or one for
+    /// a global sequence or a constant).
+    #[br(parse_with = timelines, args(ctx, 1, None))]
+    #[bw(args(layout))]
+    pub timestamps: M2Array<M2Array<u32>>,
+    /// Key values per timeline: one per key, three (value, in-tangent, out-tangent) for Hermite
+    /// and Bezier tracks; the stored counts are key counts.
+    #[br(parse_with = timelines, args(ctx, keys_per_value(per_key, interpolation), Some(&timestamps)))]
+    #[bw(args(layout))]
+    pub values: M2Array<M2Array<T>>,
+}
+
+/// An event's firing times from Wrath on (12 bytes: a track without values).
+#[binrw]
+#[brw(little)]
+#[br(import(ctx: &KeyCtx))]
+#[bw(import(layout: &Layout))]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct SeqEventTrack {
+    /// Interpolation (0 in every known file; unused).
+    #[br(parse_with = interpolation)]
+    pub interpolation: u16,
+    /// Global sequence or −1.
+    #[br(parse_with = global_sequence, args(ctx.global_sequences))]
+    pub global_sequence: i16,
+    /// Firing times per sequence, milliseconds from the sequence's start.
+    #[br(parse_with = timelines, args(ctx, 1, None))]
+    #[bw(args(layout))]
+    pub timestamps: M2Array<M2Array<u32>>,
+}
+
+impl<T: Pod> Default for SeqTrack<T> {
+    fn default() -> Self {
+        Self { interpolation: 0, global_sequence: -1, timestamps: M2Array::default(), values: M2Array::default() }
+    }
+}
+
+impl<T: Pod> SeqTrack<T> {
+    /// Values stored per key (3 for Hermite and Bezier unless the value type holds them).
+    pub fn per_key(&self, per_key: PerKey) -> usize {
+        keys_per_value(per_key, self.interpolation) as usize
+    }
+}
+
+fn keys_per_value(per_key: PerKey, interpolation: u16) -> u64 {
+    match per_key {
+        PerKey::One => 1,
+        PerKey::ByInterpolation => values_per_key(interpolation) as u64,
+    }
+}
+
+/// `parse_with` reader of a timeline array: the outer `(count, offset)` pairs, then each
+/// timeline's keys — from the `.m2` for sequences kept inside it, from the sequence's `.anim`
+/// otherwise. Args: `(ctx, values per counted key, the timestamps when reading values)`: values
+/// must have as many timelines, and as many keys in each, as the timestamps.
+pub(crate) fn timelines<R: Read + Seek, T: Pod>(
+    reader: &mut R,
+    endian: Endian,
+    (ctx, per_key, times): (&KeyCtx, u64, Option<&M2Array<M2Array<u32>>>),
+) -> BinResult<M2Array<M2Array<T>>> {
+    let outer_at = reader.stream_position()?;
+    let pairs: M2Array<[u32; 2]> = pod_array(reader, endian, ())?;
+    if let Some(times) = times {
+        let counts = |t: &M2Array<u32>| t.len() as u64;
+        let shape = pairs.iter().map(|p| u64::from(p[0]));
+        if times.len() != pairs.len() || !times.iter().map(counts).eq(shape) {
+            let message = "values and timestamps differ in their timelines or key counts".to_string();
+            return Err(custom(outer_at, ReadErrorKind::Invalid(message)));
+        }
+    }
+    let limit = u64::from(ctx.sequences.max(1));
+    if pairs.len() as u64 > limit {
+        let message = format!("{} timelines for {} sequences", pairs.len(), ctx.sequences);
+        return Err(custom(outer_at, ReadErrorKind::Invalid(message)));
+    }
+    let mut items = Vec::with_capacity(pairs.len());
+    for (s, &[count, offset]) in pairs.iter().enumerate() {
+        let pair_at = u64::from(pairs.offset) + 8 * s as u64;
+        let n = u64::from(count).saturating_mul(per_key);
+        let len = n.saturating_mul(size_of::<T>() as u64);
+        let keys = if count == 0 {
+            Vec::new()
+        } else if let Some(anim) = ctx.anim(s) {
+            let mut cursor = Cursor::new(anim);
+            at_offset(&mut cursor, pair_at, u64::from(offset), len, |r| pod_vec(r, endian, (n,)))
+                .map_err(|e| anim_error(e, s))?
+        } else {
+            at_offset(reader, pair_at, u64::from(offset), len, |r| pod_vec(r, endian, (n,)))?
+        };
+        items.push(M2Array { items: keys, offset });
+    }
+    Ok(M2Array { items, offset: pairs.offset })
+}
+
+/// Says that an out-of-bounds offset was one into sequence `s`'s `.anim` file.
+fn anim_error(e: binrw::Error, s: usize) -> binrw::Error {
+    match e {
+        binrw::Error::Custom { pos, err } => match err.downcast::<ReadErrorKind>() {
+            Ok(kind) => custom(pos, ReadErrorKind::Invalid(format!("in the .anim file of sequence {s}: {kind}"))),
+            Err(err) => binrw::Error::Custom { pos, err },
+        },
+        other => other,
+    }
+}
+
+impl<T: Pod> SeqTrack<T> {
+    /// Visits the track's two timeline arrays (`name` is the track's field).
+    pub(crate) fn visit<'f, V: Visitor<'f>>(&'f self, name: &'static str, v: &mut V) {
+        v.timelines(Field::part(name, "timestamps"), &self.timestamps);
+        v.timelines(Field::part(name, "values"), &self.values);
+    }
+
+    /// True if the track has no key in any timeline.
+    pub fn is_empty(&self) -> bool {
+        self.timestamps.iter().all(|t| t.is_empty())
+    }
+}

@@ -1,0 +1,370 @@
+//! Between the Wrath layout (264, 272) and 256–263 (m2-wrath.md §9): [`to_classic`] lays every
+//! sequence on one timeline and moves the `.skin` files into the file's views (at most 4);
+//! [`from_classic`] cuts the timeline into one per sequence and the views into `.skin` files.
+//! Everything one side cannot hold comes back as a [`Loss`] with counts.
+//!
+//! The common model of a Wrath file is the common model of its 256–263 form (`to_classic`), so
+//! the mapping of bones, meshes, materials and effects is the one of 256–263.
+
+mod particles;
+pub(crate) mod tracks;
+
+use relic_core::{Loss, ReadError, ReadErrorKind};
+
+use self::tracks::{Windows, flatten, flatten_events, flatten_spline};
+use super::Wrath;
+use crate::file::wrath::*;
+use crate::file::*;
+
+/// Windows start on the next mark of 10 000/3 ms after the previous window ends (10 of the 11
+/// windows of the Classic GnomePounder sit there; §9).
+fn next_mark(after: u64) -> u64 {
+    // Marks round to the nearest millisecond: 3333, 6667, 10000, 13333, …
+    let mark = |k: u64| (k * 10_000 + 1) / 3;
+    let mut k = after * 3 / 10_000;
+    while mark(k) <= after {
+        k += 1;
+    }
+    mark(k)
+}
+
+/// Lays the sequences on one timeline: each non-alias on the next mark after the last, each alias
+/// on its target's window (reusing its keys where they are equal).
+fn windows(f: &WrathFile) -> Result<Windows, ReadError> {
+    let n = f.sequences.len();
+    let mut spans = vec![(0u32, 0u32); n];
+    let mut reuses = vec![None; n];
+    let mut end = 0u64;
+    for (s, seq) in f.sequences.iter().enumerate() {
+        if seq.is_alias() {
+            continue;
+        }
+        let start = next_mark(end);
+        end = start + u64::from(seq.duration);
+        let (Ok(a), Ok(b)) = (u32::try_from(start), u32::try_from(end)) else {
+            let message =
+                format!("the sequences' durations add up past the u32 milliseconds of one timeline at sequence {s}");
+            return Err(ReadError::new(u64::from(f.sequences.offset), ReadErrorKind::Invalid(message)));
+        };
+        if let Some(span) = spans.get_mut(s) {
+            *span = (a, b);
+        }
+    }
+    for s in 0..n {
+        if let Some(t) = f.resolve_alias(s).filter(|&t| t != s) {
+            let target = spans.get(t).copied().unwrap_or_default();
+            if let (Some(span), Some(reuse)) = (spans.get_mut(s), reuses.get_mut(s)) {
+                *span = target;
+                *reuse = (t < s).then_some(t);
+            }
+        }
+    }
+    Ok(Windows { spans, reuses })
+}
+
+/// A direct id → first sequence table (256–263's sequence lookup).
+fn direct_lookup(ids: impl Iterator<Item = u16> + Clone) -> Vec<i16> {
+    let len = ids.clone().map(|id| usize::from(id) + 1).max().unwrap_or(0);
+    let mut table = vec![-1i16; len];
+    for (i, id) in ids.enumerate() {
+        if let Some(slot) = table.get_mut(usize::from(id))
+            && *slot == -1
+        {
+            *slot = i as i16;
+        }
+    }
+    table
+}
+
+/// Wrath's hash lookup (§3.5): N the smallest prime above twice the number of ids, slot `id mod
+/// N`, linear probing, −1 empty.
+fn hash_lookup(ids: &[u16]) -> Vec<i16> {
+    let mut distinct: Vec<u16> = ids.to_vec();
+    distinct.sort_unstable();
+    distinct.dedup();
+    if distinct.is_empty() {
+        return Vec::new();
+    }
+    let prime = |p: usize| p >= 2 && (2..).take_while(|d| d * d <= p).all(|d| !p.is_multiple_of(d));
+    let size = (2 * distinct.len() + 1..).find(|&p| prime(p)).unwrap_or(2);
+    let mut table = vec![-1i16; size];
+    for &id in &distinct {
+        let first = ids.iter().position(|&i| i == id).unwrap_or(0) as i16;
+        let home = usize::from(id) % size;
+        if let Some(slot) = (0..size).map(|k| (home + k) % size).find(|&k| table.get(k) == Some(&-1))
+            && let Some(entry) = table.get_mut(slot)
+        {
+            *entry = first;
+        }
+    }
+    table
+}
+
+/// A Wrath model as a 256–263 file (version 263: compressed rotations, 48-byte submeshes), and
+/// what that file cannot hold.
+pub(crate) fn to_classic(wrath: &Wrath) -> Result<(M2File, Vec<Loss>), ReadError> {
+    let f = &wrath.file;
+    let w = windows(f)?;
+    let mut losses = Vec::new();
+    let sequences: Vec<Sequence> = f
+        .sequences
+        .iter()
+        .zip(&w.spans)
+        .map(|(s, &(start, end))| Sequence {
+            id: s.id,
+            variation: 0,
+            start,
+            end,
+            move_speed: s.move_speed,
+            flags: s.flags & !(SEQUENCE_IN_MODEL | SEQUENCE_ALIAS),
+            frequency: s.frequency,
+            padding: s.padding,
+            replay: s.replay,
+            blend_time: s.blend_time,
+            bounds: s.bounds,
+            bounds_radius: s.bounds_radius,
+            next_variation: s.next_variation,
+            alias_next: 0,
+        })
+        .collect();
+    let ids = f.sequences.iter().map(|s| s.id);
+    let playable: Vec<PlayableAnimation> = direct_lookup(ids.clone())
+        .iter()
+        .enumerate()
+        .map(|(id, &i)| PlayableAnimation { fallback_id: if i >= 0 { id as i16 } else { 0 }, flags: 0 })
+        .collect();
+    if !playable.is_empty() {
+        let missing = playable.iter().enumerate().filter(|(id, p)| p.fallback_id as usize != *id).count();
+        losses.push(Loss::new(
+            "playable animation lookup",
+            format!("built for {} ids without the client's AnimationData fallbacks: {missing} ids the model lacks fall back to Stand", playable.len()),
+        ));
+    }
+    let skins = wrath.skins.len();
+    if f.skin_profiles as usize > skins {
+        losses.push(Loss::new(
+            "views",
+            format!("{} of {} .skin files were not read", f.skin_profiles as usize - skins, f.skin_profiles),
+        ));
+    }
+    let mut flat = M2File {
+        version: 263,
+        name: f.name.clone(),
+        flags: f.flags,
+        global_sequences: f.global_sequences.clone(),
+        sequences: sequences.into(),
+        sequence_lookup: direct_lookup(ids).into(),
+        playable_lookup: playable.into(),
+        bones: f.bones.iter().map(|b| bone_to_classic(b, &w)).collect::<Vec<_>>().into(),
+        key_bone_lookup: f.key_bone_lookup.clone(),
+        vertices: f.vertices.clone(),
+        views: wrath.skins.iter().map(Skin::to_view).collect::<Vec<_>>().into(),
+        colors: f
+            .colors
+            .iter()
+            .map(|c| Color { color: flatten(&c.color, &w), alpha: flatten(&c.alpha, &w) })
+            .collect::<Vec<_>>()
+            .into(),
+        textures: f.textures.clone(),
+        transparency: f
+            .transparency
+            .iter()
+            .map(|t| TextureWeight { weight: flatten(&t.weight, &w) })
+            .collect::<Vec<_>>()
+            .into(),
+        texture_flipbooks: [0, 0],
+        texture_transforms: f
+            .texture_transforms
+            .iter()
+            .map(|t| TextureTransform {
+                translation: flatten(&t.translation, &w),
+                rotation: flatten(&t.rotation, &w),
+                scaling: flatten(&t.scaling, &w),
+            })
+            .collect::<Vec<_>>()
+            .into(),
+        replaceable_texture_lookup: f.replaceable_texture_lookup.clone(),
+        render_flags: f.render_flags.clone(),
+        bone_lookup: f.bone_lookup.clone(),
+        texture_lookup: f.texture_lookup.clone(),
+        texture_unit_lookup: f.texture_unit_lookup.clone(),
+        transparency_lookup: f.transparency_lookup.clone(),
+        texture_transform_lookup: f.texture_transform_lookup.clone(),
+        bounding_box: f.bounding_box,
+        bounding_radius: f.bounding_radius,
+        collision_box: f.collision_box,
+        collision_radius: f.collision_radius,
+        collision_triangles: f.collision_triangles.clone(),
+        collision_vertices: f.collision_vertices.clone(),
+        collision_normals: f.collision_normals.clone(),
+        attachments: f
+            .attachments
+            .iter()
+            .map(|a| Attachment {
+                id: a.id,
+                bone: a.bone,
+                unknown: a.unknown,
+                position: a.position,
+                visibility: flatten(&a.visibility, &w),
+            })
+            .collect::<Vec<_>>()
+            .into(),
+        attachment_lookup: f.attachment_lookup.clone(),
+        events: f
+            .events
+            .iter()
+            .map(|e| Event {
+                identifier: e.identifier,
+                data: e.data,
+                bone: e.bone,
+                position: e.position,
+                times: flatten_events(&e.times, &w),
+            })
+            .collect::<Vec<_>>()
+            .into(),
+        lights: f.lights.iter().map(|l| light_to_classic(l, &w)).collect::<Vec<_>>().into(),
+        cameras: f.cameras.iter().map(|c| camera_to_classic(c, &w)).collect::<Vec<_>>().into(),
+        camera_lookup: f.camera_lookup.clone(),
+        ribbon_emitters: f.ribbon_emitters.iter().map(|r| ribbon_to_classic(r, &w)).collect::<Vec<_>>().into(),
+        particle_emitters: f.particle_emitters.iter().map(|p| particles::to_classic(p, &w)).collect::<Vec<_>>().into(),
+        blend_overrides: f.combiner_combos.clone(),
+    };
+    if flat.flags & FLAG_BLEND_OVERRIDES != 0 && flat.blend_overrides.is_none() {
+        flat.blend_overrides = Some(M2Array::default());
+    }
+    count_losses(f, &mut losses);
+    Ok((flat, losses))
+}
+
+/// Counts what a 256–263 file cannot hold of `f`.
+fn count_losses(f: &WrathFile, losses: &mut Vec<Loss>) {
+    let mut parts: Vec<(&str, usize)> = Vec::new();
+    for p in f.particle_emitters.iter() {
+        for what in particles::unheld(p) {
+            match parts.iter_mut().find(|(w, _)| *w == what) {
+                Some((_, n)) => *n += 1,
+                None => parts.push((what, 1)),
+            }
+        }
+    }
+    for (what, n) in parts {
+        losses.push(Loss::new(
+            "particle emitters",
+            format!("{what}: dropped on {n} of {} emitters", f.particle_emitters.len()),
+        ));
+    }
+    let planes = f.ribbon_emitters.iter().filter(|r| r.priority_plane != 0 || r.padding != 0).count();
+    if planes > 0 {
+        losses.push(Loss::new("ribbon emitters", format!("priority plane dropped on {planes} ribbons")));
+    }
+    let fov_tracks = f
+        .cameras
+        .iter()
+        .filter(|c| {
+            c.field_of_view_track.as_ref().is_some_and(|t| t.timestamps.iter().map(|t| t.len()).sum::<usize>() > 1)
+        })
+        .count();
+    if fov_tracks > 0 {
+        losses.push(Loss::new("cameras", format!("{fov_tracks} animated fields of view kept as their first value")));
+    }
+    let aliases = f.sequences.iter().filter(|s| s.is_alias()).count();
+    if aliases > 0 {
+        losses
+            .push(Loss::new("sequences", format!("{aliases} aliases become sequences sharing their target's window")));
+    }
+}
+
+fn bone_to_classic(b: &WrathBone, w: &Windows) -> Bone {
+    Bone {
+        key_bone_id: b.key_bone_id,
+        flags: b.flags,
+        parent: b.parent,
+        submesh_id: b.distance_to_parent,
+        unknown: Some(b.name_crc),
+        translation: flatten(&b.translation, w),
+        rotation: RotationTrack::Compressed(flatten(&b.rotation, w)),
+        scale: flatten(&b.scale, w),
+        pivot: b.pivot,
+    }
+}
+
+fn light_to_classic(l: &WrathLight, w: &Windows) -> Light {
+    Light {
+        kind: l.kind,
+        bone: l.bone,
+        position: l.position,
+        ambient_color: flatten(&l.ambient_color, w),
+        ambient_intensity: flatten(&l.ambient_intensity, w),
+        diffuse_color: flatten(&l.diffuse_color, w),
+        diffuse_intensity: flatten(&l.diffuse_intensity, w),
+        attenuation_start: flatten(&l.attenuation_start, w),
+        attenuation_end: flatten(&l.attenuation_end, w),
+        visibility: flatten(&l.visibility, w),
+    }
+}
+
+fn camera_to_classic(c: &WrathCamera, w: &Windows) -> Camera {
+    let fov = c.field_of_view.or_else(|| {
+        let t = c.field_of_view_track.as_ref()?;
+        t.values.iter().find_map(|v| v.first()).map(|v| v[0])
+    });
+    Camera {
+        kind: c.kind,
+        field_of_view: fov.unwrap_or(std::f32::consts::FRAC_PI_4),
+        far_clip: c.far_clip,
+        near_clip: c.near_clip,
+        positions: flatten_spline(&c.positions, w),
+        position_base: c.position_base,
+        target_positions: flatten_spline(&c.target_positions, w),
+        target_position_base: c.target_position_base,
+        roll: flatten_spline(&c.roll, w),
+    }
+}
+
+fn ribbon_to_classic(r: &WrathRibbon, w: &Windows) -> Ribbon {
+    Ribbon {
+        id: r.id,
+        bone: r.bone,
+        position: r.position,
+        textures: r.textures.clone(),
+        materials: r.materials.clone(),
+        color: flatten(&r.color, w),
+        alpha: flatten(&r.alpha, w),
+        height_above: flatten(&r.height_above, w),
+        height_below: flatten(&r.height_below, w),
+        edges_per_second: r.edges_per_second,
+        edge_lifetime: r.edge_lifetime,
+        gravity: r.gravity,
+        texture_rows: r.texture_rows,
+        texture_cols: r.texture_cols,
+        texture_slot: flatten(&r.texture_slot, w),
+        visibility: flatten(&r.visibility, w),
+    }
+}
+
+mod back;
+pub(crate) use back::from_classic;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The marks of the Classic GnomePounder's windows (§9): 10 000/3 ms, rounded.
+    #[test]
+    fn windows_start_on_the_next_third_of_ten_seconds() {
+        let starts: Vec<u64> = [0, 6667, 13333, 20000, 26667, 31333, 34000, 38167, 41500].map(next_mark).to_vec();
+        assert_eq!(starts, [3333, 10000, 16667, 23333, 30000, 33333, 36667, 40000, 43333]);
+    }
+
+    #[test]
+    fn the_hash_lookup_finds_every_id_on_its_home_slot_or_after() {
+        let ids = [0, 0, 0, 0, 4, 5, 16, 16, 130, 8, 1];
+        let table = hash_lookup(&ids);
+        assert_eq!(table.len(), 17);
+        for (i, &id) in ids.iter().enumerate() {
+            let first = ids.iter().position(|&x| x == id).unwrap_or(i) as i16;
+            assert!(table.contains(&first), "{id}");
+        }
+        assert_eq!(table.get(usize::from(ids[8]) % 17), Some(&8));
+    }
+}

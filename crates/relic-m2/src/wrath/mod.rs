@@ -1,0 +1,234 @@
+//! Wrath and later non-chunked M2 (264, 272) with the files beside it: the `.skin` views and the
+//! `.anim` keys of external sequences (m2-wrath.md). [`read`] finds them by name next to the
+//! model; [`write`] gives them back with the suffixes to name them by.
+
+mod check;
+pub mod convert;
+pub(crate) mod model;
+
+use std::sync::Arc;
+
+use relic_core::format::{Input, SiblingFile};
+use relic_core::{ReadError, ReadErrorKind, WriteError};
+
+use crate::file::wrath::{SEQUENCE_NOT_EXTERNAL, Skin, WrathFile, WrathSequence, resolve_alias};
+
+/// Versions read and written from Wrath on.
+pub const WRATH_VERSIONS: [u32; 2] = [264, 272];
+
+/// Most `.skin` files a model may name (`NAME00` … `NAME03`).
+pub const MAX_SKINS: u32 = 4;
+
+/// A Wrath-or-later model with its `.skin` files (the `.anim` keys are inside the file's tracks).
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+pub struct Wrath {
+    /// The `.m2`.
+    pub file: WrathFile,
+    /// `NAME00.skin` … in order; a missing LOD skin after the first ends the list (see `notes`).
+    pub skins: Vec<Skin>,
+    /// `.anim` files read, by name (for `relic info`).
+    #[serde(default)]
+    pub anim_files: Vec<String>,
+    /// What was missing but did not stop the model from being read.
+    #[serde(default)]
+    pub notes: Vec<String>,
+}
+
+/// Why a Wrath-or-later version cannot be read, or `None` if it can.
+pub(crate) fn refusal(version: u32) -> Option<String> {
+    match version {
+        264 | 272 => None,
+        265..=271 => Some(format!(
+            "M2 version {version} was never seen in a released file: its layout is unknown (264 and 272 are read)"
+        )),
+        273 | 274 => Some(format!(
+            "non-chunked M2 version {version} (Warlords/Legion) has no documented layout: only 264 and 272 are read"
+        )),
+        _ => {
+            Some(format!("M2 version {version} is newer than any documented non-chunked layout (264 and 272 are read)"))
+        }
+    }
+}
+
+/// The `.skin` file name of profile `i` of the model named `stem`.
+pub fn skin_name(stem: &str, i: u32) -> String {
+    format!("{stem}{i:02}.skin")
+}
+
+/// The `.anim` file name of a sequence of the model named `stem`.
+pub fn anim_name(stem: &str, sequence: &WrathSequence) -> String {
+    format!("{stem}{:04}-{:02}.anim", sequence.id, sequence.variation)
+}
+
+/// True if the keys of sequence `s` live in a `.anim` file (after alias resolution, §3.4).
+pub fn is_external(sequences: &[WrathSequence], s: usize) -> bool {
+    let r = resolve_alias(sequences, s).unwrap_or(s);
+    sequences.get(r).is_some_and(|q| q.flags & SEQUENCE_NOT_EXTERNAL == 0)
+}
+
+fn load_error(name: &str, e: std::io::Error) -> ReadError {
+    ReadError::new(0, ReadErrorKind::Io(format!("{name}: {e}")))
+}
+
+fn missing(name: &str, what: &str) -> ReadError {
+    ReadError::new(0, ReadErrorKind::Invalid(format!("{what} {name} was looked for next to the model and not found")))
+}
+
+/// Reads the sequences from the header (before the tracks, which need to know which are external).
+fn peek_sequences(bytes: &[u8]) -> Result<Vec<WrathSequence>, ReadError> {
+    let u32_at = |at: usize| bytes.get(at..at + 4).and_then(|b| b.try_into().ok()).map(u32::from_le_bytes);
+    let (Some(count), Some(offset)) = (u32_at(0x1C), u32_at(0x20)) else {
+        return Err(ReadError::new(0x1C, ReadErrorKind::Truncated));
+    };
+    let len = u64::from(count) * 64;
+    let end = u64::from(offset).checked_add(len).filter(|&e| e <= bytes.len() as u64);
+    let Some(end) = end else {
+        let file_len = bytes.len() as u64;
+        return Err(ReadError::at(
+            0x1C,
+            "WrathFile.sequences",
+            ReadErrorKind::OffsetOutOfBounds { target: u64::from(offset), len, file_len },
+        ));
+    };
+    let block = bytes.get(offset as usize..end as usize).unwrap_or_default();
+    Ok(block.chunks_exact(64).map(bytemuck::pod_read_unaligned).collect())
+}
+
+/// The `.anim` bytes of each sequence, `None` for a sequence kept in the `.m2`.
+pub type AnimBytes = Vec<Option<Arc<Vec<u8>>>>;
+
+/// Loads the `.anim` bytes of every external sequence (indexed by sequence).
+fn load_anims(input: &Input<'_>, sequences: &[WrathSequence]) -> Result<(AnimBytes, Vec<String>), ReadError> {
+    let mut by_name: Vec<(String, Arc<Vec<u8>>)> = Vec::new();
+    let mut anims = Vec::with_capacity(sequences.len());
+    for s in 0..sequences.len() {
+        if !is_external(sequences, s) {
+            anims.push(None);
+            continue;
+        }
+        let r = resolve_alias(sequences, s).unwrap_or(s);
+        let Some(seq) = sequences.get(r) else {
+            anims.push(None);
+            continue;
+        };
+        let name = anim_name(input.stem(), seq);
+        if let Some((_, bytes)) = by_name.iter().find(|(n, _)| *n == name) {
+            anims.push(Some(bytes.clone()));
+            continue;
+        }
+        let bytes = input.siblings.read(&name).map_err(|e| load_error(&name, e))?;
+        let bytes = bytes.ok_or_else(|| {
+            missing(&name, &format!("the keys of sequence {s} (external: flags {:#x}) are in", seq.flags))
+        })?;
+        if let Some(magic) = bytes
+            .get(..4)
+            .filter(|m| [b"AFM2", b"AFSA", b"AFSB"].contains(&<&[u8; 4]>::try_from(*m).unwrap_or(&[0; 4])))
+        {
+            let magic = String::from_utf8_lossy(magic);
+            return Err(ReadError::new(
+                0,
+                ReadErrorKind::UnsupportedVersion {
+                    version: 0,
+                    reason: format!("{name} is a chunked .anim ({magic}, Legion or later): not supported"),
+                },
+            ));
+        }
+        let bytes = Arc::new(bytes);
+        by_name.push((name, bytes.clone()));
+        anims.push(Some(bytes));
+    }
+    Ok((anims, by_name.into_iter().map(|(n, _)| n).collect()))
+}
+
+/// Reads the `.skin` files the header counts (at most [`MAX_SKINS`]): the first must exist; a
+/// later one missing ends the list with a note.
+fn load_skins(input: &Input<'_>, file: &WrathFile, notes: &mut Vec<String>) -> Result<Vec<Skin>, ReadError> {
+    let mut skins = Vec::new();
+    if file.skin_profiles > MAX_SKINS {
+        notes.push(format!("the header names {} .skin files: only the first {MAX_SKINS} are read", file.skin_profiles));
+    }
+    for i in 0..file.skin_profiles.min(MAX_SKINS) {
+        let name = skin_name(input.stem(), i);
+        let Some(bytes) = input.siblings.read(&name).map_err(|e| load_error(&name, e))? else {
+            if i == 0 {
+                return Err(missing(&name, "the model's geometry (its first view)"));
+            }
+            notes.push(format!(
+                "{name} (LOD {i}) was not found next to the model: read without it and the LODs after it"
+            ));
+            break;
+        };
+        let skin = read_skin(&bytes, file.version).map_err(|e| e.within(&name))?;
+        check::skin(&skin, file).map_err(|e| e.within(&name))?;
+        skins.push(skin);
+    }
+    Ok(skins)
+}
+
+/// Parses one `.skin` file of a model of `version` (no cross-checks against the model).
+pub fn read_skin(bytes: &[u8], version: u32) -> Result<Skin, ReadError> {
+    relic_core::binary::parse(bytes, |s| {
+        use binrw::BinRead;
+        Skin::read_options(s, binrw::Endian::Little, (version,))
+    })
+}
+
+/// Parses a Wrath-or-later `.m2` with the `.anim` bytes of its external sequences given by
+/// sequence index (no `.skin`, no cross-checks).
+pub fn read_file(bytes: &[u8], anims: &[Option<Arc<Vec<u8>>>]) -> Result<WrathFile, ReadError> {
+    relic_core::binary::parse(bytes, |s| {
+        use binrw::BinRead;
+        WrathFile::read_options(s, binrw::Endian::Little, (anims,))
+    })
+}
+
+/// Reads a Wrath-or-later model with its `.skin` and `.anim` files (found through
+/// `input.siblings` by `input`'s stem) and checks every cross-reference.
+pub fn read(input: &Input<'_>) -> Result<Wrath, ReadError> {
+    let bytes = input.bytes;
+    let version = crate::detect(bytes).map_or(0, |d| d.source.version);
+    if let Some(reason) = refusal(version) {
+        return Err(ReadError::new(4, ReadErrorKind::UnsupportedVersion { version, reason }));
+    }
+    if input.stem().is_empty() {
+        let reason = "a Wrath-or-later M2 keeps its views in NAME00.skin …: read it from a named file".into();
+        return Err(ReadError::new(0, ReadErrorKind::UnsupportedVersion { version, reason }));
+    }
+    let sequences = peek_sequences(bytes)?;
+    let (anims, anim_files) = load_anims(input, &sequences)?;
+    let file = read_file(bytes, &anims)?;
+    check::file(&file)?;
+    let mut notes = Vec::new();
+    let skins = load_skins(input, &file, &mut notes)?;
+    let wrath = Wrath { file, skins, anim_files, notes };
+    let (classic, _) = convert::to_classic(&wrath)?;
+    crate::validate::references(&classic).map_err(|e| e.within("the model as 256–263"))?;
+    Ok(wrath)
+}
+
+/// Writes the model, its skins (`00.skin` …) and its `.anim` files (`0060-00.anim` …) as files
+/// beside the model: the main bytes and the siblings with their suffixes after the stem.
+pub fn write(wrath: &Wrath) -> Result<(Vec<u8>, Vec<SiblingFile>), WriteError> {
+    let written = crate::file::wrath::write(&wrath.file)?;
+    let mut siblings = Vec::new();
+    for (i, skin) in wrath.skins.iter().enumerate() {
+        let bytes = crate::file::wrath::write_skin(skin)?;
+        siblings.push(SiblingFile { suffix: format!("{i:02}.skin"), bytes });
+    }
+    for (s, bytes) in written.anims {
+        let Some(seq) = wrath.file.sequences.get(s) else { continue };
+        siblings.push(SiblingFile { suffix: anim_name("", seq), bytes });
+    }
+    Ok((written.model, siblings))
+}
+
+/// Sibling files held in memory (tests, fuzzing, callers without a folder): name → bytes,
+/// matched without regard to letter case.
+#[derive(Debug, Clone, Default)]
+pub struct SiblingBytes(pub Vec<(String, Vec<u8>)>);
+
+impl relic_core::format::Siblings for SiblingBytes {
+    fn read(&self, name: &str) -> std::io::Result<Option<Vec<u8>>> {
+        Ok(self.0.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, b)| b.clone()))
+    }
+}

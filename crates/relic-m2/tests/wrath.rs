@@ -1,0 +1,142 @@
+//! Wrath and later (264, 272) with their `.skin` and `.anim` files: the real files read and write
+//! back byte for byte; what is missing or malformed is refused with the file's name.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
+
+use relic_core::format::Input;
+use relic_m2::wrath::{self, SiblingBytes};
+
+/// Every model of the corpus's `m2-wrath/` folder with the files beside it (empty without it).
+fn wrath_models() -> Vec<(String, Vec<u8>, SiblingBytes)> {
+    let Some(dir) = relic_testkit::corpus_dir("real Wrath M2 files") else { return Vec::new() };
+    models_in(&dir.join("m2-wrath"))
+}
+
+/// The fixtures of `fixtures/m2-wrath/` with the files beside them.
+fn fixture_models() -> Vec<(String, Vec<u8>, SiblingBytes)> {
+    let models = models_in(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/m2-wrath"));
+    assert!(models.len() >= 3, "fixtures missing: run `cargo xtask fixtures`");
+    models
+}
+
+/// The `.m2` files of a folder, each with every file of the folder as its siblings.
+fn models_in(dir: &std::path::Path) -> Vec<(String, Vec<u8>, SiblingBytes)> {
+    let mut all: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .map(|e| (e.file_name().to_string_lossy().into_owned(), std::fs::read(e.path()).unwrap()))
+        .collect();
+    all.sort();
+    let siblings = SiblingBytes(all.clone());
+    all.into_iter()
+        .filter(|(n, _)| n.to_ascii_lowercase().ends_with(".m2"))
+        .map(|(n, b)| (n, b, siblings.clone()))
+        .collect()
+}
+
+#[test]
+fn real_files_write_back_byte_for_byte_with_their_skins() {
+    let models = wrath_models();
+    let mut checked = 0;
+    for (name, bytes, siblings) in &models {
+        let input = Input { bytes, name, siblings };
+        let model = wrath::read(&input).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let (written, files) = wrath::write(&model).unwrap();
+        assert!(
+            written == *bytes,
+            "{name}: differs from byte {:?}",
+            written.iter().zip(bytes.iter()).position(|(a, b)| a != b)
+        );
+        let stem = name.trim_end_matches(".m2");
+        assert_eq!(files.len(), model.skins.len(), "{name}");
+        for f in &files {
+            let original = siblings.0.iter().find(|(n, _)| *n == format!("{stem}{}", f.suffix)).unwrap();
+            assert!(f.bytes == original.1, "{name}: {} differs", f.suffix);
+        }
+        checked += 1 + files.len();
+        eprintln!("{name}: v{}, {} skins, byte-identical", model.file.version, model.skins.len());
+    }
+    // Every model present and every skin it names were compared.
+    let skins = |s: &SiblingBytes| s.0.iter().filter(|(n, _)| n.ends_with(".skin")).count();
+    assert_eq!(checked, models.len() + models.first().map_or(0, |m| skins(&m.2)));
+}
+
+#[test]
+fn real_files_and_fixtures_pass_the_corpus_battery() {
+    let mut models = wrath_models();
+    models.extend(fixture_models());
+    for (name, bytes, siblings) in &models {
+        // The fixtures' sequence boxes are made up by their builder: only real files are judged.
+        let fixture = name.starts_with('v');
+        let input = Input { bytes, name, siblings };
+        let checks = relic_m2::verify::corpus_checks_input(&input);
+        for c in &checks.0 {
+            eprintln!("{name}: {c}");
+        }
+        let failures: Vec<String> =
+            checks.failures().filter(|c| !(fixture && c.name == "sequence-boxes")).map(ToString::to_string).collect();
+        assert!(failures.is_empty(), "{name}: {failures:?}");
+        assert!(checks.0.iter().any(|c| c.name == "ir-round-trip"), "{name}");
+    }
+}
+
+/// The Wrath GnomePounder converted to 256 against Blizzard's own Classic export (§9).
+#[test]
+fn wrath_gnome_pounder_pairs_with_the_classic_export() {
+    let Some(classic) = relic_testkit::corpus_file("pair check", "m2/GnomePounder-vanilla.m2") else { return };
+    let models = wrath_models();
+    let Some((name, bytes, siblings)) = models.iter().find(|m| m.0 == "GnomePounder.m2") else { return };
+    let input = Input { bytes, name, siblings };
+    let checks = relic_m2::verify::pair::pair_checks(&input, &classic);
+    for c in &checks.0 {
+        eprintln!("{c}");
+    }
+    let failures: Vec<String> = checks.failures().map(ToString::to_string).collect();
+    assert!(failures.is_empty(), "{failures:?}");
+}
+
+/// Writes `model` at `version` and reads it back with the files written beside it.
+fn through(model: &relic_core::Model, version: u32) -> (relic_core::Model, Vec<relic_core::Loss>) {
+    let out = relic_m2::write_files(model, &relic_core::WriteOptions { version: Some(version) }).unwrap();
+    let files = out.value.siblings.iter().map(|s| (format!("Trip{}", s.suffix), s.bytes.clone())).collect();
+    let siblings = SiblingBytes(files);
+    let input = Input { bytes: &out.value.bytes, name: "Trip.m2", siblings: &siblings };
+    (relic_m2::read_input(&input).unwrap().value, out.losses)
+}
+
+/// 256 → 264 → 256 keeps what 256 holds: every count, the vertices, materials, effects and the
+/// pose of every sequence (the posed mesh's box at 20 moments of each).
+#[test]
+fn classic_files_survive_a_trip_through_wrath() {
+    use relic_anim::pose::ClipTime;
+    let Some(classic) = relic_testkit::corpus_file("256 → 264 → 256", "m2/GnomePounder-vanilla.m2") else { return };
+    let model = relic_m2::read_model(&classic).unwrap();
+    let (wrath, losses) = through(&model, 264);
+    assert_eq!(wrath.source.unwrap().version, 264);
+    eprintln!("→ 264: {losses:?}");
+    let (back, losses) = through(&wrath, 256);
+    eprintln!("→ 256: {losses:?}");
+    let out = relic_m2::write_model(&back, &relic_core::WriteOptions { version: Some(256) }).unwrap().value;
+    let (a, b) = (relic_m2::read(&classic).unwrap(), relic_m2::read(&out).unwrap());
+    assert_eq!(relic_m2::info(&out).unwrap().facts, relic_m2::info(&classic).unwrap().facts);
+    assert!(a.vertices == b.vertices && a.views == b.views && a.textures == b.textures);
+    assert!(a.particle_emitters.len() == b.particle_emitters.len() && a.cameras == b.cameras);
+    assert_eq!(
+        a.attachments.iter().map(|x| (x.id, x.bone, x.position)).collect::<Vec<_>>(),
+        b.attachments.iter().map(|x| (x.id, x.bone, x.position)).collect::<Vec<_>>()
+    );
+    let ids = |f: &relic_m2::M2File| f.sequences.iter().map(|s| (s.id, s.end - s.start, s.flags)).collect::<Vec<_>>();
+    assert_eq!(ids(&a), ids(&b));
+    let mut worst = 0.0f32;
+    for (i, anim) in model.animations.iter().enumerate() {
+        for k in 0..20 {
+            let t = anim.duration * k as f32 / 19.0;
+            let p = relic_anim::bounds::posed_bounds(&model, i, ClipTime::at(t)).unwrap().unwrap();
+            let q = relic_anim::bounds::posed_bounds(&back, i, ClipTime::at(t)).unwrap().unwrap();
+            for c in 0..3 {
+                worst = worst.max((p.min[c] - q.min[c]).abs()).max((p.max[c] - q.max[c]).abs());
+            }
+        }
+    }
+    eprintln!("worst posed-box difference {worst}");
+    assert!(worst < 1e-3, "{worst}");
+}

@@ -1,0 +1,100 @@
+//! Damaged Wrath files and the files beside them: missing, truncated or pointing past their end —
+//! typed errors naming the file or field, never a panic, allocation bounded by the input.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
+
+use relic_core::format::Input;
+use relic_m2::wrath::{self, SiblingBytes};
+use relic_testkit::{CountingAllocator, Harness};
+
+#[global_allocator]
+static ALLOC: CountingAllocator = CountingAllocator;
+
+/// The real Rabbit (264, one skin), `None` without the corpus.
+fn rabbit() -> Option<(Vec<u8>, Vec<u8>)> {
+    let m2 = relic_testkit::corpus_file("Wrath hostile inputs", "m2-wrath/Rabbit.m2")?;
+    let skin = relic_testkit::corpus_file("Wrath hostile inputs", "m2-wrath/Rabbit00.skin")?;
+    Some((m2, skin))
+}
+
+fn read(m2: &[u8], files: Vec<(&str, Vec<u8>)>) -> Result<wrath::Wrath, relic_core::ReadError> {
+    let siblings = SiblingBytes(files.into_iter().map(|(n, b)| (n.to_string(), b)).collect());
+    wrath::read(&Input { bytes: m2, name: "Rabbit.m2", siblings: &siblings })
+}
+
+/// Rabbit with sequence 0 (Walk, id 4) made external: its keys come from `Rabbit0004-00.anim`.
+fn external(m2: &[u8]) -> Vec<u8> {
+    let mut m = m2.to_vec();
+    m[0x15c..0x160].copy_from_slice(&0u32.to_le_bytes());
+    m
+}
+
+#[test]
+fn missing_files_are_named() {
+    let Some((m2, skin)) = rabbit() else { return };
+    let e = read(&m2, vec![]).unwrap_err().to_string();
+    assert!(e.contains("Rabbit00.skin"), "{e}");
+    // A second profile the header promises but the folder lacks: a note, the model still reads.
+    let mut two = m2.clone();
+    two[0x44..0x48].copy_from_slice(&2u32.to_le_bytes());
+    let w = read(&two, vec![("Rabbit00.skin", skin.clone())]).unwrap();
+    assert_eq!(w.skins.len(), 1);
+    assert!(w.notes.iter().any(|n| n.contains("Rabbit01.skin")), "{:?}", w.notes);
+    let e = read(&external(&m2), vec![("Rabbit00.skin", skin)]).unwrap_err().to_string();
+    assert!(e.contains("Rabbit0004-00.anim"), "{e}");
+}
+
+/// An external sequence reads its keys from its `.anim` (here the `.m2`'s own bytes, where the
+/// offsets point) and writes them into a new `.anim` that reads back the same.
+#[test]
+fn external_keys_round_trip_through_their_anim_file() {
+    let Some((m2, skin)) = rabbit() else { return };
+    let m = external(&m2);
+    let w = read(&m, vec![("Rabbit00.skin", skin.clone()), ("Rabbit0004-00.anim", m2.clone())]).unwrap();
+    assert_eq!(w.anim_files, ["Rabbit0004-00.anim"]);
+    let (bytes, files) = wrath::write(&w).unwrap();
+    let anim = files.iter().find(|f| f.suffix == "0004-00.anim").expect("the .anim is written");
+    assert!(anim.bytes.len() < m2.len() && anim.bytes.len() % 16 == 0);
+    let back = read(&bytes, vec![("Rabbit00.skin", skin), ("Rabbit0004-00.anim", anim.bytes.clone())]).unwrap();
+    assert!(back.file == w.file && back.skins == w.skins);
+    // Chunked (Legion) .anim files are refused by their magic.
+    let e = read(&m, vec![("Rabbit0004-00.anim", b"AFM2\0\0\0\0".to_vec())]).unwrap_err().to_string();
+    assert!(e.contains("chunked"), "{e}");
+}
+
+#[test]
+fn anim_offsets_past_the_end_are_refused() {
+    let Some((m2, skin)) = rabbit() else { return };
+    let m = external(&m2);
+    let mut h = Harness::new().reader("wrath::read", |anim: &[u8]| {
+        read(&m, vec![("Rabbit00.skin", skin.clone()), ("Rabbit0004-00.anim", anim.to_vec())])
+    });
+    h.truncations("Rabbit0004-00.anim", &m2[..m2.len().min(0x3000)]);
+    assert!(h.failures().is_empty(), "{:?}", h.failures());
+    drop(h);
+    let e = read(&m, vec![("Rabbit00.skin", skin), ("Rabbit0004-00.anim", m2[..64].to_vec())]).unwrap_err();
+    assert!(e.to_string().contains(".anim file of sequence 0"), "{e}");
+}
+
+#[test]
+fn truncated_and_damaged_skins_are_refused() {
+    let Some((m2, skin)) = rabbit() else { return };
+    let mut h = Harness::new().reader("wrath::read", |s: &[u8]| read(&m2, vec![("Rabbit00.skin", s.to_vec())]));
+    h.truncations("Rabbit00.skin", &skin);
+    h.byte_changes("Rabbit00.skin", &skin[..0x40]);
+    assert!(h.failures().is_empty(), "{:?}", h.failures());
+    // A skin vertex naming a model vertex that does not exist.
+    let mut bad = skin.clone();
+    let at = u32::from_le_bytes(skin[8..12].try_into().unwrap()) as usize;
+    bad[at..at + 2].copy_from_slice(&500u16.to_le_bytes());
+    let e = read(&m2, vec![("Rabbit00.skin", bad)]).unwrap_err().to_string();
+    assert!(e.contains("model vertex 500") && e.contains("154 exist"), "{e}");
+}
+
+#[test]
+fn truncated_and_damaged_models_are_refused() {
+    let Some((m2, skin)) = rabbit() else { return };
+    let mut h = Harness::new().reader("wrath::read", |m: &[u8]| read(m, vec![("Rabbit00.skin", skin.clone())]));
+    h.truncations("Rabbit.m2", &m2[..0x400]);
+    h.byte_changes("Rabbit.m2", &m2[..0x140]);
+    assert!(h.failures().is_empty(), "{:?}", h.failures());
+}
