@@ -156,6 +156,10 @@ pub struct V12Extras {
 /// A piece's data beyond the model.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct PieceExtras {
+    /// Name (to find the piece again when a tool reorders the meshes: Blender sorts them by
+    /// name).
+    #[serde(default)]
+    pub name: String,
     /// Material slot as stored.
     pub material_index: u16,
     /// Specular exponent.
@@ -181,6 +185,11 @@ pub struct LodExtras {
     pub sub_lod: Vec<u16>,
     /// Model vertices past the file's vertex count: the file vertex each duplicates.
     pub splits: Vec<u32>,
+    /// File vertices whose stored position is not where their weights put them, with that
+    /// position (model frame): what, with the weights, finds the file vertices again after a
+    /// tool reordered the mesh (`from_ir::merge`).
+    #[serde(default)]
+    pub positions: Vec<(u32, [f32; 3])>,
     /// Digest of the model mesh as `to_ir` made it.
     pub digest: u64,
 }

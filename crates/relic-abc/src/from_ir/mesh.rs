@@ -12,22 +12,33 @@ use super::skeleton::Skeleton;
 use crate::extras::{LodExtras, V12Extras, mesh_digest};
 use crate::file::{Face, FaceCorner, Piece, PieceLod, Vertex, Weight};
 
-/// Meshes grouped into pieces: a LOD-0 mesh starts a piece, the meshes after it are its lower LODs.
-fn group_pieces(model: &Model, losses: &mut Vec<Loss>) -> Vec<Vec<usize>> {
+/// Meshes grouped into pieces: a LOD-0 mesh starts a piece; a lower LOD joins the piece of its
+/// name (the one before it if no piece has that name). Pieces come in the stored order while the
+/// stored names find every piece (a tool may have reordered the meshes: Blender sorts by name).
+fn group_pieces(model: &Model, ex: Option<&V12Extras>, losses: &mut Vec<Loss>) -> Vec<Vec<usize>> {
     let mut pieces: Vec<Vec<usize>> = Vec::new();
     for (i, mesh) in model.meshes.iter().enumerate() {
-        match pieces.last_mut() {
-            Some(p) if mesh.lod.level != 0 => {
-                if mesh.lod.level as usize != p.len() {
-                    losses.push(Loss::new(
-                        format!("meshes[{i}] {:?}", mesh.name),
-                        format!("LOD level {} written as level {}", mesh.lod.level, p.len()),
-                    ));
-                }
-                p.push(i);
-            }
-            _ => pieces.push(vec![i]),
+        if mesh.lod.level == 0 || pieces.is_empty() {
+            pieces.push(vec![i]);
+            continue;
         }
+        let named = pieces
+            .iter()
+            .rposition(|p| p.first().and_then(|&m| model.meshes.get(m)).is_some_and(|m| m.name == mesh.name));
+        let Some(p) = named.or(pieces.len().checked_sub(1)).and_then(|p| pieces.get_mut(p)) else { continue };
+        if mesh.lod.level as usize != p.len() {
+            losses.push(Loss::new(
+                format!("meshes[{i}] {:?}", mesh.name),
+                format!("LOD level {} written as level {}", mesh.lod.level, p.len()),
+            ));
+        }
+        p.push(i);
+    }
+    for p in &mut pieces {
+        p.sort_by_key(|&m| model.meshes.get(m).map_or(0, |x| x.lod.level));
+    }
+    if let Some(x) = ex {
+        stored_order(model, x, &mut pieces);
     }
     let lods = pieces.iter().map(Vec::len).max().unwrap_or(0);
     for p in &mut pieces {
@@ -47,6 +58,31 @@ fn group_pieces(model: &Model, losses: &mut Vec<Loss>) -> Vec<Vec<usize>> {
     pieces
 }
 
+/// Puts the pieces in the order the extras name them, if their names find every piece.
+fn stored_order(model: &Model, x: &V12Extras, pieces: &mut Vec<Vec<usize>>) {
+    if x.pieces.len() != pieces.len() || x.pieces.iter().any(|p| p.name.is_empty()) {
+        return;
+    }
+    let name = |p: &Vec<usize>| p.first().and_then(|&m| model.meshes.get(m)).map(|m| m.name.as_str());
+    let mut left: Vec<Option<Vec<usize>>> = pieces.drain(..).map(Some).collect();
+    let mut ordered = Vec::with_capacity(left.len());
+    for stored in &x.pieces {
+        let found = left.iter_mut().find(|p| p.as_ref().and_then(name) == Some(stored.name.as_str()));
+        match found.and_then(Option::take) {
+            Some(p) => ordered.push(p),
+            None => break,
+        }
+    }
+    if ordered.len() == x.pieces.len() {
+        *pieces = ordered;
+    } else {
+        // Put back what was taken, in the model's order.
+        let mut all: Vec<Vec<usize>> = ordered.into_iter().chain(left.into_iter().flatten()).collect();
+        all.sort_by_key(|p| p.first().copied().unwrap_or(0));
+        *pieces = all;
+    }
+}
+
 pub(super) type PiecesOut = (Vec<Piece>, Vec<f32>, u32);
 
 pub(super) fn build_pieces(
@@ -58,7 +94,7 @@ pub(super) fn build_pieces(
     frame: Frame,
     losses: &mut Vec<Loss>,
 ) -> Result<PiecesOut, WriteError> {
-    let groups = group_pieces(model, losses);
+    let groups = group_pieces(model, ex, losses);
     let lod_count = groups.first().map(Vec::len);
     let pieces_fit = ex.filter(|x| {
         x.pieces.len() == groups.len() && x.pieces.iter().zip(&groups).all(|(p, g)| p.lods.len() == g.len())
@@ -170,6 +206,12 @@ fn build_lod(
             .collect();
         return Ok(PieceLod { faces, vertices, weights: x.weights.clone() });
     }
+    if let Some(x) = ex.filter(|_| !mesh.normals.is_empty()) {
+        let refs = super::merge::references(x, &sk.binds, frame);
+        if let Some(map) = super::merge::file_vertices(mesh, &refs, sk) {
+            return Ok(matched_lod(mesh, x, &map, frame));
+        }
+    }
     let normals = if mesh.normals.is_empty() { computed_normals(mesh) } else { mesh.normals.clone() };
     let same_count = ex.filter(|x| x.weight_counts.len() == n && x.splits.is_empty());
     if ex.is_some() && same_count.is_none() && !last {
@@ -214,6 +256,34 @@ fn build_lod(
         .map(|&[a, b, c]| Face { corners: [c, b, a].map(|v| FaceCorner { uv: uv(v), vertex: v as u16 }) })
         .collect();
     Ok(PieceLod { faces, vertices, weights })
+}
+
+/// A LOD whose model vertices were matched to the stored file vertices (`map`: the file vertex of
+/// each model vertex): the stored weights, weight counts and sub-LOD links, each file vertex's
+/// position and normal from the first model vertex matched to it, the UVs per corner.
+fn matched_lod(mesh: &Mesh, x: &LodExtras, matched: &super::merge::Matched, frame: Frame) -> PieceLod {
+    let file_n = x.weight_counts.len();
+    let map = &matched.file_vertex;
+    let uvs = mesh.uv_sets.first();
+    let uv = |v: u32| uvs.and_then(|s| s.get(v as usize)).copied().unwrap_or([0.0; 2]);
+    let file_vertex = |v: u32| map.get(v as usize).copied().unwrap_or(0) as u16;
+    let faces = mesh
+        .triangles
+        .iter()
+        .map(|&[a, b, c]| Face { corners: [c, b, a].map(|v| FaceCorner { uv: uv(v), vertex: file_vertex(v) }) })
+        .collect();
+    let vertices = (0..file_n)
+        .map(|f| {
+            let v = matched.source.get(f).copied().unwrap_or(0) as usize;
+            Vertex {
+                weight_count: x.weight_counts.get(f).copied().unwrap_or(0),
+                sub_lod_vertex: x.sub_lod.get(f).copied().unwrap_or(0),
+                position: frame.vector_from_ir(mesh.positions.get(v).copied().unwrap_or_default()),
+                normal: frame.vector_from_ir(mesh.normals.get(v).copied().unwrap_or_default()),
+            }
+        })
+        .collect();
+    PieceLod { faces, vertices, weights: x.weights.clone() }
 }
 
 /// Area-weighted vertex normals of a mesh without normals (model frame).

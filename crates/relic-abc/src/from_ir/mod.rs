@@ -11,6 +11,7 @@
 
 mod animation;
 mod material;
+pub(crate) mod merge;
 mod mesh;
 mod names;
 mod skeleton;

@@ -63,7 +63,9 @@ pub(super) fn to_ir(file: &V12File) -> Model {
                 0 => 0.0,
                 l => file.header.lod_distances.get(l - 1).copied().unwrap_or(0.0),
             };
-            let (mut mesh, extras) = v12_lod_mesh(lod, frame);
+            let (mut mesh, mut extras) = v12_lod_mesh(lod, frame);
+            let file_positions = mesh.positions.get(..lod.vertices.len()).unwrap_or_default();
+            extras.positions = crate::from_ir::merge::departures(&extras, file_positions, &binds, frame);
             mesh.name = text(&piece.name);
             mesh.material = material;
             mesh.lod = Lod { level: level as u32, distance };
@@ -71,6 +73,7 @@ pub(super) fn to_ir(file: &V12File) -> Model {
             model.meshes.push(mesh);
         }
         piece_extras.push(PieceExtras {
+            name: text(&piece.name),
             material_index: piece.material_index,
             specular_power: piece.specular_power,
             specular_scale: piece.specular_scale,
@@ -170,6 +173,7 @@ fn v12_lod_mesh(lod: &PieceLod, frame: Frame) -> (Mesh, LodExtras) {
         weights: lod.weights.clone(),
         sub_lod: lod.vertices.iter().map(|v| v.sub_lod_vertex).collect(),
         splits: split.splits.clone(),
+        positions: Vec::new(),
         digest: 0,
     };
     let mesh = Mesh { positions, normals, uv_sets: vec![split.uvs], skin, triangles, ..Mesh::default() };
