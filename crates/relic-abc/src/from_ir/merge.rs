@@ -19,7 +19,7 @@ use relic_core::math::{self, Mat4};
 use relic_core::model::Mesh;
 
 use super::skeleton::Skeleton;
-use crate::extras::LodExtras;
+use crate::extras::{LodExtras, MovedVertex};
 
 /// How far (per coordinate, game units) a vertex may be from its stored position and still be
 /// that vertex.
@@ -47,8 +47,8 @@ pub(crate) fn references(x: &LodExtras, binds: &[Mat4], frame: Frame) -> Vec<Opt
         let end = start + usize::from(count);
         let weights = x.weights.get(start..end).unwrap_or_default();
         start = end;
-        if let Some((_, position)) = x.positions.iter().find(|(f, _)| *f as usize == out.len()) {
-            out.push(Some(Reference { position: *position, nodes: normalised_nodes(weights) }));
+        if let Some(moved) = x.positions.iter().find(|m| m.vertex as usize == out.len()) {
+            out.push(Some(Reference { position: moved.position, nodes: normalised_nodes(weights) }));
             continue;
         }
         let strongest = weights
@@ -83,13 +83,13 @@ fn normalised_nodes(weights: &[crate::file::Weight]) -> Vec<(u32, f32)> {
 
 /// The file vertices whose stored position is not where their weights put them (a file may
 /// store both inconsistently): `(file vertex, model-frame position)`, for [`LodExtras::positions`].
-pub(crate) fn departures(x: &LodExtras, positions: &[[f32; 3]], binds: &[Mat4], frame: Frame) -> Vec<(u32, [f32; 3])> {
+pub(crate) fn departures(x: &LodExtras, positions: &[[f32; 3]], binds: &[Mat4], frame: Frame) -> Vec<MovedVertex> {
     let refs = references(x, binds, frame);
     refs.iter()
         .zip(positions)
         .enumerate()
         .filter(|(_, (r, p))| r.as_ref().is_none_or(|r| math::max_abs_diff(&r.position, *p) > POSITION_TOLERANCE / 4.0))
-        .map(|(f, (_, p))| (f as u32, *p))
+        .map(|(f, (_, p))| MovedVertex { vertex: f as u32, position: *p })
         .collect()
 }
 

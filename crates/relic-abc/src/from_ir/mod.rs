@@ -14,6 +14,7 @@ mod material;
 pub(crate) mod merge;
 mod mesh;
 mod names;
+mod resample;
 mod skeleton;
 mod v12;
 mod v6;

@@ -109,7 +109,7 @@ pub(super) fn to_ir(file: &V12File) -> Model {
                 name: text(&anim.name),
                 dims: anim.dims,
                 key_count_form: anim.key_count_form,
-                times: if nodes.is_empty() { anim.keyframes.iter().map(|k| k.time).collect() } else { Vec::new() },
+                times: anim.keyframes.iter().map(|k| k.time).collect(),
                 node_prefixes: anim.tracks.v13.iter().map(|t| t.prefix).collect(),
                 key_extras: anim.tracks.v13.iter().flat_map(|t| t.keys.iter().map(|k| k.extra)).collect(),
             });
