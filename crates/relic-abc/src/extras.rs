@@ -145,6 +145,11 @@ pub struct V12Extras {
     pub pieces: Vec<PieceExtras>,
     /// Digest of the bones' parents and bind matrices as `to_ir` made them.
     pub bind_digest: u64,
+    /// Per node: the stored matrix (row-major, file frame): written again while the model's bind
+    /// is within float noise of it (a tool such as Blender moves every value a little), and what
+    /// the stored weights place the vertices with.
+    #[serde(default, with = "crate::packed")]
+    pub node_matrices: Vec<[f32; 16]>,
     /// Per node: stored index and flags.
     pub nodes: Vec<NodeExtras>,
     /// Weight sets.

@@ -208,6 +208,35 @@ pub(crate) fn file_vertices(mesh: &Mesh, refs: &[Option<Reference>], sk: &Skelet
     Some(Matched { file_vertex: out, source })
 }
 
+/// File vertices for a mesh without stored ones: model vertices alike in position, influences
+/// (bit for bit) and normal (within [`NORMAL_TOLERANCE`]) are one file vertex, since ABC keeps
+/// texture coordinates per face corner (a glTF vertex is split wherever its UVs differ).
+pub(crate) fn uv_seams(mesh: &Mesh, normals: &[[f32; 3]]) -> Matched {
+    let mut groups: HashMap<Vec<u32>, Vec<u32>> = HashMap::new();
+    let mut file_vertex = Vec::with_capacity(mesh.positions.len());
+    let mut source: Vec<u32> = Vec::new();
+    for (v, p) in mesh.positions.iter().enumerate() {
+        let mut key: Vec<u32> = p.map(f32::to_bits).to_vec();
+        for inf in mesh.skin.vertex(v) {
+            key.extend([inf.bone, inf.weight.to_bits()]);
+        }
+        let normal = normals.get(v).copied().unwrap_or_default();
+        let group = groups.entry(key).or_default();
+        let same = group.iter().copied().find(|&f| {
+            let first = source.get(f as usize).and_then(|&s| normals.get(s as usize));
+            first.is_some_and(|n| math::max_abs_diff(n, &normal) <= NORMAL_TOLERANCE)
+        });
+        let f = same.unwrap_or_else(|| {
+            source.push(v as u32);
+            let f = (source.len() - 1) as u32;
+            group.push(f);
+            f
+        });
+        file_vertex.push(f);
+    }
+    Matched { file_vertex, source }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -222,6 +251,7 @@ mod tests {
             parents: vec![None],
             child_counts: vec![0],
             binds: vec![IDENTITY],
+            original: vec![IDENTITY],
             identity: true,
         }
     }
@@ -282,6 +312,14 @@ mod tests {
         let without_strongest = [(2, 0.5), (3, 0.5 / 3.0), (4, 0.5 / 3.0), (5, 0.5 / 3.0)];
         assert!(!same_nodes(&without_strongest, &stored));
         assert!(!same_nodes(&[(1, 1.0)], &[(2, 1.0)]));
+    }
+
+    #[test]
+    fn uv_seams_are_one_file_vertex() {
+        let (_, mesh) = fixture();
+        // Model vertices 0 and 3: same position and influences, normals 5e-4 apart.
+        let m = uv_seams(&mesh, &mesh.normals);
+        assert_eq!((m.file_vertex, m.source), (vec![0, 1, 2, 0], vec![0, 1, 2]));
     }
 
     #[test]

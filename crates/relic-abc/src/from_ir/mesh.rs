@@ -1,6 +1,8 @@
 //! Model meshes → v9–v13 pieces: a LOD-0 mesh starts a piece, the meshes after it are its lower
 //! LODs; weights become node-local offsets pre-multiplied by their bias (abc.md §4.7).
 
+use std::collections::HashMap;
+
 use relic_core::frame::Frame;
 use relic_core::math::{self, IDENTITY, Mat4};
 use relic_core::model::{Mesh, Model};
@@ -12,20 +14,30 @@ use super::skeleton::Skeleton;
 use crate::extras::{LodExtras, V12Extras, mesh_digest};
 use crate::file::{Face, FaceCorner, Piece, PieceLod, Vertex, Weight};
 
-/// Meshes grouped into pieces: a LOD-0 mesh starts a piece; a lower LOD joins the piece of its
-/// name (the one before it if no piece has that name). Pieces come in the stored order while the
+/// Meshes grouped into pieces: a LOD-0 mesh starts a piece; the n-th lower LOD of a name and
+/// level joins the n-th piece of that name (the piece before it if there is none). Pieces come in the stored order while the
 /// stored names find every piece (a tool may have reordered the meshes: Blender sorts by name).
 fn group_pieces(model: &Model, ex: Option<&V12Extras>, losses: &mut Vec<Loss>) -> Vec<Vec<usize>> {
     let mut pieces: Vec<Vec<usize>> = Vec::new();
+    // LOD meshes: (mesh, the how-many-th of its name and level, the piece before it).
+    let mut lower: Vec<(usize, usize, Option<usize>)> = Vec::new();
+    let mut seen: HashMap<(&str, u32), usize> = HashMap::new();
     for (i, mesh) in model.meshes.iter().enumerate() {
         if mesh.lod.level == 0 || pieces.is_empty() {
             pieces.push(vec![i]);
             continue;
         }
-        let named = pieces
-            .iter()
-            .rposition(|p| p.first().and_then(|&m| model.meshes.get(m)).is_some_and(|m| m.name == mesh.name));
-        let Some(p) = named.or(pieces.len().checked_sub(1)).and_then(|p| pieces.get_mut(p)) else { continue };
+        let nth = seen.entry((mesh.name.as_str(), mesh.lod.level)).or_insert(0);
+        lower.push((i, *nth, pieces.len().checked_sub(1)));
+        *nth += 1;
+    }
+    let name_of = |p: &Vec<usize>| p.first().and_then(|&m| model.meshes.get(m)).map(|m| m.name.as_str());
+    for (i, nth, before) in lower {
+        let Some(mesh) = model.meshes.get(i) else { continue };
+        // The nth piece of that name (several pieces may share one; Blender keeps each name's
+        // meshes in their order), else the piece before it.
+        let named = pieces.iter().enumerate().filter(|(_, p)| name_of(p) == Some(mesh.name.as_str())).nth(nth);
+        let Some(p) = named.map(|(p, _)| p).or(before).and_then(|p| pieces.get_mut(p)) else { continue };
         if mesh.lod.level as usize != p.len() {
             losses.push(Loss::new(
                 format!("meshes[{i}] {:?}", mesh.name),
@@ -207,22 +219,25 @@ fn build_lod(
         return Ok(PieceLod { faces, vertices, weights: x.weights.clone() });
     }
     if let Some(x) = ex.filter(|_| !mesh.normals.is_empty()) {
-        let refs = super::merge::references(x, &sk.binds, frame);
+        let refs = super::merge::references(x, &sk.original, frame);
         if let Some(map) = super::merge::file_vertices(mesh, &refs, sk) {
-            return Ok(matched_lod(mesh, x, &map, frame));
+            return Ok(matched_lod(mesh, x, &map, sk, inverse_binds, frame));
         }
     }
     let normals = if mesh.normals.is_empty() { computed_normals(mesh) } else { mesh.normals.clone() };
-    let same_count = ex.filter(|x| x.weight_counts.len() == n && x.splits.is_empty());
+    let seams = super::merge::uv_seams(mesh, &normals);
+    let file_n = seams.source.len();
+    let same_count = ex.filter(|x| x.weight_counts.len() == file_n && x.splits.is_empty());
     if ex.is_some() && same_count.is_none() && !last {
         losses.push(Loss::new(element(), "sub-LOD links dropped (the vertices changed); written as 0"));
     }
     if mesh.skin.is_empty() {
         losses.push(Loss::new(element(), "unskinned mesh bound rigidly to the root node"));
     }
-    let mut vertices = Vec::with_capacity(n);
-    let mut weights = Vec::with_capacity(n);
-    for v in 0..n {
+    let mut vertices = Vec::with_capacity(file_n);
+    let mut weights = Vec::with_capacity(file_n);
+    for (f, &v) in seams.source.iter().enumerate() {
+        let v = v as usize;
         let position = frame.vector_from_ir(mesh.positions.get(v).copied().unwrap_or_default());
         let mut count = 0usize;
         let mut push = |node: u32, w: f32| {
@@ -245,15 +260,16 @@ fn build_lod(
         })?;
         vertices.push(Vertex {
             weight_count,
-            sub_lod_vertex: same_count.and_then(|x| x.sub_lod.get(v)).copied().unwrap_or(0),
+            sub_lod_vertex: same_count.and_then(|x| x.sub_lod.get(f)).copied().unwrap_or(0),
             position,
             normal: frame.vector_from_ir(normals.get(v).copied().unwrap_or([0.0, 1.0, 0.0])),
         });
     }
+    let file_vertex = |v: u32| seams.file_vertex.get(v as usize).copied().unwrap_or(0) as u16;
     let faces = mesh
         .triangles
         .iter()
-        .map(|&[a, b, c]| Face { corners: [c, b, a].map(|v| FaceCorner { uv: uv(v), vertex: v as u16 }) })
+        .map(|&[a, b, c]| Face { corners: [c, b, a].map(|v| FaceCorner { uv: uv(v), vertex: file_vertex(v) }) })
         .collect();
     Ok(PieceLod { faces, vertices, weights })
 }
@@ -261,7 +277,14 @@ fn build_lod(
 /// A LOD whose model vertices were matched to the stored file vertices (`map`: the file vertex of
 /// each model vertex): the stored weights, weight counts and sub-LOD links, each file vertex's
 /// position and normal from the first model vertex matched to it, the UVs per corner.
-fn matched_lod(mesh: &Mesh, x: &LodExtras, matched: &super::merge::Matched, frame: Frame) -> PieceLod {
+fn matched_lod(
+    mesh: &Mesh,
+    x: &LodExtras,
+    matched: &super::merge::Matched,
+    sk: &Skeleton,
+    inverse_binds: &[Mat4],
+    frame: Frame,
+) -> PieceLod {
     let file_n = x.weight_counts.len();
     let map = &matched.file_vertex;
     let uvs = mesh.uv_sets.first();
@@ -272,7 +295,7 @@ fn matched_lod(mesh: &Mesh, x: &LodExtras, matched: &super::merge::Matched, fram
         .iter()
         .map(|&[a, b, c]| Face { corners: [c, b, a].map(|v| FaceCorner { uv: uv(v), vertex: file_vertex(v) }) })
         .collect();
-    let vertices = (0..file_n)
+    let vertices: Vec<Vertex> = (0..file_n)
         .map(|f| {
             let v = matched.source.get(f).copied().unwrap_or(0) as usize;
             Vertex {
@@ -283,7 +306,33 @@ fn matched_lod(mesh: &Mesh, x: &LodExtras, matched: &super::merge::Matched, fram
             }
         })
         .collect();
-    PieceLod { faces, vertices, weights: x.weights.clone() }
+    let weights = restored_weights(x, &vertices, sk, inverse_binds);
+    PieceLod { faces, vertices, weights }
+}
+
+/// The stored weights, each offset made again from its vertex's position where its node's matrix
+/// is no longer the stored one (the offsets are node-local).
+fn restored_weights(x: &LodExtras, vertices: &[Vertex], sk: &Skeleton, inverse_binds: &[Mat4]) -> Vec<Weight> {
+    let moved = |n: usize| sk.binds.get(n) != sk.original.get(n);
+    if !(0..sk.binds.len()).any(moved) {
+        return x.weights.clone();
+    }
+    let mut out = Vec::with_capacity(x.weights.len());
+    let mut rest = x.weights.as_slice();
+    for (count, vertex) in x.weight_counts.iter().zip(vertices) {
+        let (mine, after) = rest.split_at(usize::from(*count).min(rest.len()));
+        rest = after;
+        for w in mine {
+            let n = w.node_index as usize;
+            let offset = match inverse_binds.get(n).filter(|_| moved(n)) {
+                Some(inv) => math::transform_point(inv, vertex.position).map(|c| c * w.bias),
+                None => w.offset,
+            };
+            out.push(Weight { offset, ..*w });
+        }
+    }
+    out.extend_from_slice(rest);
+    out
 }
 
 /// Area-weighted vertex normals of a mesh without normals (model frame).

@@ -138,6 +138,7 @@ pub(super) fn to_ir(file: &V12File) -> Model {
         lod_distances: h.lod_distances.clone(),
         pieces: piece_extras,
         bind_digest: bind_digest(&model.bones),
+        node_matrices: nodes.iter().map(|n| n.matrix).collect(),
         nodes: nodes.iter().map(|n| NodeExtras { index: n.index, flags: n.flags }).collect(),
         weight_sets: file.nodes.as_ref().map(|n| n.weight_sets.clone()).unwrap_or_default(),
         child_models: file.child_models.clone(),
