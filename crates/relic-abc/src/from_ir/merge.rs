@@ -136,13 +136,23 @@ fn near(grid: &HashMap<[i64; 3], Vec<u32>>, p: [f32; 3]) -> impl Iterator<Item =
 }
 
 /// Model vertices matched to file vertices.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Matched {
     /// The file vertex of each model vertex.
     pub file_vertex: Vec<u32>,
-    /// The model vertex each file vertex takes its position and normal from.
+    /// The model vertex each file vertex takes its position and normal from ([`LOOSE`] for a
+    /// file vertex no face uses).
     pub source: Vec<u32>,
+    /// The stored (bind-pose) position of each loose file vertex.
+    pub loose: Vec<(u32, [f32; 3])>,
 }
+
+/// [`Matched::source`] of a file vertex no model vertex matched and no twin stands for: one no
+/// face uses (a glTF exporter writes only the vertices its faces use; SHOTGUN_PV has one), kept
+/// from the extras.
+pub(crate) const LOOSE: u32 = u32::MAX;
+/// How many loose vertices a match accepts (or 1% of the file's vertices if more).
+const MAX_LOOSE: usize = 4;
 
 /// Which file vertex each model vertex of `mesh` is, or `None` if the mesh no longer matches the
 /// stored vertices one for one (see the module docs). A file vertex no model vertex matched may
@@ -189,9 +199,10 @@ pub(crate) fn file_vertices(mesh: &Mesh, refs: &[Option<Reference>], sk: &Skelet
         out.push(f);
     }
     let mut source = Vec::with_capacity(refs.len());
+    let mut loose = Vec::new();
     for (f, r) in refs.iter().enumerate() {
         let v = match claimed.get(f).copied().flatten() {
-            Some(v) => v,
+            Some(v) => v as u32,
             None => {
                 let r = r.as_ref()?;
                 let twin = near(r.position).find_map(|g| {
@@ -200,12 +211,19 @@ pub(crate) fn file_vertices(mesh: &Mesh, refs: &[Option<Reference>], sk: &Skelet
                         && same_nodes(&r.nodes, &other.nodes);
                     alike.then(|| claimed.get(g as usize).copied().flatten()).flatten()
                 });
-                twin?
+                match twin {
+                    Some(t) => t as u32,
+                    None => {
+                        loose.push((f as u32, r.position));
+                        LOOSE
+                    }
+                }
             }
         };
-        source.push(v as u32);
+        source.push(v);
     }
-    Some(Matched { file_vertex: out, source })
+    // A few loose vertices are the original's; many mean the mesh was cut down in the tool.
+    (loose.len() <= MAX_LOOSE.max(refs.len() / 100)).then_some(Matched { file_vertex: out, source, loose })
 }
 
 /// File vertices for a mesh without stored ones: model vertices alike in position, influences
@@ -234,7 +252,7 @@ pub(crate) fn uv_seams(mesh: &Mesh, normals: &[[f32; 3]]) -> Matched {
         });
         file_vertex.push(f);
     }
-    Matched { file_vertex, source }
+    Matched { file_vertex, source, loose: Vec::new() }
 }
 
 #[cfg(test)]

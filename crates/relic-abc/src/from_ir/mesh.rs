@@ -298,11 +298,15 @@ fn matched_lod(
     let vertices: Vec<Vertex> = (0..file_n)
         .map(|f| {
             let v = matched.source.get(f).copied().unwrap_or(0) as usize;
+            // A loose vertex (no face uses it): its stored position, an upward normal.
+            let loose = matched.loose.iter().find(|(l, _)| *l as usize == f).map(|(_, p)| *p);
+            let position = loose.or_else(|| mesh.positions.get(v).copied()).unwrap_or_default();
+            let normal = if loose.is_some() { Some([0.0, 1.0, 0.0]) } else { mesh.normals.get(v).copied() };
             Vertex {
                 weight_count: x.weight_counts.get(f).copied().unwrap_or(0),
                 sub_lod_vertex: x.sub_lod.get(f).copied().unwrap_or(0),
-                position: frame.vector_from_ir(mesh.positions.get(v).copied().unwrap_or_default()),
-                normal: frame.vector_from_ir(mesh.normals.get(v).copied().unwrap_or_default()),
+                position: frame.vector_from_ir(position),
+                normal: frame.vector_from_ir(normal.unwrap_or_default()),
             }
         })
         .collect();

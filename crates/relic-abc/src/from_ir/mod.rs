@@ -14,7 +14,7 @@ mod material;
 pub(crate) mod merge;
 mod mesh;
 mod names;
-mod resample;
+pub(crate) mod resample;
 mod skeleton;
 mod v12;
 mod v6;

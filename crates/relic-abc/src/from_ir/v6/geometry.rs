@@ -5,11 +5,12 @@
 use relic_core::binary::PackedNormal;
 use relic_core::frame::Frame;
 use relic_core::math::{self, IDENTITY, Mat4};
-use relic_core::model::Model;
+use relic_core::model::{Mesh, Model};
 use relic_core::{Loss, WriteError};
 
 use crate::extras::{V6Extras, mesh_digest};
 use crate::file::{Geometry, Triangle, V6Vertex};
+use crate::from_ir::merge::{Reference, file_vertices};
 use crate::from_ir::mesh::computed_normals;
 use crate::from_ir::skeleton::Skeleton;
 
@@ -22,10 +23,37 @@ pub(super) struct Geo {
     pub(super) meshes: Vec<(usize, Vec<u32>)>,
 }
 
+/// The file vertex of each model vertex while the mesh still has the stored vertices: the same
+/// data (digest) with the skeleton unchanged, or, after a tool rewrote the mesh (Blender: order
+/// and float noise), the stored vertices found again at their bind-pose positions
+/// (`from_ir::merge`).
+fn stored_vertices(mesh: &Mesh, x: &V6Extras, binds_fit: bool, sk: &Skeleton, frame: Frame) -> Option<Vec<u32>> {
+    let n = x.vertices.len();
+    if binds_fit && x.mesh_digest == mesh_digest(mesh) && n + x.splits.len() == mesh.positions.len() {
+        let file_vertex =
+            |v: u32| if (v as usize) < n { v } else { x.splits.get(v as usize - n).copied().unwrap_or(0) };
+        return Some((0..mesh.positions.len() as u32).map(file_vertex).collect());
+    }
+    if mesh.normals.is_empty() {
+        return None;
+    }
+    let refs: Vec<Option<Reference>> = x
+        .vertices
+        .iter()
+        .map(|v| {
+            let bind = frame.matrix_from_ir(sk.binds.get(usize::from(v.node))?);
+            let position = frame.vector_to_ir(math::transform_point(&bind, v.position));
+            Some(Reference { position, nodes: vec![(u32::from(v.node), 1.0)] })
+        })
+        .collect();
+    file_vertices(mesh, &refs, sk).map(|m| m.file_vertex)
+}
+
 pub(super) fn build_geometry(
     model: &Model,
     sk: &Skeleton,
     ex: Option<&V6Extras>,
+    binds_fit: bool,
     inverse_binds: &[Mat4],
     frame: Frame,
     losses: &mut Vec<Loss>,
@@ -46,13 +74,10 @@ pub(super) fn build_geometry(
     }
     if let (Some(x), [only]) = (ex, lod0.as_slice())
         && let Some(mesh) = model.meshes.get(*only)
-        && x.mesh_digest == mesh_digest(mesh)
-        && x.vertices.len() + x.splits.len() == mesh.positions.len()
         && x.face_normals.len() == mesh.triangles.len()
+        && let Some(map) = stored_vertices(mesh, x, binds_fit, sk, frame)
     {
-        let n = x.vertices.len();
-        let file_vertex =
-            |v: u32| if (v as usize) < n { v } else { x.splits.get(v as usize - n).copied().unwrap_or(0) };
+        let file_vertex = |v: u32| map.get(v as usize).copied().unwrap_or(0);
         let uv = |v: u32| mesh.uv_sets.first().and_then(|s| s.get(v as usize)).copied().unwrap_or([0.0; 2]);
         let triangles = mesh
             .triangles
@@ -74,7 +99,6 @@ pub(super) fn build_geometry(
                 replacements: v.replacements,
             })
             .collect();
-        let map = (0..mesh.positions.len() as u32).map(file_vertex).collect();
         let geometry = Geometry {
             bounds_min: x.bounds[0],
             bounds_max: x.bounds[1],

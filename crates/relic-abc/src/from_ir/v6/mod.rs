@@ -19,7 +19,7 @@ use relic_core::{Loss, WriteError};
 use self::animation::{build_animation, build_nodes};
 use self::deformation::mesh_deformation;
 use self::geometry::build_geometry;
-use super::animation::key_times;
+use super::animation::{key_times, millis};
 use super::names::stored_name;
 use super::skeleton::Skeleton;
 use crate::extras::{AbcExtras, FamilyExtras, bind_digest, pose_digest};
@@ -60,8 +60,19 @@ pub(super) fn build(model: &Model, extras: Option<&AbcExtras>, losses: &mut Vec<
     let binds_fit = ex.is_some_and(|x| sk.identity && x.bind_digest == bind_digest(&model.bones));
     let nodes_fit = ex.filter(|x| x.nodes.len() == sk.nodes.len());
 
-    let geo = build_geometry(model, &sk, ex.filter(|_| binds_fit), &inverse_binds, frame, losses)?;
-    let mut anims: Vec<Animation> = model.animations.clone();
+    let geo = build_geometry(model, &sk, ex, binds_fit, &inverse_binds, frame, losses)?;
+    // A clip a tool baked goes back to its stored key times (v6 keeps a box per key, so the
+    // key boxes' times are the file's key times) while they still carry it.
+    let mut anims: Vec<Animation> = model
+        .animations
+        .iter()
+        .map(|a| {
+            let stored: Vec<u32> = a.key_bounds.iter().map(|k| millis(k.time)).collect();
+            let own = key_times(a, &[], &mut Vec::new());
+            let baked = !stored.is_empty() && !a.channels.is_empty() && own != stored;
+            baked.then(|| crate::from_ir::resample::rekeyed(a, &stored)).flatten().unwrap_or_else(|| a.clone())
+        })
+        .collect();
     if anims.is_empty() {
         losses.push(Loss::new("animations", "added animation \"base\" holding the rest pose (a v6 model needs one)"));
         anims.push(Animation { name: "base".into(), ..Animation::default() });
