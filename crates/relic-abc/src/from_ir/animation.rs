@@ -200,6 +200,9 @@ pub(super) fn build_animations(
         let stored_times = stored.filter(|_| anim.channels.is_empty()).map(|s| s.times.as_slice()).unwrap_or_default();
         let extra: Vec<f32> = stored_times.iter().map(|&t| seconds(t)).collect();
         let mut times = key_times(anim, &extra, losses);
+        if rekeyed.is_none() && super::resample::looks_baked(&times) {
+            times = super::resample::reduced(anim, &times);
+        }
         let duration = millis(anim.duration);
         if times.last().is_some_and(|&l| duration > l) {
             times.push(duration);

@@ -221,6 +221,67 @@ fn thomas(diag: &[f64], upper: &[f64], rhs: &[Vec<f64>]) -> Option<Vec<Vec<f64>>
     x.iter().flatten().all(|v| v.is_finite()).then_some(x)
 }
 
+/// How far (game units, per coordinate) a dropped key's translation may be from the line
+/// between the keys kept around it.
+pub(crate) const REDUCE_TRANSLATION: f32 = 1e-3;
+/// How far (per quaternion component) a dropped key's rotation may be from the interpolation
+/// between the keys kept around it (2e-4 ≈ 0.02°).
+pub(crate) const REDUCE_ROTATION: f32 = 2e-4;
+
+/// Whether key times (ms) look baked by a tool: at least 8 keys, evenly spaced (within 1 ms,
+/// the rounding of 24 or 30 fps to milliseconds).
+pub(crate) fn looks_baked(times: &[u32]) -> bool {
+    let gaps: Vec<u32> =
+        times.windows(2).map(|w| w.get(1).copied().unwrap_or(0) - w.first().copied().unwrap_or(0)).collect();
+    let (Some(&lo), Some(&hi)) = (gaps.iter().min(), gaps.iter().max()) else { return false };
+    times.len() >= 8 && hi - lo <= 1
+}
+
+/// The key times (ms) of a baked clip without stored ones, reduced: a time is dropped while every
+/// channel's value there is within [`REDUCE_TRANSLATION`] / [`REDUCE_ROTATION`] of the
+/// interpolation between the times kept around it (ABC keys every node at every key time, so a
+/// time stays when any channel needs it). First and last times stay.
+pub(crate) fn reduced(anim: &Animation, times: &[u32]) -> Vec<u32> {
+    let secs: Vec<f32> = times.iter().map(|&t| t as f32 / 1000.0).collect();
+    let values: Vec<Vec<Option<Vec<f64>>>> =
+        anim.channels.iter().map(|c| secs.iter().map(|&t| value(c, t)).collect()).collect();
+    let fits = |a: usize, b: usize| {
+        anim.channels.iter().zip(&values).all(|(c, vals)| {
+            let rotation = matches!(c.values, ChannelValues::Rotation(_));
+            let tolerance = f64::from(if rotation { REDUCE_ROTATION } else { REDUCE_TRANSLATION });
+            let (Some(Some(va)), Some(Some(vb))) = (vals.get(a), vals.get(b)) else { return true };
+            let (ta, tb) = (secs.get(a).copied().unwrap_or(0.0), secs.get(b).copied().unwrap_or(0.0));
+            let flip = rotation && va.iter().zip(vb).map(|(x, y)| x * y).sum::<f64>() < 0.0;
+            (a + 1..b).all(|k| {
+                let Some(Some(vk)) = vals.get(k) else { return true };
+                let s = f64::from((secs.get(k).copied().unwrap_or(0.0) - ta) / (tb - ta).max(f32::MIN_POSITIVE));
+                let mut y: Vec<f64> =
+                    va.iter().zip(vb).map(|(x, y)| x + ((if flip { -y } else { *y }) - x) * s).collect();
+                if rotation {
+                    let n = y.iter().map(|c| c * c).sum::<f64>().sqrt().max(f64::MIN_POSITIVE);
+                    y.iter_mut().for_each(|c| *c /= n);
+                    if y.iter().zip(vk).map(|(a, b)| a * b).sum::<f64>() < 0.0 {
+                        y.iter_mut().for_each(|c| *c = -*c);
+                    }
+                }
+                y.iter().zip(vk).all(|(y, v)| (y - v).abs() <= tolerance)
+            })
+        })
+    };
+    let mut kept = Vec::with_capacity(times.len());
+    let mut a = 0usize;
+    kept.extend(times.first().copied());
+    while a + 1 < times.len() {
+        let mut b = a + 1;
+        while b + 1 < times.len() && fits(a, b + 1) {
+            b += 1;
+        }
+        kept.extend(times.get(b).copied());
+        a = b;
+    }
+    kept
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -268,6 +329,20 @@ mod tests {
         assert!(rekeyed(&baked(0.0), &[0, 300]).is_none());
         // Keys past the stored end.
         assert!(rekeyed(&baked(0.0), &[0, 100, 200]).is_none());
+    }
+
+    #[test]
+    fn baked_keys_reduce_to_the_corners() {
+        let mut anim = baked(0.0);
+        if let Some(c) = anim.channels.first_mut() {
+            c.times = vec![0.0, 0.1, 0.3];
+            c.values = ChannelValues::Translation(vec![[0.0; 3], [1.0, 0.0, 0.0], [2.0, 0.0, 0.0]]);
+        }
+        let times: Vec<u32> = (0..=12).map(|f| f * 25).collect();
+        assert!(looks_baked(&times));
+        // The curve bends at 100 ms only: 0, 100 and 300 stay.
+        assert_eq!(reduced(&anim, &times), vec![0, 100, 300]);
+        assert!(!looks_baked(&[0, 100, 300]));
     }
 
     #[test]

@@ -75,7 +75,7 @@ pub(super) fn build(
         Some(x) if nodes_fit => x.internal_radius,
         _ => computed_radius(&pieces),
     };
-    if ex.is_none() {
+    if ex.is_none() && from_plain_gltf(model) {
         without_extras(model, &pieces, &animations, radius, losses);
     }
     let command_string = extras.map_or_else(String::new, |e| e.command_string.clone());
@@ -148,8 +148,14 @@ fn snap_binds(sk: &mut Skeleton, x: &V12Extras, frame: Frame) {
     }
 }
 
-/// One note per kind of ABC data a model without ABC extras (a glTF exported without relic's
-/// extras: Blender's default) does not carry, with what was written instead.
+/// Whether the model was read from a glTF without relic's extras (Blender's default export),
+/// where an ABC model loses what only the extras carry.
+pub(super) fn from_plain_gltf(model: &Model) -> bool {
+    model.source.is_some_and(|s| s.format.as_str() == "gltf")
+}
+
+/// One note per kind of ABC data a model read from a glTF without relic's extras (Blender's
+/// default export) does not carry, with what was written instead.
 fn without_extras(
     model: &Model,
     pieces: &[crate::file::Piece],
@@ -157,7 +163,7 @@ fn without_extras(
     radius: f32,
     losses: &mut Vec<Loss>,
 ) {
-    let why = "not in the model (no ABC extras: a glTF exported without relic's extras)";
+    let why = "not in the glTF (no relic extras: Blender writes them with \"Custom Properties\" ticked)";
     let model_vertices: usize = model.meshes.iter().map(|m| m.positions.len()).sum();
     let file_vertices: usize = pieces.iter().flat_map(|p| &p.lods).map(|l| l.vertices.len()).sum();
     let file_weights: usize = pieces.iter().flat_map(|p| &p.lods).map(|l| l.weights.len()).sum();
