@@ -12,7 +12,16 @@
 //!   digest); otherwise it recomputes them from the model, and reports what it had to drop.
 //!
 //! The struct serialises to JSON (for glTF `extras`); `from_ir` accepts both the typed value and
-//! that JSON.
+//! that JSON. Arrays of records (weights, counts, links, raw vertices, key times, node matrices,
+//! section bodies) are written as base64 of their bytes (`crate::packed`), a quarter of what JSON
+//! numbers cost; the JSON lists of an older export are still read.
+//!
+//! What lets a model come back after a tool rewrote the glTF (Blender: every value moved by
+//! float noise, vertices reordered and split per corner, clips baked per frame): the stored
+//! weights and node matrices place every file vertex, so `from_ir::merge` finds the file's
+//! vertices again among the model's (with [`LodExtras::positions`] for the few a file stores
+//! elsewhere than its weights put them); the stored key times let `from_ir::resample` key a baked
+//! clip at them again; the piece names put reordered meshes back in the file's order.
 
 use relic_core::model::{Animation, Bone, FormatExtras, Mesh, Model};
 

@@ -228,13 +228,17 @@ pub(crate) const REDUCE_TRANSLATION: f32 = 1e-3;
 /// between the keys kept around it (2e-4 ≈ 0.02°).
 pub(crate) const REDUCE_ROTATION: f32 = 2e-4;
 
-/// Whether key times (ms) look baked by a tool: at least 8 keys, evenly spaced (within 1 ms,
-/// the rounding of 24 or 30 fps to milliseconds).
+/// Whether key times (ms) look baked by a tool: at least 8 keys, all on the frames of one common
+/// frame rate (24, 25, 30 or 60 per second, within the 1 ms rounding), as Blender's exporter
+/// writes them (relic-gltf's key reduction keeps a subset of those frames).
 pub(crate) fn looks_baked(times: &[u32]) -> bool {
-    let gaps: Vec<u32> =
-        times.windows(2).map(|w| w.get(1).copied().unwrap_or(0) - w.first().copied().unwrap_or(0)).collect();
-    let (Some(&lo), Some(&hi)) = (gaps.iter().min(), gaps.iter().max()) else { return false };
-    times.len() >= 8 && hi - lo <= 1
+    let on_frames = |fps: f64| {
+        times.iter().all(|&t| {
+            let frames = f64::from(t) * fps / 1000.0;
+            (frames - frames.round()).abs() * 1000.0 / fps <= 1.0
+        })
+    };
+    times.len() >= 8 && [24.0, 25.0, 30.0, 60.0].into_iter().any(on_frames)
 }
 
 /// The key times (ms) of a baked clip without stored ones, reduced: a time is dropped while every
@@ -335,14 +339,18 @@ mod tests {
     fn baked_keys_reduce_to_the_corners() {
         let mut anim = baked(0.0);
         if let Some(c) = anim.channels.first_mut() {
-            c.times = vec![0.0, 0.1, 0.3];
+            c.times = vec![0.0, 0.125, 0.333];
             c.values = ChannelValues::Translation(vec![[0.0; 3], [1.0, 0.0, 0.0], [2.0, 0.0, 0.0]]);
         }
-        let times: Vec<u32> = (0..=12).map(|f| f * 25).collect();
+        // Every frame at 24 fps, in ms.
+        let times: Vec<u32> = (0..=8).map(|f| (f64::from(f) * 1000.0 / 24.0).round() as u32).collect();
         assert!(looks_baked(&times));
-        // The curve bends at 100 ms only: 0, 100 and 300 stay.
-        assert_eq!(reduced(&anim, &times), vec![0, 100, 300]);
+        // The curve bends at 125 ms (frame 3) only: 0, 125 and 333 stay.
+        assert_eq!(reduced(&anim, &times), vec![0, 125, 333]);
         assert!(!looks_baked(&[0, 100, 300]));
+        // Frames of 24 fps, some dropped by a key reduction, rounded to ms.
+        assert!(looks_baked(&[0, 42, 83, 167, 250, 292, 333, 417, 1000]));
+        assert!(!looks_baked(&[0, 42, 83, 167, 250, 292, 333, 417, 1010]));
     }
 
     #[test]
