@@ -18,17 +18,16 @@ use crate::file::{Face, FaceCorner, Piece, PieceLod, Vertex, Weight};
 /// level joins the n-th piece of that name (the piece before it if there is none). Pieces come in the stored order while the
 /// stored names find every piece (a tool may have reordered the meshes: Blender sorts by name).
 fn group_pieces(model: &Model, ex: Option<&V12Extras>, losses: &mut Vec<Loss>) -> Vec<Vec<usize>> {
-    let mut pieces: Vec<Vec<usize>> = Vec::new();
-    // LOD meshes: (mesh, the how-many-th of its name and level, the piece before it).
+    // LOD-0 meshes start the pieces (a tool may have put a lower LOD before its LOD 0).
+    let mut pieces: Vec<Vec<usize>> =
+        model.meshes.iter().enumerate().filter(|(_, m)| m.lod.level == 0).map(|(i, _)| vec![i]).collect();
+    // LOD meshes: (mesh, the how-many-th of its name and level, the piece started before it).
     let mut lower: Vec<(usize, usize, Option<usize>)> = Vec::new();
     let mut seen: HashMap<(&str, u32), usize> = HashMap::new();
-    for (i, mesh) in model.meshes.iter().enumerate() {
-        if mesh.lod.level == 0 || pieces.is_empty() {
-            pieces.push(vec![i]);
-            continue;
-        }
+    for (i, mesh) in model.meshes.iter().enumerate().filter(|(_, m)| m.lod.level != 0) {
         let nth = seen.entry((mesh.name.as_str(), mesh.lod.level)).or_insert(0);
-        lower.push((i, *nth, pieces.len().checked_sub(1)));
+        let before = pieces.iter().rposition(|p| p.first().is_some_and(|&first| first < i));
+        lower.push((i, *nth, before));
         *nth += 1;
     }
     let name_of = |p: &Vec<usize>| p.first().and_then(|&m| model.meshes.get(m)).map(|m| m.name.as_str());
@@ -37,17 +36,23 @@ fn group_pieces(model: &Model, ex: Option<&V12Extras>, losses: &mut Vec<Loss>) -
         // The nth piece of that name (several pieces may share one; Blender keeps each name's
         // meshes in their order), else the piece before it.
         let named = pieces.iter().enumerate().filter(|(_, p)| name_of(p) == Some(mesh.name.as_str())).nth(nth);
-        let Some(p) = named.map(|(p, _)| p).or(before).and_then(|p| pieces.get_mut(p)) else { continue };
-        if mesh.lod.level as usize != p.len() {
-            losses.push(Loss::new(
-                format!("meshes[{i}] {:?}", mesh.name),
-                format!("LOD level {} written as level {}", mesh.lod.level, p.len()),
-            ));
-        }
+        let Some(p) = named.map(|(p, _)| p).or(before).and_then(|p| pieces.get_mut(p)) else {
+            pieces.push(vec![i]);
+            continue;
+        };
         p.push(i);
     }
     for p in &mut pieces {
         p.sort_by_key(|&m| model.meshes.get(m).map_or(0, |x| x.lod.level));
+        for (level, &i) in p.iter().enumerate() {
+            let Some(mesh) = model.meshes.get(i) else { continue };
+            if mesh.lod.level as usize != level {
+                losses.push(Loss::new(
+                    format!("meshes[{i}] {:?}", mesh.name),
+                    format!("LOD level {} written as level {level}", mesh.lod.level),
+                ));
+            }
+        }
     }
     if let Some(x) = ex {
         stored_order(model, x, &mut pieces);
