@@ -63,6 +63,7 @@ fn run_convert(
     for note in &loaded.losses {
         eprintln!("relic: note: {}: {note}", input_path.display());
     }
+    let loaded_notes = loaded.losses.len();
     let model = loaded.value;
     let converted = convert(&model, target, output, options)?;
     // A .gltf input's .bin and images are input files too.
@@ -80,10 +81,15 @@ fn run_convert(
     if !verbose && !strict && lines.len() > NOTES_SHOWN {
         eprintln!("relic: note: … and {} more (--verbose lists them all)", lines.len() - NOTES_SHOWN);
     }
-    if strict && !converted.losses.is_empty() {
+    // Notes from reading the input (a glTF without relic's extras, …) are losses too.
+    let read_notes = loaded_notes;
+    if strict && (read_notes > 0 || !converted.losses.is_empty()) {
         eprintln!(
-            "relic: {}: not written: --strict, and the {} notes above say what {} cannot hold",
+            "relic: {}: not written: --strict, and the {} notes above say what was lost ({} reading the input, {} \
+             that {} cannot hold)",
             output.display(),
+            read_notes + converted.losses.len(),
+            read_notes,
             converted.losses.len(),
             target.extension()
         );

@@ -39,6 +39,7 @@
 //! assert!(err.to_string().starts_with("values: count 2147483647 of 4-byte records"));
 //! ```
 
+pub mod base64;
 pub mod binary;
 pub mod check;
 pub mod convert;

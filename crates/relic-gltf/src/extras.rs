@@ -394,9 +394,45 @@ pub struct StashedChannel {
     /// `translation`, `rotation`, `scale`.
     pub property: String,
     /// Key times.
+    #[serde(with = "packed_f32")]
     pub times: Vec<f32>,
     /// Values, flat (3 or 4 per value).
+    #[serde(with = "packed_f32")]
     pub values: Vec<f32>,
+}
+
+/// Serde for a stashed channel's numbers: base64 of their little-endian bytes (a JSON list costs
+/// about four times as much: LithTech's rotation-only nodes stash every translation key, 600 KB
+/// of PARTNER_DANCIN's glb); a JSON list of an older export is read too.
+mod packed_f32 {
+    use serde::de::Error as _;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Form {
+        Packed(String),
+        List(Vec<f32>),
+    }
+
+    pub(super) fn serialize<S: Serializer>(v: &[f32], s: S) -> Result<S::Ok, S::Error> {
+        let bytes: Vec<u8> = v.iter().flat_map(|x| x.to_le_bytes()).collect();
+        s.serialize_str(&relic_core::base64::encode(&bytes))
+    }
+
+    pub(super) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<f32>, D::Error> {
+        match Form::deserialize(d)? {
+            Form::List(v) => Ok(v),
+            Form::Packed(text) => relic_core::base64::decode(text.as_bytes())
+                .filter(|b| b.len() % 4 == 0)
+                .map(|b| {
+                    b.chunks_exact(4)
+                        .map(|c| f32::from_le_bytes(std::array::from_fn(|i| c.get(i).copied().unwrap_or(0))))
+                        .collect()
+                })
+                .ok_or_else(|| D::Error::custom("stashed channel: not base64 of f32 values")),
+        }
+    }
 }
 
 pub(crate) fn interpolation_name(i: Interpolation) -> &'static str {

@@ -180,13 +180,29 @@ pub(super) fn build_animations(
     let dims = computed_dims(model, frame);
     let mut out = Vec::with_capacity(model.animations.len());
     for (a, anim) in model.animations.iter().enumerate() {
+        let stored = ex.and_then(|x| {
+            x.animations
+                .get(a)
+                .filter(|s| s.name == anim.name)
+                .or_else(|| x.animations.iter().find(|s| s.name == anim.name))
+        });
+        // A clip a tool baked (Blender keys every frame) goes back to the stored key times while
+        // they still carry it (`resample`).
+        let rekeyed = stored
+            .map(|s| s.times.as_slice())
+            .filter(|t| !t.is_empty() && !anim.channels.is_empty())
+            .filter(|t| key_times(anim, &[], &mut Vec::new()) != *t)
+            .and_then(|t| super::resample::rekeyed(anim, t));
+        let anim = rekeyed.as_ref().unwrap_or(anim);
         let element = || format!("animations[{a}] {:?}", anim.name);
-        let stored = ex.and_then(|x| x.animations.get(a)).filter(|s| s.name == anim.name);
         let tracks = bone_tracks(model, anim, losses);
         // A clip without channels (a file without nodes) keeps its key times in the extras.
         let stored_times = stored.filter(|_| anim.channels.is_empty()).map(|s| s.times.as_slice()).unwrap_or_default();
         let extra: Vec<f32> = stored_times.iter().map(|&t| seconds(t)).collect();
         let mut times = key_times(anim, &extra, losses);
+        if rekeyed.is_none() && super::resample::looks_baked(&times) {
+            times = super::resample::reduced(anim, &times);
+        }
         let duration = millis(anim.duration);
         if times.last().is_some_and(|&l| duration > l) {
             times.push(duration);

@@ -1,6 +1,8 @@
 //! Model meshes → v9–v13 pieces: a LOD-0 mesh starts a piece, the meshes after it are its lower
 //! LODs; weights become node-local offsets pre-multiplied by their bias (abc.md §4.7).
 
+use std::collections::HashMap;
+
 use relic_core::frame::Frame;
 use relic_core::math::{self, IDENTITY, Mat4};
 use relic_core::model::{Mesh, Model};
@@ -12,22 +14,48 @@ use super::skeleton::Skeleton;
 use crate::extras::{LodExtras, V12Extras, mesh_digest};
 use crate::file::{Face, FaceCorner, Piece, PieceLod, Vertex, Weight};
 
-/// Meshes grouped into pieces: a LOD-0 mesh starts a piece, the meshes after it are its lower LODs.
-fn group_pieces(model: &Model, losses: &mut Vec<Loss>) -> Vec<Vec<usize>> {
-    let mut pieces: Vec<Vec<usize>> = Vec::new();
-    for (i, mesh) in model.meshes.iter().enumerate() {
-        match pieces.last_mut() {
-            Some(p) if mesh.lod.level != 0 => {
-                if mesh.lod.level as usize != p.len() {
-                    losses.push(Loss::new(
-                        format!("meshes[{i}] {:?}", mesh.name),
-                        format!("LOD level {} written as level {}", mesh.lod.level, p.len()),
-                    ));
-                }
-                p.push(i);
+/// Meshes grouped into pieces: a LOD-0 mesh starts a piece; the n-th lower LOD of a name and
+/// level joins the n-th piece of that name (the piece before it if there is none). Pieces come in the stored order while the
+/// stored names find every piece (a tool may have reordered the meshes: Blender sorts by name).
+fn group_pieces(model: &Model, ex: Option<&V12Extras>, losses: &mut Vec<Loss>) -> Vec<Vec<usize>> {
+    // LOD-0 meshes start the pieces (a tool may have put a lower LOD before its LOD 0).
+    let mut pieces: Vec<Vec<usize>> =
+        model.meshes.iter().enumerate().filter(|(_, m)| m.lod.level == 0).map(|(i, _)| vec![i]).collect();
+    // LOD meshes: (mesh, the how-many-th of its name and level, the piece started before it).
+    let mut lower: Vec<(usize, usize, Option<usize>)> = Vec::new();
+    let mut seen: HashMap<(&str, u32), usize> = HashMap::new();
+    for (i, mesh) in model.meshes.iter().enumerate().filter(|(_, m)| m.lod.level != 0) {
+        let nth = seen.entry((mesh.name.as_str(), mesh.lod.level)).or_insert(0);
+        let before = pieces.iter().rposition(|p| p.first().is_some_and(|&first| first < i));
+        lower.push((i, *nth, before));
+        *nth += 1;
+    }
+    let name_of = |p: &Vec<usize>| p.first().and_then(|&m| model.meshes.get(m)).map(|m| m.name.as_str());
+    for (i, nth, before) in lower {
+        let Some(mesh) = model.meshes.get(i) else { continue };
+        // The nth piece of that name (several pieces may share one; Blender keeps each name's
+        // meshes in their order), else the piece before it.
+        let named = pieces.iter().enumerate().filter(|(_, p)| name_of(p) == Some(mesh.name.as_str())).nth(nth);
+        let Some(p) = named.map(|(p, _)| p).or(before).and_then(|p| pieces.get_mut(p)) else {
+            pieces.push(vec![i]);
+            continue;
+        };
+        p.push(i);
+    }
+    for p in &mut pieces {
+        p.sort_by_key(|&m| model.meshes.get(m).map_or(0, |x| x.lod.level));
+        for (level, &i) in p.iter().enumerate() {
+            let Some(mesh) = model.meshes.get(i) else { continue };
+            if mesh.lod.level as usize != level {
+                losses.push(Loss::new(
+                    format!("meshes[{i}] {:?}", mesh.name),
+                    format!("LOD level {} written as level {level}", mesh.lod.level),
+                ));
             }
-            _ => pieces.push(vec![i]),
         }
+    }
+    if let Some(x) = ex {
+        stored_order(model, x, &mut pieces);
     }
     let lods = pieces.iter().map(Vec::len).max().unwrap_or(0);
     for p in &mut pieces {
@@ -47,6 +75,31 @@ fn group_pieces(model: &Model, losses: &mut Vec<Loss>) -> Vec<Vec<usize>> {
     pieces
 }
 
+/// Puts the pieces in the order the extras name them, if their names find every piece.
+fn stored_order(model: &Model, x: &V12Extras, pieces: &mut Vec<Vec<usize>>) {
+    if x.pieces.len() != pieces.len() || x.pieces.iter().any(|p| p.name.is_empty()) {
+        return;
+    }
+    let name = |p: &Vec<usize>| p.first().and_then(|&m| model.meshes.get(m)).map(|m| m.name.as_str());
+    let mut left: Vec<Option<Vec<usize>>> = pieces.drain(..).map(Some).collect();
+    let mut ordered = Vec::with_capacity(left.len());
+    for stored in &x.pieces {
+        let found = left.iter_mut().find(|p| p.as_ref().and_then(name) == Some(stored.name.as_str()));
+        match found.and_then(Option::take) {
+            Some(p) => ordered.push(p),
+            None => break,
+        }
+    }
+    if ordered.len() == x.pieces.len() {
+        *pieces = ordered;
+    } else {
+        // Put back what was taken, in the model's order.
+        let mut all: Vec<Vec<usize>> = ordered.into_iter().chain(left.into_iter().flatten()).collect();
+        all.sort_by_key(|p| p.first().copied().unwrap_or(0));
+        *pieces = all;
+    }
+}
+
 pub(super) type PiecesOut = (Vec<Piece>, Vec<f32>, u32);
 
 pub(super) fn build_pieces(
@@ -58,7 +111,7 @@ pub(super) fn build_pieces(
     frame: Frame,
     losses: &mut Vec<Loss>,
 ) -> Result<PiecesOut, WriteError> {
-    let groups = group_pieces(model, losses);
+    let groups = group_pieces(model, ex, losses);
     let lod_count = groups.first().map(Vec::len);
     let pieces_fit = ex.filter(|x| {
         x.pieces.len() == groups.len() && x.pieces.iter().zip(&groups).all(|(p, g)| p.lods.len() == g.len())
@@ -170,17 +223,26 @@ fn build_lod(
             .collect();
         return Ok(PieceLod { faces, vertices, weights: x.weights.clone() });
     }
+    if let Some(x) = ex.filter(|_| !mesh.normals.is_empty()) {
+        let refs = super::merge::references(x, &sk.original, frame);
+        if let Some(map) = super::merge::file_vertices(mesh, &refs, sk) {
+            return Ok(matched_lod(mesh, x, &map, sk, inverse_binds, frame));
+        }
+    }
     let normals = if mesh.normals.is_empty() { computed_normals(mesh) } else { mesh.normals.clone() };
-    let same_count = ex.filter(|x| x.weight_counts.len() == n && x.splits.is_empty());
+    let seams = super::merge::uv_seams(mesh, &normals);
+    let file_n = seams.source.len();
+    let same_count = ex.filter(|x| x.weight_counts.len() == file_n && x.splits.is_empty());
     if ex.is_some() && same_count.is_none() && !last {
         losses.push(Loss::new(element(), "sub-LOD links dropped (the vertices changed); written as 0"));
     }
     if mesh.skin.is_empty() {
         losses.push(Loss::new(element(), "unskinned mesh bound rigidly to the root node"));
     }
-    let mut vertices = Vec::with_capacity(n);
-    let mut weights = Vec::with_capacity(n);
-    for v in 0..n {
+    let mut vertices = Vec::with_capacity(file_n);
+    let mut weights = Vec::with_capacity(file_n);
+    for (f, &v) in seams.source.iter().enumerate() {
+        let v = v as usize;
         let position = frame.vector_from_ir(mesh.positions.get(v).copied().unwrap_or_default());
         let mut count = 0usize;
         let mut push = |node: u32, w: f32| {
@@ -203,17 +265,83 @@ fn build_lod(
         })?;
         vertices.push(Vertex {
             weight_count,
-            sub_lod_vertex: same_count.and_then(|x| x.sub_lod.get(v)).copied().unwrap_or(0),
+            sub_lod_vertex: same_count.and_then(|x| x.sub_lod.get(f)).copied().unwrap_or(0),
             position,
             normal: frame.vector_from_ir(normals.get(v).copied().unwrap_or([0.0, 1.0, 0.0])),
         });
     }
+    let file_vertex = |v: u32| seams.file_vertex.get(v as usize).copied().unwrap_or(0) as u16;
     let faces = mesh
         .triangles
         .iter()
-        .map(|&[a, b, c]| Face { corners: [c, b, a].map(|v| FaceCorner { uv: uv(v), vertex: v as u16 }) })
+        .map(|&[a, b, c]| Face { corners: [c, b, a].map(|v| FaceCorner { uv: uv(v), vertex: file_vertex(v) }) })
         .collect();
     Ok(PieceLod { faces, vertices, weights })
+}
+
+/// A LOD whose model vertices were matched to the stored file vertices (`map`: the file vertex of
+/// each model vertex): the stored weights, weight counts and sub-LOD links, each file vertex's
+/// position and normal from the first model vertex matched to it, the UVs per corner.
+fn matched_lod(
+    mesh: &Mesh,
+    x: &LodExtras,
+    matched: &super::merge::Matched,
+    sk: &Skeleton,
+    inverse_binds: &[Mat4],
+    frame: Frame,
+) -> PieceLod {
+    let file_n = x.weight_counts.len();
+    let map = &matched.file_vertex;
+    let uvs = mesh.uv_sets.first();
+    let uv = |v: u32| uvs.and_then(|s| s.get(v as usize)).copied().unwrap_or([0.0; 2]);
+    let file_vertex = |v: u32| map.get(v as usize).copied().unwrap_or(0) as u16;
+    let faces = mesh
+        .triangles
+        .iter()
+        .map(|&[a, b, c]| Face { corners: [c, b, a].map(|v| FaceCorner { uv: uv(v), vertex: file_vertex(v) }) })
+        .collect();
+    let vertices: Vec<Vertex> = (0..file_n)
+        .map(|f| {
+            let v = matched.source.get(f).copied().unwrap_or(0) as usize;
+            // A loose vertex (no face uses it): its stored position, an upward normal.
+            let loose = matched.loose.iter().find(|(l, _)| *l as usize == f).map(|(_, p)| *p);
+            let position = loose.or_else(|| mesh.positions.get(v).copied()).unwrap_or_default();
+            let normal = if loose.is_some() { Some([0.0, 1.0, 0.0]) } else { mesh.normals.get(v).copied() };
+            Vertex {
+                weight_count: x.weight_counts.get(f).copied().unwrap_or(0),
+                sub_lod_vertex: x.sub_lod.get(f).copied().unwrap_or(0),
+                position: frame.vector_from_ir(position),
+                normal: frame.vector_from_ir(normal.unwrap_or_default()),
+            }
+        })
+        .collect();
+    let weights = restored_weights(x, &vertices, sk, inverse_binds);
+    PieceLod { faces, vertices, weights }
+}
+
+/// The stored weights, each offset made again from its vertex's position where its node's matrix
+/// is no longer the stored one (the offsets are node-local).
+fn restored_weights(x: &LodExtras, vertices: &[Vertex], sk: &Skeleton, inverse_binds: &[Mat4]) -> Vec<Weight> {
+    let moved = |n: usize| sk.binds.get(n) != sk.original.get(n);
+    if !(0..sk.binds.len()).any(moved) {
+        return x.weights.clone();
+    }
+    let mut out = Vec::with_capacity(x.weights.len());
+    let mut rest = x.weights.as_slice();
+    for (count, vertex) in x.weight_counts.iter().zip(vertices) {
+        let (mine, after) = rest.split_at(usize::from(*count).min(rest.len()));
+        rest = after;
+        for w in mine {
+            let n = w.node_index as usize;
+            let offset = match inverse_binds.get(n).filter(|_| moved(n)) {
+                Some(inv) => math::transform_point(inv, vertex.position).map(|c| c * w.bias),
+                None => w.offset,
+            };
+            out.push(Weight { offset, ..*w });
+        }
+    }
+    out.extend_from_slice(rest);
+    out
 }
 
 /// Area-weighted vertex normals of a mesh without normals (model frame).

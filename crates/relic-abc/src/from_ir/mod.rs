@@ -11,8 +11,10 @@
 
 mod animation;
 mod material;
+pub(crate) mod merge;
 mod mesh;
 mod names;
+pub(crate) mod resample;
 mod skeleton;
 mod v12;
 mod v6;

@@ -17,6 +17,9 @@ pub(crate) struct Skeleton {
     pub child_counts: Vec<u32>,
     /// Per node: the model-space bind matrix (model frame).
     pub binds: Vec<Mat4>,
+    /// Per node: the bind matrix the stored weights were made with (model frame): the stored
+    /// node matrix when the extras have it (`v12::snap_binds`), else `binds`.
+    pub original: Vec<Mat4>,
     /// True if nodes are exactly the model's bones in their order.
     pub identity: bool,
 }
@@ -62,9 +65,11 @@ impl Skeleton {
                 *c += 1;
             }
         }
-        let binds = nodes.iter().map(|b| b.and_then(|b| bones.get(b)).map_or(IDENTITY, |b| b.bind_matrix)).collect();
+        let binds: Vec<Mat4> =
+            nodes.iter().map(|b| b.and_then(|b| bones.get(b)).map_or(IDENTITY, |b| b.bind_matrix)).collect();
         let identity = !add_root && nodes.iter().enumerate().all(|(i, b)| *b == Some(i));
-        Skeleton { nodes, node_of, parents, child_counts, binds, identity }
+        let original = binds.clone();
+        Skeleton { nodes, node_of, parents, child_counts, binds, original, identity }
     }
 
     /// The model bone of a node.

@@ -38,7 +38,10 @@ pub(super) fn build(
         None => None,
     };
     let frame = LITHTECH;
-    let sk = Skeleton::new(model, !model.meshes.is_empty(), losses);
+    let mut sk = Skeleton::new(model, !model.meshes.is_empty(), losses);
+    if let Some(x) = ex {
+        snap_binds(&mut sk, x, frame);
+    }
     let nodes_fit =
         ex.is_some_and(|x| x.nodes.len() == sk.nodes.len() && x.counts.node_count as usize == sk.nodes.len());
     let binds_fit = ex.is_some_and(|x| sk.identity && x.bind_digest == bind_digest(&model.bones));
@@ -72,6 +75,9 @@ pub(super) fn build(
         Some(x) if nodes_fit => x.internal_radius,
         _ => computed_radius(&pieces),
     };
+    if ex.is_none() && from_plain_gltf(model) {
+        without_extras(model, &pieces, &animations, radius, losses);
+    }
     let command_string = extras.map_or_else(String::new, |e| e.command_string.clone());
     let mut padding = [0u8; 60];
     if let Some(x) = ex {
@@ -119,6 +125,75 @@ pub(super) fn build(
     }
     file.header = counted;
     Ok(file)
+}
+
+/// How far (per element, relative to the matrix's largest) a model bind may be from the stored
+/// node matrix and still be it.
+const BIND_TOLERANCE: f32 = 1e-4;
+
+/// The stored node matrices where the model's binds are within float noise of them: the file's
+/// exact values come back after a tool moved every value a little, and the stored weights (made
+/// with them) stay exact. `sk.original` gets every stored matrix, for placing stored weights.
+fn snap_binds(sk: &mut Skeleton, x: &V12Extras, frame: Frame) {
+    if x.node_matrices.len() != sk.binds.len() {
+        return;
+    }
+    for ((bind, original), stored) in sk.binds.iter_mut().zip(&mut sk.original).zip(&x.node_matrices) {
+        let stored_ir = frame.matrix_to_ir(&column_major(stored));
+        let scale = stored.iter().fold(1.0f32, |m, v| m.max(v.abs()));
+        if relic_core::math::max_abs_diff(bind, &stored_ir) <= BIND_TOLERANCE * scale {
+            *bind = stored_ir;
+        }
+        *original = stored_ir;
+    }
+}
+
+/// Whether the model was read from a glTF without relic's extras (Blender's default export),
+/// where an ABC model loses what only the extras carry.
+pub(super) fn from_plain_gltf(model: &Model) -> bool {
+    model.source.is_some_and(|s| s.format.as_str() == "gltf")
+}
+
+/// One note per kind of ABC data a model read from a glTF without relic's extras (Blender's
+/// default export) does not carry, with what was written instead.
+fn without_extras(
+    model: &Model,
+    pieces: &[crate::file::Piece],
+    animations: &[Animation],
+    radius: f32,
+    losses: &mut Vec<Loss>,
+) {
+    let why = "not in the glTF (no relic extras: Blender writes them with \"Custom Properties\" ticked)";
+    let model_vertices: usize = model.meshes.iter().map(|m| m.positions.len()).sum();
+    let file_vertices: usize = pieces.iter().flat_map(|p| &p.lods).map(|l| l.vertices.len()).sum();
+    let file_weights: usize = pieces.iter().flat_map(|p| &p.lods).map(|l| l.weights.len()).sum();
+    losses.push(Loss::new(
+        "vertices",
+        format!(
+            "the file's own vertices and weights {why}: {model_vertices} model vertices written as {file_vertices} \
+             file vertices (texture seams merged) with {file_weights} weights from the model's influences"
+        ),
+    ));
+    let lods = model.meshes.iter().filter(|m| m.lod.level > 0).count();
+    if lods > 0 {
+        losses.push(Loss::new(
+            "sub-LOD links",
+            format!("vertex-reduction links {why}: {lods} LOD meshes written without them"),
+        ));
+    }
+    losses.push(Loss::new("weight sets", format!("weight sets {why}: none written")));
+    losses.push(Loss::new("child models", format!("child models {why}: only the model itself listed")));
+    losses.push(Loss::new("radius", format!("radius {why}: computed from the LOD-0 vertices ({radius})")));
+    if !animations.is_empty() {
+        let keys: usize = animations.iter().map(|a| a.keyframes.len()).sum();
+        losses.push(Loss::new(
+            "keyframes",
+            format!(
+                "key times and animation lengths {why}: {} animations keyed at their channels' key times ({keys} keyframes)",
+                animations.len()
+            ),
+        ));
+    }
 }
 
 /// The header counts of sections the file does not have: what the source file stated (nothing

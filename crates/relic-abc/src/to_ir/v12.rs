@@ -63,7 +63,9 @@ pub(super) fn to_ir(file: &V12File) -> Model {
                 0 => 0.0,
                 l => file.header.lod_distances.get(l - 1).copied().unwrap_or(0.0),
             };
-            let (mut mesh, extras) = v12_lod_mesh(lod, frame);
+            let (mut mesh, mut extras) = v12_lod_mesh(lod, frame);
+            let file_positions = mesh.positions.get(..lod.vertices.len()).unwrap_or_default();
+            extras.positions = crate::from_ir::merge::departures(&extras, file_positions, &binds, frame);
             mesh.name = text(&piece.name);
             mesh.material = material;
             mesh.lod = Lod { level: level as u32, distance };
@@ -71,6 +73,7 @@ pub(super) fn to_ir(file: &V12File) -> Model {
             model.meshes.push(mesh);
         }
         piece_extras.push(PieceExtras {
+            name: text(&piece.name),
             material_index: piece.material_index,
             specular_power: piece.specular_power,
             specular_scale: piece.specular_scale,
@@ -106,7 +109,7 @@ pub(super) fn to_ir(file: &V12File) -> Model {
                 name: text(&anim.name),
                 dims: anim.dims,
                 key_count_form: anim.key_count_form,
-                times: if nodes.is_empty() { anim.keyframes.iter().map(|k| k.time).collect() } else { Vec::new() },
+                times: anim.keyframes.iter().map(|k| k.time).collect(),
                 node_prefixes: anim.tracks.v13.iter().map(|t| t.prefix).collect(),
                 key_extras: anim.tracks.v13.iter().flat_map(|t| t.keys.iter().map(|k| k.extra)).collect(),
             });
@@ -135,6 +138,7 @@ pub(super) fn to_ir(file: &V12File) -> Model {
         lod_distances: h.lod_distances.clone(),
         pieces: piece_extras,
         bind_digest: bind_digest(&model.bones),
+        node_matrices: nodes.iter().map(|n| n.matrix).collect(),
         nodes: nodes.iter().map(|n| NodeExtras { index: n.index, flags: n.flags }).collect(),
         weight_sets: file.nodes.as_ref().map(|n| n.weight_sets.clone()).unwrap_or_default(),
         child_models: file.child_models.clone(),
@@ -170,6 +174,7 @@ fn v12_lod_mesh(lod: &PieceLod, frame: Frame) -> (Mesh, LodExtras) {
         weights: lod.weights.clone(),
         sub_lod: lod.vertices.iter().map(|v| v.sub_lod_vertex).collect(),
         splits: split.splits.clone(),
+        positions: Vec::new(),
         digest: 0,
     };
     let mesh = Mesh { positions, normals, uv_sets: vec![split.uvs], skin, triangles, ..Mesh::default() };

@@ -177,7 +177,31 @@ impl Importer<'_> {
             };
             self.model.animations.push(animation);
         }
+        self.restore_clip_order();
         Ok(())
+    }
+
+    /// Clips back in the order the scene's extras list them, when another tool wrote the file
+    /// (Blender sorts its actions by name) and every clip is found there once by name: the
+    /// games index clips by position (LithTech v6 takes its bind pose from the first).
+    fn restore_clip_order(&mut self) {
+        let names: Vec<&str> = self.animation_extras.iter().map(|e| e.name.as_str()).collect();
+        let clips = &self.model.animations;
+        if !self.foreign || names.len() != clips.len() || names.iter().any(|n| n.is_empty()) {
+            return;
+        }
+        let position = |name: &str| names.iter().position(|n| *n == name);
+        let mut order: Vec<Option<usize>> = clips.iter().map(|c| position(&c.name)).collect();
+        let mut seen = order.clone();
+        seen.sort_unstable();
+        seen.dedup();
+        if seen.len() != clips.len() || seen.iter().any(Option::is_none) {
+            return;
+        }
+        let mut indexed: Vec<(Option<usize>, Animation)> =
+            order.drain(..).zip(self.model.animations.drain(..)).collect();
+        indexed.sort_by_key(|(i, _)| *i);
+        self.model.animations = indexed.into_iter().map(|(_, a)| a).collect();
     }
 
     /// The extras of clip `a`: its own (an older relic export), else the scene's entry for it (by

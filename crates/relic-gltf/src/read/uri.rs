@@ -149,29 +149,5 @@ fn decode_data_uri(uri: &str) -> Result<Vec<u8>, GltfError> {
 
 /// Standard base64 (padding optional).
 pub(super) fn base64_decode(text: &[u8]) -> Option<Vec<u8>> {
-    let value = |c: u8| -> Option<u32> {
-        Some(match c {
-            b'A'..=b'Z' => c - b'A',
-            b'a'..=b'z' => c - b'a' + 26,
-            b'0'..=b'9' => c - b'0' + 52,
-            b'+' => 62,
-            b'/' => 63,
-            _ => return None,
-        } as u32)
-    };
-    let text: Vec<u8> = text.iter().copied().filter(|&c| c != b'=').collect();
-    let mut out = Vec::with_capacity(text.len() / 4 * 3 + 3);
-    for chunk in text.chunks(4) {
-        let mut acc = 0u32;
-        for &c in chunk {
-            acc = (acc << 6) | value(c)?;
-        }
-        match chunk.len() {
-            4 => out.extend_from_slice(&[(acc >> 16) as u8, (acc >> 8) as u8, acc as u8]),
-            3 => out.extend_from_slice(&[(acc >> 10) as u8, (acc >> 2) as u8]),
-            2 => out.push((acc >> 4) as u8),
-            _ => return None,
-        }
-    }
-    Some(out)
+    relic_core::base64::decode(text)
 }

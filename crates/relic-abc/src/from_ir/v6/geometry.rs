@@ -5,11 +5,12 @@
 use relic_core::binary::PackedNormal;
 use relic_core::frame::Frame;
 use relic_core::math::{self, IDENTITY, Mat4};
-use relic_core::model::Model;
+use relic_core::model::{Mesh, Model};
 use relic_core::{Loss, WriteError};
 
 use crate::extras::{V6Extras, mesh_digest};
 use crate::file::{Geometry, Triangle, V6Vertex};
+use crate::from_ir::merge::{self, Reference, file_vertices};
 use crate::from_ir::mesh::computed_normals;
 use crate::from_ir::skeleton::Skeleton;
 
@@ -22,10 +23,40 @@ pub(super) struct Geo {
     pub(super) meshes: Vec<(usize, Vec<u32>)>,
 }
 
+/// The file vertex of each model vertex while the mesh still has the stored vertices: the same
+/// data (digest) with the skeleton unchanged, or, after a tool rewrote the mesh (Blender: order
+/// and float noise), the stored vertices found again at their bind-pose positions
+/// (`from_ir::merge`).
+/// With the model vertex each file vertex was matched to (`None` while the data is unchanged).
+type StoredVertices = (Vec<u32>, Option<Vec<u32>>);
+
+fn stored_vertices(mesh: &Mesh, x: &V6Extras, binds_fit: bool, sk: &Skeleton, frame: Frame) -> Option<StoredVertices> {
+    let n = x.vertices.len();
+    if binds_fit && x.mesh_digest == mesh_digest(mesh) && n + x.splits.len() == mesh.positions.len() {
+        let file_vertex =
+            |v: u32| if (v as usize) < n { v } else { x.splits.get(v as usize - n).copied().unwrap_or(0) };
+        return Some(((0..mesh.positions.len() as u32).map(file_vertex).collect(), None));
+    }
+    if mesh.normals.is_empty() {
+        return None;
+    }
+    let refs: Vec<Option<Reference>> = x
+        .vertices
+        .iter()
+        .map(|v| {
+            let bind = frame.matrix_from_ir(sk.binds.get(usize::from(v.node))?);
+            let position = frame.vector_to_ir(math::transform_point(&bind, v.position));
+            Some(Reference { position, nodes: vec![(u32::from(v.node), 1.0)] })
+        })
+        .collect();
+    file_vertices(mesh, &refs, sk).map(|m| (m.file_vertex, Some(m.source)))
+}
+
 pub(super) fn build_geometry(
     model: &Model,
     sk: &Skeleton,
     ex: Option<&V6Extras>,
+    binds_fit: bool,
     inverse_binds: &[Mat4],
     frame: Frame,
     losses: &mut Vec<Loss>,
@@ -46,13 +77,10 @@ pub(super) fn build_geometry(
     }
     if let (Some(x), [only]) = (ex, lod0.as_slice())
         && let Some(mesh) = model.meshes.get(*only)
-        && x.mesh_digest == mesh_digest(mesh)
-        && x.vertices.len() + x.splits.len() == mesh.positions.len()
         && x.face_normals.len() == mesh.triangles.len()
+        && let Some((map, source)) = stored_vertices(mesh, x, binds_fit, sk, frame)
     {
-        let n = x.vertices.len();
-        let file_vertex =
-            |v: u32| if (v as usize) < n { v } else { x.splits.get(v as usize - n).copied().unwrap_or(0) };
+        let file_vertex = |v: u32| map.get(v as usize).copied().unwrap_or(0);
         let uv = |v: u32| mesh.uv_sets.first().and_then(|s| s.get(v as usize)).copied().unwrap_or([0.0; 2]);
         let triangles = mesh
             .triangles
@@ -64,17 +92,30 @@ pub(super) fn build_geometry(
                 normal: PackedNormal(*normal),
             })
             .collect();
+        // Matched after a tool moved the skeleton by float noise: each node-local position made
+        // again from the model's position with the model's bind, so the vertex stays where the
+        // model has it (a loose vertex keeps its stored one).
+        let local = |f: usize, v: &crate::extras::RawV6Vertex| {
+            let model_vertex = source.as_ref().and_then(|s| s.get(f)).filter(|&&s| s != merge::LOOSE);
+            match model_vertex.and_then(|&s| mesh.positions.get(s as usize)) {
+                Some(p) if !binds_fit => {
+                    let inv = inverse_binds.get(usize::from(v.node)).copied().unwrap_or(IDENTITY);
+                    math::transform_point(&inv, frame.vector_from_ir(*p))
+                }
+                _ => v.position,
+            }
+        };
         let vertices = x
             .vertices
             .iter()
-            .map(|v| V6Vertex {
-                position: v.position,
+            .enumerate()
+            .map(|(f, v)| V6Vertex {
+                position: local(f, v),
                 normal: PackedNormal(v.normal),
                 transformation_index: v.node,
                 replacements: v.replacements,
             })
             .collect();
-        let map = (0..mesh.positions.len() as u32).map(file_vertex).collect();
         let geometry = Geometry {
             bounds_min: x.bounds[0],
             bounds_max: x.bounds[1],
@@ -128,14 +169,15 @@ pub(super) fn build_geometry(
             });
         }
         let uv = |v: u32| mesh.uv_sets.first().and_then(|s| s.get(v as usize)).copied().unwrap_or([0.0; 2]);
+        let file_vertex = |v: u32| base + v;
         for &[a, b, c] in &mesh.triangles {
-            let indices = [c, b, a].map(|v| base + v);
+            let indices = [c, b, a].map(file_vertex);
             let [p0, p1, p2] = indices.map(|i| vertices.get(i as usize).map_or([0.0; 3], |v: &V6Vertex| v.position));
             let normal = math::normalize3(math::cross3(math::sub3(p2, p0), math::sub3(p1, p0)))
                 .map_or(PackedNormal([0; 3]), PackedNormal::encode);
             triangles.push((indices, [uv(c), uv(b), uv(a)], normal));
         }
-        meshes.push((m, (0..mesh.positions.len() as u32).map(|v| base + v).collect()));
+        meshes.push((m, (0..mesh.positions.len() as u32).map(file_vertex).collect()));
     }
     if shared > 0 {
         losses.push(Loss::new(

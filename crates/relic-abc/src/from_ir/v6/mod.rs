@@ -19,7 +19,7 @@ use relic_core::{Loss, WriteError};
 use self::animation::{build_animation, build_nodes};
 use self::deformation::mesh_deformation;
 use self::geometry::build_geometry;
-use super::animation::key_times;
+use super::animation::{key_times, millis};
 use super::names::stored_name;
 use super::skeleton::Skeleton;
 use crate::extras::{AbcExtras, FamilyExtras, bind_digest, pose_digest};
@@ -60,8 +60,37 @@ pub(super) fn build(model: &Model, extras: Option<&AbcExtras>, losses: &mut Vec<
     let binds_fit = ex.is_some_and(|x| sk.identity && x.bind_digest == bind_digest(&model.bones));
     let nodes_fit = ex.filter(|x| x.nodes.len() == sk.nodes.len());
 
-    let geo = build_geometry(model, &sk, ex.filter(|_| binds_fit), &inverse_binds, frame, losses)?;
-    let mut anims: Vec<Animation> = model.animations.clone();
+    let geo = build_geometry(model, &sk, ex, binds_fit, &inverse_binds, frame, losses)?;
+    if extras.is_none() && super::v12::from_plain_gltf(model) {
+        let model_vertices: usize = model.meshes.iter().filter(|m| m.lod.level == 0).map(|m| m.positions.len()).sum();
+        losses.push(Loss::new(
+            "vertices",
+            format!(
+                "the file's own vertices and LOD-0 positions not in the glTF (no relic extras: Blender writes them \
+                 with \"Custom Properties\" ticked): {model_vertices} glTF vertices written as {} file vertices",
+                geo.geometry.vertices.len()
+            ),
+        ));
+        if !model.animations.is_empty() {
+            losses.push(Loss::new(
+                "keyframes",
+                "key times and animation lengths not in the glTF (no relic extras): animations keyed at their \
+                 channels' key times (baked keys reduced)",
+            ));
+        }
+    }
+    // A clip a tool baked goes back to its stored key times (v6 keeps a box per key, so the
+    // key boxes' times are the file's key times) while they still carry it.
+    let mut anims: Vec<Animation> = model
+        .animations
+        .iter()
+        .map(|a| {
+            let stored: Vec<u32> = a.key_bounds.iter().map(|k| millis(k.time)).collect();
+            let own = key_times(a, &[], &mut Vec::new());
+            let baked = !stored.is_empty() && !a.channels.is_empty() && own != stored;
+            baked.then(|| crate::from_ir::resample::rekeyed(a, &stored)).flatten().unwrap_or_else(|| a.clone())
+        })
+        .collect();
     if anims.is_empty() {
         losses.push(Loss::new("animations", "added animation \"base\" holding the rest pose (a v6 model needs one)"));
         anims.push(Animation { name: "base".into(), ..Animation::default() });
@@ -70,6 +99,9 @@ pub(super) fn build(model: &Model, extras: Option<&AbcExtras>, losses: &mut Vec<
         .iter()
         .map(|a| {
             let mut times = key_times(a, &a.key_bounds.iter().map(|k| k.time).collect::<Vec<_>>(), losses);
+            if a.key_bounds.is_empty() && crate::from_ir::resample::looks_baked(&times) {
+                times = crate::from_ir::resample::reduced(a, &times);
+            }
             if times.is_empty() {
                 // The games crash on an animation without keys (abc.md §7).
                 losses.push(Loss::new(
