@@ -192,7 +192,8 @@ pub fn read_input(input: &relic_core::format::Input<'_>) -> Result<Converted<Mod
     let wrath =
         input.bytes.starts_with(b"MD20") && detect(input.bytes).is_some_and(|d| d.source.version >= FIRST_UNSUPPORTED);
     if wrath {
-        return to_ir::wrath_to_ir(wrath::read(input)?);
+        let (wrath, classic, losses) = wrath::read_checked(input)?;
+        return to_ir::wrath_form_to_ir(wrath, classic, losses);
     }
     read_model(input.bytes).map(Converted::lossless)
 }

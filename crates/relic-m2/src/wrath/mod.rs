@@ -185,6 +185,14 @@ pub fn read_file(bytes: &[u8], anims: &[Option<Arc<Vec<u8>>>]) -> Result<WrathFi
 /// Reads a Wrath-or-later model with its `.skin` and `.anim` files (found through
 /// `input.siblings` by `input`'s stem) and checks every cross-reference.
 pub fn read(input: &Input<'_>) -> Result<Wrath, ReadError> {
+    read_checked(input).map(|(wrath, _, _)| wrath)
+}
+
+/// [`read`], with the model's 256–263 form its references were checked on and what that form
+/// cannot hold (the common model is mapped from it).
+pub(crate) fn read_checked(
+    input: &Input<'_>,
+) -> Result<(Wrath, crate::file::M2File, Vec<relic_core::Loss>), ReadError> {
     let bytes = input.bytes;
     let version = crate::detect(bytes).map_or(0, |d| d.source.version);
     if let Some(reason) = refusal(version) {
@@ -201,9 +209,9 @@ pub fn read(input: &Input<'_>) -> Result<Wrath, ReadError> {
     let mut notes = Vec::new();
     let skins = load_skins(input, &file, &mut notes)?;
     let wrath = Wrath { file, skins, anim_files, notes };
-    let (classic, _) = convert::to_classic(&wrath)?;
+    let (classic, losses) = convert::to_classic(&wrath)?;
     crate::validate::references(&classic).map_err(|e| e.within("the model as 256–263"))?;
-    Ok(wrath)
+    Ok((wrath, classic, losses))
 }
 
 /// Writes the model, its skins (`00.skin` …) and its `.anim` files (`0060-00.anim` …) as files
