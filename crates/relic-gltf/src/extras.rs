@@ -575,7 +575,7 @@ pub(crate) fn wrap_root(value: &RootExtras) -> Result<gltf_json::Extras, crate::
         return wrap(text);
     }
     let packed = miniz_oxide::deflate::compress_to_vec(text.as_bytes(), 9);
-    wrap(format!("{DEFLATED}{}", base64::Engine::encode(&BASE64, packed)))
+    wrap(format!("{DEFLATED}{}", relic_core::base64::encode(&packed)))
 }
 
 /// Reads [`wrap_root`]'s extras (or an object of an older export).
@@ -596,15 +596,11 @@ const DEFLATE_ABOVE: usize = 64 * 1024;
 /// What starts a deflated scene extras string; base64 of raw deflate data follows.
 const DEFLATED: &str = "deflate+base64:";
 
-/// The base64 alphabet used (standard, padded).
-const BASE64: base64::engine::GeneralPurpose = base64::engine::general_purpose::STANDARD;
-
 /// Decodes [`DEFLATED`] text, allowing at most 32 × its size + 1 MiB of JSON (the import's decode
 /// budget): extras that would inflate further are treated as absent, and what they held is then
 /// reported missing like any other.
 fn inflate(packed: &str) -> Option<Vec<u8>> {
-    use base64::Engine as _;
-    let bytes = BASE64.decode(packed.trim()).ok()?;
+    let bytes = relic_core::base64::decode(packed.trim().as_bytes())?;
     let limit = packed.len().saturating_mul(32).saturating_add(1 << 20);
     miniz_oxide::inflate::decompress_to_vec_with_limit(&bytes, limit).ok()
 }
@@ -630,7 +626,7 @@ mod tests {
 
         // 64 MiB of zeros deflates to ~64 KiB: past 32 × its size + 1 MiB, so not inflated.
         let bomb = miniz_oxide::deflate::compress_to_vec(&vec![b' '; 64 << 20], 9);
-        let text = format!("{DEFLATED}{}", base64::Engine::encode(&BASE64, bomb));
+        let text = format!("{DEFLATED}{}", relic_core::base64::encode(&bomb));
         assert!(inflate(text.strip_prefix(DEFLATED).unwrap()).is_none());
     }
 }
