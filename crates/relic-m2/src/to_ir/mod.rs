@@ -61,12 +61,13 @@ pub(crate) fn into_ir(file: M2File) -> Result<Model, ReadError> {
 /// Maps a Wrath-or-later model through its 256–263 form (`wrath::convert::to_classic`): the
 /// model's source is the Wrath version, its extras hold both files. The notes of reading (a
 /// missing LOD skin) come back as losses.
+#[cfg(feature = "verify")]
 pub(crate) fn wrath_to_ir(wrath: crate::wrath::Wrath) -> Result<relic_core::Converted<Model>, ReadError> {
     let (flat, classic_losses) = crate::wrath::convert::to_classic(&wrath)?;
     wrath_form_to_ir(wrath, flat, classic_losses)
 }
 
-/// [`wrath_to_ir`] given the file's 256–263 form and what it cannot hold.
+/// `wrath_to_ir` given the file's 256–263 form and what it cannot hold.
 pub(crate) fn wrath_form_to_ir(
     mut wrath: crate::wrath::Wrath,
     flat: M2File,
