@@ -571,62 +571,19 @@ fn lenient_bool<'de, D: serde::Deserializer<'de>>(d: D) -> Result<bool, D::Error
 /// relic export, as an object.
 pub(crate) fn wrap_root(value: &RootExtras) -> Result<gltf_json::Extras, crate::GltfError> {
     let text = serde_json::to_string(value).map_err(|e| crate::GltfError::Json(e.to_string()))?;
-    if text.len() <= DEFLATE_ABOVE {
+    if text.len() <= crate::deflate::DEFLATE_ABOVE {
         return wrap(text);
     }
-    let packed = miniz_oxide::deflate::compress_to_vec(text.as_bytes(), 9);
-    wrap(format!("{DEFLATED}{}", relic_core::base64::encode(&packed)))
+    wrap(crate::deflate::pack(&text))
 }
 
 /// Reads [`wrap_root`]'s extras (or an object of an older export).
 pub(crate) fn unwrap_root(extras: &gltf_json::Extras) -> Option<RootExtras> {
     unwrap::<RootExtras>(extras).or_else(|| {
         let text = unwrap::<String>(extras)?;
-        match text.strip_prefix(DEFLATED) {
-            Some(packed) => serde_json::from_slice(&inflate(packed)?).ok(),
+        match crate::deflate::unpack(&text) {
+            Some(json) => serde_json::from_slice(&json?).ok(),
             None => serde_json::from_str(&text).ok(),
         }
     })
-}
-
-/// Scene extras longer than this (bytes of JSON) are stored deflated: a model's format extras
-/// run to megabytes of numbers, which deflate to a quarter; smaller ones stay readable.
-const DEFLATE_ABOVE: usize = 64 * 1024;
-
-/// What starts a deflated scene extras string; base64 of raw deflate data follows.
-const DEFLATED: &str = "deflate+base64:";
-
-/// Decodes [`DEFLATED`] text, allowing at most 32 × its size + 1 MiB of JSON (the import's decode
-/// budget): extras that would inflate further are treated as absent, and what they held is then
-/// reported missing like any other.
-fn inflate(packed: &str) -> Option<Vec<u8>> {
-    let bytes = relic_core::base64::decode(packed.trim().as_bytes())?;
-    let limit = packed.len().saturating_mul(32).saturating_add(1 << 20);
-    miniz_oxide::inflate::decompress_to_vec_with_limit(&bytes, limit).ok()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn large_scene_extras_are_deflated_and_read_back_and_bombs_are_refused() {
-        let small = RootExtras { name: "small".into(), ..RootExtras::default() };
-        let wrapped = wrap_root(&small).unwrap();
-        assert!(!wrapped.as_ref().unwrap().get().contains(DEFLATED));
-        assert_eq!(unwrap_root(&wrapped).unwrap().name, "small");
-
-        let large = RootExtras { name: "large".into(), global_sequences: vec![0.25; 40_000], ..RootExtras::default() };
-        let wrapped = wrap_root(&large).unwrap();
-        let text = wrapped.as_ref().unwrap().get();
-        assert!(text.contains(DEFLATED));
-        assert!(text.len() < serde_json::to_string(&large).unwrap().len() / 4, "{} bytes", text.len());
-        let back = unwrap_root(&wrapped).unwrap();
-        assert_eq!((back.name.as_str(), back.global_sequences.len()), ("large", 40_000));
-
-        // 64 MiB of zeros deflates to ~64 KiB: past 32 × its size + 1 MiB, so not inflated.
-        let bomb = miniz_oxide::deflate::compress_to_vec(&vec![b' '; 64 << 20], 9);
-        let text = format!("{DEFLATED}{}", relic_core::base64::encode(&bomb));
-        assert!(inflate(text.strip_prefix(DEFLATED).unwrap()).is_none());
-    }
 }

@@ -69,6 +69,7 @@ pub mod samples;
 pub mod summary;
 
 mod bake;
+mod deflate;
 mod keys;
 mod naming;
 mod read;

@@ -1,0 +1,58 @@
+//! Scene extras too large to stay readable JSON, stored deflated and base64-encoded in one string
+//! (`deflate+base64:…`): a model's format extras run to megabytes of numbers, which deflate to a
+//! quarter. Inflating is bounded, as every decode of the import is.
+
+/// Scene extras longer than this (bytes of JSON) are stored deflated; smaller ones stay readable.
+pub(crate) const DEFLATE_ABOVE: usize = 64 * 1024;
+
+/// What starts a deflated string; base64 of raw deflate data follows.
+const DEFLATED: &str = "deflate+base64:";
+
+/// `text` deflated, as a [`DEFLATED`] string.
+pub(crate) fn pack(text: &str) -> String {
+    let packed = miniz_oxide::deflate::compress_to_vec(text.as_bytes(), 9);
+    format!("{DEFLATED}{}", relic_core::base64::encode(&packed))
+}
+
+/// `None` when `text` is not a [`DEFLATED`] string; else its bytes, or `Some(None)` when they
+/// cannot be had: not base64, not deflate, or more than 32 × the text's size + 1 MiB (the
+/// import's decode budget) — extras that would inflate further are treated as absent, and what
+/// they held is then reported missing like any other.
+pub(crate) fn unpack(text: &str) -> Option<Option<Vec<u8>>> {
+    let packed = text.strip_prefix(DEFLATED)?;
+    Some(inflate(packed))
+}
+
+fn inflate(packed: &str) -> Option<Vec<u8>> {
+    let bytes = relic_core::base64::decode(packed.trim().as_bytes())?;
+    let limit = packed.len().saturating_mul(32).saturating_add(1 << 20);
+    miniz_oxide::inflate::decompress_to_vec_with_limit(&bytes, limit).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::extras::{RootExtras, unwrap_root, wrap_root};
+
+    #[test]
+    fn large_scene_extras_are_deflated_and_read_back_and_bombs_are_refused() {
+        let small = RootExtras { name: "small".into(), ..RootExtras::default() };
+        let wrapped = wrap_root(&small).unwrap();
+        assert!(!wrapped.as_ref().unwrap().get().contains(DEFLATED));
+        assert_eq!(unwrap_root(&wrapped).unwrap().name, "small");
+
+        let large = RootExtras { name: "large".into(), global_sequences: vec![0.25; 40_000], ..RootExtras::default() };
+        let wrapped = wrap_root(&large).unwrap();
+        let text = wrapped.as_ref().unwrap().get();
+        assert!(text.contains(DEFLATED));
+        assert!(text.len() < serde_json::to_string(&large).unwrap().len() / 4, "{} bytes", text.len());
+        let back = unwrap_root(&wrapped).unwrap();
+        assert_eq!((back.name.as_str(), back.global_sequences.len()), ("large", 40_000));
+
+        // 64 MiB of spaces deflates to ~64 KiB: past 32 × its size + 1 MiB, so not inflated.
+        let bomb = miniz_oxide::deflate::compress_to_vec(&vec![b' '; 64 << 20], 9);
+        let text = format!("{DEFLATED}{}", relic_core::base64::encode(&bomb));
+        assert_eq!(unpack(&text), Some(None));
+        assert_eq!(unpack("not deflated"), None);
+    }
+}
