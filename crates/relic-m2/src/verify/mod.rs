@@ -135,7 +135,7 @@ pub(crate) fn boxes(file: &M2File, model: &Model) -> Result<String, String> {
 }
 
 /// Largest distance, as a fraction of the stored box's diagonal, between a Wrath sequence box and
-/// the posed mesh (the Wrath exporter's sampling rule is not known; see [`boxes_judged`]).
+/// the posed mesh (the Wrath exporter's sampling rule is not known; see `boxes_judged`).
 pub const WRATH_BOX_FRACTION: f32 = 0.1;
 
 /// [`boxes`]; with `strict` false (Wrath's exports, whose exporter posed the mesh at moments not

@@ -1,6 +1,6 @@
 //! Wrath and later non-chunked M2 (264, 272) with the files beside it: the `.skin` views and the
 //! `.anim` keys of external sequences (m2-wrath.md). [`read`] finds them by name next to the
-//! model; [`write`] gives them back with the suffixes to name them by.
+//! model; [`write()`] gives them back with the suffixes to name them by.
 
 mod check;
 pub mod convert;

@@ -35,7 +35,7 @@ pub struct WrathFile {
     #[br(parse_with = pod_array)]
     #[bw(args(layout))]
     pub name: M2Array<u8>,
-    /// Global flags: 0x1/0x2 tilt, 0x8 combiner combos follow the header; 0x10, 0x80 [unknown], kept.
+    /// Global flags: 0x1/0x2 tilt, 0x8 combiner combos follow the header; 0x10, 0x80 \[unknown\], kept.
     pub flags: u32,
     /// Durations of the global sequences, milliseconds.
     #[br(parse_with = pod_array)]

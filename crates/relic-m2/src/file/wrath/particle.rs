@@ -51,7 +51,7 @@ pub struct WrathParticle {
     pub position: [f32; 3],
     /// Bone.
     pub bone: u16,
-    /// Texture index (272 with multi-texture flags: three 5-bit indices) [inferred].
+    /// Texture index (272 with multi-texture flags: three 5-bit indices) \[inferred\].
     pub texture: u16,
     /// Geometry model file name with NUL.
     #[br(parse_with = pod_array)]
@@ -67,9 +67,9 @@ pub struct WrathParticle {
     pub emitter_type: u8,
     /// Particle colour index.
     pub color_index: u16,
-    /// 0 normal, 1 large quad, 2 (272: first multi-texture parameter) [inferred].
+    /// 0 normal, 1 large quad, 2 (272: first multi-texture parameter) \[inferred\].
     pub particle_type: u8,
-    /// Head, tail or both (272: second multi-texture parameter) [inferred].
+    /// Head, tail or both (272: second multi-texture parameter) \[inferred\].
     pub head_or_tail: u8,
     /// Texture tile rotation (−1, 0, 1).
     pub texture_tile_rotation: i16,
@@ -174,7 +174,7 @@ pub struct WrathParticle {
     #[br(args(ctx, PerKey::ByInterpolation))]
     #[bw(args(layout))]
     pub enabled_in: SeqTrack<u8>,
-    /// 272 on: multi-texture parameters (16 bytes; zero in the real file) [inferred].
+    /// 272 on: multi-texture parameters (16 bytes; zero in the real file) \[inferred\].
     #[br(if(ctx.version >= 272))]
     pub multi_texture: Option<[u32; 4]>,
 }

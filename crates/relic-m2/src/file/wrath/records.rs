@@ -78,9 +78,9 @@ pub struct WrathBone {
     pub flags: u32,
     /// Parent bone, or −1.
     pub parent: i16,
-    /// `floor(36 × |pivot − parent pivot|)`, 0 for roots, in 635 of 637 real bones (§5.1) [inferred].
+    /// `floor(36 × |pivot − parent pivot|)`, 0 for roots, in 635 of 637 real bones (§5.1) \[inferred\].
     pub distance_to_parent: u16,
-    /// Bone-name CRC: hash input unknown [unknown]; kept as read.
+    /// Bone-name CRC: hash input unknown \[unknown\]; kept as read.
     pub name_crc: u32,
     /// Translation.
     #[br(args(ctx, PerKey::ByInterpolation))]
@@ -172,7 +172,7 @@ pub struct WrathTextureTransform {
     #[br(args(ctx, PerKey::ByInterpolation))]
     #[bw(args(layout))]
     pub translation: SeqTrack<[f32; 3]>,
-    /// UV rotation, read as 4×f32 like pre-Wrath (value type [unknown], §5.4).
+    /// UV rotation, read as 4×f32 like pre-Wrath (value type \[unknown\], §5.4).
     #[br(args(ctx, PerKey::ByInterpolation))]
     #[bw(args(layout))]
     pub rotation: SeqTrack<[f32; 4]>,
@@ -429,7 +429,7 @@ pub struct WrathRibbon {
     pub visibility: SeqTrack<u8>,
     /// Priority plane.
     pub priority_plane: i16,
-    /// Padding (pywowlib) or colour/transform index (WMVx) [unknown]: kept.
+    /// Padding (pywowlib) or colour/transform index (WMVx) \[unknown\]: kept.
     pub padding: u16,
 }
 

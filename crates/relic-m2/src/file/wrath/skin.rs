@@ -28,7 +28,7 @@ pub struct ShadowBatch {
     pub color: u16,
     /// Transparency.
     pub transparency: u16,
-    /// Padding to 16 bytes [inferred].
+    /// Padding to 16 bytes \[inferred\].
     pub padding: [u16; 2],
 }
 

@@ -10,7 +10,7 @@
 //! 3. An alias whose keys equal its target's points at the target's keys, and Blizzard leaves a
 //!    zero block as large as the target's group behind it (GnomePounder: 16 911 bytes).
 //! 4. An external sequence's keys (flags without 0x130, §3.4) go into its `.anim` file, laid out
-//!    the same way from byte 0 (no public file to check against: [inferred]).
+//!    the same way from byte 0 (no public file to check against: \[inferred\]).
 
 use std::collections::BTreeMap;
 
@@ -246,7 +246,7 @@ fn write_block(out: &mut Sink, block: &Block<'_>, place: &Place<'_>) -> BinResul
     Ok(())
 }
 
-/// What [`write`] gives: the `.m2` and, by sequence index, the `.anim` files of the external
+/// What [`write()`] gives: the `.m2` and, by sequence index, the `.anim` files of the external
 /// sequences.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct WrathBytes {

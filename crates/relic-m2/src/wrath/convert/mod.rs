@@ -1,6 +1,6 @@
-//! Between the Wrath layout (264, 272) and 256–263 (m2-wrath.md §9): [`to_classic`] lays every
+//! Between the Wrath layout (264, 272) and 256–263 (m2-wrath.md §9): `to_classic` lays every
 //! sequence on one timeline and moves the `.skin` files into the file's views (at most 4);
-//! [`from_classic`] cuts the timeline into one per sequence and the views into `.skin` files.
+//! `from_classic` cuts the timeline into one per sequence and the views into `.skin` files.
 //! Everything one side cannot hold comes back as a [`Loss`] with counts.
 //!
 //! The common model of a Wrath file is the common model of its 256–263 form (`to_classic`), so
