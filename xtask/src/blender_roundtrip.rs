@@ -66,7 +66,9 @@ fn originals(dir: &Path, work: &Path) -> Result<Vec<Original>, String> {
             continue;
         }
         let rel = path.strip_prefix(dir).unwrap_or(&path).display().to_string();
-        let (model, facts, size) = read_with_siblings(entry, &path).map_err(|e| format!("{rel}: {e}"))?;
+        let (mut model, facts, size) = read_with_siblings(entry, &path).map_err(|e| format!("{rel}: {e}"))?;
+        // The record of the game file, as `relic convert` carries it into the glTF.
+        model.original = relic::open(&path).ok().and_then(|o| o.model.original);
         let glb = work.join(format!("{}.glb", out.len()));
         let textures = crate::gltf_validator::game_textures(&path);
         let options = ConvertOptions { textures: Some(std::sync::Arc::new(textures)), ..ConvertOptions::default() };
