@@ -182,7 +182,8 @@ pub struct Expectation {
     pub meshes: usize,
     /// Vertices over all mesh objects: the vertices the triangles use (Blender drops unused ones).
     pub vertices: usize,
-    /// Triangles over all mesh objects, without degenerate ones (two equal corners).
+    /// Triangles over all mesh objects, without degenerate ones (two equal corners) and without
+    /// repeats of another triangle's corners (Blender keeps one face per vertex set).
     pub triangles: usize,
     /// Actions: one per clip for the armature, plus one per (clip, mesh) with morph weights.
     pub actions: usize,
@@ -198,8 +199,13 @@ pub fn expectation(model: &Model, options: &ExportOptions) -> Expectation {
     let mut triangles = 0;
     for m in &meshes {
         let mut used = vec![false; m.positions.len()];
+        // Blender keeps one face per set of vertices: a triangle that repeats another's corners
+        // (in any order) is not a face of its own there (Rabbit.m2 has one).
+        let mut faces = std::collections::HashSet::new();
         for t in &m.triangles {
-            if t[0] == t[1] || t[1] == t[2] || t[0] == t[2] {
+            let mut corners = *t;
+            corners.sort_unstable();
+            if t[0] == t[1] || t[1] == t[2] || t[0] == t[2] || !faces.insert(corners) {
                 continue;
             }
             triangles += 1;
