@@ -134,7 +134,7 @@ pub fn convert(model: &Model, target: Target, out: &Path, options: &ConvertOptio
             let differences = compared.iter().flat_map(|c| &c.differences).filter(|(_, before, after)| after < before);
             let compared: Vec<Loss> = differences
                 .map(|(key, before, after)| {
-                    Loss::new(key.clone(), format!("{before} in the original, {after} written"))
+                    Loss::new(key.replace('_', " "), format!("{before} in the original, {after} written"))
                 })
                 .collect();
             losses.splice(0..0, compared);
