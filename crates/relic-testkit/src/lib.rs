@@ -17,11 +17,13 @@
 //! * [`corpus_dir`], [`corpus_file`]: the real game files in `../shared/corpus`, with a skip
 //!   message `cargo test` does not swallow when they are absent (a user's clone), and a failure
 //!   when `RELIC_REQUIRE_CORPUS` is set (CI) or a named file is missing from a present corpus.
+//! * [`LeBytes`]: the little-endian byte builder the generator tests lay files out with.
 //! * [`bone_at`], [`bone_chain`]: bones placed along +Y with matching bind matrices, the skeleton
 //!   most hand-built test models start from.
 
 mod alloc;
 mod bones;
+mod bytes;
 mod check;
 mod corpus;
 mod harness;
@@ -31,6 +33,7 @@ mod mutate;
 
 pub use alloc::{CountingAllocator, counting_installed, peak_allocation};
 pub use bones::{bone_at, bone_chain};
+pub use bytes::LeBytes;
 pub use check::{
     BAD_FLOATS, COUNT_VALUES, Limits, WriterCheck, bad_floats_are_refused, check, cpu_timed, offset_values,
 };

@@ -9,49 +9,15 @@ pub(crate) mod v6;
 
 use relic_testkit::Rng;
 
-/// A little-endian byte buffer.
-#[derive(Debug, Default, Clone)]
-pub(crate) struct Bytes(pub(crate) Vec<u8>);
-
-impl Bytes {
-    pub(crate) fn u8(&mut self, v: u8) -> &mut Self {
-        self.0.push(v);
-        self
-    }
-    pub(crate) fn u16(&mut self, v: u16) -> &mut Self {
-        self.0.extend_from_slice(&v.to_le_bytes());
-        self
-    }
-    pub(crate) fn u32(&mut self, v: u32) -> &mut Self {
-        self.0.extend_from_slice(&v.to_le_bytes());
-        self
-    }
-    pub(crate) fn i32(&mut self, v: i32) -> &mut Self {
-        self.0.extend_from_slice(&v.to_le_bytes());
-        self
-    }
-    pub(crate) fn f32s(&mut self, vs: &[f32]) -> &mut Self {
-        for v in vs {
-            self.0.extend_from_slice(&v.to_le_bytes());
-        }
-        self
-    }
-    pub(crate) fn raw(&mut self, bytes: &[u8]) -> &mut Self {
-        self.0.extend_from_slice(bytes);
-        self
-    }
-    /// `u16 length` + bytes.
-    pub(crate) fn string(&mut self, s: &[u8]) -> &mut Self {
-        self.u16(s.len() as u16).raw(s)
-    }
-}
+/// The shared little-endian byte builder.
+pub(crate) use relic_testkit::LeBytes as Bytes;
 
 /// Sections in order, each `string name, i32 next` (−1 on the last), then its body (abc.md §2).
 pub(crate) fn sections(list: &[(Vec<u8>, Vec<u8>)]) -> Vec<u8> {
     let mut out = Bytes::default();
     for (i, (name, body)) in list.iter().enumerate() {
         let next = out.0.len() + 2 + name.len() + 4 + body.len();
-        out.string(name);
+        out.len_string(name);
         out.i32(if i + 1 == list.len() { -1 } else { next as i32 });
         out.raw(body);
     }

@@ -41,7 +41,7 @@ pub(crate) fn file(g: &mut Gen) -> (Vec<u8>, String) {
         if version >= 10 {
             body.f32s(&[g.f32(4.0)]);
         }
-        body.u16(if g.chance(0.9) { 0 } else { g.u16() }).string(&g.name());
+        body.u16(if g.chance(0.9) { 0 } else { g.u16() }).len_string(&g.name());
         for _ in 0..lods {
             let n = if g.chance(0.1) { 0 } else { g.between(1, 8) };
             let f = if n == 0 { 0 } else { g.between(0, 6) };
@@ -69,7 +69,7 @@ pub(crate) fn file(g: &mut Gen) -> (Vec<u8>, String) {
     // Nodes and weight sets.
     let mut b = Bytes::default();
     for (n, count) in g.tree(nodes).into_iter().enumerate() {
-        b.string(&keep(g.name(), with_nodes));
+        b.len_string(&keep(g.name(), with_nodes));
         b.u16(if g.chance(0.9) { n as u16 } else { g.u16() }).u8([0, 1, 2, 3][g.between(0, 3)]);
         b.f32s(&matrix(g.quat(), g.v3(50.0))).u32(count);
     }
@@ -77,7 +77,7 @@ pub(crate) fn file(g: &mut Gen) -> (Vec<u8>, String) {
     b.u32(weight_sets as u32);
     for _ in 0..weight_sets {
         let count = if g.chance(0.9) { nodes } else { g.between(0, 4) };
-        b.string(&g.name()).u32(count as u32);
+        b.len_string(&g.name()).u32(count as u32);
         (0..count).for_each(|_| {
             b.f32s(&[g.f32(1.0)]);
         });
@@ -98,7 +98,7 @@ pub(crate) fn file(g: &mut Gen) -> (Vec<u8>, String) {
         relations(g, &mut b);
     }
     for _ in 0..children.unwrap_or(0) {
-        b.string(&keep(g.name(), with_children)).u32(g.u32() % 1000);
+        b.len_string(&keep(g.name(), with_children)).u32(g.u32() % 1000);
         relations(g, &mut b);
     }
     let child_section = b;
@@ -113,7 +113,7 @@ pub(crate) fn file(g: &mut Gen) -> (Vec<u8>, String) {
         let keys = [0, 1, 1, 2, 3, 4][g.between(0, 5)];
         let (dims, name) = (g.v3(60.0), keep(g.name(), true));
         own.push((name.clone(), dims));
-        b.f32s(&dims).string(&name);
+        b.f32s(&dims).len_string(&name);
         let in_marker = g.chance(0.3);
         forms.push(if in_marker { "count" } else { "-1" });
         if in_marker {
@@ -126,7 +126,7 @@ pub(crate) fn file(g: &mut Gen) -> (Vec<u8>, String) {
             b.u32(keys as u32);
         }
         for t in g.times(keys) {
-            b.u32(t).string(&keep(g.name(), true));
+            b.u32(t).len_string(&keep(g.name(), true));
         }
         for _ in 0..nodes {
             if version >= 13 {
@@ -148,7 +148,7 @@ pub(crate) fn file(g: &mut Gen) -> (Vec<u8>, String) {
     let mut b = Bytes::default();
     b.u32(sockets as u32);
     for _ in 0..sockets {
-        b.u32(g.between(0, nodes - 1) as u32).string(&g.name()).f32s(&g.quat()).f32s(&g.v3(5.0));
+        b.u32(g.between(0, nodes - 1) as u32).len_string(&g.name()).f32s(&g.quat()).f32s(&g.v3(5.0));
     }
     let socket_section = b;
 
@@ -163,7 +163,7 @@ pub(crate) fn file(g: &mut Gen) -> (Vec<u8>, String) {
         };
         b.u32(list.len() as u32);
         for (name, dims) in list {
-            b.string(&name).f32s(&dims).f32s(&if g.chance(0.7) { [0.0; 3] } else { g.v3(50.0) });
+            b.len_string(&name).f32s(&dims).f32s(&if g.chance(0.7) { [0.0; 3] } else { g.v3(50.0) });
         }
     }
     let bindings_section = b;
@@ -182,7 +182,7 @@ pub(crate) fn file(g: &mut Gen) -> (Vec<u8>, String) {
         h.u32(g.u32());
     }
     h.u32(strings.len() as u32).u32(strings.iter().map(|s| s.len() as u32).sum());
-    h.string(&command).f32s(&[g.f32(100.0).abs()]).u32(distances as u32);
+    h.len_string(&command).f32s(&[g.f32(100.0).abs()]).u32(distances as u32);
     let padding: Vec<u8> = (0..60).map(|_| if g.chance(0.95) { 0 } else { g.u16() as u8 }).collect();
     h.raw(&padding);
     (0..distances).for_each(|_| {

@@ -33,7 +33,7 @@ pub(crate) fn file(g: &mut Gen) -> (Vec<u8>, String) {
 
     let mut list: Vec<(Vec<u8>, Vec<u8>)> = Vec::new();
     let mut header = Bytes::default();
-    header.string(b"MonolithExport Model File v6").string(&g.name());
+    header.len_string(b"MonolithExport Model File v6").len_string(&g.name());
     list.push((b"Header".to_vec(), header.0));
 
     let mut b = Bytes::default();
@@ -63,7 +63,7 @@ pub(crate) fn file(g: &mut Gen) -> (Vec<u8>, String) {
 
     let mut b = Bytes::default();
     for (n, (&count, md)) in children.iter().zip(&md).enumerate() {
-        b.f32s(&g.v3(3.0)).f32s(&g.v3(3.0)).string(&g.name());
+        b.f32s(&g.v3(3.0)).f32s(&g.v3(3.0)).len_string(&g.name());
         let index = if g.chance(0.9) { n as u16 } else { g.u16() };
         let flags = match g.between(0, 4) {
             0 => 1,
@@ -83,12 +83,12 @@ pub(crate) fn file(g: &mut Gen) -> (Vec<u8>, String) {
     b.u32(anims as u32);
     for &k in &keys {
         let times = g.times(k);
-        b.string(&g.name()).u32(if g.chance(0.7) { *times.last().unwrap() } else { g.between(0, 5000) as u32 });
+        b.len_string(&g.name()).u32(if g.chance(0.7) { *times.last().unwrap() } else { g.between(0, 5000) as u32 });
         b.f32s(&g.v3(10.0)).f32s(&g.v3(10.0)).u32(k as u32);
         for &t in &times {
             // Key boxes as exporters store them: any values, sometimes all zero.
             let (lo, hi) = if g.chance(0.15) { ([0.0; 3], [0.0; 3]) } else { (g.v3(10.0), g.v3(10.0)) };
-            b.u32(t).f32s(&lo).f32s(&hi).string(&g.name());
+            b.u32(t).f32s(&lo).f32s(&hi).len_string(&g.name());
         }
         for md in &md {
             for _ in 0..k {
