@@ -179,6 +179,17 @@ impl Siblings for NoSiblings {
     }
 }
 
+/// Sibling files held in memory (a file just written, tests, fuzzing, callers without a folder):
+/// name → bytes, matched without regard to letter case.
+#[derive(Debug, Clone, Default)]
+pub struct SiblingBytes(pub Vec<(String, Vec<u8>)>);
+
+impl Siblings for SiblingBytes {
+    fn read(&self, name: &str) -> std::io::Result<Option<Vec<u8>>> {
+        Ok(self.0.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, b)| b.clone()))
+    }
+}
+
 /// One file to read: its bytes, its name (whose stem names its siblings) and its siblings.
 #[derive(Clone, Copy)]
 pub struct Input<'a> {

@@ -168,6 +168,12 @@ pub fn quat_conjugate(q: [f32; 4]) -> [f32; 4] {
     [-q[0], -q[1], -q[2], q[3]]
 }
 
+/// Vector `v` turned by unit quaternion `q` (`q · v · q⁻¹`).
+pub fn quat_rotate(q: [f32; 4], v: [f32; 3]) -> [f32; 3] {
+    let [x, y, z, _] = quat_mul(quat_mul(q, [v[0], v[1], v[2], 0.0]), quat_conjugate(q));
+    [x, y, z]
+}
+
 /// Length of a quaternion.
 pub fn quat_norm(q: [f32; 4]) -> f32 {
     (q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]).sqrt()

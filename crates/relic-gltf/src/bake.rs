@@ -4,7 +4,7 @@
 
 use relic_anim::pose::{ClipTime, Evaluator, Pose};
 use relic_core::math::{self, Mat4};
-use relic_core::model::{Animation, Bone, Clock, Interpolation, Model, Transform};
+use relic_core::model::{Animation, Bone, Clock, Model, Transform};
 
 /// True if glTF cannot compose the bone with its parent as the model does.
 pub(crate) fn flagged(bone: &Bone) -> bool {
@@ -109,16 +109,22 @@ pub(crate) fn continuous(rotations: &mut [[f32; 4]]) {
     }
 }
 
-/// Whether a channel can go to glTF as it is (own clock, no negative times).
-pub(crate) fn verbatim_ok(clock: Clock, times: &[f32], interpolation: Interpolation) -> bool {
-    let _ = interpolation;
-    clock == Clock::Animation && times.first().is_none_or(|&t| t >= 0.0)
+/// Whether a channel can go to glTF as it is (own clock, no key before 0 or past the clip).
+pub(crate) fn verbatim_ok(clock: Clock, times: &[f32], duration: f32) -> bool {
+    clock == Clock::Animation
+        && times.first().is_none_or(|&t| t >= 0.0)
+        && times.last().is_none_or(|&t| t <= duration + PAST_END)
 }
+
+/// How far past its clip's end a channel's last key may be and still be written as it is (a
+/// millisecond: the formats' rounding). A channel keyed further would make the glTF animation
+/// longer than the clip, which an editor then takes as the clip's length.
+const PAST_END: f32 = 1e-3;
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use relic_core::model::{Channel, ChannelValues};
+    use relic_core::model::{Channel, ChannelValues, Interpolation};
 
     #[test]
     fn a_tiny_period_in_a_huge_clip_neither_overflows_nor_explodes() {

@@ -92,6 +92,68 @@ pub struct BoneExtras {
     /// The model-space bind matrix where it is not exactly the inverse of the inverse bind matrix.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bind_matrix: Option<Vec<f32>>,
+    /// The bone exactly as the model held it ([`BoneRecord`]): an editor may turn the node's
+    /// axes (Blender's importer points each bone at its child) and rounds the numbers; import
+    /// turns them back and restores these values where they still agree.
+    #[serde(default, skip_serializing_if = "Option::is_none", with = "packed_record")]
+    pub original: Option<BoneRecord>,
+    /// The bone's index in the model (an editor may list joints in another order; formats
+    /// number bones by position).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub index: Option<u32>,
+}
+
+/// A bone's rest transform, bind matrix and inverse bind matrix as the model held them.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct BoneRecord {
+    /// [`relic_core::model::Bone::rest`].
+    pub rest: Transform,
+    /// [`relic_core::model::Bone::bind_matrix`].
+    pub bind_matrix: relic_core::math::Mat4,
+    /// [`relic_core::model::Bone::inverse_bind_matrix`].
+    pub inverse_bind_matrix: relic_core::math::Mat4,
+}
+
+/// Serde for a [`BoneRecord`]: its 42 numbers (rest translation, rotation, scale; the two
+/// matrices) packed as one base64 string of little-endian `f32`.
+mod packed_record {
+    use serde::de::Error as _;
+    use serde::{Deserializer, Serializer};
+
+    use super::BoneRecord;
+
+    const LEN: usize = 10 + 16 + 16;
+
+    pub(super) fn serialize<S: Serializer>(v: &Option<BoneRecord>, s: S) -> Result<S::Ok, S::Error> {
+        let Some(r) = v else { return s.serialize_none() };
+        let t = &r.rest;
+        let numbers: Vec<f32> = t
+            .translation
+            .iter()
+            .chain(&t.rotation)
+            .chain(&t.scale)
+            .chain(&r.bind_matrix)
+            .chain(&r.inverse_bind_matrix)
+            .copied()
+            .collect();
+        super::packed_f32::serialize(&numbers, s)
+    }
+
+    pub(super) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<BoneRecord>, D::Error> {
+        let numbers = super::packed_f32::deserialize(d)?;
+        let n: &[f32; LEN] = numbers
+            .as_slice()
+            .try_into()
+            .map_err(|_| D::Error::custom(format!("bone record: {} numbers, not {LEN}", numbers.len())))?;
+        let take = |from: usize| -> [f32; 16] { std::array::from_fn(|i| n.get(from + i).copied().unwrap_or(0.0)) };
+        let head = take(0);
+        let rest = super::Transform {
+            translation: [head[0], head[1], head[2]],
+            rotation: [head[3], head[4], head[5], head[6]],
+            scale: [head[7], head[8], head[9]],
+        };
+        Ok(Some(BoneRecord { rest, bind_matrix: take(10), inverse_bind_matrix: take(26) }))
+    }
 }
 
 /// [`BoneFlags`] as JSON.
@@ -183,6 +245,12 @@ pub struct AttachmentExtras {
     /// [`relic_core::model::Attachment::id`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<u32>,
+    /// The attachment's index in the model (an editor may write nodes in another order).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub index: Option<u32>,
+    /// The transform exactly as the model held it (an editor rounds the node's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub transform: Option<TransformJson>,
 }
 
 /// A mesh's data.
@@ -195,6 +263,13 @@ pub struct MeshExtras {
     /// Part id (M2 geoset id).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub part_id: Option<u32>,
+    /// Index of the mesh in the model (an editor may write meshes in another order).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub index: Option<u32>,
+    /// The mesh's vertex count in the model (an editor splits vertices; welding them back stops
+    /// here, so vertices the model holds twice stay two).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vertices: Option<u32>,
 }
 
 /// Mesh `extras` (with glTF's conventional `targetNames`).

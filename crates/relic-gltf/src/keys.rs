@@ -101,6 +101,19 @@ pub(crate) fn reduce(channel: &mut Channel) -> usize {
     dropped
 }
 
+/// Whether every key of `channel` is the bone's rest value `rest` within the channel kind's
+/// tolerance: such a channel changes nothing (a model without it samples the rest pose), and an
+/// editor writes one for every bone and property.
+pub(crate) fn holds_rest(channel: &Channel, rest: &relic_core::model::Transform) -> bool {
+    match &channel.values {
+        ChannelValues::Translation(v) => v.iter().all(|t| near(*t, rest.translation, TRANSLATION_TOLERANCE)),
+        ChannelValues::Scale(v) => v.iter().all(|s| near(*s, rest.scale, SCALE_TOLERANCE)),
+        ChannelValues::Rotation(q) => q.iter().all(|q| {
+            near(*q, rest.rotation, ROTATION_TOLERANCE) || near(q.map(|c| -c), rest.rotation, ROTATION_TOLERANCE)
+        }),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

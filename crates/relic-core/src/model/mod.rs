@@ -77,7 +77,21 @@ impl Original {
     pub fn count(&self, key: &str) -> u64 {
         self.counts.iter().find(|(k, _)| k == key).map_or(0, |(_, v)| *v)
     }
+
+    /// The entries that describe the common model read from the file rather than the file
+    /// ([`MODEL_VERTICES`], [`ANIMATION_MS`]), for `model`.
+    pub fn model_counts(model: &Model) -> [(&'static str, u64); 2] {
+        let vertices: usize = model.meshes.iter().map(|m| m.positions.len()).sum();
+        let millis: f64 = model.animations.iter().map(|a| (f64::from(a.duration) * 1000.0).round()).sum();
+        [(MODEL_VERTICES, vertices as u64), (ANIMATION_MS, millis.clamp(0.0, u64::MAX as f64) as u64)]
+    }
 }
+
+/// [`Original`] key: vertices of the common model read from the file (all meshes); an editor's
+/// import welds split vertices back down to this.
+pub const MODEL_VERTICES: &str = "model_vertices";
+/// [`Original`] key: the lengths of all clips together, in milliseconds (rounded per clip).
+pub const ANIMATION_MS: &str = "animation_ms";
 
 /// Where a model came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -44,7 +44,7 @@ impl Exporter<'_> {
             }
         }
         for ch in &anim.channels {
-            if !bake::verbatim_ok(ch.clock, &ch.times, ch.interpolation)
+            if !bake::verbatim_ok(ch.clock, &ch.times, anim.duration)
                 && let Some(x) = baked.get_mut(ch.bone)
             {
                 *x = true;

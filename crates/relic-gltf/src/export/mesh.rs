@@ -110,7 +110,13 @@ impl Exporter<'_> {
         };
         let extras = ex::MeshExtrasOuter {
             target_names: mesh.morph_targets.iter().map(|t| t.name.clone()).collect(),
-            relic: Some(ex::MeshExtras { lod: mesh.lod.level, lod_distance: mesh.lod.distance, part_id: mesh.part_id }),
+            relic: Some(ex::MeshExtras {
+                lod: mesh.lod.level,
+                lod_distance: mesh.lod.distance,
+                part_id: mesh.part_id,
+                index: u32::try_from(m).ok(),
+                vertices: u32::try_from(mesh.positions.len()).ok(),
+            }),
         };
         Ok(self.root.push(json::Mesh {
             extensions: None,

@@ -22,13 +22,13 @@ impl Exporter<'_> {
             if t != bone.rest {
                 extras.rest = Some(bone.rest.into());
             }
-            let inverse = relic_core::math::inverse(&bone.inverse_bind_matrix);
-            if inverse != Some(bone.bind_matrix) {
-                extras.bind_matrix = Some(bone.bind_matrix.to_vec());
-            }
-            if extras.flags.is_some() || extras.rest.is_some() || extras.bind_matrix.is_some() {
-                n.extras = ex::wrap(extras)?;
-            }
+            extras.original = Some(ex::BoneRecord {
+                rest: bone.rest,
+                bind_matrix: bone.bind_matrix,
+                inverse_bind_matrix: bone.inverse_bind_matrix,
+            });
+            extras.index = u32::try_from(b).ok();
+            n.extras = ex::wrap(extras)?;
             self.root.push(n);
         }
         for (b, bone) in model.bones.iter().enumerate() {
@@ -39,7 +39,10 @@ impl Exporter<'_> {
         let roots: Vec<usize> =
             (0..model.bones.len()).filter(|&b| model.bones.get(b).is_some_and(|x| x.parent.is_none())).collect();
         if roots.len() > 1 {
-            let mut n = node("relic_root");
+            // Named after the model: Blender makes this node the armature and names the skin it
+            // exports after it, which is where a file without relic's extras gets its name back.
+            let name = if model.name.is_empty() { "relic_root" } else { model.name.as_str() };
+            let mut n = node(name);
             n.children = Some(roots.iter().map(|&r| Index::new(r as u32)).collect());
             self.synthetic_root = Some(self.root.push(n));
         }
@@ -47,9 +50,14 @@ impl Exporter<'_> {
     }
 
     pub(super) fn attachments(&mut self) -> Result<(), GltfError> {
-        for a in &self.model.attachments {
+        for (i, a) in self.model.attachments.iter().enumerate() {
             let mut n = node_trs(&crate::naming::attachment_name(a), &a.transform);
-            n.extras = ex::wrap(ex::AttachmentExtras { attachment: true, id: a.id })?;
+            n.extras = ex::wrap(ex::AttachmentExtras {
+                attachment: true,
+                id: a.id,
+                index: u32::try_from(i).ok(),
+                transform: Some(a.transform.into()),
+            })?;
             let index = self.root.push(n);
             push_child(&mut self.root, Index::new(a.bone as u32), index);
         }

@@ -181,6 +181,18 @@ impl Importer<'_> {
         Ok(())
     }
 
+    /// Drops the channels that only hold their bone's rest value (an editor keys every bone's
+    /// translation, rotation and scale in every clip): the rest pose is what a model without
+    /// them samples, so nothing changes but the file's size.
+    pub(super) fn drop_rest_channels(&mut self) {
+        let bones = &self.model.bones;
+        for anim in &mut self.model.animations {
+            anim.channels.retain(|c| {
+                c.clock != Clock::Animation || !bones.get(c.bone).is_some_and(|b| crate::keys::holds_rest(c, &b.rest))
+            });
+        }
+    }
+
     /// Clips back in the order the scene's extras list them, when another tool wrote the file
     /// (Blender sorts its actions by name) and every clip is found there once by name: the
     /// games index clips by position (LithTech v6 takes its bind pose from the first).

@@ -72,6 +72,7 @@ impl Importer<'_> {
                 Some((base, lod)) => (base, Some(lod)),
                 None => (name, None),
             };
+            let single_primitive = mesh.primitives.len() == 1;
             for (p, primitive) in mesh.primitives.iter().enumerate() {
                 let element = format!("meshes[{}].primitives[{p}]", mesh_index.value());
                 let key = (mesh_index.value(), p);
@@ -118,9 +119,9 @@ impl Importer<'_> {
                 if joints.is_none() {
                     place_unskinned(&mut m, &global, rigid_bone);
                 }
-                if self.foreign {
-                    super::weld::weld(&mut m);
-                }
+                // relic's record of the mesh (one primitive per glTF mesh in its export).
+                let recorded = extras.as_ref().and_then(|e| e.relic.as_ref()).filter(|_| single_primitive);
+                self.mesh_records.push(recorded.map_or((None, None), |r| (r.index, r.vertices)));
                 node_meshes.entry(n).or_default().push(self.model.meshes.len());
                 self.model.meshes.push(m);
             }
@@ -389,4 +390,70 @@ pub(super) fn determinant3(m: &Mat4) -> f32 {
     let e = |r, c| math::at(m, r, c);
     e(0, 0) * (e(1, 1) * e(2, 2) - e(1, 2) * e(2, 1)) - e(0, 1) * (e(1, 0) * e(2, 2) - e(1, 2) * e(2, 0))
         + e(0, 2) * (e(1, 0) * e(2, 1) - e(1, 1) * e(2, 0))
+}
+
+impl Importer<'_> {
+    /// Meshes back in the order of the model relic exported, when an editor wrote them in its own
+    /// (Blender sorts objects by name) and every mesh carries its recorded index once: formats
+    /// number their parts and geosets by position.
+    pub(super) fn restore_mesh_order(&mut self, node_meshes: &mut HashMap<usize, Vec<usize>>) {
+        let n = self.model.meshes.len();
+        let indices: Option<Vec<usize>> =
+            self.mesh_records.iter().map(|(i, _)| i.map(|i| i as usize).filter(|&i| i < n)).collect();
+        let Some(indices) = indices.filter(|i| i.len() == n) else { return };
+        let mut seen = vec![false; n];
+        for &i in &indices {
+            match seen.get_mut(i) {
+                Some(s) if !*s => *s = true,
+                _ => return,
+            }
+        }
+        if indices.iter().enumerate().all(|(at, &i)| at == i) {
+            return;
+        }
+        let mut slots: Vec<Option<Mesh>> = std::iter::repeat_with(|| None).take(n).collect();
+        for (mesh, &i) in self.model.meshes.drain(..).zip(&indices) {
+            if let Some(slot) = slots.get_mut(i) {
+                *slot = Some(mesh);
+            }
+        }
+        self.model.meshes = slots.into_iter().flatten().collect();
+        for list in node_meshes.values_mut() {
+            for m in list.iter_mut() {
+                *m = indices.get(*m).copied().unwrap_or(*m);
+            }
+        }
+    }
+}
+
+impl Importer<'_> {
+    /// Welds the vertices an editor split ([`super::weld`]), in a file another tool wrote. Each
+    /// mesh stops at its recorded vertex count; without those (an editor dropped relic's extras),
+    /// all meshes together stop at the model's vertex count in relic's record of the original
+    /// (`relic original: model_vertices = N`).
+    pub(super) fn weld_split_vertices(&mut self) {
+        if !self.foreign {
+            return;
+        }
+        let mut plans: Vec<super::weld::Plan> = self.model.meshes.iter().map(super::weld::Plan::of).collect();
+        let recorded: Option<Vec<usize>> = self.mesh_records.iter().map(|(_, v)| v.map(|v| v as usize)).collect();
+        match recorded.filter(|r| r.len() == plans.len()) {
+            Some(counts) => {
+                for ((plan, mesh), floor) in plans.iter_mut().zip(&self.model.meshes).zip(counts) {
+                    super::weld::limit(&mut [plan], mesh.positions.len().saturating_sub(floor));
+                }
+            }
+            None => {
+                let floor = self.model.original.as_ref().map(|o| o.count(relic_core::model::MODEL_VERTICES));
+                if let Some(floor) = floor.filter(|&f| f > 0) {
+                    let total: usize = self.model.meshes.iter().map(|m| m.positions.len()).sum();
+                    let allowed = total.saturating_sub(usize::try_from(floor).unwrap_or(usize::MAX));
+                    super::weld::limit(&mut plans.iter_mut().collect::<Vec<_>>(), allowed);
+                }
+            }
+        }
+        for (mesh, plan) in self.model.meshes.iter_mut().zip(&plans) {
+            super::weld::apply(mesh, plan);
+        }
+    }
 }

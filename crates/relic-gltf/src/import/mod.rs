@@ -16,6 +16,7 @@
 //! * Attachments: relic's attachment nodes, or any leaf node without a mesh under a bone.
 
 mod animation;
+mod frames;
 mod images;
 mod material;
 mod mesh;
@@ -60,6 +61,9 @@ pub fn import(bytes: &[u8], base_dir: Option<&Path>) -> Result<Model, GltfError>
         copy_budget: budget.saturating_mul(COPIES_PER_DECODED_BYTE),
         foreign: !root.asset.generator.as_deref().is_some_and(|g| g.starts_with("relic")),
         animation_extras: Vec::new(),
+        bone_records: Vec::new(),
+        mesh_records: Vec::new(),
+        attachment_records: Vec::new(),
     };
     importer.run()?;
     let model = importer.model;
@@ -92,6 +96,12 @@ struct Importer<'a> {
     foreign: bool,
     /// The clips' extras from the scene (relic's export puts them there).
     animation_extras: Vec<ex::AnimationExtras>,
+    /// Per bone: what relic's export recorded of it ([`frames`]).
+    bone_records: Vec<frames::Recorded>,
+    /// Per attachment: what relic's export recorded of it ([`frames`]).
+    attachment_records: Vec<frames::RecordedAttachment>,
+    /// Per model mesh: its index and vertex count in the model relic exported, where recorded.
+    mesh_records: Vec<(Option<u32>, Option<u32>)>,
 }
 
 impl Importer<'_> {
@@ -106,9 +116,15 @@ impl Importer<'_> {
         let synthetic = root_extras.as_ref().and_then(|r| r.synthetic_root);
         let node_bone = self.bones(&tree, synthetic)?;
         self.materials();
-        let node_meshes = self.meshes(&tree, &node_bone)?;
+        let mut node_meshes = self.meshes(&tree, &node_bone)?;
+        self.weld_split_vertices();
+        self.restore_mesh_order(&mut node_meshes);
         self.attachments(&tree, &node_bone);
         self.animations(&node_bone, &node_meshes)?;
+        frames::restore(&mut self.model, &self.bone_records, &self.attachment_records);
+        if self.foreign {
+            self.drop_rest_channels();
+        }
         Ok(())
     }
 

@@ -72,6 +72,7 @@ impl Importer<'_> {
                 ordered.push(n);
             }
         }
+        restore_recorded_order(nodes, &mut ordered);
         // Parents first, stable.
         let mut node_bone: Vec<Option<usize>> = vec![None; nodes.len()];
         let mut placed: Vec<usize> = Vec::with_capacity(ordered.len());
@@ -130,11 +131,15 @@ impl Importer<'_> {
                 Some(inv) => (math::inverse(&inv).unwrap_or(global), inv),
                 None => (global, math::inverse(&global).unwrap_or(math::IDENTITY)),
             };
-            let bind = extras.bind_matrix.as_deref().and_then(|m| <[f32; 16]>::try_from(m).ok()).unwrap_or(bind);
+            // An older export's exact bind matrix, where it still agrees with the glTF's.
+            let stated = extras.bind_matrix.as_deref().and_then(|m| <[f32; 16]>::try_from(m).ok());
+            let bind = stated.filter(|m| super::frames::agrees(m, &bind)).unwrap_or(bind);
             if let Some(bone) = self.model.bones.get_mut(b) {
                 bone.bind_matrix = bind;
                 bone.inverse_bind_matrix = inverse;
             }
+            self.bone_records
+                .push(super::frames::Recorded { record: extras.original, rest_stated: extras.rest.is_some() });
         }
         Ok(node_bone)
     }
@@ -159,6 +164,10 @@ impl Importer<'_> {
             let named = crate::naming::parse_attachment_name(self.clean_name(&full_name));
             if extras.as_ref().is_some_and(|e| e.attachment) || named.is_some() || is_leaf {
                 let (named_id, name) = named.unwrap_or((None, self.clean_name(&full_name).to_string()));
+                self.attachment_records.push(super::frames::RecordedAttachment {
+                    index: extras.as_ref().and_then(|e| e.index),
+                    transform: extras.as_ref().and_then(|e| e.transform).map(Transform::from),
+                });
                 self.model.attachments.push(Attachment {
                     name,
                     id: extras.and_then(|e| e.id).or(named_id),
@@ -167,5 +176,24 @@ impl Importer<'_> {
                 });
             }
         }
+    }
+}
+
+/// The bones in the order of the model relic exported, when every one carries its recorded index
+/// once (an editor lists joints in its own order). The model's order has parents first, so the
+/// placement after this keeps it.
+fn restore_recorded_order(nodes: &[json::Node], ordered: &mut [usize]) {
+    let recorded = |n: usize| -> Option<u32> {
+        nodes.get(n).and_then(|node| ex::unwrap::<ex::BoneExtras>(&node.extras)).and_then(|e| e.index)
+    };
+    let Some(mut keys) = ordered.iter().map(|&n| recorded(n).map(|i| (i, n))).collect::<Option<Vec<_>>>() else {
+        return;
+    };
+    keys.sort_unstable();
+    if keys.windows(2).any(|w| matches!(w, [a, b] if a.0 == b.0)) {
+        return;
+    }
+    for (slot, (_, n)) in ordered.iter_mut().zip(keys) {
+        *slot = n;
     }
 }

@@ -43,28 +43,87 @@ fn split_apart(a: [f32; 3], b: [f32; 3]) -> bool {
     a != b && a.iter().zip(b).all(|(x, y)| (x - y).abs() <= NORMAL_TOLERANCE)
 }
 
-/// Welds `mesh` in place; returns how many vertices were merged into others.
-pub(crate) fn weld(mesh: &mut Mesh) -> usize {
-    let n = mesh.positions.len();
-    let mut groups: HashMap<Key, Vec<usize>> = HashMap::new();
-    let mut remap: Vec<u32> = Vec::with_capacity(n);
-    let mut kept: Vec<usize> = Vec::with_capacity(n);
-    for v in 0..n {
-        let normal = mesh.normals.get(v).copied();
-        let group = groups.entry(key(mesh, v)).or_default();
-        let same = group.iter().find(|&&w| match (normal, kept.get(w).and_then(|&k| mesh.normals.get(k)).copied()) {
-            (Some(a), Some(b)) => split_apart(a, b),
-            _ => false,
-        });
-        match same {
-            Some(&w) => remap.push(w as u32),
-            None => {
-                group.push(kept.len());
-                remap.push(kept.len() as u32);
-                kept.push(v);
+/// How far apart two normals are (largest component difference).
+fn distance(a: [f32; 3], b: [f32; 3]) -> f32 {
+    a.iter().zip(b).map(|(x, y)| (x - y).abs()).fold(0.0, f32::max)
+}
+
+/// The merges welding would make in one mesh: per vertex, the vertex of its kind it merges into
+/// and how far apart their normals are.
+pub(crate) struct Plan {
+    into: Vec<Option<(usize, f32)>>,
+}
+
+impl Plan {
+    /// Every merge the rule allows in `mesh`.
+    pub(crate) fn of(mesh: &Mesh) -> Self {
+        let n = mesh.positions.len();
+        let mut groups: HashMap<Key, Vec<usize>> = HashMap::new();
+        let mut into: Vec<Option<(usize, f32)>> = vec![None; n];
+        for v in 0..n {
+            let normal = mesh.normals.get(v).copied();
+            let group = groups.entry(key(mesh, v)).or_default();
+            let same = group.iter().find_map(|&w| match (normal, mesh.normals.get(w).copied()) {
+                (Some(a), Some(b)) if split_apart(a, b) => Some((w, distance(a, b))),
+                _ => None,
+            });
+            match (same, into.get_mut(v)) {
+                (Some(found), Some(slot)) => *slot = Some(found),
+                _ => group.push(v),
             }
         }
+        Self { into }
     }
+
+    /// `(vertex, normal distance)` of every planned merge.
+    fn merges(&self) -> impl Iterator<Item = (usize, f32)> + '_ {
+        self.into.iter().enumerate().filter_map(|(v, m)| m.map(|(_, d)| (v, d)))
+    }
+
+    fn cancel(&mut self, v: usize) {
+        if let Some(slot) = self.into.get_mut(v) {
+            *slot = None;
+        }
+    }
+}
+
+/// Limits the plans of several meshes to `allowed` merges in all, the closest normals first: the
+/// vertices the model held twice (equal but for an editor's rounding of their normals) stay two.
+pub(crate) fn limit(plans: &mut [&mut Plan], allowed: usize) {
+    let mut all: Vec<(f32, usize, usize)> =
+        plans.iter().enumerate().flat_map(|(p, plan)| plan.merges().map(move |(v, d)| (d, p, v))).collect();
+    if all.len() <= allowed {
+        return;
+    }
+    all.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
+    for &(_, p, v) in all.get(allowed..).unwrap_or_default() {
+        if let Some(plan) = plans.get_mut(p) {
+            plan.cancel(v);
+        }
+    }
+}
+
+/// Welds `mesh` in place as planned; returns how many vertices were merged into others.
+pub(crate) fn apply(mesh: &mut Mesh, plan: &Plan) -> usize {
+    let n = mesh.positions.len();
+    let into = &plan.into;
+    // Old index → new index; kept vertices in their order.
+    let mut kept: Vec<usize> = Vec::with_capacity(n);
+    let mut new_index: Vec<u32> = vec![0; n];
+    for v in 0..n {
+        if into.get(v).copied().flatten().is_none()
+            && let Some(slot) = new_index.get_mut(v)
+        {
+            *slot = kept.len() as u32;
+            kept.push(v);
+        }
+    }
+    let remap: Vec<u32> = (0..n)
+        .map(|v| {
+            let target = into.get(v).copied().flatten().map_or(v, |(w, _)| w);
+            new_index.get(target).copied().unwrap_or(0)
+        })
+        .collect();
     let merged = n - kept.len();
     if merged == 0 {
         return 0;
@@ -109,7 +168,16 @@ mod tests {
             ..Mesh::default()
         };
         // Vertex 3 is vertex 0 with a normal within the tolerance; vertex 4 has another normal.
-        assert_eq!(weld(&mut mesh), 1);
+        let mut plan = Plan::of(&mesh);
+        limit(&mut [&mut plan], 0);
+        assert_eq!(apply(&mut mesh.clone(), &plan), 0, "no merge allowed");
+        assert_eq!(
+            {
+                let plan = Plan::of(&mesh);
+                apply(&mut mesh, &plan)
+            },
+            1
+        );
         assert_eq!(mesh.positions.len(), 4);
         assert_eq!(mesh.triangles, vec![[0, 1, 2], [0, 2, 1], [3, 1, 2]]);
         assert_eq!(mesh.skin.vertex_count(), 4);
@@ -120,13 +188,25 @@ mod tests {
         twins.normals.push([0.0, 0.0, 1.0]);
         twins.uv_sets[0].push([0.0; 2]);
         twins.skin = Skin::from_vertices((0..5).map(|_| one(0)));
-        assert_eq!(weld(&mut twins), 0);
+        assert_eq!(
+            {
+                let plan = Plan::of(&twins);
+                apply(&mut twins, &plan)
+            },
+            0
+        );
         // A different UV or weight keeps vertices apart.
         let mut other = mesh.clone();
         other.positions.push([0.0; 3]);
         other.normals.push([0.0, 0.0, 1.0]);
         other.uv_sets[0].push([0.5, 0.0]);
         other.skin = Skin::from_vertices((0..5).map(|_| one(0)));
-        assert_eq!(weld(&mut other), 0);
+        assert_eq!(
+            {
+                let plan = Plan::of(&other);
+                apply(&mut other, &plan)
+            },
+            0
+        );
     }
 }
