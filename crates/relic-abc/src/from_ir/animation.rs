@@ -22,6 +22,9 @@ pub(crate) fn millis(t: f32) -> u32 {
     (f64::from(t) * 1000.0).round().clamp(0.0, f64::from(u32::MAX)) as u32
 }
 
+/// How far from 1 a scale key may be and still be no scale at all (an editor's rounding).
+const SCALE_NOISE: f32 = 1e-4;
+
 /// The channels of one bone in one animation.
 #[derive(Debug, Clone, Copy, Default)]
 pub(crate) struct BoneTracks<'a> {
@@ -46,7 +49,8 @@ pub(crate) fn bone_tracks<'a>(model: &Model, anim: &'a Animation, losses: &mut V
             ChannelValues::Translation(_) => &mut slot.translation,
             ChannelValues::Rotation(_) => &mut slot.rotation,
             ChannelValues::Scale(v) => {
-                scale |= v.iter().any(|s| s.iter().any(|c| (c - 1.0).abs() > 1e-6));
+                // An editor writes unit scales back as 1 ± a few 1e-7: those are no scale.
+                scale |= v.iter().any(|s| s.iter().any(|c| (c - 1.0).abs() > SCALE_NOISE));
                 continue;
             }
         };
@@ -188,11 +192,7 @@ pub(super) fn build_animations(
         });
         // A clip a tool baked (Blender keys every frame) goes back to the stored key times while
         // they still carry it (`resample`).
-        let rekeyed = stored
-            .map(|s| s.times.as_slice())
-            .filter(|t| !t.is_empty() && !anim.channels.is_empty())
-            .filter(|t| key_times(anim, &[], &mut Vec::new()) != *t)
-            .and_then(|t| super::resample::rekeyed(anim, t));
+        let rekeyed = stored.and_then(|s| super::resample::rekeyed_or_noted(anim, &s.times, losses));
         let anim = rekeyed.as_ref().unwrap_or(anim);
         let element = || format!("animations[{a}] {:?}", anim.name);
         let tracks = bone_tracks(model, anim, losses);

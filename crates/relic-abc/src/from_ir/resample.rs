@@ -14,6 +14,7 @@
 //! [`TRANSLATION_TOLERANCE`] / [`ROTATION_TOLERANCE`]; a clip edited in the tool (a pose changed
 //! between stored times, keys past the stored end) does not, and keeps its own keys.
 
+use relic_core::Loss;
 use relic_core::model::{Animation, Channel, ChannelValues, Interpolation};
 use relic_core::sample::Sample;
 
@@ -29,6 +30,9 @@ const FRAME: f32 = 1.0 / 24.0;
 /// Weight of the pull towards the channel's own value at a stored time (keeps a stored time no
 /// sample constrains — two stored keys within one frame — where the channel is).
 const PULL: f64 = 1e-4;
+/// How close (seconds) a sample must be to a stored time to be taken as the value there: f32
+/// rounding of the same time.
+const ON_KNOT_SECONDS: f32 = 1e-5;
 
 /// The channel's value at `t` (seconds) as a flat list: a vector or a quaternion.
 fn value(channel: &Channel, t: f32) -> Option<Vec<f64>> {
@@ -67,6 +71,30 @@ pub(crate) fn rekeyed(anim: &Animation, stored: &[u32]) -> Option<Animation> {
         channel.interpolation = Interpolation::Linear;
     }
     Some(out)
+}
+
+/// The clip back at its stored key times (ms) when a tool baked it (its own key times differ),
+/// or `None` where it needs nothing or cannot be fitted — the latter with a note: the file's key
+/// times are then lost and the tool's keys written.
+pub(crate) fn rekeyed_or_noted(anim: &Animation, stored: &[u32], losses: &mut Vec<Loss>) -> Option<Animation> {
+    if stored.is_empty()
+        || anim.channels.is_empty()
+        || super::animation::key_times(anim, &[], &mut Vec::new()) == stored
+    {
+        return None;
+    }
+    let fitted = rekeyed(anim, stored);
+    if fitted.is_none() {
+        losses.push(Loss::new(
+            format!("animations {:?}", anim.name),
+            format!(
+                "the file's {} key times do not fit the glTF's keys (the motion changed between them): written at the \
+                 glTF's key times",
+                stored.len()
+            ),
+        ));
+    }
+    fitted
 }
 
 /// The first `N` components of `v`, divided by `by`.
@@ -172,20 +200,36 @@ fn fit(channel: &Channel, knots: &[f32]) -> Option<Vec<Vec<f64>>> {
             .collect();
         solved = solve(knots, &scaled, &pull)?;
     }
+    if !reproduces(knots, &solved, &obs, rotation) {
+        return None;
+    }
+    // A baked curve passes exactly through its keys: where a sample was taken at a stored time
+    // itself, that sample is the stored value (up to the tool's rounding) and replaces the fit's
+    // (which spreads its neighbours' error onto it — a v6 model's bind pose is its first clip's
+    // first key, and an error there moves every vertex). Kept if the curve still fits.
+    let mut snapped = solved.clone();
+    for (knot, value) in knots.iter().zip(&mut snapped) {
+        if let Some((_, v)) = obs.iter().find(|(t, _)| (t - knot).abs() <= ON_KNOT_SECONDS) {
+            let length = if rotation { value.iter().map(|c| c * c).sum::<f64>().sqrt() } else { 1.0 };
+            *value = v.iter().map(|c| c * length).collect();
+        }
+    }
+    Some(if reproduces(knots, &snapped, &obs, rotation) { snapped } else { solved })
+}
+
+/// Whether the curve through `values` at `knots` passes every sample within the tolerance.
+fn reproduces(knots: &[f32], values: &[Vec<f64>], obs: &[(f32, Vec<f64>)], rotation: bool) -> bool {
     let tolerance = f64::from(if rotation { ROTATION_TOLERANCE } else { TRANSLATION_TOLERANCE });
-    for (t, v) in &obs {
-        let mut y = curve(knots, &solved, *t);
+    obs.iter().all(|(t, v)| {
+        let mut y = curve(knots, values, *t);
         if rotation {
             let norm = y.iter().map(|c| c * c).sum::<f64>().sqrt();
             if norm > 0.0 {
                 y.iter_mut().for_each(|c| *c /= norm);
             }
         }
-        if y.iter().zip(v).any(|(y, c)| (y - c).abs() > tolerance) {
-            return None;
-        }
-    }
-    Some(solved)
+        y.iter().zip(v).all(|(y, c)| (y - c).abs() <= tolerance)
+    })
 }
 
 /// Solves a symmetric tridiagonal system (`diag`, `upper[i]` between i and i + 1) for each

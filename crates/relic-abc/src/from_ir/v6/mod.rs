@@ -86,9 +86,7 @@ pub(super) fn build(model: &Model, extras: Option<&AbcExtras>, losses: &mut Vec<
         .iter()
         .map(|a| {
             let stored: Vec<u32> = a.key_bounds.iter().map(|k| millis(k.time)).collect();
-            let own = key_times(a, &[], &mut Vec::new());
-            let baked = !stored.is_empty() && !a.channels.is_empty() && own != stored;
-            baked.then(|| crate::from_ir::resample::rekeyed(a, &stored)).flatten().unwrap_or_else(|| a.clone())
+            crate::from_ir::resample::rekeyed_or_noted(a, &stored, losses).unwrap_or_else(|| a.clone())
         })
         .collect();
     if anims.is_empty() {
