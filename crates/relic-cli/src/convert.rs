@@ -106,10 +106,10 @@ fn run_convert(
 /// first read from (when relic recorded it in the glTF), or that a glTF without that record
 /// cannot be compared.
 fn print_comparison(model: &relic::Model, target: Target, files: &[(PathBuf, Vec<u8>)], kind: relic::Kind) {
-    let (Target::Format(entry), Some((_, bytes))) = (target, files.first()) else { return };
+    let Target::Format(entry) = target else { return };
     match &model.original {
         Some(original) => {
-            if let Some(comparison) = relic::original::compare(original, entry, bytes) {
+            if let Some(comparison) = relic::original::compare_files(original, entry, files, model) {
                 eprintln!("relic: {}", comparison.summary());
             }
         }

@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use relic_core::model::{Model, MorphChannel};
+use relic_core::model::{ANIMATION_MS, Model, MorphChannel};
 use relic_core::{Converted, Loss, WriteOptions};
 
 use relic_core::format::FormatEntry;
@@ -127,22 +127,27 @@ pub fn convert(model: &Model, target: Target, out: &Path, options: &ConvertOptio
             })?;
             let written = (codec.write)(model, &WriteOptions { version: options.version }).map_err(write_error)?;
             losses.extend(written.losses);
-            let compared =
-                model.original.as_ref().and_then(|o| crate::original::compare(o, entry, &written.value.bytes));
-            // First: what the original had that the output does not is the note that matters most
-            // (a count that grew is a change, not a loss: the closing comparison shows it).
-            let differences = compared.iter().flat_map(|c| &c.differences).filter(|(_, before, after)| after < before);
-            let compared: Vec<Loss> = differences
-                .map(|(key, before, after)| {
-                    Loss::new(key.replace('_', " "), format!("{before} in the original, {after} written"))
-                })
-                .collect();
-            losses.splice(0..0, compared);
             let stem = out.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
             let mut files = vec![(out.to_path_buf(), written.value.bytes)];
             for sibling in written.value.siblings {
                 files.push((out.with_file_name(format!("{stem}{}", sibling.suffix)), sibling.bytes));
             }
+            let compared =
+                model.original.as_ref().and_then(|o| crate::original::compare_files(o, entry, &files, model));
+            // First: every count the output does not have as the original had it, whichever way
+            // (fewer is a loss; more is a change of the file's structure an editor's round trip
+            // made, e.g. LOD profiles rebuilt), and the clips' lengths.
+            let differences = compared.iter().flat_map(|c| &c.differences);
+            let compared: Vec<Loss> = differences
+                .map(|(key, before, after)| match key.as_str() {
+                    ANIMATION_MS => Loss::new(
+                        "animation lengths",
+                        format!("{before} ms in all in the original, {after} ms written"),
+                    ),
+                    _ => Loss::new(key.replace('_', " "), format!("{before} in the original, {after} written")),
+                })
+                .collect();
+            losses.splice(0..0, compared);
             files.extend(skin_files);
             losses.extend(skin_notes);
             Ok(Converted { value: files, losses })

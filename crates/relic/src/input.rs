@@ -127,7 +127,7 @@ pub fn load_model(path: &Path, bytes: &[u8], kind: Kind, animations: &[&Path]) -
         Kind::Game(entry, _) => {
             let codec = entry.model.ok_or_else(|| Error::NotModel { file: path.to_path_buf() })?;
             let mut read = (codec.read)(&input).map_err(|e| Error::read(path, e))?;
-            read.value.original = crate::original::record(entry, &input);
+            read.value.original = crate::original::record(entry, &input, &read.value);
             read
         }
         Kind::Gltf => {

@@ -3,20 +3,27 @@
 //! compared with it count by count ([`compare`]): what an editor's round trip lost is then said,
 //! with the numbers, instead of being written silently.
 
-use relic_core::format::{FormatEntry, Input};
+use relic_core::format::{FormatEntry, Input, SiblingBytes};
 use relic_core::info::Fact;
-use relic_core::model::Original;
+use relic_core::model::{ANIMATION_MS, Model, Original};
 
 /// The key under which the file's size travels with its counts.
 pub const FILE_BYTES: &str = "file_bytes";
 
-/// The record of a game file: its counts as `relic info` gives them (the non-zero ones) and its
-/// size. `None` when the format gives no facts for it.
-pub fn record(entry: &FormatEntry, input: &Input<'_>) -> Option<Original> {
+/// The record of a game file: its counts as `relic info` gives them (the non-zero ones), its
+/// size, and the model read from it ([`Original::model_counts`]: its vertices, its clips'
+/// lengths). `None` when the format gives no facts for it.
+pub fn record(entry: &FormatEntry, input: &Input<'_>, model: &Model) -> Option<Original> {
     let info = (entry.info)(input).ok()?;
     let mut counts: Vec<(String, u64)> = counts(&info.facts).filter(|(_, n)| *n > 0).collect();
     counts.push((FILE_BYTES.to_string(), input.bytes.len() as u64));
+    counts.extend(Original::model_counts(model).iter().filter(|(_, n)| *n > 0).map(|(k, n)| (k.to_string(), *n)));
     Some(Original { format: entry.name.to_string(), version: info.version, counts })
+}
+
+/// Whether `key` describes the model rather than the file (compared with the model written).
+fn is_model_key(key: &str) -> bool {
+    Original::model_counts(&Model::default()).iter().any(|(k, _)| *k == key)
 }
 
 /// How a written file compares with the original it was made from.
@@ -49,17 +56,27 @@ impl Comparison {
     }
 }
 
-/// Compares `bytes`, a file of `entry`'s format written from a model whose original is
-/// `original`, with that original. `None` when the original was of another format or the written
-/// file gives no facts.
-pub fn compare(original: &Original, entry: &FormatEntry, bytes: &[u8]) -> Option<Comparison> {
+/// Compares `written`, a file of `entry`'s format (with the sibling files written with it)
+/// written from `model`, whose original is `original`, with that original. `None` when the
+/// original was of another format or the written file gives no facts.
+pub fn compare(original: &Original, entry: &FormatEntry, written: &Input<'_>, model: &Model) -> Option<Comparison> {
     if original.format != entry.name {
         return None;
     }
-    let info = (entry.info)(&Input::bytes_only(bytes)).ok()?;
-    let written: Vec<(String, u64)> = counts(&info.facts).collect();
+    let bytes = written.bytes;
+    let info = (entry.info)(written).ok()?;
+    let mut written: Vec<(String, u64)> = counts(&info.facts).collect();
+    // The clips' lengths, from the model written (the vertices are the file's own count).
+    written.extend(
+        Original::model_counts(model).iter().filter(|(k, _)| *k == ANIMATION_MS).map(|(k, n)| (k.to_string(), *n)),
+    );
     let count_of = |list: &[(String, u64)], key: &str| list.iter().find(|(k, _)| k == key).map_or(0, |(_, n)| *n);
-    let mut keys: Vec<&str> = original.counts.iter().map(|(k, _)| k.as_str()).filter(|k| *k != FILE_BYTES).collect();
+    let mut keys: Vec<&str> = original
+        .counts
+        .iter()
+        .map(|(k, _)| k.as_str())
+        .filter(|k| *k != FILE_BYTES && (!is_model_key(k) || *k == ANIMATION_MS))
+        .collect();
     for (key, _) in &written {
         if !keys.contains(&key.as_str()) {
             keys.push(key);
@@ -89,4 +106,19 @@ fn counts<'f>(facts: &'f [(&'static str, Fact)]) -> impl Iterator<Item = (String
         Fact::Count(n) => Some((k.to_string(), *n)),
         _ => None,
     })
+}
+
+/// [`compare`] for the files a conversion wrote: the first is the model file, the others its
+/// sibling files (an M2's `.skin` and `.anim` files), found by their names.
+pub fn compare_files(
+    original: &Original,
+    entry: &FormatEntry,
+    files: &[(std::path::PathBuf, Vec<u8>)],
+    model: &Model,
+) -> Option<Comparison> {
+    let ((first, bytes), rest) = files.split_first()?;
+    let file_name = |p: &std::path::Path| p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let siblings = SiblingBytes(rest.iter().map(|(p, b)| (file_name(p), b.clone())).collect());
+    let name = file_name(first);
+    compare(original, entry, &Input { bytes, name: &name, siblings: &siblings }, model)
 }

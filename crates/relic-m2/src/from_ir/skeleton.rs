@@ -33,8 +33,10 @@ impl Builder<'_> {
                 (b.bind_matrix, r)
             })
             .collect();
-        if m.bones.iter().zip(&binds).any(|(b, (_, r))| !is_identity_rotation(*r) || !unit_scale(&b.bind_matrix)) {
-            self.loss("bones", "bind rotations are folded into the animation keys; bind scale is not kept");
+        // Bind rotations are folded into the keys exactly (M2 bones have a pivot, no axes of their
+        // own); a bind scale has nowhere to go.
+        if m.bones.iter().any(|b| !unit_scale(&b.bind_matrix)) {
+            self.loss("bones", "bind scale is not kept (M2 bones have a pivot only)");
         }
         let channels = ChannelTable::new(m);
         let mut bones = vec![m2::Bone::default(); m.bones.len()];
@@ -140,7 +142,8 @@ impl Builder<'_> {
             let bone = self.to_file.get(a.bone).copied().unwrap_or(a.bone);
             let pivot = self.file.bones.get(bone).map_or([0.0; 3], |b| b.pivot);
             let t = WARCRAFT.vector_from_ir(a.transform.translation);
-            if a.transform.rotation != [0.0, 0.0, 0.0, 1.0] || a.transform.scale != [1.0; 3] {
+            // An editor's rounding (1e-7) is no rotation or scale.
+            if !is_identity_rotation(a.transform.rotation) || !near_unit(a.transform.scale) {
                 self.loss(
                     format!("attachments[{i}] {:?}", a.name),
                     "rotation and scale of the attachment point dropped (M2 stores a position)",
@@ -281,5 +284,9 @@ fn skeleton_fits(base: &M2File, m: &Model) -> Option<Vec<usize>> {
 
 fn unit_scale(m: &Mat4) -> bool {
     let (_, _, s) = decompose(m);
+    near_unit(s)
+}
+
+fn near_unit(s: [f32; 3]) -> bool {
     s.iter().all(|c| (c - 1.0).abs() < 1e-4)
 }

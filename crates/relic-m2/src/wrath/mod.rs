@@ -230,13 +230,4 @@ pub fn write(wrath: &Wrath) -> Result<(Vec<u8>, Vec<SiblingFile>), WriteError> {
     Ok((written.model, siblings))
 }
 
-/// Sibling files held in memory (tests, fuzzing, callers without a folder): name → bytes,
-/// matched without regard to letter case.
-#[derive(Debug, Clone, Default)]
-pub struct SiblingBytes(pub Vec<(String, Vec<u8>)>);
-
-impl relic_core::format::Siblings for SiblingBytes {
-    fn read(&self, name: &str) -> std::io::Result<Option<Vec<u8>>> {
-        Ok(self.0.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, b)| b.clone()))
-    }
-}
+pub use relic_core::format::SiblingBytes;
