@@ -200,7 +200,10 @@ pub(super) fn build_animations(
         let stored_times = stored.filter(|_| anim.channels.is_empty()).map(|s| s.times.as_slice()).unwrap_or_default();
         let extra: Vec<f32> = stored_times.iter().map(|&t| seconds(t)).collect();
         let mut times = key_times(anim, &extra, losses);
-        if rekeyed.is_none() && super::resample::looks_baked(&times) {
+        // Keys a tool baked are reduced, unless they are the clip's stored key times (a clip as
+        // the file stored it keeps its keys, and is not searched for keys to drop).
+        let as_stored = stored.is_some_and(|s| s.times == times);
+        if rekeyed.is_none() && !as_stored && super::resample::looks_baked(&times) {
             times = super::resample::reduced(anim, &times);
         }
         let duration = millis(anim.duration);
