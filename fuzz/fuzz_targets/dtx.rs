@@ -27,7 +27,7 @@ fuzz_target!(|data: &[u8]| {
     for level in 0..levels {
         let _ = bounded("decode", data, |_| relic_dtx::decode(&file, level, &options));
     }
-    // Small images only: encoding is slow by design (libsquish cluster fit).
+    // Small images only: encoding is slow by design (libsquish iterative cluster fit).
     if let Ok(image) = relic_dtx::decode(&file, 0, &options)
         && image.pixels() <= 64 * 64
     {

@@ -37,7 +37,7 @@ pub fn options_for(file: &BlpFile) -> TextureOptions {
 /// * palettized: up to 256 colours exactly, more by median cut; alpha depth 0 (opaque), 1 (only
 ///   0 and 255) or 8, chosen from the image;
 /// * DXT1 (alpha depth 0 if opaque, else 1: alpha below 128 is transparent), DXT3, DXT5 (alpha
-///   depth 8): libsquish's cluster fit;
+///   depth 8): libsquish's iterative cluster fit;
 /// * raw: B, G, R, A.
 ///
 /// Losses say what the file does not keep exactly. Only BLP2 is written (`options.version`
