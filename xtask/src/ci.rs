@@ -125,6 +125,8 @@ pub fn run() -> Result<(), String> {
     let corpus = crate::workspace_root().join(crate::CORPUS);
     if corpus.is_dir() || !wanted("corpus") {
         step("corpus", || crate::corpus::run(&corpus))?;
+        // Every corpus model through Blender and back, with and without Custom Properties.
+        with_blender("blender-roundtrip", || crate::blender_roundtrip::run(Some(&corpus)))?;
     } else {
         println!(
             "==> corpus: SKIPPED, {} is absent (CI always has it; a user's clone may not)",

@@ -14,6 +14,13 @@
 //!   nodes; channels of other nodes are ignored. Where relic's own `extras` are present (a relic
 //!   export), the channels it baked are replaced by the originals kept there.
 //! * Attachments: relic's attachment nodes, or any leaf node without a mesh under a bone.
+//!
+//! A file another tool wrote (Blender) is brought back to the model relic exported where relic's
+//! records in the extras survived ("Custom Properties"): bones turned back to their recorded axes
+//! and numbers ([`frames`]), bones, meshes and attachments in their recorded order, split
+//! vertices welded down to each mesh's recorded count ([`weld`]; without records, down to the
+//! model's vertex count in the `relic original` nodes), and channels that only hold a bone's rest
+//! value dropped.
 
 mod animation;
 mod frames;
