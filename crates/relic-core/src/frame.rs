@@ -64,6 +64,10 @@ impl Axis {
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Frame {
     axes: Axes,
+    /// The inverse permutation and the determinant's sign, worked out once in [`Frame::new`]
+    /// (the conversions run per vertex and per key).
+    inverse: Axes,
+    det: f32,
 }
 
 /// A signed axis permutation: canonical axis `i` = `sign[i]` × game axis `source[i]`.
@@ -78,21 +82,22 @@ impl Axes {
         std::array::from_fn(|i| self.sign[i] * v.get(self.source[i]).copied().unwrap_or(0.0))
     }
 
-    /// The inverse permutation (game axis from canonical axes).
-    fn inverse(self) -> Self {
+    /// The inverse permutation (game axis from canonical axes); `source` names each of 0, 1, 2
+    /// once ([`Frame::new`] checks).
+    const fn inverse(self) -> Self {
         let mut source = [0; 3];
         let mut sign = [1.0; 3];
-        for i in 0..3 {
+        let mut i = 0;
+        while i < 3 {
             let j = self.source[i];
-            if let (Some(s), Some(g)) = (source.get_mut(j), sign.get_mut(j)) {
-                *s = i;
-                *g = self.sign[i];
-            }
+            source[j] = i;
+            sign[j] = self.sign[i];
+            i += 1;
         }
         Self { source, sign }
     }
 
-    fn determinant_sign(self) -> f32 {
+    const fn determinant_sign(self) -> f32 {
         let parity = match self.source {
             [0, 1, 2] | [1, 2, 0] | [2, 0, 1] => 1.0,
             _ => -1.0,
@@ -124,7 +129,8 @@ impl Frame {
         let (b, sb) = canonical[1].parts();
         let (c, sc) = canonical[2].parts();
         assert!(a != b && b != c && a != c, "a frame names each game axis once");
-        Frame { axes: Axes { source: [a, b, c], sign: [sa, sb, sc] } }
+        let axes = Axes { source: [a, b, c], sign: [sa, sb, sc] };
+        Frame { axes, inverse: axes.inverse(), det: axes.determinant_sign() }
     }
 
     fn axes(self) -> Axes {
@@ -146,7 +152,7 @@ impl Frame {
     /// True if the conversion is a mirror: triangle winding must be reversed to keep the same
     /// front faces, and rotations change sense.
     pub fn is_mirror(self) -> bool {
-        self.axes().determinant_sign() < 0.0
+        self.det < 0.0
     }
 
     /// A position or direction (normal, translation, pivot) into the common frame.
@@ -156,22 +162,22 @@ impl Frame {
 
     /// A position or direction from the common frame back into the game frame.
     pub fn vector_from_ir(self, v: [f32; 3]) -> [f32; 3] {
-        self.axes().inverse().apply(v)
+        self.inverse.apply(v)
     }
 
     /// A rotation quaternion `[x, y, z, w]` into the common frame: the vector part is permuted
     /// like a position, and negated as well for a mirror (a mirrored rotation turns the other way).
     pub fn quat_to_ir(self, q: [f32; 4]) -> [f32; 4] {
-        Self::quat_by(self.axes(), q)
+        Self::quat_by(self.axes, self.det, q)
     }
 
     /// A rotation quaternion from the common frame back into the game frame.
     pub fn quat_from_ir(self, q: [f32; 4]) -> [f32; 4] {
-        Self::quat_by(self.axes().inverse(), q)
+        Self::quat_by(self.inverse, self.det, q)
     }
 
-    fn quat_by(axes: Axes, q: [f32; 4]) -> [f32; 4] {
-        let det = axes.determinant_sign();
+    /// `det`: the frame's determinant sign (a permutation and its inverse share it).
+    fn quat_by(axes: Axes, det: f32, q: [f32; 4]) -> [f32; 4] {
         let v = axes.apply([q[0], q[1], q[2]]);
         [det * v[0], det * v[1], det * v[2], q[3]]
     }
@@ -184,7 +190,7 @@ impl Frame {
 
     /// A per-axis scale from the common frame back into the game frame.
     pub fn scale_from_ir(self, s: [f32; 3]) -> [f32; 3] {
-        let axes = self.axes().inverse();
+        let axes = self.inverse;
         std::array::from_fn(|i| s.get(axes.source[i]).copied().unwrap_or(1.0))
     }
 
@@ -195,7 +201,7 @@ impl Frame {
 
     /// An affine transform from the common frame back into the game frame.
     pub fn matrix_from_ir(self, m: &Mat4) -> Mat4 {
-        self.axes().inverse().conjugate_matrix(m)
+        self.inverse.conjugate_matrix(m)
     }
 }
 

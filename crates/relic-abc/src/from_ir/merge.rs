@@ -41,34 +41,46 @@ pub(crate) struct Reference {
 /// The file vertices of a LOD as its stored weights place them with the model's binds
 /// (`binds[node]`, model frame); `None` for a vertex without a weight of non-zero bias.
 pub(crate) fn references(x: &LodExtras, binds: &[Mat4], frame: Frame) -> Vec<Option<Reference>> {
-    let mut out = Vec::with_capacity(x.weight_counts.len());
+    let positions = weight_positions(x, binds, frame);
+    let mut moved = x.positions.clone();
+    moved.sort_by_key(|m| m.vertex);
+    per_vertex_weights(x)
+        .zip(positions)
+        .enumerate()
+        .map(|(v, (weights, at))| {
+            let stored = moved.binary_search_by_key(&(v as u32), |m| m.vertex).ok().and_then(|i| moved.get(i));
+            let position = stored.map(|m| m.position).or(at)?;
+            Some(Reference { position, nodes: normalised_nodes(weights) })
+        })
+        .collect()
+}
+
+/// Each file vertex's stored weights.
+fn per_vertex_weights(x: &LodExtras) -> impl Iterator<Item = &[crate::file::Weight]> {
     let mut start = 0usize;
-    for &count in &x.weight_counts {
+    x.weight_counts.iter().map(move |&count| {
         let end = start + usize::from(count);
         let weights = x.weights.get(start..end).unwrap_or_default();
         start = end;
-        if let Some(moved) = x.positions.iter().find(|m| m.vertex as usize == out.len()) {
-            out.push(Some(Reference { position: moved.position, nodes: normalised_nodes(weights) }));
-            continue;
-        }
-        let strongest = weights
-            .iter()
-            .filter(|w| w.bias.is_finite() && w.bias.abs() > 1e-6)
-            .max_by(|a, b| a.bias.abs().total_cmp(&b.bias.abs()));
-        let Some(w) = strongest else {
-            out.push(None);
-            continue;
-        };
-        let Some(bind) = binds.get(w.node_index as usize) else {
-            out.push(None);
-            continue;
-        };
-        let local = w.offset.map(|c| c / w.bias);
-        let file_bind = frame.matrix_from_ir(bind);
-        let position = frame.vector_to_ir(math::transform_point(&file_bind, local));
-        out.push(Some(Reference { position, nodes: normalised_nodes(weights) }));
-    }
-    out
+        weights
+    })
+}
+
+/// Where each file vertex's strongest weight places it (its offset over its bias, by the node's
+/// bind), in the model frame; `None` without a weight of non-zero bias.
+fn weight_positions(x: &LodExtras, binds: &[Mat4], frame: Frame) -> Vec<Option<[f32; 3]>> {
+    let file_binds: Vec<Mat4> = binds.iter().map(|b| frame.matrix_from_ir(b)).collect();
+    per_vertex_weights(x)
+        .map(|weights| {
+            let w = weights
+                .iter()
+                .filter(|w| w.bias.is_finite() && w.bias.abs() > 1e-6)
+                .max_by(|a, b| a.bias.abs().total_cmp(&b.bias.abs()))?;
+            let file_bind = file_binds.get(w.node_index as usize)?;
+            let local = w.offset.map(|c| c / w.bias);
+            Some(frame.vector_to_ir(math::transform_point(file_bind, local)))
+        })
+        .collect()
 }
 
 /// (node, bias normalised to sum 1) of the weights with a positive bias, by node.
@@ -84,11 +96,11 @@ fn normalised_nodes(weights: &[crate::file::Weight]) -> Vec<(u32, f32)> {
 /// The file vertices whose stored position is not where their weights put them (a file may
 /// store both inconsistently): `(file vertex, model-frame position)`, for [`LodExtras::positions`].
 pub(crate) fn departures(x: &LodExtras, positions: &[[f32; 3]], binds: &[Mat4], frame: Frame) -> Vec<MovedVertex> {
-    let refs = references(x, binds, frame);
-    refs.iter()
+    weight_positions(x, binds, frame)
+        .iter()
         .zip(positions)
         .enumerate()
-        .filter(|(_, (r, p))| r.as_ref().is_none_or(|r| math::max_abs_diff(&r.position, *p) > POSITION_TOLERANCE / 4.0))
+        .filter(|(_, (r, p))| r.as_ref().is_none_or(|r| math::max_abs_diff(r, *p) > POSITION_TOLERANCE / 4.0))
         .map(|(f, (_, p))| MovedVertex { vertex: f as u32, position: *p })
         .collect()
 }

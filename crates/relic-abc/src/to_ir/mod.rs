@@ -149,8 +149,12 @@ impl CornerSplit {
     }
 }
 
-fn skin_with_copies(per_vertex: Vec<Vec<Influence>>, split: &CornerSplit) -> Skin {
-    let copies: Vec<Vec<Influence>> =
-        split.splits.iter().map(|&s| per_vertex.get(s as usize).cloned().unwrap_or_default()).collect();
-    Skin::from_vertices(per_vertex.into_iter().chain(copies))
+fn skin_with_copies<I>(per_vertex: impl IntoIterator<Item = I>, split: &CornerSplit) -> Skin
+where
+    I: IntoIterator<Item = Influence>,
+{
+    let base = Skin::from_vertices(per_vertex);
+    let n = base.vertex_count();
+    let copies = split.splits.iter().map(|&s| s as usize);
+    Skin::from_vertices((0..n).chain(copies).map(|v| base.vertex(v).iter().copied()))
 }

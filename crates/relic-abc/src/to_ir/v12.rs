@@ -167,8 +167,7 @@ fn v12_lod_mesh(lod: &PieceLod, frame: Frame) -> (Mesh, LodExtras) {
     let mut normals: Vec<[f32; 3]> = lod.vertices.iter().map(|v| frame.vector_to_ir(v.normal)).collect();
     split.extend(&mut positions);
     split.extend(&mut normals);
-    let influences: Vec<Vec<Influence>> = lod.vertex_weights().map(|(_, w)| normalised(w)).collect();
-    let skin = skin_with_copies(influences, &split);
+    let skin = skin_with_copies(lod.vertex_weights().map(|(_, w)| normalised(w)), &split);
     let extras = LodExtras {
         weight_counts: lod.vertices.iter().map(|v| v.weight_count).collect(),
         weights: lod.weights.clone(),
@@ -184,19 +183,13 @@ fn v12_lod_mesh(lod: &PieceLod, frame: Frame) -> (Mesh, LodExtras) {
 /// Influences from stored weights: biases normalised to sum 1 (§4.7; the stored sums are not 1).
 /// Negative biases count as 0; a vertex without usable weights is shared equally (or, without
 /// any weight, bound to node 0).
-fn normalised(weights: &[Weight]) -> Vec<Influence> {
-    if weights.is_empty() {
-        return vec![Influence { bone: 0, weight: 1.0 }];
-    }
-    let biases: Vec<f32> = weights.iter().map(|w| if w.bias.is_finite() { w.bias.max(0.0) } else { 0.0 }).collect();
-    let sum: f32 = biases.iter().sum();
+fn normalised(weights: &[Weight]) -> impl Iterator<Item = Influence> + '_ {
+    let bias = |w: &Weight| if w.bias.is_finite() { w.bias.max(0.0) } else { 0.0 };
+    let sum: f32 = weights.iter().map(bias).sum();
     let share = 1.0 / weights.len() as f32;
-    weights
-        .iter()
-        .zip(biases)
-        .map(|(w, b)| Influence {
-            bone: w.node_index,
-            weight: if sum > 0.0 && sum.is_finite() { b / sum } else { share },
-        })
-        .collect()
+    let unweighted = weights.is_empty().then_some(Influence { bone: 0, weight: 1.0 });
+    unweighted.into_iter().chain(weights.iter().map(move |w| Influence {
+        bone: w.node_index,
+        weight: if sum > 0.0 && sum.is_finite() { bias(w) / sum } else { share },
+    }))
 }

@@ -82,8 +82,7 @@ pub(super) fn to_ir(file: &V6File) -> Result<Model, ReadError> {
     }
     split.extend(&mut positions);
     split.extend(&mut normals);
-    let influences: Vec<Vec<Influence>> =
-        g.vertices.iter().map(|v| vec![Influence { bone: u32::from(v.transformation_index), weight: 1.0 }]).collect();
+    let influences = g.vertices.iter().map(|v| [Influence { bone: u32::from(v.transformation_index), weight: 1.0 }]);
     let skin = skin_with_copies(influences, &split);
     let mut mesh = Mesh {
         name: "geometry".into(),

@@ -101,7 +101,10 @@ impl Skin {
         I: IntoIterator,
         I::Item: IntoIterator<Item = Influence>,
     {
-        let mut skin = Skin { offsets: vec![0], influences: Vec::new() };
+        let vertices = vertices.into_iter();
+        let mut offsets = Vec::with_capacity(vertices.size_hint().0 + 1);
+        offsets.push(0);
+        let mut skin = Skin { offsets, influences: Vec::new() };
         for vertex in vertices {
             skin.influences.extend(vertex);
             skin.offsets.push(skin.influences.len() as u32);

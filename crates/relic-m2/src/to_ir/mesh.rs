@@ -51,17 +51,18 @@ pub(super) fn build_meshes(file: &M2File, rank: &[usize], materials: &[Option<us
 }
 
 /// A vertex's influences: weighted slots in order, weights `w / Σw`. A vertex without weight is
-/// bound to its first slot's bone.
-pub(crate) fn influences(v: &Vertex, rank: &[usize]) -> Vec<Influence> {
+/// bound to its first slot's bone. (Four slots at most, returned without allocating: a model has
+/// thousands of vertices.)
+pub(crate) fn influences(v: &Vertex, rank: &[usize]) -> impl Iterator<Item = Influence> + use<> {
     let sum: u32 = v.bone_weights.iter().map(|&w| u32::from(w)).sum();
     let bone = |b: u8| rank.get(usize::from(b)).copied().unwrap_or(0) as u32;
+    let mut slots: [Option<Influence>; 4] = [None; 4];
     if sum == 0 {
-        return vec![Influence { bone: bone(v.bone_indices[0]), weight: 1.0 }];
+        slots[0] = Some(Influence { bone: bone(v.bone_indices[0]), weight: 1.0 });
+    } else {
+        for (slot, (&w, &b)) in slots.iter_mut().zip(v.bone_weights.iter().zip(&v.bone_indices)) {
+            *slot = (w > 0).then(|| Influence { bone: bone(b), weight: f32::from(w) / sum as f32 });
+        }
     }
-    v.bone_weights
-        .iter()
-        .zip(&v.bone_indices)
-        .filter(|(w, _)| **w > 0)
-        .map(|(&w, &b)| Influence { bone: bone(b), weight: f32::from(w) / sum as f32 })
-        .collect()
+    slots.into_iter().flatten()
 }
