@@ -17,8 +17,8 @@
 //!
 //! A file another tool wrote (Blender) is brought back to the model relic exported where relic's
 //! records in the extras survived ("Custom Properties"): bones turned back to their recorded axes
-//! and numbers ([`frames`]), bones, meshes and attachments in their recorded order, split
-//! vertices welded down to each mesh's recorded count ([`weld`]; without records, down to the
+//! and numbers (`import/frames.rs`), bones, meshes and attachments in their recorded order, split
+//! vertices welded down to each mesh's recorded count (`import/weld.rs`; without records, down to the
 //! model's vertex count in the `relic original` nodes), and channels that only hold a bone's rest
 //! value dropped.
 
