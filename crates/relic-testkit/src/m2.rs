@@ -97,38 +97,8 @@ impl Rec {
         self.bytes.extend_from_slice(v);
         self
     }
-    /// Appends a u8.
-    pub fn u8(&mut self, v: u8) -> &mut Self {
-        self.raw(&[v])
-    }
-    /// Appends an i8.
-    pub fn i8(&mut self, v: i8) -> &mut Self {
-        self.raw(&v.to_le_bytes())
-    }
-    /// Appends a u16.
-    pub fn u16(&mut self, v: u16) -> &mut Self {
-        self.raw(&v.to_le_bytes())
-    }
-    /// Appends an i16.
-    pub fn i16(&mut self, v: i16) -> &mut Self {
-        self.raw(&v.to_le_bytes())
-    }
-    /// Appends a u32.
-    pub fn u32(&mut self, v: u32) -> &mut Self {
-        self.raw(&v.to_le_bytes())
-    }
-    /// Appends an i32.
-    pub fn i32(&mut self, v: i32) -> &mut Self {
-        self.raw(&v.to_le_bytes())
-    }
-    /// Appends an f32.
-    pub fn f32(&mut self, v: f32) -> &mut Self {
-        self.raw(&v.to_le_bytes())
-    }
-    /// Appends f32s.
-    pub fn f32s(&mut self, v: &[f32]) -> &mut Self {
-        self.raw(&floats(v))
-    }
+    crate::bytes::le_appends!();
+
     /// Appends a `(count, offset)` pair pointing to `block` (an empty block stays `(0, 0)`).
     pub fn arr(&mut self, block: Block) -> &mut Self {
         let at = self.bytes.len();
