@@ -99,17 +99,9 @@ fn restore_attachments(model: &mut Model, recorded: &[RecordedAttachment]) {
             a.transform = t;
         }
     }
-    let Some(mut order) =
-        recorded.iter().zip(0usize..).map(|(r, at)| r.index.map(|i| (i, at))).collect::<Option<Vec<_>>>()
-    else {
-        return;
-    };
-    order.sort_unstable();
-    if order.windows(2).any(|w| matches!(w, [a, b] if a.0 == b.0)) {
-        return;
+    if let Some(order) = super::recorded_order(recorded.iter().map(|r| r.index)) {
+        super::rearranged(&mut model.attachments, &order);
     }
-    let mut slots: Vec<Option<relic_core::model::Attachment>> = model.attachments.drain(..).map(Some).collect();
-    model.attachments = order.iter().filter_map(|&(_, at)| slots.get_mut(at).and_then(Option::take)).collect();
 }
 
 const IDENTITY_TURN: [f32; 4] = [0.0, 0.0, 0.0, 1.0];

@@ -398,29 +398,24 @@ impl Importer<'_> {
     /// number their parts and geosets by position.
     pub(super) fn restore_mesh_order(&mut self, node_meshes: &mut HashMap<usize, Vec<usize>>) {
         let n = self.model.meshes.len();
-        let indices: Option<Vec<usize>> =
-            self.mesh_records.iter().map(|(i, _)| i.map(|i| i as usize).filter(|&i| i < n)).collect();
-        let Some(indices) = indices.filter(|i| i.len() == n) else { return };
-        let mut seen = vec![false; n];
-        for &i in &indices {
-            match seen.get_mut(i) {
-                Some(s) if !*s => *s = true,
-                _ => return,
-            }
-        }
-        if indices.iter().enumerate().all(|(at, &i)| at == i) {
+        if self.mesh_records.len() != n {
             return;
         }
-        let mut slots: Vec<Option<Mesh>> = std::iter::repeat_with(|| None).take(n).collect();
-        for (mesh, &i) in self.model.meshes.drain(..).zip(&indices) {
-            if let Some(slot) = slots.get_mut(i) {
-                *slot = Some(mesh);
+        let Some(order) = super::recorded_order(self.mesh_records.iter().map(|(i, _)| *i)) else { return };
+        if order.iter().enumerate().all(|(k, &at)| k == at) {
+            return;
+        }
+        super::rearranged(&mut self.model.meshes, &order);
+        // Old mesh index → new.
+        let mut new_index = vec![0; n];
+        for (k, &at) in order.iter().enumerate() {
+            if let Some(slot) = new_index.get_mut(at) {
+                *slot = k;
             }
         }
-        self.model.meshes = slots.into_iter().flatten().collect();
         for list in node_meshes.values_mut() {
             for m in list.iter_mut() {
-                *m = indices.get(*m).copied().unwrap_or(*m);
+                *m = new_index.get(*m).copied().unwrap_or(*m);
             }
         }
     }

@@ -92,6 +92,25 @@ pub fn referenced_files(bytes: &[u8], base_dir: &Path) -> Result<Vec<PathBuf>, G
 
 pub use images::{MaterialImage, material_images};
 
+/// The positions of items in the order of the indices relic's export recorded on them (an editor
+/// writes bones, meshes and attachments in its own order): `order[k]` is the item recorded at
+/// `k`-th place. `None` unless every item carries an index and no two the same.
+fn recorded_order(indices: impl IntoIterator<Item = Option<u32>>) -> Option<Vec<usize>> {
+    let mut keyed: Vec<(u32, usize)> =
+        indices.into_iter().zip(0usize..).map(|(i, at)| i.map(|i| (i, at))).collect::<Option<_>>()?;
+    keyed.sort_unstable();
+    if keyed.windows(2).any(|w| matches!(w, [a, b] if a.0 == b.0)) {
+        return None;
+    }
+    Some(keyed.into_iter().map(|(_, at)| at).collect())
+}
+
+/// `items` rearranged as `order` ([`recorded_order`]) says.
+fn rearranged<T>(items: &mut Vec<T>, order: &[usize]) {
+    let mut slots: Vec<Option<T>> = items.drain(..).map(Some).collect();
+    *items = order.iter().filter_map(|&at| slots.get_mut(at).and_then(Option::take)).collect();
+}
+
 struct Importer<'a> {
     root: &'a Root,
     reader: Reader<'a>,
@@ -199,5 +218,21 @@ impl Importer<'_> {
 
     fn scene_index(&self) -> Option<usize> {
         self.root.scene.map(|s| s.value()).or_else(|| (!self.root.scenes.is_empty()).then_some(0))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{rearranged, recorded_order};
+
+    #[test]
+    fn items_go_back_to_their_recorded_places_only_when_every_one_has_its_own() {
+        let order = recorded_order([Some(2), Some(0), Some(1)]).unwrap();
+        assert_eq!(order, vec![1, 2, 0]);
+        let mut items = vec!["c", "a", "b"];
+        rearranged(&mut items, &order);
+        assert_eq!(items, ["a", "b", "c"]);
+        assert_eq!(recorded_order([Some(0), None]), None, "an item without a record");
+        assert_eq!(recorded_order([Some(1), Some(1)]), None, "two items with one place");
     }
 }

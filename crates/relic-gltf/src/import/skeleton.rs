@@ -182,18 +182,11 @@ impl Importer<'_> {
 /// The bones in the order of the model relic exported, when every one carries its recorded index
 /// once (an editor lists joints in its own order). The model's order has parents first, so the
 /// placement after this keeps it.
-fn restore_recorded_order(nodes: &[json::Node], ordered: &mut [usize]) {
+fn restore_recorded_order(nodes: &[json::Node], ordered: &mut Vec<usize>) {
     let recorded = |n: usize| -> Option<u32> {
         nodes.get(n).and_then(|node| ex::unwrap::<ex::BoneExtras>(&node.extras)).and_then(|e| e.index)
     };
-    let Some(mut keys) = ordered.iter().map(|&n| recorded(n).map(|i| (i, n))).collect::<Option<Vec<_>>>() else {
-        return;
-    };
-    keys.sort_unstable();
-    if keys.windows(2).any(|w| matches!(w, [a, b] if a.0 == b.0)) {
-        return;
-    }
-    for (slot, (_, n)) in ordered.iter_mut().zip(keys) {
-        *slot = n;
+    if let Some(order) = super::recorded_order(ordered.iter().map(|&n| recorded(n))) {
+        super::rearranged(ordered, &order);
     }
 }
