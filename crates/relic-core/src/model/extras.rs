@@ -29,6 +29,10 @@ pub struct ExtrasOps {
     pub debug: fn(&dyn Any, &mut fmt::Formatter<'_>) -> fmt::Result,
     /// Serializes a value as JSON (for glTF extras), if the format supports it.
     pub to_json: Option<fn(&dyn Any) -> String>,
+    /// Serializes a value as JSON to be carried beside `model` (glTF extras): what the format
+    /// rebuilds exactly from the model may be left out, and is rebuilt from the model the JSON
+    /// arrives with. `None` (or a `None` result): [`ExtrasOps::to_json`].
+    pub to_json_beside: Option<fn(&dyn Any, &Model) -> Option<String>>,
 }
 
 impl FormatExtras {
@@ -73,6 +77,18 @@ impl FormatExtras {
     pub fn json(&self) -> Option<String> {
         match &self.payload {
             Payload::Typed { data, ops } => ops.to_json.map(|f| f(data.as_ref())),
+            Payload::Json(text) => Some(text.clone()),
+        }
+    }
+
+    /// The data as JSON to carry beside `model`, the model these extras belong to (glTF export):
+    /// as [`FormatExtras::json`], less what the format rebuilds exactly from the model when the
+    /// JSON comes back with it ([`ExtrasOps::to_json_beside`]).
+    pub fn json_beside(&self, model: &Model) -> Option<String> {
+        match &self.payload {
+            Payload::Typed { data, ops } => {
+                ops.to_json_beside.and_then(|f| f(data.as_ref(), model)).or_else(|| self.json())
+            }
             Payload::Json(text) => Some(text.clone()),
         }
     }
@@ -124,6 +140,7 @@ macro_rules! extras_ops {
                 None => f.write_str("?"),
             },
             to_json: None,
+            to_json_beside: None,
         }
     };
     ($ty:ty, $to_json:expr) => {
@@ -137,6 +154,7 @@ macro_rules! extras_ops {
                 Some(a) => ($to_json)(a),
                 None => String::new(),
             }),
+            to_json_beside: None,
         }
     };
 }

@@ -33,6 +33,9 @@ pub(super) struct Builder<'a> {
     /// The extras' file was moved between Classic and The Burning Crusade: its views' submesh
     /// records have the other size, so the views are rebuilt.
     pub(super) retargeted: bool,
+    /// Every bone track is built from the model, none taken from the extras' file (to find which
+    /// of the file's tracks the model gives back exactly: [`super::rebuilt_bones`]).
+    pub(super) rebuild_tracks: bool,
 }
 
 /// Seconds → milliseconds, clamped to ±2^40 ms (35 years, far past any u32 time the file can

@@ -34,7 +34,7 @@ mod views;
 
 use relic_core::{Converted, Loss, Model, WriteOptions};
 
-use crate::extras::m2_extras;
+use crate::extras::{M2Extras, m2_extras};
 use crate::file::*;
 
 use builder::{Builder, Result, ms, to_u32, unsupported};
@@ -42,7 +42,28 @@ use builder::{Builder, Result, ms, to_u32, unsupported};
 /// Maps the model to an M2 file (see the module docs).
 pub(crate) fn from_ir(model: &Model, options: &WriteOptions) -> Result<Converted<M2File>> {
     model.validate()?;
-    let (mut base, vertex_digest, from_wrath) = match m2_extras(model) {
+    Ok(map(model, m2_extras(model), options, false)?.0)
+}
+
+/// The bones `model` gives `file` (the file of its extras) when every bone track is built from
+/// the model's channels, none taken from the file; indexed as `file`'s bones. `None` when the
+/// model's skeleton no longer fits the file's (then no track of the file is used).
+pub(crate) fn rebuilt_bones(model: &Model, file: &M2File) -> Option<Vec<Bone>> {
+    let extras = M2Extras { file: file.clone(), vertex_digest: None, wrath: None, classic_losses: Vec::new() };
+    let options = WriteOptions { version: Some(file.version) };
+    let (converted, skeleton_fit) = map(model, Some(extras), &options, true).ok()?;
+    skeleton_fit.then(|| converted.value.bones.to_vec())
+}
+
+/// [`from_ir`] given the model's extras; with `rebuild_tracks`, every bone track is built from
+/// the model. Also returns whether the extras' skeleton fits the model's.
+fn map(
+    model: &Model,
+    extras: Option<M2Extras>,
+    options: &WriteOptions,
+    rebuild_tracks: bool,
+) -> Result<(Converted<M2File>, bool)> {
+    let (mut base, vertex_digest, from_wrath) = match extras {
         Some(e) => {
             let from_wrath = e.wrath.is_some().then_some(e.classic_losses);
             (Some(e.file), e.vertex_digest, from_wrath)
@@ -87,10 +108,11 @@ pub(crate) fn from_ir(model: &Model, options: &WriteOptions) -> Result<Converted
         vertex_digest,
         stored_views,
         retargeted,
+        rebuild_tracks,
     };
-    w.build()?;
+    let skeleton_fit = w.build()?;
     let file = w.file;
-    Ok(Converted { value: file, losses })
+    Ok((Converted { value: file, losses }, skeleton_fit))
 }
 
 /// Moves a Classic file to TBC or back: rotation keys change type, bones gain or lose their extra
@@ -153,8 +175,9 @@ fn retarget(file: &mut M2File, version: u32) -> Vec<Loss> {
 }
 
 impl Builder<'_> {
-    /// Builds every section, in the order their fits depend on each other.
-    fn build(&mut self) -> Result<()> {
+    /// Builds every section, in the order their fits depend on each other. Returns whether the
+    /// extras' skeleton fits the model's.
+    fn build(&mut self) -> Result<bool> {
         let m = self.model;
         self.file.version = self.version;
         self.file.name = match self.base {
@@ -169,6 +192,6 @@ impl Builder<'_> {
         self.attachments(skeleton_fit)?;
         self.events(skeleton_fit && seq_fit)?;
         self.others(skeleton_fit, geometry_fit && seq_fit);
-        Ok(())
+        Ok(skeleton_fit)
     }
 }

@@ -92,6 +92,7 @@ impl Builder<'_> {
             // `None`: no animation has a channel (then the track is the rest pose, if anything).
             let found = channels.of(i, p);
             let kept = tracks_fit
+                && !self.rebuild_tracks
                 && self.base.is_some_and(|b| match &found {
                     Some(current) => to_ir::track_matches(b, f, i, p, current),
                     None => to_ir::track_is_silent(b, f, p),

@@ -1,5 +1,7 @@
 //! What the common model does not hold: the file itself.
 
+mod carried;
+
 use relic_core::Model;
 use relic_core::model::ExtrasOps;
 use serde::{Deserialize, Serialize};
@@ -50,15 +52,18 @@ pub(crate) fn vertex_digest(vertices: &[Vertex]) -> String {
     format!("{}:{h:016x}", vertices.len())
 }
 
-/// The extras' operations (JSON through serde).
-pub(crate) static EXTRAS_OPS: ExtrasOps =
-    relic_core::extras_ops!(M2Extras, |e: &M2Extras| serde_json::to_string(e).unwrap_or_default());
+/// The extras' operations (JSON through serde, in the compact form of [`carried`]).
+pub(crate) static EXTRAS_OPS: ExtrasOps = ExtrasOps {
+    to_json_beside: Some(|e, model| carried::to_json_beside(e.downcast_ref::<M2Extras>()?, model)),
+    ..relic_core::extras_ops!(M2Extras, carried::to_json)
+};
 
-/// The model's extras, if they are M2's (typed, or as JSON after a trip through glTF).
+/// The model's extras, if they are M2's (typed, or as JSON after a trip through glTF: then what
+/// the JSON left out is rebuilt from the model).
 pub(crate) fn m2_extras(model: &Model) -> Option<M2Extras> {
     let extras = model.extras.as_ref().filter(|e| e.format() == crate::FORMAT)?;
     if let Some(e) = extras.get::<M2Extras>() {
         return Some(e.clone());
     }
-    serde_json::from_str::<M2Extras>(&extras.json()?).ok()
+    carried::from_json(&extras.json()?, model)
 }

@@ -1,0 +1,104 @@
+//! The extras as JSON text (glTF's path): what the model gives back is left out and rebuilt from
+//! the model, so a model carried as text still writes its file byte for byte, and an edited model
+//! writes what the typed extras would.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
+
+mod common;
+
+use common::{all_files, blizzard_layout};
+use relic_core::format::Input;
+use relic_core::model::{ChannelValues, FormatExtras, Model};
+use relic_core::{WriteOptions, format::Written};
+use relic_m2::wrath::SiblingBytes;
+
+/// `model` with its extras replaced by the JSON carried beside it.
+fn carried(model: &Model) -> (Model, usize, usize) {
+    let extras = model.extras.as_ref().unwrap();
+    let (whole, beside) = (extras.json().unwrap(), extras.json_beside(model).unwrap());
+    let mut out = model.clone();
+    out.extras = Some(FormatExtras::from_json(relic_m2::FORMAT, beside.clone()));
+    (out, whole.len(), beside.len())
+}
+
+#[test]
+fn carried_extras_write_every_file_back() {
+    let mut smaller = 0;
+    for (name, bytes) in all_files() {
+        let model = relic_m2::read_model(&bytes).unwrap();
+        let (via_text, whole, beside) = carried(&model);
+        smaller += usize::from(beside < whole);
+        let out = relic_m2::write_model(&via_text, &WriteOptions::default()).unwrap();
+        assert!(out.losses.is_empty(), "{name}: {:?}", out.losses);
+        if blizzard_layout(&name) {
+            assert!(out.value == bytes, "{name}: not byte-identical through the carried extras");
+        }
+        let typed = relic_m2::write_model(&model, &WriteOptions::default()).unwrap();
+        assert!(out.value == typed.value, "{name}: the carried extras write otherwise than the typed ones");
+        eprintln!("{name}: extras {whole} → {beside} bytes of JSON beside the model");
+    }
+    // Every file with animated bones leaves tracks out (the fixtures include a still one).
+    assert!(smaller >= 3, "{smaller} files left tracks out");
+}
+
+/// An edited channel: the carried extras rebuild the edited track, exactly as the typed extras
+/// (which hold the old one) lead the writer to.
+#[test]
+fn an_edited_model_writes_the_same_through_carried_extras() {
+    for (name, bytes) in all_files() {
+        let model = relic_m2::read_model(&bytes).unwrap();
+        let (mut via_text, _, _) = carried(&model);
+        let mut edited = model.clone();
+        let Some(channel) = edited
+            .animations
+            .iter_mut()
+            .flat_map(|a| a.channels.iter_mut())
+            .find(|c| matches!(&c.values, ChannelValues::Translation(v) if v.len() > 1))
+        else {
+            continue;
+        };
+        if let ChannelValues::Translation(v) = &mut channel.values {
+            v[1][1] += 0.25;
+        }
+        via_text.animations = edited.animations.clone();
+        let typed = relic_m2::write_model(&edited, &WriteOptions::default()).unwrap();
+        let text = relic_m2::write_model(&via_text, &WriteOptions::default()).unwrap();
+        assert_ne!(typed.value, bytes, "{name}: the edit changed nothing");
+        assert!(text.value == typed.value, "{name}: the edit is written otherwise through carried extras");
+        assert_eq!(text.losses, typed.losses, "{name}");
+    }
+}
+
+/// A Wrath model carries only its Wrath file (its 256–263 form is derived again) and writes back
+/// with its `.skin` files byte for byte.
+#[test]
+fn wrath_models_carry_their_file_once() {
+    let Some(dir) = relic_testkit::corpus_dir("real Wrath M2 files") else { return };
+    let dir = dir.join("m2-wrath");
+    let mut all: Vec<(String, Vec<u8>)> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|e| (e.file_name().to_string_lossy().into_owned(), std::fs::read(e.path()).unwrap()))
+        .collect();
+    all.sort();
+    let siblings = SiblingBytes(all.clone());
+    let mut checked = 0;
+    for (name, bytes) in all.iter().filter(|(n, _)| n.ends_with(".m2")) {
+        let input = Input { bytes, name, siblings: &siblings };
+        let model = relic_m2::read_input(&input).unwrap().value;
+        let plain = model.extras.as_ref().unwrap().json().unwrap();
+        // The carried form's first field is the 256–263 file, left out when it is derived.
+        assert!(plain.starts_with("{\"vertex_digest\""), "{name}: the 256–263 form is carried");
+        let (via_text, whole, beside) = carried(&model);
+        assert!(beside < whole, "{name}");
+        let Written { bytes: m2, siblings: files } =
+            relic_m2::write_files(&via_text, &WriteOptions::default()).unwrap().value;
+        assert!(m2 == *bytes, "{name}: not byte-identical through the carried extras");
+        for f in &files {
+            let stem = name.trim_end_matches(".m2");
+            let original = all.iter().find(|(n, _)| *n == format!("{stem}{}", f.suffix)).unwrap();
+            assert!(f.bytes == original.1, "{name}: {} differs", f.suffix);
+        }
+        checked += 1;
+    }
+    assert!(checked >= 2, "{checked} Wrath models");
+}
