@@ -1,5 +1,7 @@
-//! The binary buffer of an export: one buffer, one 4-byte-aligned view per accessor, so every
-//! accessor and view offset is aligned and no view needs a byte stride.
+//! The binary buffer of an export: one buffer; one 4-byte-aligned view per vertex or index
+//! accessor, and one view shared by the accessors of the animations (a *pool*: thousands of
+//! channels would otherwise cost a view each). Every accessor starts on 4 bytes, so every accessor
+//! and view offset is aligned and no view needs a byte stride.
 
 use gltf_json as json;
 use json::accessor::{ComponentType, GenericComponentType, Type};
@@ -7,11 +9,17 @@ use json::buffer::Target;
 use json::validation::{Checked::Valid, USize64};
 use json::{Index, Root};
 
+use crate::read::decode;
+
 /// Builds the binary chunk and the buffer views and accessors that describe it.
 #[derive(Debug, Default)]
 pub(crate) struct BinBuilder {
     /// The bytes of the one buffer.
     pub(crate) bin: Vec<u8>,
+    /// A pool is open ([`Self::open_pool`]).
+    pooling: bool,
+    /// The open pool's view, once made, and where it starts in `bin`.
+    pool: Option<(Index<json::buffer::View>, usize)>,
 }
 
 /// Plain little-endian values an accessor may hold.
@@ -30,6 +38,12 @@ impl Component for f32 {
 }
 impl Component for u8 {
     const TYPE: ComponentType = ComponentType::U8;
+    fn json(self) -> json::Value {
+        json::Value::from(self)
+    }
+}
+impl Component for i16 {
+    const TYPE: ComponentType = ComponentType::I16;
     fn json(self) -> json::Value {
         json::Value::from(self)
     }
@@ -79,9 +93,7 @@ fn bounds<C: Component + PartialOrd, const N: usize>(data: &[[C; N]]) -> Option<
 impl BinBuilder {
     /// Appends `bytes` (after padding to 4 bytes) as a new buffer view.
     pub(crate) fn view(&mut self, root: &mut Root, bytes: &[u8], target: Option<Target>) -> Index<json::buffer::View> {
-        while !self.bin.len().is_multiple_of(4) {
-            self.bin.push(0);
-        }
+        self.align();
         let offset = self.bin.len();
         self.bin.extend_from_slice(bytes);
         root.push(json::buffer::View {
@@ -96,8 +108,32 @@ impl BinBuilder {
         })
     }
 
-    /// Appends an accessor of `data` in its own view; `with_bounds` writes `min`/`max` (required
-    /// for positions and animation inputs), computed from the very values written.
+    /// Pads `bin` to 4 bytes.
+    fn align(&mut self) {
+        while !self.bin.len().is_multiple_of(4) {
+            self.bin.push(0);
+        }
+    }
+
+    /// Opens a pool: from here, accessors without a target are appended to one view (made with
+    /// the first of them) until [`Self::close_pool`].
+    pub(crate) fn open_pool(&mut self) {
+        self.pooling = true;
+    }
+
+    /// Closes the pool: its view covers what was appended since it was made.
+    pub(crate) fn close_pool(&mut self, root: &mut Root) {
+        self.pooling = false;
+        if let Some((view, start)) = self.pool.take()
+            && let Some(v) = root.buffer_views.get_mut(view.value())
+        {
+            v.byte_length = USize64::from(self.bin.len() - start);
+        }
+    }
+
+    /// Appends an accessor of `data` in its own view, or in the open pool when it has no
+    /// `target`; `with_bounds` writes `min`/`max` (required for positions and animation inputs),
+    /// computed from the very values written.
     pub(crate) fn accessor<C: Component + PartialOrd, const N: usize>(
         &mut self,
         root: &mut Root,
@@ -107,12 +143,25 @@ impl BinBuilder {
         normalized: bool,
     ) -> Index<json::Accessor> {
         let bytes = to_le_bytes(data);
-        let view = self.view(root, &bytes, target);
+        let (view, byte_offset) = match self.pool {
+            _ if !self.pooling || target.is_some() => (self.view(root, &bytes, target), None),
+            Some((view, start)) => {
+                self.align();
+                let offset = self.bin.len() - start;
+                self.bin.extend_from_slice(&bytes);
+                (view, (offset > 0).then(|| USize64::from(offset)))
+            }
+            None => {
+                let view = self.view(root, &bytes, None);
+                self.pool = Some((view, self.bin.len() - bytes.len()));
+                (view, None)
+            }
+        };
         let (min, max) =
             if with_bounds { bounds(data).map_or((None, None), |(a, b)| (Some(a), Some(b))) } else { (None, None) };
         root.push(json::Accessor {
             buffer_view: Some(view),
-            byte_offset: None,
+            byte_offset,
             count: USize64::from(data.len()),
             component_type: Valid(GenericComponentType(C::TYPE)),
             extensions: None,
@@ -126,6 +175,33 @@ impl BinBuilder {
         })
     }
 
+    /// An accessor of rotation keys: normalized 16-bit integers (glTF's own quantized rotations,
+    /// half the bytes) when every component reads back as exactly the value given, as a game's
+    /// compressed quaternions do (M2 from version 260: `c / 32767`); floats otherwise.
+    pub(crate) fn rotations(&mut self, root: &mut Root, data: &[[f32; 4]]) -> Index<json::Accessor> {
+        let code = |x: f32| {
+            let c = i16::try_from((x * 32767.0).round() as i32).ok()?;
+            Some(c).filter(|c| decode(ComponentType::I16, true, &c.to_le_bytes()).to_bits() == x.to_bits())
+        };
+        match exact_codes(data, code) {
+            Some(codes) => self.accessor(root, &codes, None, false, true),
+            None => self.accessor(root, data, None, false, false),
+        }
+    }
+
+    /// A `WEIGHTS_n` accessor: normalized bytes when every weight reads back as exactly the value
+    /// given (a game's byte weights `w / 255`, a single bone's 1), floats otherwise.
+    pub(crate) fn weights(&mut self, root: &mut Root, data: &[[f32; 4]]) -> Index<json::Accessor> {
+        let code = |x: f32| {
+            let c = u8::try_from((x * 255.0).round() as i32).ok()?;
+            Some(c).filter(|c| decode(ComponentType::U8, true, &[*c]).to_bits() == x.to_bits())
+        };
+        match exact_codes(data, code) {
+            Some(codes) => self.accessor(root, &codes, Some(Target::ArrayBuffer), false, true),
+            None => self.accessor(root, data, Some(Target::ArrayBuffer), false, false),
+        }
+    }
+
     /// A scalar accessor.
     pub(crate) fn scalars<C: Component + PartialOrd>(
         &mut self,
@@ -137,6 +213,19 @@ impl BinBuilder {
         let wrapped: &[[C; 1]] = bytemuck::cast_slice(data);
         self.accessor(root, wrapped, target, with_bounds, false)
     }
+}
+
+/// Every component's integer code, if each has one (`code`).
+fn exact_codes<C: Copy + Default>(data: &[[f32; 4]], code: impl Fn(f32) -> Option<C>) -> Option<Vec<[C; 4]>> {
+    data.iter()
+        .map(|v| {
+            let mut out = [C::default(); 4];
+            for (o, &x) in out.iter_mut().zip(v) {
+                *o = code(x)?;
+            }
+            Some(out)
+        })
+        .collect()
 }
 
 /// Little-endian bytes of plain values.

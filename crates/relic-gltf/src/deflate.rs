@@ -3,7 +3,8 @@
 //! quarter. Inflating is bounded, as every decode of the import is.
 
 /// Scene extras longer than this (bytes of JSON) are stored deflated; smaller ones stay readable.
-pub(crate) const DEFLATE_ABOVE: usize = 64 * 1024;
+/// (4 KiB: the extras of a model with a few bones already deflate to a fifth.)
+pub(crate) const DEFLATE_ABOVE: usize = 4 * 1024;
 
 /// What starts a deflated string; base64 of raw deflate data follows.
 const DEFLATED: &str = "deflate+base64:";

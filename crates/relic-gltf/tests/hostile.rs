@@ -165,23 +165,25 @@ fn data_uri_encodes_what_the_reader_decodes() {
 
 #[test]
 fn bad_weights_and_times_are_refused() {
-    // Vertex 0 of the face mesh (skinned) gets the weights (0.5, 0, 0, 0) through a sparse
-    // override: they sum to 0.5.
+    // Vertex 0 of the face mesh (skinned) gets the weights (0.2, 0, 0, 0) through a sparse
+    // override: they sum to 0.2. (Its weights are stored as normalized bytes, as every weight of
+    // the sample is a multiple of 1/255; a float accessor gets float values.)
     let e = error_text(edited(|j| {
         let a = j["meshes"][2]["primitives"][0]["attributes"]["WEIGHTS_0"].as_u64().unwrap() as usize;
-        assert_eq!(j["accessors"][a]["componentType"], json!(5126), "float weights expected");
         let mut bytes = vec![0u8; 4];
-        for w in [0.5f32, 0.0, 0.0, 0.0] {
-            bytes.extend(w.to_le_bytes());
+        match j["accessors"][a]["componentType"].as_u64() {
+            Some(5126) => [0.2f32, 0.0, 0.0, 0.0].iter().for_each(|w| bytes.extend(w.to_le_bytes())),
+            Some(5121) => bytes.extend([51u8, 0, 0, 0]),
+            other => panic!("weights of component type {other:?}"),
         }
-        let views = add_buffer(j, &bytes, &[(0, 1), (4, 16)]);
+        let views = add_buffer(j, &bytes, &[(0, 1), (4, bytes.len() - 4)]);
         j["accessors"][a]["sparse"] = json!({
             "count": 1,
             "indices": {"bufferView": views, "componentType": 5121},
             "values": {"bufferView": views + 1}
         });
     }));
-    assert!(e.contains("vertex 0 weights sum to 0.5, not 1"), "{e}");
+    assert!(e.contains("vertex 0 weights sum to 0.2, not 1"), "{e}");
     // The first clip's first sampler gets key times that go backwards (same count as before).
     let e = error_text(edited(|j| {
         let input = j["animations"][0]["samplers"][0]["input"].as_u64().unwrap() as usize;

@@ -25,11 +25,15 @@ fn gnome_pounder_round_trips() {
     let options = ExportOptions { quaternion_continuity: false, ..ExportOptions::default() };
     let glb = export_glb(&model, &options).unwrap();
     let mut back = import(&glb.value, None).unwrap();
-    // The M2 extras come back as their JSON (the M2 crate decodes it), equal in content.
+    // The M2 extras come back as their JSON (the M2 crate decodes it, rebuilding what the JSON
+    // leaves out from the model), and the file is written back byte for byte.
     let (a, b) = (model.extras.as_ref().unwrap(), back.extras.as_ref().unwrap());
     assert_eq!(b.format(), relic_m2::FORMAT);
     // The text travels verbatim: the same JSON, byte for byte.
-    assert_eq!(a.json(), b.json());
+    assert_eq!(a.json_beside(&model), b.json());
+    assert!(b.json().unwrap().len() < a.json().unwrap().len() / 2, "the bone tracks the model holds are left out");
+    let written = relic_m2::write_model(&back, &relic_core::WriteOptions::default()).unwrap().value;
+    assert!(written == corpus("m2/GnomePounder-vanilla.m2").unwrap(), "written back byte for byte");
     back.extras = model.extras.clone();
     weights_match_then_align(&model, &mut back);
     normals_match_then_align(&model, &mut back);
@@ -93,22 +97,29 @@ fn gnome_pounder_export_summary() {
 #[test]
 fn every_corpus_model_round_trips_and_animates_the_same() {
     type Read = fn(&[u8]) -> Result<Model, relic_core::ReadError>;
-    let files: [(&str, Read); 6] = [
-        ("abc/INTHERO_ACTION.ABC", relic_abc::read_model),
-        ("abc/PARTNER_DANCIN.ABC", relic_abc::read_model),
-        ("abc/SHOTGUN_PV.ABC", relic_abc::read_model),
-        ("abc/SPIDER.ABC", relic_abc::read_model),
-        ("abc/WORKGUARD_ACTION.ABC", relic_abc::read_model),
-        ("m2/GnomePounder-vanilla.m2", relic_m2::read_model),
+    type Write =
+        fn(&Model, &relic_core::WriteOptions) -> Result<relic_core::Converted<Vec<u8>>, relic_core::WriteError>;
+    let abc: (Read, Write) = (relic_abc::read_model, relic_abc::write_model);
+    let m2: (Read, Write) = (relic_m2::read_model, relic_m2::write_model);
+    let files: [(&str, (Read, Write)); 6] = [
+        ("abc/INTHERO_ACTION.ABC", abc),
+        ("abc/PARTNER_DANCIN.ABC", abc),
+        ("abc/SHOTGUN_PV.ABC", abc),
+        ("abc/SPIDER.ABC", abc),
+        ("abc/WORKGUARD_ACTION.ABC", abc),
+        ("m2/GnomePounder-vanilla.m2", m2),
     ];
-    for (rel, read) in files {
+    for (rel, (read, write)) in files {
         let Some(bytes) = corpus(rel) else { return };
         let model = read(&bytes).unwrap();
         let exact = ExportOptions { quaternion_continuity: false, ..ExportOptions::default() };
         let glb = export_glb(&model, &exact).unwrap();
         let mut back = import(&glb.value, None).unwrap();
         if let (Some(a), Some(b)) = (&model.extras, &back.extras) {
-            assert_eq!(a.json(), b.json(), "{rel}");
+            // The carried text arrives verbatim, and with the model it writes the file back.
+            assert_eq!(a.json_beside(&model), b.json(), "{rel}");
+            let written = write(&back, &relic_core::WriteOptions::default()).unwrap().value;
+            assert!(written == bytes, "{rel}: written back byte for byte");
             back.extras = model.extras.clone();
         }
         assert_eq!(back.extras.is_some(), model.extras.is_some(), "{rel}");

@@ -80,7 +80,7 @@ impl Exporter<'_> {
                     if self.options.quaternion_continuity && ch.interpolation != Interpolation::CubicSpline {
                         bake::continuous(&mut v);
                     }
-                    (self.bin.accessor(&mut self.root, &v, None, false, false), Property::Rotation)
+                    (self.bin.rotations(&mut self.root, &v), Property::Rotation)
                 }
             };
             push_channel(
@@ -123,7 +123,7 @@ impl Exporter<'_> {
                             (self.bin.accessor(&mut self.root, t.as_slice(), None, false, false), Property::Translation)
                         }
                         ChannelValues::Rotation(r) => {
-                            (self.bin.accessor(&mut self.root, r.as_slice(), None, false, false), Property::Rotation)
+                            (self.bin.rotations(&mut self.root, r.as_slice()), Property::Rotation)
                         }
                         ChannelValues::Scale(s) => {
                             (self.bin.accessor(&mut self.root, s.as_slice(), None, false, false), Property::Scale)

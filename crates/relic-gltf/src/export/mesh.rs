@@ -180,7 +180,7 @@ impl Exporter<'_> {
                 let narrow: Vec<[u8; 4]> = joints.iter().map(|j| j.map(|x| x as u8)).collect();
                 self.bin.accessor(&mut self.root, &narrow, Some(Target::ArrayBuffer), false, false)
             };
-            let wa = self.bin.accessor(&mut self.root, &weights, Some(Target::ArrayBuffer), false, false);
+            let wa = self.bin.weights(&mut self.root, &weights);
             attributes.insert(Valid(Semantic::Joints(set as u32)), ja);
             attributes.insert(Valid(Semantic::Weights(set as u32)), wa);
         }

@@ -76,9 +76,11 @@ pub fn build(model: &Model, options: &ExportOptions, bin_uri: Option<&str>) -> R
     let materials = e.materials()?;
     e.meshes(&materials)?;
     e.skin_and_scene();
+    e.bin.open_pool();
     for anim in &model.animations {
         e.animation(anim)?;
     }
+    e.bin.close_pool(&mut e.root);
     e.root_extras()?;
     let Exporter { mut root, bin, losses, .. } = e;
     let mut bin = bin.bin;
@@ -220,7 +222,7 @@ impl Exporter<'_> {
     fn root_extras(&mut self) -> Result<(), GltfError> {
         let model = self.model;
         let format_extras = match &model.extras {
-            Some(fx) => match fx.json() {
+            Some(fx) => match fx.json_beside(model) {
                 Some(text) => {
                     Some(ex::FormatExtrasJson { format: fx.format().as_str().into(), data: ex::embed(&text)? })
                 }

@@ -39,7 +39,7 @@ fn component_count(t: Type) -> usize {
 
 /// One component as f32 (normalized integers mapped to [0, 1] or [-1, 1]).
 #[inline]
-fn decode(c: ComponentType, normalized: bool, b: &[u8]) -> f32 {
+pub(crate) fn decode(c: ComponentType, normalized: bool, b: &[u8]) -> f32 {
     let byte = |i: usize| b.get(i).copied().unwrap_or(0);
     match (c, normalized) {
         (ComponentType::F32, _) => f32::from_le_bytes([byte(0), byte(1), byte(2), byte(3)]),

@@ -6,7 +6,7 @@
 mod accessor;
 mod uri;
 
-pub(crate) use accessor::Reader;
+pub(crate) use accessor::{Reader, decode};
 pub(crate) use uri::{load_buffers, percent_decode, resolve_file};
 
 use gltf_json as json;
