@@ -36,7 +36,7 @@ pub(super) fn build_meshes(file: &M2File, rank: &[usize], materials: &[Option<us
                 mesh.uv_sets.push(vertices.iter().map(|v| v.tex_coords2).collect());
             }
             if skinned {
-                mesh.skin = Skin::from_vertices(vertices.iter().map(|v| influences(v, rank)));
+                mesh.skin = skin_of(&vertices, rank);
             }
             mesh.triangles = view
                 .triangles
@@ -50,19 +50,27 @@ pub(super) fn build_meshes(file: &M2File, rank: &[usize], materials: &[Option<us
         .collect()
 }
 
-/// A vertex's influences: weighted slots in order, weights `w / Σw`. A vertex without weight is
-/// bound to its first slot's bone. (Four slots at most, returned without allocating: a model has
-/// thousands of vertices.)
-pub(crate) fn influences(v: &Vertex, rank: &[usize]) -> impl Iterator<Item = Influence> + use<> {
-    let sum: u32 = v.bone_weights.iter().map(|&w| u32::from(w)).sum();
+/// The skin of `vertices`: each vertex's weighted slots in order, weights `w / Σw`; a vertex
+/// without weight is bound to its first slot's bone. Built straight into the skin's two arrays
+/// (a model has thousands of vertices; an iterator of four optional slots per vertex cost a
+/// tenth of `to_ir`).
+fn skin_of(vertices: &[&Vertex], rank: &[usize]) -> Skin {
+    let mut skin =
+        Skin { offsets: Vec::with_capacity(vertices.len() + 1), influences: Vec::with_capacity(vertices.len() * 2) };
+    skin.offsets.push(0);
     let bone = |b: u8| rank.get(usize::from(b)).copied().unwrap_or(0) as u32;
-    let mut slots: [Option<Influence>; 4] = [None; 4];
-    if sum == 0 {
-        slots[0] = Some(Influence { bone: bone(v.bone_indices[0]), weight: 1.0 });
-    } else {
-        for (slot, (&w, &b)) in slots.iter_mut().zip(v.bone_weights.iter().zip(&v.bone_indices)) {
-            *slot = (w > 0).then(|| Influence { bone: bone(b), weight: f32::from(w) / sum as f32 });
+    for v in vertices {
+        let sum: u32 = v.bone_weights.iter().map(|&w| u32::from(w)).sum();
+        if sum == 0 {
+            skin.influences.push(Influence { bone: bone(v.bone_indices[0]), weight: 1.0 });
+        } else {
+            for (&w, &b) in v.bone_weights.iter().zip(&v.bone_indices) {
+                if w > 0 {
+                    skin.influences.push(Influence { bone: bone(b), weight: f32::from(w) / sum as f32 });
+                }
+            }
         }
+        skin.offsets.push(skin.influences.len() as u32);
     }
-    slots.into_iter().flatten()
+    skin
 }

@@ -77,13 +77,10 @@ pub(crate) fn wrath_form_to_ir(
     model.source = Some(SourceInfo { format: crate::FORMAT, version: wrath.file.version });
     let losses = wrath.notes.iter().map(|n| relic_core::Loss::new("skins", n.clone())).collect();
     wrath.file.vertices = Default::default();
-    let mut model = with_extras(model, flat);
-    if let Some(e) = model.extras.as_ref().and_then(|e| e.get::<M2Extras>()) {
-        let mut e = e.clone();
-        e.wrath = Some(Box::new(wrath));
-        e.classic_losses = classic_losses.into_iter().map(|l| (l.element, l.what)).collect();
-        model.extras = Some(FormatExtras::new(crate::FORMAT, e, &EXTRAS_OPS));
-    }
+    let mut extras = kept(flat);
+    extras.wrath = Some(Box::new(wrath));
+    extras.classic_losses = classic_losses.into_iter().map(|l| (l.element, l.what)).collect();
+    model.extras = Some(FormatExtras::new(crate::FORMAT, extras, &EXTRAS_OPS));
     Ok(relic_core::Converted { value: model, losses })
 }
 
@@ -109,9 +106,13 @@ fn mapped(file: &M2File) -> Result<Model, ReadError> {
 }
 
 /// Keeps the file (less its vertices, which the meshes hold) as the model's extras.
-fn with_extras(model: Model, mut kept: M2File) -> Model {
-    let vertex_digest = Some(vertex_digest(&kept.vertices));
-    kept.vertices = Default::default();
-    let extras = M2Extras { file: kept, vertex_digest, wrath: None, classic_losses: Vec::new() };
-    Model { extras: Some(FormatExtras::new(crate::FORMAT, extras, &EXTRAS_OPS)), ..model }
+fn with_extras(model: Model, file: M2File) -> Model {
+    Model { extras: Some(FormatExtras::new(crate::FORMAT, kept(file), &EXTRAS_OPS)), ..model }
+}
+
+/// The extras of a file: the file less its vertices, and their digest.
+fn kept(mut file: M2File) -> M2Extras {
+    let vertex_digest = Some(vertex_digest(&file.vertices));
+    file.vertices = Default::default();
+    M2Extras { file, vertex_digest, wrath: None, classic_losses: Vec::new() }
 }
