@@ -49,6 +49,12 @@ fn bad_md_vertex(nodes: &V6Nodes, vertices: usize) -> Option<(usize, usize, u16)
 /// The first face corner of a LOD naming a vertex past the end: `(face, corner, vertex)`.
 fn bad_face(lod: &PieceLod) -> Option<(usize, usize, u16)> {
     let n = lod.vertices.len();
+    // The greatest index first (a reduction without early exit, cheap on every file); the
+    // corner is searched for only when one is out of range.
+    let greatest = lod.faces.iter().flat_map(|f| f.corners).fold(0u16, |m, c| m.max(c.vertex));
+    if lod.faces.is_empty() || usize::from(greatest) < n {
+        return None;
+    }
     lod.faces.iter().enumerate().find_map(|(f, face)| {
         face.corners.iter().enumerate().find(|(_, c)| usize::from(c.vertex) >= n).map(|(c, k)| (f, c, k.vertex))
     })
@@ -158,18 +164,18 @@ fn pieces_read(p: &Pieces, node_count: u32, body: u64) -> Result<(), ReadError> 
     for (i, piece) in p.pieces.iter().enumerate() {
         let mut lod_at = piece_at + piece.head_size() as u64;
         for (l, lod) in piece.lods.iter().enumerate() {
-            let path = format!("Pieces.pieces[{i}].lods[{l}]");
+            let path = || format!("Pieces.pieces[{i}].lods[{l}]");
             if let Some((f, c, v)) = bad_face(lod) {
                 return Err(ReadError::invalid(
                     lod_at + 4 + 30 * f as u64 + 10 * c as u64 + 8,
-                    format!("{path}.faces[{f}]"),
+                    format!("{}.faces[{f}]", path()),
                     format!("vertex index {v} ≥ vertex count {}", lod.vertices.len()),
                 ));
             }
             if let Some((v, w, node)) = bad_weight(lod, node_count) {
                 return Err(ReadError::invalid(
                     lod_at + lod.vertex_at(v) as u64 + 4 + 20 * w as u64,
-                    format!("{path}.vertices[{v}].weights[{w}]"),
+                    format!("{}.vertices[{v}].weights[{w}]", path()),
                     format!("node index {node} ≥ node count {node_count}"),
                 ));
             }
