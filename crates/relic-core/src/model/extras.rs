@@ -32,8 +32,12 @@ pub struct ExtrasOps {
     /// Serializes a value as JSON to be carried beside `model` (glTF extras): what the format
     /// rebuilds exactly from the model may be left out, and is rebuilt from the model the JSON
     /// arrives with. `None` (or a `None` result): [`ExtrasOps::to_json`].
-    pub to_json_beside: Option<fn(&dyn Any, &Model) -> Option<String>>,
+    pub to_json_beside: Option<JsonBeside>,
 }
+
+/// Serializes a format's extras (given as `&dyn Any` of its type) as JSON carried beside the
+/// model: see [`ExtrasOps::to_json_beside`].
+pub type JsonBeside = fn(&dyn Any, &Model) -> Option<String>;
 
 impl FormatExtras {
     /// Wraps a format's typed data. `ops` is a `static` the format crate defines once for `T`.
