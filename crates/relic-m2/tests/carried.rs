@@ -74,12 +74,7 @@ fn an_edited_model_writes_the_same_through_carried_extras() {
 fn wrath_models_carry_their_file_once() {
     let Some(dir) = relic_testkit::corpus_dir("real Wrath M2 files") else { return };
     let dir = dir.join("m2-wrath");
-    let mut all: Vec<(String, Vec<u8>)> = std::fs::read_dir(&dir)
-        .unwrap()
-        .flatten()
-        .map(|e| (e.file_name().to_string_lossy().into_owned(), std::fs::read(e.path()).unwrap()))
-        .collect();
-    all.sort();
+    let all = relic_testkit::files_in(&dir);
     let siblings = SiblingBytes(all.clone());
     let mut checked = 0;
     for (name, bytes) in all.iter().filter(|(n, _)| n.ends_with(".m2")) {

@@ -20,12 +20,7 @@ fn fixture_models() -> Vec<(String, Vec<u8>, SiblingBytes)> {
 
 /// The `.m2` files of a folder, each with every file of the folder as its siblings.
 fn models_in(dir: &std::path::Path) -> Vec<(String, Vec<u8>, SiblingBytes)> {
-    let mut all: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
-        .unwrap()
-        .flatten()
-        .map(|e| (e.file_name().to_string_lossy().into_owned(), std::fs::read(e.path()).unwrap()))
-        .collect();
-    all.sort();
+    let all = relic_testkit::files_in(dir);
     let siblings = SiblingBytes(all.clone());
     all.into_iter()
         .filter(|(n, _)| n.to_ascii_lowercase().ends_with(".m2"))

@@ -18,13 +18,10 @@ fn fixtures_dir() -> PathBuf {
 
 /// The non-hostile fixtures with the given extension.
 fn fixtures(ext: &str) -> Vec<(String, Vec<u8>)> {
-    let mut out: Vec<(String, Vec<u8>)> = std::fs::read_dir(fixtures_dir())
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == ext))
-        .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read(&p).unwrap()))
+    let out: Vec<(String, Vec<u8>)> = relic_testkit::files_in(&fixtures_dir())
+        .into_iter()
+        .filter(|(n, _)| Path::new(n).extension().is_some_and(|e| e == ext))
         .collect();
-    out.sort();
     assert!(!out.is_empty(), "no .{ext} fixtures: run `cargo xtask fixtures`");
     out
 }

@@ -35,6 +35,25 @@ pub fn corpus_file(test: &str, rel: &str) -> Option<Vec<u8>> {
     Some(std::fs::read(&path).unwrap_or_else(|e| panic!("{test}: {}: {e}", path.display())))
 }
 
+/// Every file directly in `dir` (not in its sub-folders) with its name, sorted by name: a model
+/// with the files beside it (`.skin`, `.anim`). Panics if the folder cannot be read.
+// Test support: an unreadable fixture folder is a broken test set-up.
+#[allow(clippy::panic)]
+pub fn files_in(dir: &std::path::Path) -> Vec<(String, Vec<u8>)> {
+    let entries = std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+    let mut out: Vec<(String, Vec<u8>)> = entries
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.is_file())
+        .map(|p| {
+            let bytes = std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+            (p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default(), bytes)
+        })
+        .collect();
+    out.sort();
+    out
+}
+
 /// Every file under `dir` (recursively) whose extension is `extension` (any case), with its path
 /// relative to `dir`, sorted by that path. Panics if a folder cannot be read.
 // Test support: an unreadable fixture folder is a broken test set-up.
