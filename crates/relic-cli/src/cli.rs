@@ -153,7 +153,8 @@ pub struct BatchArgs {
 /// Options shared by `convert` and `batch`.
 #[derive(Debug, Args)]
 pub struct CommonArgs {
-    /// Version of the output format (see `relic formats`).
+    /// Version of the output format (see `relic formats`). Default: the version of the game file
+    /// the model came from (recorded in relic's glTF), else the format's own default.
     #[arg(long, value_name = "N")]
     pub version: Option<u32>,
     /// Levels of detail to keep.

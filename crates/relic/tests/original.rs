@@ -42,11 +42,18 @@ fn without_extras(glb: &[u8]) -> Vec<u8> {
 }
 
 fn round_trip(test: &str, strip: bool) -> (relic::Model, Vec<relic::Loss>) {
+    let (model, losses, _) = round_trip_file(FIXTURE, "m2", test, strip);
+    (model, losses)
+}
+
+/// `fixture` → glb (stripped of its extras when `strip`) → the format `ext` without `--version`:
+/// the model read from the glb, the conversion's notes and the file written.
+fn round_trip_file(fixture: &str, ext: &str, test: &str, strip: bool) -> (relic::Model, Vec<relic::Loss>, Vec<u8>) {
     // A folder per test and case: the tests run in parallel.
     let dir = std::env::temp_dir().join(format!("relic-original-{}-{test}-{strip}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let opened = relic::open(Path::new(FIXTURE)).unwrap();
-    let glb_path = dir.join("effects.glb");
+    let opened = relic::open(Path::new(fixture)).unwrap();
+    let glb_path = dir.join("model.glb");
     let glb = relic::convert(&opened.model, Target::Glb, &glb_path, &ConvertOptions::default()).unwrap();
     let mut bytes = glb.value[0].1.clone();
     if strip {
@@ -54,10 +61,11 @@ fn round_trip(test: &str, strip: bool) -> (relic::Model, Vec<relic::Loss>) {
     }
     std::fs::write(&glb_path, &bytes).unwrap();
     let back = relic::open(&glb_path).unwrap();
-    let m2 = Target::from_name("m2").unwrap();
-    let written = relic::convert(&back.model, m2, &dir.join("effects.m2"), &ConvertOptions::default()).unwrap();
+    let target = Target::from_name(ext).unwrap();
+    let mut written =
+        relic::convert(&back.model, target, &dir.join(format!("model.{ext}")), &ConvertOptions::default()).unwrap();
     std::fs::remove_dir_all(&dir).ok();
-    (back.model, written.losses)
+    (back.model, written.losses, written.value.swap_remove(0).1)
 }
 
 #[test]
@@ -84,4 +92,29 @@ fn with_extras_nothing_is_lost_and_without_them_each_lost_kind_is_named_with_cou
     for kind in ["particles: 1 in the original, 0 written", "ribbons: 1", "lights: 1", "cameras: 1", "events: 1"] {
         assert!(lost.iter().any(|l| l.starts_with(kind)), "no note {kind:?} in {lost:#?}");
     }
+}
+
+/// Without `--version` the file goes back into the original's version (a v6 ABC is not turned
+/// into v12 by an editor's round trip), and each lost kind is one note: the count compared with
+/// the original joined with the writer's reason.
+#[test]
+fn without_extras_the_original_version_is_written_and_each_kind_is_said_once() {
+    let v6 = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/abc/v6_basic.abc");
+    for strip in [false, true] {
+        let (_, losses, written) = round_trip_file(v6, "abc", "v6", strip);
+        let (_, detected) = relic::detect_format(&written).unwrap();
+        assert_eq!(detected.source.version, 6, "stripped: {strip}");
+        let mut kinds: Vec<&str> = losses.iter().map(|l| l.element.as_str()).collect();
+        kinds.sort_unstable();
+        let before = kinds.len();
+        kinds.dedup();
+        assert_eq!(kinds.len(), before, "a kind named twice (stripped: {strip}): {losses:#?}");
+    }
+    let (_, losses, _) =
+        round_trip_file(concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/abc/v12_full.abc"), "abc", "v12", true);
+    let sets = losses.iter().find(|l| l.element == "weight sets").expect("a note on weight sets");
+    assert!(
+        sets.what.contains("in the original, 0 written") && sets.what.contains("Custom Properties"),
+        "the count and the reason in one note: {sets}"
+    );
 }
