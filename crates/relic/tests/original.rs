@@ -118,3 +118,18 @@ fn without_extras_the_original_version_is_written_and_each_kind_is_said_once() {
         "the count and the reason in one note: {sets}"
     );
 }
+
+/// A Wrath model through a glb without extras comes back as a Wrath model with as many `.skin`
+/// files as it had, and the playable lookup relic builds for the model is not reported lost
+/// (Wrath has none; it held nothing the sequences do not say).
+#[test]
+fn without_extras_a_wrath_model_keeps_its_skin_count() {
+    let wrath = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/m2-wrath/v264_skins.m2");
+    let (model, losses, written) = round_trip_file(wrath, "m2", "wrath", true);
+    let (_, detected) = relic::detect_format(&written).unwrap();
+    assert_eq!(detected.source.version, 264);
+    assert_eq!(model.original.as_ref().unwrap().count("skin_profiles"), 3);
+    let text: Vec<String> = losses.iter().map(ToString::to_string).collect();
+    assert!(!text.iter().any(|l| l.contains("skin profiles")), "{text:#?}");
+    assert!(!text.iter().any(|l| l.starts_with("playable animation lookup")), "{text:#?}");
+}

@@ -30,6 +30,10 @@ pub(super) struct Builder<'a> {
     pub(super) vertex_digest: Option<String>,
     /// How many views the extras' file had (the count rebuilt views follow).
     pub(super) stored_views: usize,
+    /// How many views (`.skin` files from Wrath on) the game file the model came from had, by
+    /// its record ([`relic_core::model::Original`]; 0 without one): the count views rebuilt
+    /// without extras follow, so an editor's round trip gives back as many `.skin` files.
+    pub(super) original_views: usize,
     /// The extras' file was moved between Classic and The Burning Crusade: its views' submesh
     /// records have the other size, so the views are rebuilt.
     pub(super) retargeted: bool,

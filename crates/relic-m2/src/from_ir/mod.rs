@@ -107,12 +107,22 @@ fn map(
         to_file: Vec::new(),
         vertex_digest,
         stored_views,
+        original_views: original_views(model),
         retargeted,
         rebuild_tracks,
     };
     let skeleton_fit = w.build()?;
     let file = w.file;
     Ok((Converted { value: file, losses }, skeleton_fit))
+}
+
+/// The views (256–263) or `.skin` files (264+) of the M2 file the model records it came from.
+fn original_views(model: &Model) -> usize {
+    model
+        .original
+        .as_ref()
+        .filter(|o| o.format == crate::FORMAT.as_str())
+        .map_or(0, |o| o.count("views").max(o.count("skin_profiles")) as usize)
 }
 
 /// Moves a Classic file to TBC or back: rotation keys change type, bones gain or lose their extra

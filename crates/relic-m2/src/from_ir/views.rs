@@ -1,5 +1,6 @@
 //! The views (spec §10): the file's own while the meshes are the ones it was read with, else
-//! rebuilt — as many as the file had (1–4; 4 for a model from elsewhere).
+//! rebuilt — as many as the file had (1–4: the extras' file, else the game file the model records
+//! it came from; 4 for a model from elsewhere).
 //!
 //! The model's meshes are view 0's submeshes: mesh `s`, vertex `k` is file vertex
 //! `view0.indices[vs + k]`. So the file's own vertex order (any order another tool chose) comes
@@ -49,9 +50,9 @@ impl Builder<'_> {
             }
             return Ok(true);
         }
-        let count = match self.stored_views {
-            0 => VIEW_BUDGETS.len(),
-            n => n.min(VIEW_BUDGETS.len()),
+        let count = match (self.stored_views, self.original_views) {
+            (0, 0) => VIEW_BUDGETS.len(),
+            (0, n) | (n, _) => n.min(VIEW_BUDGETS.len()),
         };
         let tbc = self.version >= 260;
         let mut lookup = Vec::new();

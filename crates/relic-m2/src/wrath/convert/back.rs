@@ -18,6 +18,16 @@ fn distance_to_parent(file: &M2File, b: &Bone) -> u16 {
     (36.0 * d).floor().clamp(0.0, f32::from(u16::MAX)) as u16
 }
 
+/// The playable lookup says nothing the sequences do not: every id plays itself when the model
+/// has it, else Stand (0), with no flags — the table relic builds for a model without one (a glTF
+/// export without relic's extras), and nothing is lost when Wrath goes without it. Empty too.
+fn playable_is_derived(file: &M2File) -> bool {
+    file.playable_lookup.iter().enumerate().all(|(id, p)| {
+        let present = file.sequence_lookup.get(id).is_some_and(|&l| l >= 0);
+        p.flags == 0 && p.fallback_id == if present { id as u16 as i16 } else { 0 }
+    })
+}
+
 /// A 256–263 file as a Wrath model of `version` (264 or 272), and what it cannot hold.
 pub(crate) fn from_classic(file: &M2File, version: u32) -> (Wrath, Vec<Loss>) {
     let mut losses = Vec::new();
@@ -45,7 +55,7 @@ pub(crate) fn from_classic(file: &M2File, version: u32) -> (Wrath, Vec<Loss>) {
             .push(Loss::new("views", format!("{} views beyond the {MAX_SKINS} .skin files dropped", skins.len() - 4)));
         skins.truncate(MAX_SKINS as usize);
     }
-    if !file.playable_lookup.is_empty() {
+    if !playable_is_derived(file) {
         losses.push(Loss::new(
             "playable animation lookup",
             format!("{} entries dropped: Wrath has none", file.playable_lookup.len()),
