@@ -4,7 +4,8 @@
 //!
 //! * quick (the CI step): the main command, then the test command limited by `RELIC_CI_ONLY` to
 //!   its set-up and a few fast steps; the clone shares this checkout's `target/` for the
-//!   compiled dependencies, so only the workspace's own crates are built again.
+//!   compiled dependencies, so only the workspace's own crates are built again (and removed
+//!   afterwards: they carry the clone's paths).
 //! * `--full`: both commands whole, with a target folder of their own (a cold build).
 
 use std::path::{Path, PathBuf};
@@ -95,8 +96,40 @@ pub fn run(full: bool) -> Result<(), String> {
         }
         sh(test, &clone, &env)
     });
+    let forgotten = if full { Ok(()) } else { forget_clone_builds(&clone, &target) };
     let _ = std::fs::remove_dir_all(&base);
-    result
+    result.and(forgotten)
+}
+
+/// Removes from the shared target folder what the quick clone built of the workspace's own
+/// crates. Cargo names a workspace crate's artifacts independently of where the checkout lies and
+/// takes the clone's as up to date (they are newer than this checkout's sources), so this
+/// checkout's next build would use them with the clone's paths compiled in (`env!` of the
+/// manifest folder: the corpus, the fixtures, xtask's workspace root), pointing into the clone
+/// deleted here; a second `cargo xtask ci` failed on it. The compiled dependencies stay shared.
+fn forget_clone_builds(clone: &Path, target: &str) -> Result<(), String> {
+    let metadata = Command::new("cargo")
+        .args(["metadata", "--no-deps", "--format-version", "1"])
+        .current_dir(clone)
+        .output()
+        .map_err(|e| format!("cannot run cargo metadata: {e}"))?;
+    let json: serde_json::Value =
+        serde_json::from_slice(&metadata.stdout).map_err(|e| format!("cargo metadata: {e}"))?;
+    let names: Vec<&str> =
+        json["packages"].as_array().into_iter().flatten().filter_map(|p| p["name"].as_str()).collect();
+    for profile in [&[][..], &["--release"][..]] {
+        let mut clean = Command::new("cargo");
+        clean.arg("clean").arg("--quiet").args(profile).current_dir(clone).env("CARGO_TARGET_DIR", target);
+        for name in &names {
+            clean.args(["-p", name]);
+        }
+        let status = clean.status().map_err(|e| format!("cannot run cargo clean: {e}"))?;
+        if !status.success() {
+            return Err(format!("cargo clean of the clone's builds failed ({status})"));
+        }
+    }
+    println!("fresh-clone: the clone's builds of {} workspace crates removed from {target}", names.len());
+    Ok(())
 }
 
 #[cfg(test)]
