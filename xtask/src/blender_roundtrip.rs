@@ -149,7 +149,12 @@ fn differences(original: &Original, back: &Back) -> Vec<(String, String)> {
     if !changed.is_empty() {
         out.push((
             "animation lengths".into(),
-            format!("{} differ or are missing ({:?}…)", changed.len(), changed.first()),
+            format!(
+                "{} differ or are missing ({})",
+                changed.len(),
+                changed.iter().take(3).map(|n| format!("{n:?}")).collect::<Vec<_>>().join(", ")
+                    + if changed.len() > 3 { ", …" } else { "" }
+            ),
         ));
     }
     let textures = |m: &Model| {
