@@ -200,11 +200,11 @@ pub fn read_input(input: &relic_core::format::Input<'_>) -> Result<Converted<Mod
     read_model(input.bytes).map(Converted::lossless)
 }
 
-/// Writes a model in the version `options.version` names, else the one it was read from, else
-/// 256: 264 and 272 as an `.m2` with its `.skin` (and `.anim`) files beside it.
+/// Writes a model in the version `options.version` names, else the one it came from
+/// ([`Model::recorded_version`], when it is written), else 256: 264 and 272 as an `.m2` with its `.skin` (and `.anim`) files beside it.
 pub fn write_files(model: &Model, options: &WriteOptions) -> Result<Converted<Written>, WriteError> {
-    let source = model.source.filter(|s| s.format == FORMAT).map(|s| s.version);
-    let version = options.version.or(source).unwrap_or(256);
+    let writable = |v: &u32| (256..FIRST_UNSUPPORTED).contains(v) || wrath::WRATH_VERSIONS.contains(v);
+    let version = options.version.or(model.recorded_version(FORMAT).filter(writable)).unwrap_or(256);
     if wrath::WRATH_VERSIONS.contains(&version) {
         return wrath::model::write(model, version);
     }

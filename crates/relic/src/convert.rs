@@ -125,8 +125,7 @@ pub fn convert(model: &Model, target: Target, out: &Path, options: &ConvertOptio
             let codec = entry.model.ok_or_else(|| {
                 write_error(relic_core::WriteError::Unsupported(format!("{} files hold no models", entry.name)))
             })?;
-            let version = options.version.or_else(|| original_version(model, entry));
-            let written = (codec.write)(model, &WriteOptions { version }).map_err(write_error)?;
+            let written = (codec.write)(model, &WriteOptions { version: options.version }).map_err(write_error)?;
             losses.extend(written.losses);
             let stem = out.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
             let mut files = vec![(out.to_path_buf(), written.value.bytes)];
@@ -155,13 +154,6 @@ pub fn convert(model: &Model, target: Target, out: &Path, options: &ConvertOptio
             Ok(Converted { value: files, losses })
         }
     }
-}
-
-/// Without `--version`, a model that records the game file it came from (its extras, or the
-/// "relic original" nodes a Blender export without Custom Properties keeps) goes back into that
-/// file's version: an edited SHOTGUN_PV.ABC is v6 again, an edited Wrath model 264 with its skins.
-fn original_version(model: &Model, entry: &FormatEntry) -> Option<u32> {
-    model.original.as_ref().filter(|o| o.format == entry.name && entry.versions.writes(o.version)).map(|o| o.version)
 }
 
 /// A count the output does not have as the original had it, joined with the writer's own note on

@@ -162,6 +162,15 @@ impl Model {
         self.meshes.iter().map(|m| m.triangles.len()).sum()
     }
 
+    /// The version of `format` the model came from: its [`Model::source`] when that is `format`
+    /// (a game file, or a glTF whose relic extras name one), else the game file its record names
+    /// ([`Model::original`], which a glTF keeps even when an editor dropped the extras). Writers
+    /// default to it, so that a model goes back into the version it came from.
+    pub fn recorded_version(&self, format: FormatId) -> Option<u32> {
+        let source = self.source.filter(|s| s.format == format).map(|s| s.version);
+        source.or_else(|| self.original.as_ref().filter(|o| o.format == format.as_str()).map(|o| o.version))
+    }
+
     /// Model-space bind matrices recomputed from the local rest transforms (parents first).
     pub fn rest_globals(&self) -> Vec<Mat4> {
         let mut out: Vec<Mat4> = Vec::with_capacity(self.bones.len());

@@ -15,3 +15,19 @@ fn strongest_keeps_the_largest_in_order_and_renormalises() {
     assert_eq!(skin.strongest(1, 4), skin.vertex(1));
     assert!(skin.strongest(9, 4).is_empty());
 }
+
+#[test]
+fn recorded_version_is_the_source_then_the_original_of_that_format() {
+    let abc = FormatId::new("abc");
+    let gltf = FormatId::new("gltf");
+    let mut model = Model::default();
+    assert_eq!(model.recorded_version(abc), None);
+    // A glTF without relic's extras: the source is the glTF, the record names the game file.
+    model.source = Some(SourceInfo { format: gltf, version: 2 });
+    model.original = Some(Original { format: "abc".into(), version: 6, counts: Vec::new() });
+    assert_eq!(model.recorded_version(abc), Some(6));
+    assert_eq!(model.recorded_version(FormatId::new("m2")), None);
+    // The source wins where it is the format asked for.
+    model.source = Some(SourceInfo { format: abc, version: 12 });
+    assert_eq!(model.recorded_version(abc), Some(12));
+}

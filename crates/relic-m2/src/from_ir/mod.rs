@@ -73,9 +73,7 @@ fn map(
     let stored_views = base.as_ref().map_or(0, |b| b.views.len());
     let version = options
         .version
-        .or_else(|| {
-            model.source.filter(|s| s.format == crate::FORMAT && (256..264).contains(&s.version)).map(|s| s.version)
-        })
+        .or_else(|| model.recorded_version(crate::FORMAT).filter(|v| (256..264).contains(v)))
         .or_else(|| base.as_ref().map(|b| b.version))
         .unwrap_or(256);
     if !(256..264).contains(&version) {
