@@ -61,4 +61,20 @@ pub struct PlayableAnimation {
     pub flags: i16,
 }
 
+impl PlayableAnimation {
+    /// The `len` entries a lookup says when it says nothing the sequences do not: every id the
+    /// model has (`sequence_lookup[id] ≥ 0`) plays itself, every other id Stand (0), no flags.
+    /// relic writes it for a model that brought no lookup of its own; the client's AnimationData
+    /// fallbacks are not known here.
+    pub(crate) fn derived(sequence_lookup: &[i16], len: usize) -> Vec<Self> {
+        (0..len)
+            .map(|id| {
+                let present = sequence_lookup.get(id).is_some_and(|&l| l >= 0);
+                // The field holds the u16 id's bits (ids past 32767 are not in any game table).
+                PlayableAnimation { fallback_id: if present { id as u16 as i16 } else { 0 }, flags: 0 }
+            })
+            .collect()
+    }
+}
+
 const _: () = assert!(size_of::<Sequence>() == 68 && size_of::<PlayableAnimation>() == 4);

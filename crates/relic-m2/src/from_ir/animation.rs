@@ -69,13 +69,7 @@ impl Builder<'_> {
                     *l = error::fit(&format!("sequence_lookup[{}]", s.id), i, "i16")?;
                 }
             }
-            let playable = (0..max_id.max(names::CLASSIC_ANIMATION_IDS))
-                .map(|id| PlayableAnimation {
-                    // The field holds the u16 id's bits (ids past 32767 are not in any game table).
-                    fallback_id: if lookup.get(id).is_some_and(|&l| l >= 0) { id as u16 as i16 } else { 0 },
-                    flags: 0,
-                })
-                .collect::<Vec<_>>();
+            let playable = PlayableAnimation::derived(&lookup, max_id.max(names::CLASSIC_ANIMATION_IDS));
             self.file.sequence_lookup = lookup.into();
             self.file.playable_lookup = if seqs.is_empty() { Default::default() } else { playable.into() };
         }

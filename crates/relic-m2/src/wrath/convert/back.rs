@@ -18,14 +18,10 @@ fn distance_to_parent(file: &M2File, b: &Bone) -> u16 {
     (36.0 * d).floor().clamp(0.0, f32::from(u16::MAX)) as u16
 }
 
-/// The playable lookup says nothing the sequences do not: every id plays itself when the model
-/// has it, else Stand (0), with no flags — the table relic builds for a model without one (a glTF
-/// export without relic's extras), and nothing is lost when Wrath goes without it. Empty too.
+/// The playable lookup says nothing the sequences do not ([`PlayableAnimation::derived`], the
+/// table relic builds for a model without one): nothing is lost when Wrath goes without it.
 fn playable_is_derived(file: &M2File) -> bool {
-    file.playable_lookup.iter().enumerate().all(|(id, p)| {
-        let present = file.sequence_lookup.get(id).is_some_and(|&l| l >= 0);
-        p.flags == 0 && p.fallback_id == if present { id as u16 as i16 } else { 0 }
-    })
+    *file.playable_lookup == *PlayableAnimation::derived(&file.sequence_lookup, file.playable_lookup.len())
 }
 
 /// A 256–263 file as a Wrath model of `version` (264 or 272), and what it cannot hold.
@@ -285,5 +281,27 @@ fn ribbon(r: &Ribbon, w: &[(u32, u32)]) -> WrathRibbon {
         visibility: split(&r.visibility, w),
         priority_plane: 0,
         padding: 0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn file(sequence_lookup: Vec<i16>, playable: Vec<(i16, i16)>) -> M2File {
+        let playable: Vec<PlayableAnimation> =
+            playable.into_iter().map(|(fallback_id, flags)| PlayableAnimation { fallback_id, flags }).collect();
+        M2File { sequence_lookup: sequence_lookup.into(), playable_lookup: playable.into(), ..M2File::default() }
+    }
+
+    #[test]
+    fn only_a_lookup_that_says_more_than_the_sequences_is_a_loss_in_wrath() {
+        // Ids 0 and 2 present, 1 and 3 not: the derived table plays 0, Stand, 2, Stand.
+        let lookup = vec![0, -1, 1];
+        assert!(playable_is_derived(&file(lookup.clone(), vec![])));
+        assert!(playable_is_derived(&file(lookup.clone(), vec![(0, 0), (0, 0), (2, 0), (0, 0)])));
+        // Blizzard's own: id 1 falls back to id 2, or id 2 plays backwards.
+        assert!(!playable_is_derived(&file(lookup.clone(), vec![(0, 0), (2, 0), (2, 0)])));
+        assert!(!playable_is_derived(&file(lookup, vec![(0, 0), (0, 0), (2, 1)])));
     }
 }

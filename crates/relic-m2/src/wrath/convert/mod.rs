@@ -128,11 +128,8 @@ pub(crate) fn to_classic(wrath: &Wrath) -> Result<(M2File, Vec<Loss>), ReadError
         })
         .collect();
     let ids = f.sequences.iter().map(|s| s.id);
-    let playable: Vec<PlayableAnimation> = direct_lookup(ids.clone())
-        .iter()
-        .enumerate()
-        .map(|(id, &i)| PlayableAnimation { fallback_id: if i >= 0 { id as i16 } else { 0 }, flags: 0 })
-        .collect();
+    let sequence_lookup = direct_lookup(ids);
+    let playable = PlayableAnimation::derived(&sequence_lookup, sequence_lookup.len());
     if !playable.is_empty() {
         let missing = playable.iter().enumerate().filter(|(id, p)| p.fallback_id as usize != *id).count();
         losses.push(Loss::new(
@@ -153,7 +150,7 @@ pub(crate) fn to_classic(wrath: &Wrath) -> Result<(M2File, Vec<Loss>), ReadError
         flags: f.flags,
         global_sequences: f.global_sequences.clone(),
         sequences: sequences.into(),
-        sequence_lookup: direct_lookup(ids).into(),
+        sequence_lookup: sequence_lookup.into(),
         playable_lookup: playable.into(),
         bones: f.bones.iter().map(|b| bone_to_classic(b, &w)).collect::<Vec<_>>().into(),
         key_bone_lookup: f.key_bone_lookup.clone(),
