@@ -52,7 +52,7 @@ fn bad_face(lod: &PieceLod) -> Option<(usize, usize, u16)> {
     // The greatest index first (a reduction without early exit, cheap on every file); the
     // corner is searched for only when one is out of range.
     let greatest = lod.faces.iter().flat_map(|f| f.corners).fold(0u16, |m, c| m.max(c.vertex));
-    if lod.faces.is_empty() || usize::from(greatest) < n {
+    if usize::from(greatest) < n {
         return None;
     }
     lod.faces.iter().enumerate().find_map(|(f, face)| {
