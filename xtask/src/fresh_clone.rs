@@ -117,6 +117,10 @@ fn forget_clone_builds(clone: &Path, target: &str) -> Result<(), String> {
         serde_json::from_slice(&metadata.stdout).map_err(|e| format!("cargo metadata: {e}"))?;
     let names: Vec<&str> =
         json["packages"].as_array().into_iter().flatten().filter_map(|p| p["name"].as_str()).collect();
+    // `cargo clean` without `-p` would empty the whole shared folder.
+    if names.is_empty() {
+        return Err("cargo metadata of the clone lists no packages: its builds were not removed".into());
+    }
     for profile in [&[][..], &["--release"][..]] {
         let mut clean = Command::new("cargo");
         clean.arg("clean").arg("--quiet").args(profile).current_dir(clone).env("CARGO_TARGET_DIR", target);
