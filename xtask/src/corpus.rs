@@ -56,6 +56,8 @@ pub fn animation_checks(path: &Path, bytes: &[u8]) -> Checks {
 enum Outcome {
     Passed,
     Failed,
+    /// Failed, and listed in `corpus-known-failures.txt`.
+    Known(relic_testkit::KnownFailure),
     Refused,
     /// A part of a model stored in another file (an M2 `.skin`): checked with that model.
     Part,
@@ -105,6 +107,17 @@ fn check_file(root: &Path, path: &Path) -> Outcome {
         // A file on which nothing was checked has not passed anything.
         ("FAIL", Outcome::Failed)
     };
+    let (mark, outcome) = match crate::known::judge("corpus", &rel, matches!(outcome, Outcome::Failed)) {
+        crate::known::Verdict::Known(k) => ("KNOWN", Outcome::Known(k)),
+        crate::known::Verdict::NowPasses(k) => {
+            println!(
+                "FAIL {rel}: listed as a known failure ({}) but passes now: take it off corpus-known-failures.txt",
+                k.what
+            );
+            ("FAIL", Outcome::Failed)
+        }
+        _ => (mark, outcome),
+    };
     println!("{mark} {rel} [{} v{}] {summary} [{ms:.0} ms]", info.format, info.version);
     // The verdict a reader needs first: the first check that failed, with its figures.
     if let Some(first) = checks.failures().next() {
@@ -119,18 +132,20 @@ pub fn run(dir: &Path) -> Result<(), String> {
         return Err(format!("{} is not a folder", dir.display()));
     }
     let (mut passed, mut failed, mut refused, mut parts, mut other) = (0, 0, 0, 0, 0);
+    let mut known = Vec::new();
     let files = crate::walk(dir)?;
     for path in &files {
         match check_file(dir, path) {
             Outcome::Passed => passed += 1,
             Outcome::Failed => failed += 1,
+            Outcome::Known(k) => known.push(k),
             Outcome::Refused => refused += 1,
             Outcome::Part => parts += 1,
             Outcome::NotModel => other += 1,
         }
     }
     // Models present in two versions (m2-wrath/GnomePounder.m2 ↔ m2/GnomePounder-vanilla.m2).
-    let (pairs_passed, pairs_failed) = crate::corpus_pairs::run(dir, &files);
+    let (pairs_passed, pairs_failed) = crate::corpus_pairs::run(dir, &files, &mut known);
     failed += pairs_failed;
     let mut line = format!("{passed} passed, {failed} failed");
     if pairs_passed + pairs_failed > 0 {
@@ -145,7 +160,11 @@ pub fn run(dir: &Path) -> Result<(), String> {
     if other > 0 {
         line.push_str(&format!(", {other} not models"));
     }
+    if !known.is_empty() {
+        line.push_str(&format!(", {} known failures", known.len()));
+    }
     println!("{line}");
+    println!("{}", crate::known::summary("corpus", &known));
     if failed > 0 { Err(format!("{failed} corpus file(s) failed")) } else { Ok(()) }
 }
 

@@ -27,6 +27,7 @@ mod corpus_pairs;
 mod fixtures;
 mod fresh_clone;
 mod gltf_validator;
+mod known;
 mod man;
 mod public_api;
 

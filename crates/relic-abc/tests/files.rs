@@ -36,7 +36,7 @@ fn fixtures_rewrite_byte_identically() {
 #[test]
 fn corpus_rewrites_byte_identically() {
     let Some(files) = common::corpus() else { return };
-    assert_eq!(files.len(), 5);
+    assert!(files.len() >= 14, "{} real ABC files", files.len());
     for (name, bytes) in files {
         let file = read(&bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
         let out = write(&file).unwrap();

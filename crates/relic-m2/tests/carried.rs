@@ -76,15 +76,21 @@ fn wrath_models_carry_their_file_once() {
     let dir = dir.join("m2-wrath");
     let all = relic_testkit::files_in(&dir);
     let siblings = SiblingBytes(all.clone());
-    let mut checked = 0;
+    let (mut checked, mut smaller) = (0, 0);
     for (name, bytes) in all.iter().filter(|(n, _)| n.ends_with(".m2")) {
+        if relic_testkit::known_failure("carried extras", &format!("m2-wrath/{name}")).is_some() {
+            continue;
+        }
         let input = Input { bytes, name, siblings: &siblings };
         let model = relic_m2::read_input(&input).unwrap().value;
         let plain = model.extras.as_ref().unwrap().json().unwrap();
         // The carried form's first field is the 256–263 file, left out when it is derived.
         assert!(plain.starts_with("{\"vertex_digest\""), "{name}: the 256–263 form is carried");
         let (via_text, whole, beside) = carried(&model);
-        assert!(beside < whole, "{name}");
+        // A model with no keyed bone track the channels rebuild (tank.m2: 2 bones, 1 sequence)
+        // has nothing to leave out.
+        assert!(beside <= whole, "{name}: {beside} bytes beside the model, {whole} whole");
+        smaller += usize::from(beside < whole);
         let Written { bytes: m2, siblings: files } =
             relic_m2::write_files(&via_text, &WriteOptions::default()).unwrap().value;
         assert!(m2 == *bytes, "{name}: not byte-identical through the carried extras");
@@ -95,5 +101,6 @@ fn wrath_models_carry_their_file_once() {
         }
         checked += 1;
     }
+    assert!(smaller >= 2, "only {smaller} Wrath models left tracks out");
     assert!(checked >= 2, "{checked} Wrath models");
 }

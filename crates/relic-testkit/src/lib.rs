@@ -37,7 +37,10 @@ pub use bytes::LeBytes;
 pub use check::{
     BAD_FLOATS, COUNT_VALUES, Limits, WriterCheck, bad_floats_are_refused, check, cpu_timed, offset_values,
 };
-pub use corpus::{REQUIRE_CORPUS, corpus_dir, corpus_file, files_in, files_with_extension};
+pub use corpus::{
+    KnownFailure, REQUIRE_CORPUS, corpus_dir, corpus_file, files_in, files_with_extension, known_failure,
+    known_failures,
+};
 pub use harness::{Field, Harness, Width};
 pub use mutate::{INTERESTING_F32, INTERESTING_U32, Rng, mutate, truncations, write_at};
 
