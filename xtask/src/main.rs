@@ -7,6 +7,7 @@
 //! * `bench-report [--no-run] [--update FILE] [-- ARGS]`: run the benches, print one table of
 //!   medians, throughputs, ratios to memcpy and targets (see `bench_report.rs`).
 //! * `public-api [--check]`: the public API listings in `docs/public-api/`.
+//! * `sweep DIR...`: what a user does, over every file of whole game trees.
 //! * `man [OUT]`: the man page and shell completions of `relic`.
 //! * `fresh-clone [--full]`: the README's two commands on a fresh clone.
 //! * `ci`: everything CI runs (set-up, fmt, clippy, doc, tests, fixtures --check, public API,
@@ -30,6 +31,7 @@ mod gltf_validator;
 mod known;
 mod man;
 mod public_api;
+mod sweep;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -51,6 +53,9 @@ commands:
                        FILE (docs/PERFORMANCE.md)
   public-api [--check]  list every library crate's public items in docs/public-api/
                        (--check: fail if a listing is stale)
+  sweep DIR...         what a user does (info, open, convert to glb + validator, textures to
+                       PNG, same-format write byte for byte) over every file of whole trees;
+                       per tree `N files, F failed (by check)` and the failures by message
   man [OUT]            write the man page and shell completions of `relic` to OUT
                        (default target/dist)
   fresh-clone [--full] clone this repository into a temporary folder and run the README's
@@ -99,6 +104,7 @@ fn main() -> ExitCode {
         ["bench-report", rest @ ..] => bench_report::run(rest),
         ["public-api"] => public_api::run(false),
         ["public-api", "--check"] => public_api::run(true),
+        ["sweep", dirs @ ..] => sweep::run(&dirs.iter().map(Path::new).collect::<Vec<_>>()),
         ["man"] => man::run(None),
         ["man", out] => man::run(Some(Path::new(out))),
         ["fresh-clone"] => fresh_clone::run(false),
