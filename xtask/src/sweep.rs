@@ -262,7 +262,11 @@ fn print_tree(dir: &Path, results: &[(PathBuf, FileResult)], seconds: f64) {
         *classes.entry(result.class).or_default() += 1;
         failed += usize::from(!result.failures.is_empty());
         let rel = path.strip_prefix(dir).unwrap_or(path).display().to_string();
+        // Errors name the file; the cause is what remains.
+        let own = format!("{}: ", path.display());
         for (check, why) in &result.failures {
+            let why = why.replace(&own, "");
+            let why = &why;
             *by_check.entry(check).or_default() += 1;
             by_cause.entry((check, cause(why))).or_default().push(format!("{rel}: {why}"));
         }
