@@ -132,6 +132,15 @@ pub fn ensure_numpy() -> Result<(), String> {
     }
 }
 
+/// Whether Blender (with the numpy its glTF importer needs) can run here; `Err` says why not.
+pub fn available() -> Result<(), String> {
+    let found = Command::new("blender").arg("--version").output().is_ok_and(|o| o.status.success());
+    if !found {
+        return Err("Blender is not installed".into());
+    }
+    ensure_numpy()
+}
+
 /// relic's import of Blender's re-export: a valid model with the bones and meshes expected.
 fn back_from_blender(want: &Expectation, reexport: Option<&Path>) -> Result<String, String> {
     let path = reexport.ok_or("Blender did not export the scene back")?;

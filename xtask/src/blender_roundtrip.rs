@@ -238,7 +238,7 @@ fn reported(kind: &str, notes: &[String]) -> bool {
 }
 
 pub fn run(dir: Option<&Path>) -> Result<(), String> {
-    crate::ci::blender_available()?;
+    crate::blender::available()?;
     let dir = dir.map(Path::to_path_buf).unwrap_or_else(|| crate::workspace_root().join(crate::CORPUS));
     let work = crate::workspace_root().join("target/blender-roundtrip");
     let _ = std::fs::remove_dir_all(&work);
