@@ -98,6 +98,7 @@ pub fn run() -> Result<(), String> {
     step("fmt", || cargo(&["fmt", "--all", "--", "--check"]))?;
     step("circles (no module uses one that uses it back)", crate::circles::run)?;
     step("clippy", || cargo(&["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"]))?;
+    step("features (the relic facade with each format alone)", crate::features::run)?;
     step("doc (cargo doc -D warnings)", || {
         cargo_with(&["doc", "--workspace", "--no-deps", "--quiet"], &[("RUSTDOCFLAGS", "-D warnings")])
     })?;

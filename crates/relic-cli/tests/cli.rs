@@ -410,10 +410,9 @@ fn batch_over_the_real_corpus() {
         let unopenable =
             || relic_testkit::known_failure("batch", &rel).is_some_and(|k| k.what.starts_with("cannot be opened"));
         match relic::detect(&bytes) {
-            Some(relic::Kind::Game(entry, d)) if d.content == relic::Content::Model => {
+            Some(relic::Kind { entry, detected: d }) if d.content == relic::Content::Model => {
                 if entry.versions.reads(d.source.version) && !unopenable() { readable += 1 } else { refused += 1 }
             }
-            Some(relic::Kind::Gltf) => readable += 1,
             _ => others += 1,
         }
     }
