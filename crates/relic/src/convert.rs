@@ -43,7 +43,7 @@ impl Target {
     /// itself and the files its format always writes beside it (a `.gltf`'s `.bin`).
     pub fn output_paths(&self, out: &Path) -> Vec<PathBuf> {
         // Named as `convert` names them: after the output's stem as the writer sees it.
-        let output = Output::named(crate::file_name(out));
+        let output = Output::named(crate::names::file_name(out));
         let beside = self.entry.model.map_or(&[][..], |m| m.beside);
         let beside = beside.iter().map(|suffix| out.with_file_name(format!("{}{suffix}", output.stem())));
         std::iter::once(out.to_path_buf()).chain(beside).collect()
@@ -133,7 +133,7 @@ impl Registry {
         let (with_skins, skin_files, skin_notes) = crate::skins::skins(model, entry, self, out, &options.skins);
         #[cfg(feature = "gltf")]
         let model = &with_skins;
-        let output = Output { name: crate::file_name(out), textures: options.textures.clone() };
+        let output = Output { name: crate::names::file_name(out), textures: options.textures.clone() };
         let written = (codec.write)(model, &WriteOptions { version: options.version }, &output).map_err(write_error)?;
         losses.extend(written.losses);
         let mut files = vec![(out.to_path_buf(), written.value.bytes)];

@@ -7,6 +7,7 @@ use relic_core::format::{Content, Detected, FormatEntry, Input, Siblings};
 use relic_core::{Converted, Loss, Model};
 
 use crate::error::Error;
+pub(crate) use crate::names::{file_name, stem};
 use crate::registry::{Kind, Registry};
 
 /// What a file is, judged by its bytes by the built-in formats ([`Registry::detect`] for
@@ -67,19 +68,6 @@ impl Siblings for FolderSiblings {
     fn folder(&self) -> Option<&Path> {
         Some(&self.dir)
     }
-}
-
-/// A file name without folder and extension.
-pub fn stem(path: &Path) -> String {
-    // A path without a file name (`/`, `..`) has no stem: the empty name, "unknown" (a model read
-    // from it is then named by its format).
-    path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default()
-}
-
-/// A file name without folder (`hero.m2`), as [`Input::name`] takes it.
-pub fn file_name(path: &Path) -> String {
-    // A path without a file name (`/`, `..`): the empty name, which `Input::name` means as unknown.
-    path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
 }
 
 /// Loads a model file as a common model with the built-in formats (see [`Registry::load_model`]).

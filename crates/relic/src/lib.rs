@@ -39,6 +39,7 @@ mod error;
 pub mod foreign;
 mod formats;
 mod input;
+mod names;
 pub mod original;
 mod registry;
 #[cfg(feature = "gltf")]
@@ -51,7 +52,8 @@ pub mod textures;
 pub use convert::{ConvertOptions, Outputs, Target, convert, keep_lod0};
 pub use error::Error;
 pub use formats::{FORMATS, by_name, detect as detect_format};
-pub use input::{FolderSiblings, Opened, detect, file_name, load_model, open, read_file, referenced_files, stem};
+pub use input::{FolderSiblings, Opened, detect, load_model, open, read_file, referenced_files};
+pub use names::{file_name, stem};
 pub use registry::{Kind, Registry};
 #[cfg(feature = "gltf")]
 pub use texture_convert::{TextureTarget, convert_texture, is_png, is_texture, read_image, write_image};

@@ -117,7 +117,7 @@ pub fn compare_files(
     model: &Model,
 ) -> Option<Comparison> {
     let ((first, bytes), rest) = files.split_first()?;
-    let siblings = SiblingBytes(rest.iter().map(|(p, b)| (crate::file_name(p), b.clone())).collect());
-    let name = crate::file_name(first);
+    let siblings = SiblingBytes(rest.iter().map(|(p, b)| (crate::names::file_name(p), b.clone())).collect());
+    let name = crate::names::file_name(first);
     compare(original, entry, &Input { bytes, name: &name, siblings: &siblings }, model)
 }

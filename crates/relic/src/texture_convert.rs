@@ -60,9 +60,9 @@ pub fn read_image(path: &Path, bytes: &[u8], options: &TextureOptions) -> Result
             .map_err(|why| Error::Usage(format!("{}: {why}", path.display())));
     }
     let Some((entry, _)) = formats::detect(bytes).filter(|(_, d)| d.content == Content::Texture) else {
-        return Err(crate::Registry::builtin().not_read(path, bytes));
+        return Err(crate::registry::Registry::builtin().not_read(path, bytes));
     };
-    let codec = entry.texture.ok_or_else(|| crate::Registry::builtin().not_read(path, bytes))?;
+    let codec = entry.texture.ok_or_else(|| crate::registry::Registry::builtin().not_read(path, bytes))?;
     let siblings = FolderSiblings::of(path);
     // A path without a file name: the empty name, which Input::name means as unknown.
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
