@@ -14,20 +14,23 @@
 use std::path::{Path, PathBuf};
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use relic::{ConvertOptions, Target};
+use relic::{ConvertOptions, FormatEntry, Target};
 use relic_benches::{corpus_dir, fixtures_dir, mb, synthetic_model};
 use relic_cli::batch::{BatchRequest, run};
 use relic_core::WriteOptions;
+use relic_core::format::Output;
 
-/// Copies every regular file of `from` (not recursing: hostile fixtures live in subfolders) whose
-/// extension is one of `extensions` into `to`, prefixed with `prefix`. Returns the bytes copied.
-fn copy_models(from: &Path, to: &Path, prefix: &str, extensions: &[&str]) -> u64 {
+/// Copies every regular file of `from` (not recursing: hostile fixtures live in subfolders) that
+/// the registry reads as a model of `entry` into `to`, prefixed with `prefix`. Returns the bytes
+/// copied.
+fn copy_models(from: &Path, to: &Path, prefix: &str, entry: &FormatEntry) -> u64 {
     let Ok(entries) = std::fs::read_dir(from) else { return 0 };
     let mut total = 0;
-    for entry in entries {
-        let path = entry.unwrap().path();
-        let ext = path.extension().map(|e| e.to_string_lossy().to_ascii_lowercase()).unwrap_or_default();
-        if path.is_file() && extensions.contains(&ext.as_str()) {
+    for dir_entry in entries {
+        let path = dir_entry.unwrap().path();
+        let ext = path.extension().map(|e| e.to_string_lossy().into_owned()).unwrap_or_default();
+        let model = || relic::detect(&std::fs::read(&path).unwrap()).is_some_and(|k| k.is_model());
+        if path.is_file() && entry.has_extension(&ext) && model() {
             let name = format!("{prefix}{}", path.file_name().unwrap().to_string_lossy());
             total += std::fs::copy(&path, to.join(name)).unwrap();
         }
@@ -35,25 +38,29 @@ fn copy_models(from: &Path, to: &Path, prefix: &str, extensions: &[&str]) -> u64
     total
 }
 
+/// The game formats of the registry (the models a batch converts to `.glb`).
+fn game_formats() -> Vec<&'static FormatEntry> {
+    relic::Registry::builtin().models().filter(|f| f.model.is_some_and(|m| m.records_original)).collect()
+}
+
 /// Builds the input folder; returns the bytes of model files in it.
 fn fill(input: &Path) -> u64 {
     let mut total = 0;
-    for (sub, ext) in [("abc", "abc"), ("m2", "m2"), ("nod", "nod")] {
-        total += copy_models(&fixtures_dir().join(sub), input, "fixture_", &[ext]);
+    for entry in game_formats() {
+        total += copy_models(&fixtures_dir().join(entry.name), input, "fixture_", entry);
         if let Some(corpus) = corpus_dir() {
-            total += copy_models(&corpus.join(sub), input, "corpus_", &[ext]);
+            total += copy_models(&corpus.join(entry.name), input, "corpus_", entry);
         }
     }
-    // Synthetic files: 4 of each format, each a different shape so the work is not identical.
+    // Synthetic files: 4 of each format (its default version), each a different shape so the work
+    // is not identical.
     for i in 0..4usize {
         let model = synthetic_model(8_000 + 1_000 * i, 8, 24 + 8 * i, 4, 4, 30);
-        let files = [
-            ("abc", relic_abc::write_model(&model, &WriteOptions { version: Some(12) }).unwrap().value),
-            ("m2", relic_m2::write_model(&model, &WriteOptions::default()).unwrap().value),
-            ("nod", relic_nod::write_model(&model, &WriteOptions::default()).unwrap().value),
-        ];
-        for (ext, bytes) in files {
+        for entry in game_formats() {
+            let write = entry.model.unwrap().write;
+            let bytes = write(&model, &WriteOptions::default(), &Output::default()).unwrap().value.bytes;
             total += bytes.len() as u64;
+            let ext = entry.name;
             std::fs::write(input.join(format!("synthetic_{i}_{ext}.{ext}")), bytes).unwrap();
         }
     }
@@ -81,7 +88,7 @@ fn batch(c: &mut Criterion) {
         let request = BatchRequest {
             input_dir: input.clone(),
             output_dir: scratch.path().join(format!("out{jobs}")),
-            target: relic_cli::batch::BatchTarget::Model(Target::Glb),
+            target: relic_cli::batch::BatchTarget::Model(Target::from_name("glb").unwrap()),
             jobs,
             force: true,
             options: ConvertOptions::default(),

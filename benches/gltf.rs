@@ -35,14 +35,12 @@ fn synthetic(c: &mut Criterion) {
     bench_model(c, "gltf synthetic", "100k vertices, 64 bones, 10 clips", &model);
 }
 
-/// The real files, through their format crates' `read_model`.
+/// The real files, read through the format registry (the model alone, as the format reads it).
 fn real(c: &mut Criterion) {
-    type Read = fn(&[u8]) -> Result<Model, relic_core::ReadError>;
-    let files: [(&str, Read); 2] =
-        [("abc/PARTNER_DANCIN.ABC", relic_abc::read_model), ("m2/GnomePounder-vanilla.m2", relic_m2::read_model)];
-    for (rel, read) in files {
+    for rel in ["abc/PARTNER_DANCIN.ABC", "m2/GnomePounder-vanilla.m2"] {
         let Some(bytes) = relic_benches::corpus_file(rel) else { continue };
-        let model = read(&bytes).unwrap();
+        let read = relic::detect(&bytes).and_then(|k| k.entry.model).unwrap().read;
+        let model = read(&relic_core::format::Input::bytes_only(&bytes)).unwrap().value;
         bench_model(c, "gltf corpus", rel, &model);
     }
 }

@@ -4,7 +4,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use relic_abc::AbcFile;
-use relic_fuzz::{ABC_SAME, ABC_V6, ABC_V12, CountingAllocator, bounded, fixed_point, model_checks, same};
+use relic_fuzz::{CountingAllocator, bounded, fixed_point, model_checks, same, writers};
 
 #[global_allocator]
 static ALLOCATOR: CountingAllocator = CountingAllocator;
@@ -32,6 +32,6 @@ fuzz_target!(|data: &[u8]| {
         fixed_point("abc", &out, relic_abc::write(&back));
     }
     if let Ok(model) = bounded("read_model", data, relic_abc::read_model) {
-        model_checks(&model, &[ABC_SAME, ABC_V6, ABC_V12]);
+        model_checks(&model, &writers("abc", &[None, Some(6), Some(12)]));
     }
 });

@@ -3,7 +3,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use relic_fuzz::{CountingAllocator, M2_256, M2_263, M2_SAME, bounded, fixed_point, model_checks, same};
+use relic_fuzz::{CountingAllocator, bounded, fixed_point, model_checks, same, writers};
 
 #[global_allocator]
 static ALLOCATOR: CountingAllocator = CountingAllocator;
@@ -17,6 +17,6 @@ fuzz_target!(|data: &[u8]| {
         fixed_point("m2", &out, relic_m2::write(&back));
     }
     if let Ok(model) = bounded("read_model", data, relic_m2::read_model) {
-        model_checks(&model, &[M2_SAME, M2_256, M2_263]);
+        model_checks(&model, &writers("m2", &[None, Some(256), Some(263)]));
     }
 });

@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 
 use libfuzzer_sys::fuzz_target;
 use relic_core::Model;
-use relic_fuzz::{CountingAllocator, NOD, bounded, fixed_point, model_checks, same};
+use relic_fuzz::{CountingAllocator, bounded, fixed_point, model_checks, same, writers};
 use relic_nod::options::NadOptions;
 use relic_nod::{read as parse_nod, read_nad as parse_nad, write, write_nad};
 
@@ -39,7 +39,7 @@ fuzz_target!(|data: &[u8]| {
         fixed_point("nad", &out, write_nad(&back));
     }
     if let Ok(model) = bounded("read_model", data, relic_nod::read_model) {
-        model_checks(&model, &[NOD]);
+        model_checks(&model, &writers("nod", &[None]));
     }
     let options = NadOptions::default();
     let read = |b: &[u8]| relic_nod::read_animation(skeleton, b, "fuzz", &options);

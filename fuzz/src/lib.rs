@@ -10,13 +10,17 @@
 //!   is unequal to itself, is compared through its Debug text).
 //! * [`fixed_point`]: writing the re-parse gives the first write's bytes again.
 //! * [`model_checks`]: a model that was read exports to glTF without panicking, and every writer
-//!   given that accepts it writes a file its own reader reads back into a valid model.
+//!   given that accepts it writes a file its own reader reads back into a valid model. Writers are
+//!   formats of the registry (`relic::Registry`) at a version: [`writers`] of one format, or
+//!   [`all_writers`], every version of every game format.
 
 use std::fmt::Debug;
 
+use relic::FormatEntry;
+use relic_core::format::{Input, ModelCodec, Output, SiblingBytes, Written};
 use relic_core::model::ChannelValues;
-use relic_testkit::peak_allocation;
 use relic_core::{Converted, Model, ReadError, WriteError, WriteOptions};
+use relic_testkit::peak_allocation;
 
 /// The allocator every target installs (see the crate docs).
 pub use relic_testkit::CountingAllocator;
@@ -52,53 +56,62 @@ pub fn fixed_point<E: std::fmt::Display>(what: &str, first: &[u8], second: Resul
     }
 }
 
-/// A format writer and its reader, as [`model_checks`] calls them.
+/// A registered format written at one version (`None`: the version it chooses), and read back by
+/// the same format, as [`model_checks`] calls it.
 #[derive(Clone, Copy)]
 pub struct Writer {
-    /// Name in messages (`abc v6`).
-    pub name: &'static str,
-    /// `write_model` of the format with fixed options.
-    pub write: fn(&Model) -> Result<Converted<Vec<u8>>, WriteError>,
-    /// `read_model` of the format.
-    pub read: fn(&[u8]) -> Result<Model, ReadError>,
+    /// The format, from the registry.
+    pub entry: &'static FormatEntry,
+    /// The version asked for.
+    pub version: Option<u32>,
 }
 
-/// ABC version 6 (Shogo, Blood 2).
-pub const ABC_V6: Writer = Writer {
-    name: "abc v6",
-    write: |m| relic_abc::write_model(m, &WriteOptions { version: Some(6) }),
-    read: relic_abc::read_model,
-};
-/// ABC version 12 (NOLF, AvP2).
-pub const ABC_V12: Writer = Writer {
-    name: "abc v12",
-    write: |m| relic_abc::write_model(m, &WriteOptions { version: Some(12) }),
-    read: relic_abc::read_model,
-};
-/// ABC in the version the model came from (12 for foreign models).
-pub const ABC_SAME: Writer =
-    Writer { name: "abc", write: |m| relic_abc::write_model(m, &WriteOptions::default()), read: relic_abc::read_model };
-/// M2 version 256 (Classic).
-pub const M2_256: Writer = Writer {
-    name: "m2 v256",
-    write: |m| relic_m2::write_model(m, &WriteOptions { version: Some(256) }),
-    read: relic_m2::read_model,
-};
-/// M2 version 263 (The Burning Crusade).
-pub const M2_263: Writer = Writer {
-    name: "m2 v263",
-    write: |m| relic_m2::write_model(m, &WriteOptions { version: Some(263) }),
-    read: relic_m2::read_model,
-};
-/// M2 in the version the model came from (256 for foreign models).
-pub const M2_SAME: Writer =
-    Writer { name: "m2", write: |m| relic_m2::write_model(m, &WriteOptions::default()), read: relic_m2::read_model };
-/// NOD version 7.
-pub const NOD: Writer =
-    Writer { name: "nod", write: |m| relic_nod::write_model(m, &WriteOptions::default()), read: relic_nod::read_model };
+impl Writer {
+    /// Name in messages (`abc v6`, `m2`).
+    pub fn name(&self) -> String {
+        match self.version {
+            Some(v) => format!("{} v{v}", self.entry.name),
+            None => self.entry.name.to_string(),
+        }
+    }
 
-/// Every writer relic has (NAD is checked by the nod target on its own).
-pub const ALL_WRITERS: [Writer; 5] = [ABC_V6, ABC_V12, M2_256, M2_263, NOD];
+    fn codec(&self) -> ModelCodec {
+        self.entry.model.unwrap_or_else(|| panic!("{} writes no models", self.entry.name))
+    }
+
+    /// The model written (with the files beside it).
+    pub fn write(&self, model: &Model) -> Result<Converted<Written>, WriteError> {
+        (self.codec().write)(model, &WriteOptions { version: self.version }, &Output::named("fuzz"))
+    }
+
+    /// A written file read back, the files beside it as its siblings.
+    pub fn read(&self, written: &Written) -> Result<Model, ReadError> {
+        let siblings = written.siblings.iter().map(|s| (format!("fuzz{}", s.suffix), s.bytes.clone()));
+        let siblings = SiblingBytes(siblings.collect());
+        let name = format!("fuzz.{}", self.entry.name);
+        (self.codec().read)(&Input { bytes: &written.bytes, name: &name, siblings: &siblings }).map(|c| c.value)
+    }
+}
+
+/// The writers of the format registered as `name` (a per-format target names its own), at each of
+/// `versions`.
+pub fn writers(name: &str, versions: &[Option<u32>]) -> Vec<Writer> {
+    let entry = relic::Registry::builtin().by_name(name).unwrap_or_else(|| panic!("no format {name} is registered"));
+    versions.iter().map(|&version| Writer { entry, version }).collect()
+}
+
+/// Every version every game format of the registry writes (NAD is checked by the nod target on
+/// its own).
+pub fn all_writers() -> Vec<Writer> {
+    let registry = relic::Registry::builtin();
+    let games = registry.models().filter(|f| f.model.is_some_and(|m| m.records_original));
+    games
+        .flat_map(|entry| {
+            let versions = entry.versions.write.iter().flat_map(|r| r.clone());
+            versions.map(move |v| Writer { entry, version: Some(v) })
+        })
+        .collect()
+}
 
 /// True if a bone's matrices or rest transform hold values a format's derived math cannot carry:
 /// beyond 1e18 in magnitude (matrices, rest transforms, positions, key times and values), or a
@@ -133,11 +146,11 @@ pub fn model_checks(model: &Model, writers: &[Writer]) {
     let valid = model.validate().is_ok();
     let _ = relic_gltf::export_glb(model, &relic_gltf::ExportOptions::default());
     for w in writers {
-        match (w.write)(model) {
+        match w.write(model) {
             Ok(out) => {
-                assert!(valid, "{}: wrote an invalid model ({:?})", w.name, model.validate());
+                assert!(valid, "{}: wrote an invalid model ({:?})", w.name(), model.validate());
                 let back =
-                    (w.read)(&out.value).unwrap_or_else(|e| panic!("{}: the written file does not read: {e}", w.name));
+                    w.read(&out.value).unwrap_or_else(|e| panic!("{}: the written file does not read: {e}", w.name()));
                 // A re-read model must be valid too, except where the model's own matrices are
                 // degenerate: finite but near-singular or beyond 1e18 (valid by `validate()`,
                 // which checks finiteness only), whose derived rest transforms overflow on
@@ -145,11 +158,11 @@ pub fn model_checks(model: &Model, writers: &[Writer]) {
                 if let Err(e) = back.validate()
                     && !degenerate(model)
                 {
-                    panic!("{}: the written file reads as an invalid model: {e}", w.name);
+                    panic!("{}: the written file reads as an invalid model: {e}", w.name());
                 }
             }
             Err(WriteError::InvalidModel(_)) => {}
-            Err(e) => assert!(valid, "{}: an invalid model was refused with {e}, not InvalidModel", w.name),
+            Err(e) => assert!(valid, "{}: an invalid model was refused with {e}, not InvalidModel", w.name()),
         }
     }
 }

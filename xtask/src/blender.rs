@@ -12,10 +12,10 @@ use std::process::Command;
 
 use relic_gltf::summary::Expectation;
 
+/// A glTF document (`.glb` or `.gltf`), recognised by the registry from its bytes.
 fn is_gltf(path: &Path) -> bool {
-    path.extension()
-        .and_then(|e| e.to_str())
-        .is_some_and(|e| e.eq_ignore_ascii_case("glb") || e.eq_ignore_ascii_case("gltf"))
+    let bytes = std::fs::read(path).unwrap_or_default();
+    relic::detect(&bytes).is_some_and(|k| k.detected.source.format == relic_gltf::FORMAT)
 }
 
 fn sidecar(path: &Path) -> PathBuf {
@@ -132,6 +132,15 @@ pub fn ensure_numpy() -> Result<(), String> {
     }
 }
 
+/// Whether Blender (with the numpy its glTF importer needs) can run here; `Err` says why not.
+pub fn available() -> Result<(), String> {
+    let found = Command::new("blender").arg("--version").output().is_ok_and(|o| o.status.success());
+    if !found {
+        return Err("Blender is not installed".into());
+    }
+    ensure_numpy()
+}
+
 /// relic's import of Blender's re-export: a valid model with the bones and meshes expected.
 fn back_from_blender(want: &Expectation, reexport: Option<&Path>) -> Result<String, String> {
     let path = reexport.ok_or("Blender did not export the scene back")?;
@@ -149,32 +158,15 @@ fn back_from_blender(want: &Expectation, reexport: Option<&Path>) -> Result<Stri
     Ok(format!("{line}; {}", write_as_games(&model)?))
 }
 
-/// Writes a model (as it came back from Blender) with each format crate's from-model writer and
-/// reads the result back with the same crate.
+/// Writes a model (as it came back from Blender) in each game format of the registry and reads the
+/// result back with the same format.
 fn write_as_games(model: &relic_core::Model) -> Result<String, String> {
-    type Write = fn(
-        &relic_core::Model,
-        &relic_core::WriteOptions,
-    ) -> Result<relic_core::Converted<Vec<u8>>, relic_core::WriteError>;
-    type Read = fn(&[u8]) -> Result<relic_core::Model, relic_core::ReadError>;
-    let formats: [(&str, Write, Read); 3] = [
-        ("abc", relic_abc::write_model, relic_abc::read_model),
-        ("m2", relic_m2::write_model, relic_m2::read_model),
-        ("nod", relic_nod::write_model, relic_nod::read_model),
-    ];
     let mut parts = Vec::new();
-    for (name, write, read) in formats {
-        let written = match write(model, &relic_core::WriteOptions::default()) {
-            Ok(w) => w,
-            // What the game format cannot hold (64 NOD bones, 16-bit ABC indices) is a typed refusal.
-            Err(e @ (relic_core::WriteError::DoesNotFit { .. } | relic_core::WriteError::Unsupported(_))) => {
-                parts.push(format!("{name} refused ({e})"));
-                continue;
-            }
-            Err(e) => return Err(format!("{name} writer: {e}")),
-        };
-        read(&written.value).map_err(|e| format!("{name} reader on the {name} writer's output: {e}"))?;
-        parts.push(format!("{name} {} bytes", written.value.len()));
+    for entry in crate::games::formats() {
+        match crate::games::write_and_read(entry, model)? {
+            crate::games::Outcome::Read(bytes, _) => parts.push(format!("{} {bytes} bytes", entry.name)),
+            crate::games::Outcome::Refused(why) => parts.push(format!("{} refused ({why})", entry.name)),
+        }
     }
     Ok(format!("written as {}", parts.join(", ")))
 }

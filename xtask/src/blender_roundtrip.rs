@@ -70,8 +70,9 @@ fn originals(dir: &Path, work: &Path, known: &mut Vec<relic_testkit::KnownFailur
     let mut out = Vec::new();
     for path in crate::walk(dir)? {
         let Ok(bytes) = std::fs::read(&path) else { continue };
-        let Some((entry, d)) = relic::detect_format(&bytes) else { continue };
-        if d.content != relic::Content::Model || !entry.versions.reads(d.source.version) || entry.model.is_none() {
+        let Some(relic::Kind { entry, detected: d }) = relic::detect(&bytes) else { continue };
+        let game_model = entry.model.is_some_and(|m| m.records_original);
+        if d.content != relic::Content::Model || !entry.versions.reads(d.source.version) || !game_model {
             continue;
         }
         let rel = path.strip_prefix(dir).unwrap_or(&path).display().to_string();
@@ -92,7 +93,8 @@ fn originals(dir: &Path, work: &Path, known: &mut Vec<relic_testkit::KnownFailur
         let glb = work.join(format!("{}.glb", out.len()));
         let textures = crate::gltf_validator::game_textures(&path);
         let options = ConvertOptions { textures: Some(std::sync::Arc::new(textures)), ..ConvertOptions::default() };
-        let exported = relic::convert(&model, Target::Glb, &glb, &options).map_err(|e| format!("{rel}: {e}"))?;
+        let exported = relic::convert(&model, Target::for_path(&glb).map_err(|e| e.to_string())?, &glb, &options)
+            .map_err(|e| format!("{rel}: {e}"))?;
         for (file, bytes) in &exported.value {
             std::fs::write(file, bytes).map_err(|e| format!("{}: {e}", file.display()))?;
         }
@@ -104,12 +106,13 @@ fn originals(dir: &Path, work: &Path, known: &mut Vec<relic_testkit::KnownFailur
 /// Converts a glTF that came back from Blender into the original's format and version.
 fn back(original: &Original, glb: &Path) -> Result<Back, String> {
     let bytes = std::fs::read(glb).map_err(|e| format!("{}: {e}", glb.display()))?;
-    let loaded = relic::load_model(glb, &bytes, relic::Kind::Gltf, &[]).map_err(|e| e.to_string())?;
+    let kind = relic::detect(&bytes).ok_or_else(|| format!("{}: not read as glTF", glb.display()))?;
+    let loaded = relic::load_model(glb, &bytes, kind, &[]).map_err(|e| e.to_string())?;
     let ext = original.path.extension().map(|e| e.to_string_lossy().into_owned()).unwrap_or_default();
     let out = glb.with_extension(format!("back.{ext}"));
     let options = ConvertOptions { version: Some(original.version), ..ConvertOptions::default() };
-    let converted =
-        relic::convert(&loaded.value, Target::Format(original.entry), &out, &options).map_err(|e| e.to_string())?;
+    let target = Target::new(original.entry).ok_or("the original's format writes no models")?;
+    let converted = relic::convert(&loaded.value, target, &out, &options).map_err(|e| e.to_string())?;
     for (file, bytes) in &converted.value {
         std::fs::write(file, bytes).map_err(|e| format!("{}: {e}", file.display()))?;
     }
@@ -239,7 +242,7 @@ fn reported(kind: &str, notes: &[String]) -> bool {
 }
 
 pub fn run(dir: Option<&Path>) -> Result<(), String> {
-    crate::ci::blender_available()?;
+    crate::blender::available()?;
     let dir = dir.map(Path::to_path_buf).unwrap_or_else(|| crate::workspace_root().join(crate::CORPUS));
     let work = crate::workspace_root().join("target/blender-roundtrip");
     let _ = std::fs::remove_dir_all(&work);

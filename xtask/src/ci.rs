@@ -73,22 +73,13 @@ pub fn ensure_validator() -> Result<(), String> {
     if status.success() { Ok(()) } else { Err(format!("`npm ci --prefix tools` failed ({status})")) }
 }
 
-/// Whether Blender (with the numpy its glTF importer needs) can run here; `Err` says why not.
-pub fn blender_available() -> Result<(), String> {
-    let found = Command::new("blender").arg("--version").output().is_ok_and(|o| o.status.success());
-    if !found {
-        return Err("Blender is not installed".into());
-    }
-    crate::blender::ensure_numpy()
-}
-
 /// Runs `f` with Blender, or prints one line saying what was skipped and how to enable it (or
 /// fails, where [`REQUIRE_BLENDER`] is set).
 pub fn with_blender(name: &str, f: impl FnOnce() -> Result<(), String>) -> Result<(), String> {
     if !wanted(name) {
         return step(name, f);
     }
-    match blender_available() {
+    match crate::blender::available() {
         Ok(()) => step(name, f),
         Err(why) if std::env::var_os(REQUIRE_BLENDER).is_some() => {
             Err(format!("{name}: {why} and {REQUIRE_BLENDER} is set"))
@@ -105,7 +96,9 @@ pub fn with_blender(name: &str, f: impl FnOnce() -> Result<(), String>) -> Resul
 pub fn run() -> Result<(), String> {
     step("setup (glTF validator)", ensure_validator)?;
     step("fmt", || cargo(&["fmt", "--all", "--", "--check"]))?;
+    step("circles (no module uses one that uses it back)", crate::circles::run)?;
     step("clippy", || cargo(&["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"]))?;
+    step("features (the relic facade with each format alone)", crate::features::run)?;
     step("doc (cargo doc -D warnings)", || {
         cargo_with(&["doc", "--workspace", "--no-deps", "--quiet"], &[("RUSTDOCFLAGS", "-D warnings")])
     })?;

@@ -138,11 +138,11 @@ pub fn write_expectation(model: &Model, options: &ExportOptions, file: &Path) ->
     std::fs::write(&sidecar, text).map_err(|e| format!("{}: {e}", sidecar.display()))
 }
 
-/// The common model of a file (read with the files next to it), through the format registry;
-/// `None` if no format crate recognises the file as a model.
+/// The common model of a game file (read with the files next to it), through the format registry;
+/// `None` if no game format of the registry recognises the file as a model.
 pub fn read_model(path: &Path, bytes: &[u8]) -> Option<Result<Model, String>> {
     let kind = relic::detect(bytes)?;
-    if !kind.is_model() || matches!(kind, relic::Kind::Gltf) {
+    if !kind.is_model() || !kind.entry.model.is_some_and(|m| m.records_original) {
         return None;
     }
     Some(relic::load_model(path, bytes, kind, &[]).map(|c| c.value).map_err(|e| e.to_string()))
@@ -217,23 +217,30 @@ fn real_models() -> Vec<(String, Model, Option<PathBuf>)> {
             let rel = path.strip_prefix(&dir).unwrap_or(&path).display().to_string();
             match read_model(&path, &bytes) {
                 Some(Ok(model)) => {
-                    // Cross-format: an M2 model written as ABC v12 and read back (issue 7:
-                    // GnomePounder-vanilla.m2 → ABC v12 → glTF must validate).
-                    if relic_m2::detect(&bytes).is_some_and(|d| d.content == relic::Content::Model) {
-                        let v12 = relic_core::WriteOptions { version: Some(12) };
-                        match relic_abc::write_model(&model, &v12)
-                            .map_err(|e| e.to_string())
-                            .and_then(|abc| relic_abc::read_model(&abc.value).map_err(|e| e.to_string()))
-                        {
-                            Ok(via) => out.push((format!("cross/{rel}.abc12"), via, None)),
-                            Err(e) => println!("FAIL cross/{rel}.abc12: {e}"),
-                        }
-                    }
+                    out.extend(cross(&rel, &bytes, &model));
                     out.push((format!("{label}/{rel}"), model, Some(path.clone())));
                 }
                 Some(Err(e)) => println!("--   {label}/{rel}: not exported ({e})"),
                 None => {}
             }
+        }
+    }
+    out
+}
+
+/// Cross-format: the model of a game file written in every other game format of the registry (at
+/// its default version) and read back, for export (issue 7: GnomePounder-vanilla.m2 → ABC v12 →
+/// glTF must validate). A writer's typed refusal of what its format cannot hold is listed, not
+/// failed; a written file its reader refuses fails.
+fn cross(rel: &str, bytes: &[u8], model: &Model) -> Vec<(String, Model, Option<PathBuf>)> {
+    let own = relic::detect(bytes).map(|k| k.entry.name);
+    let mut out = Vec::new();
+    for entry in crate::games::formats().filter(|e| Some(e.name) != own) {
+        let name = format!("cross/{rel}.{}", entry.name);
+        match crate::games::write_and_read(entry, model) {
+            Ok(crate::games::Outcome::Read(_, via)) => out.push((name, *via, None)),
+            Ok(crate::games::Outcome::Refused(why)) => println!("--   {name}: not written ({why})"),
+            Err(e) => println!("FAIL {name}: {e}"),
         }
     }
     out

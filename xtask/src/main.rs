@@ -1,6 +1,8 @@
 //! Project automation for relic, run as `cargo xtask <command>`:
 //!
 //! * `fixtures [--check]`: (re)generate `fixtures/`, or fail if it is stale.
+//! * `circles`: fail on any module circle in any crate (see `circles.rs`).
+//! * `features`: the `relic` facade with each format feature alone, without a warning.
 //! * `corpus DIR`: run every check on every model file under DIR.
 //! * `gltf-validate [OUT]`: export samples, fixtures and corpus files to glTF and run the Khronos validator.
 //! * `blender-check DIR`: import every glTF under DIR into Blender and compare counts.
@@ -10,8 +12,8 @@
 //! * `sweep DIR...`: what a user does, over every file of whole game trees.
 //! * `man [OUT]`: the man page and shell completions of `relic`.
 //! * `fresh-clone [--full]`: the README's two commands on a fresh clone.
-//! * `ci`: everything CI runs (set-up, fmt, clippy, doc, tests, fixtures --check, public API,
-//!   bench smoke, glTF validation, Blender, corpus, fresh clone).
+//! * `ci`: everything CI runs (set-up, fmt, module circles, clippy, one format per feature, doc,
+//!   tests, fixtures --check, public API, bench smoke, glTF validation, Blender, corpus, fresh clone).
 
 // A binary: `pub` marks what sibling modules use, not an API.
 #![allow(unreachable_pub)]
@@ -23,10 +25,13 @@ mod bench_report;
 mod blender;
 mod blender_roundtrip;
 mod ci;
+mod circles;
 mod corpus;
 mod corpus_pairs;
+mod features;
 mod fixtures;
 mod fresh_clone;
+mod games;
 mod gltf_validator;
 mod known;
 mod man;
@@ -40,6 +45,8 @@ const USAGE: &str = "usage: cargo xtask <command>
 
 commands:
   fixtures [--check]   generate fixtures/ (--check: fail if the checked-in files are stale)
+  circles              fail if two modules of a crate use each other (directly or in a loop)
+  features             build the relic facade with each format feature alone (and none)
   corpus DIR           run every check on every model under DIR (e.g. ../shared/corpus)
   gltf-validate [OUT]  export samples, fixtures and corpus models to glTF under OUT (default
                        target/gltf-exports) and validate each with the Khronos glTF-Validator
@@ -95,6 +102,8 @@ fn main() -> ExitCode {
     let result = match args.as_slice() {
         ["fixtures"] => fixtures::run(false),
         ["fixtures", "--check"] => fixtures::run(true),
+        ["circles"] => circles::run(),
+        ["features"] => features::run(),
         ["corpus", dir] => corpus::run(Path::new(dir)),
         ["gltf-validate"] => gltf_validator::run(None),
         ["gltf-validate", out] => gltf_validator::run(Some(Path::new(out))),

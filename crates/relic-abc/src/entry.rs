@@ -1,7 +1,7 @@
 //! The crate's entry in the format registry (`relic::FORMATS`).
 
 use relic_core::Converted;
-use relic_core::format::{FormatEntry, ModelCodec, Versions, Written};
+use relic_core::format::{FormatEntry, ModelCodec, Textures, Versions, Written};
 
 /// LithTech ABC: read 6 and 9–13, written 6 and 9–13.
 pub static ENTRY: FormatEntry = FormatEntry {
@@ -9,13 +9,22 @@ pub static ENTRY: FormatEntry = FormatEntry {
     title: "LithTech ABC model (Shogo, Blood 2, No One Lives Forever, Aliens vs Predator 2)",
     extensions: &["abc"],
     detect: crate::detect,
-    versions: Versions { read: &[6..=6, 9..=13], write: &[6..=6, 9..=13], default_write: 12, note: "" },
+    versions: Versions {
+        read: &[6..=6, 9..=13],
+        write: &[6..=6, 9..=13],
+        default_write: crate::DEFAULT_VERSION,
+        note: "",
+    },
     info: |input| crate::info(input.bytes),
     model: Some(ModelCodec {
         read: |input| crate::read_model(input.bytes).map(Converted::lossless),
-        write: |model, options| {
+        write: |model, options, _| {
             crate::write_model(model, options).map(|c| Converted { value: Written::single(c.value), losses: c.losses })
         },
+        textures: Textures::Files("dtx"),
+        beside: &[],
+        references: None,
+        records_original: true,
     }),
     animation: None,
     texture: None,

@@ -20,6 +20,10 @@ use relic_core::{Converted, Info, Model, ReadError, WriteError, WriteOptions};
 /// LithTech ABC, as named in [`relic_core::model::SourceInfo`] and the format registry.
 pub const FORMAT: relic_core::FormatId = relic_core::FormatId::new("abc");
 
+/// The version written when the caller names none and the model did not come from ABC (the
+/// registry's `default_write`): 12, the version of No One Lives Forever and AvP2.
+pub(crate) const DEFAULT_VERSION: u32 = 12;
+
 /// Recognises the format by its bytes (`06 00 "Header"`, then the v6 token or a version number);
 /// `None` if this is not a LithTech ABC file. Versions relic does not read are recognised too
 /// ([`read`] refuses them, naming the version).

@@ -54,9 +54,11 @@ pub(crate) fn slerp4(a: QuatLanes, b: QuatLanes, s: f32x4) -> QuatLanes {
         // A wide angle in some lane (rare between neighbouring keys): one lane at a time.
         let (a, b, s) = (a.map(f32x4::to_array), b.map(f32x4::to_array), s.to_array());
         let out: [[f32; 4]; 4] = std::array::from_fn(|i| {
+            // i < 4 lanes (array::from_fn over four): the defaults here and below are never taken.
             let lane = |q: &[[f32; 4]; 4]| q.map(|c| c.get(i).copied().unwrap_or(0.0));
             slerp(lane(&a), lane(&b), s.get(i).copied().unwrap_or(0.0))
         });
+        // c < 4 components: never taken.
         return std::array::from_fn(|c| f32x4::from(out.map(|q| q.get(c).copied().unwrap_or(0.0))));
     }
     let (F4(wa), F4(wb)) = eberly_weights(F4(s), F4(x));

@@ -82,6 +82,7 @@ pub fn key_boxes(model: &Model, boxes: &[KeyBox], tolerance: f32) -> Result<Stri
             worst = (err, Some(*kb));
         }
     }
+    // No box compared: no place to name.
     let at = worst.1.map(|k| format!(" at animation {} t={:.3}s", k.animation, k.time)).unwrap_or_default();
     let detail = format!(
         "{compared} key boxes, {empty} empty skipped, {neighbour} stored from a neighbouring pose skipped, \

@@ -149,6 +149,8 @@ pub fn sample_morph_weights(channel: &MorphChannel, targets: usize, t: f32, out:
         return;
     }
     let seg = find_segment(&channel.times, t);
+    // Model::validate checks that a channel holds `targets` weights a key, and k is a key of it: never taken
+    // for a valid model (an unchecked short channel samples as weight 0).
     let row = |k: usize| channel.weights.get(k * targets..(k + 1) * targets).unwrap_or_default();
     let a = row(seg.key);
     let linear = channel.interpolation != relic_core::model::Interpolation::Step && seg.fraction > 0.0;

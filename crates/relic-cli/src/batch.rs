@@ -65,8 +65,7 @@ impl BatchTarget {
     pub fn extension(&self) -> &'static str {
         match self {
             BatchTarget::Model(t) => t.extension(),
-            BatchTarget::Texture(relic::TextureTarget::Png) => "png",
-            BatchTarget::Texture(relic::TextureTarget::Format(f)) => f.name,
+            BatchTarget::Texture(t) => t.extension(),
         }
     }
 
@@ -262,7 +261,8 @@ fn convert_one(
             return convert_texture(request, policy, path, &bytes, target, &out);
         }
         let Some(kind) = relic::detect(&bytes) else {
-            return Ok(FileOutcome::Skipped("not a model".into()));
+            let what = relic::foreign::describe(&bytes).map_or(String::new(), |what| format!(" ({what})"));
+            return Ok(FileOutcome::Skipped(format!("not a model{what}")));
         };
         let why = match kind.content() {
             relic::Content::Model => None,

@@ -6,8 +6,8 @@ use std::path::PathBuf;
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use relic_core::format::Versions;
 
-/// relic: brings the skeletal models of LithTech ABC (Shogo, Blood 2, NOLF, AVP2), Nod NOD/NAD
-/// (Vampire: The Masquerade – Redemption) and World of Warcraft M2 (Classic, TBC) to glTF 2.0 and back.
+/// relic: brings the skeletal models of classic games to glTF 2.0 and back (the formats and versions
+/// it reads come from the format registry: [`about`]).
 ///
 /// Exit codes: 0 success, 1 a file failed, 2 bad usage.
 #[derive(Debug, Parser)]
@@ -216,24 +216,44 @@ pub enum Lods {
 
 /// The versions each format writes, for `--version`'s help: `abc: 6, 9–13; m2: 256–263; …`.
 pub fn version_help() -> String {
-    let per_format: Vec<String> = relic::FORMATS
-        .iter()
-        .filter(|f| f.model.is_some())
+    let per_format: Vec<String> = relic::Registry::builtin()
+        .models()
         .map(|f| {
             let note = if f.versions.note.is_empty() { String::new() } else { format!(" ({})", f.versions.note) };
             format!("{}: {}{note}", f.name, Versions::list(f.versions.write))
         })
         .collect();
     format!(
-        "Version of the output format, checked before anything is read: {} (default: the input's own version when it is of the same format, else the format's usual one). glTF outputs take none.",
+        "Version of the output format, checked before anything is read: {} (default: the input's own version when it is of the same format, else the format's usual one).",
         per_format.join("; ")
     )
 }
 
-/// The command with its run-time help (version lists) filled in.
+/// The help's opening line: what relic reads, with the versions, as the registry says.
+pub fn about() -> String {
+    let registry = relic::Registry::builtin();
+    let list = |formats: Vec<&relic::FormatEntry>| {
+        let each: Vec<String> =
+            formats.iter().map(|f| format!("{} {}", f.label(), Versions::list(f.versions.read))).collect();
+        each.join("; ")
+    };
+    format!(
+        "relic: brings the skeletal models of classic games to glTF 2.0 and back. Models: {}. Textures: {}.",
+        list(registry.models().collect()),
+        list(registry.textures().collect())
+    )
+}
+
+/// The command with its run-time help (what it reads, version lists) filled in.
 pub fn command() -> clap::Command {
     let help = version_help();
+    let about = about();
+    let long_about = format!(
+        "{about}\n\n`relic formats` names each format's games and what it writes.\n\nExit codes: 0 success, 1 a file failed, 2 bad usage."
+    );
     Cli::command()
+        .about(about)
+        .long_about(long_about)
         .mut_subcommand("convert", |c| c.mut_arg("version", |a| a.help(help.clone())))
         .mut_subcommand("batch", |c| c.mut_arg("version", |a| a.help(help.clone())))
 }

@@ -3,6 +3,7 @@
 use std::path::{Path, PathBuf};
 
 use relic::{ConvertOptions, Target, convert};
+use relic_core::format::Textures;
 
 use crate::cli::{ConvertArgs, Lods};
 use crate::error::CliError;
@@ -53,11 +54,13 @@ fn run_convert(
     let bytes = relic::read_file(input_path)?;
     if relic::is_texture(&bytes) {
         return Err(CliError::Usage(format!(
-            "{}: a texture; it converts to .png, .blp or .dtx, and a model output takes a model",
-            input_path.display()
+            "{}: a texture; it converts to {}, and a model output takes a model",
+            input_path.display(),
+            crate::one_of(&crate::texture_extensions())
         )));
     }
-    let kind = relic::detect(&bytes).ok_or_else(|| relic::Error::NotModel { file: input_path.to_path_buf() })?;
+    let registry = relic::Registry::builtin();
+    let kind = registry.detect(&bytes).ok_or_else(|| registry.not_read(input_path, &bytes))?;
     let anims: Vec<&Path> = animations.iter().map(PathBuf::as_path).collect();
     let loaded = relic::load_model(input_path, &bytes, kind, &anims)?;
     for note in &loaded.losses {
@@ -103,19 +106,23 @@ fn run_convert(
 }
 
 /// After a conversion into a game format: how the file compares with the game file the model was
-/// first read from (when relic recorded it in the glTF), or that a glTF without that record
-/// cannot be compared.
+/// first read from (when relic recorded it in the glTF), or that an input which carries such a
+/// record (a glTF), but not this one, cannot be compared.
 fn print_comparison(model: &relic::Model, target: Target, files: &[(PathBuf, Vec<u8>)], kind: relic::Kind) {
-    let Target::Format(entry) = target else { return };
+    let records = |entry: &relic::FormatEntry| entry.model.is_some_and(|m| m.records_original);
+    if !records(target.entry()) {
+        return;
+    }
     match &model.original {
         Some(original) => {
-            if let Some(comparison) = relic::original::compare_files(original, entry, files, model) {
+            if let Some(comparison) = relic::original::compare_files(original, target.entry(), files, model) {
                 eprintln!("relic: {}", comparison.summary());
             }
         }
-        None if matches!(kind, relic::Kind::Gltf) => eprintln!(
-            "relic: note: the glTF carries no record of a game file (relic's extras or its \"relic original\" nodes): \
-             what it held before editing cannot be compared"
+        None if !records(kind.entry) => eprintln!(
+            "relic: note: the {} file carries no record of a game file (relic's extras or its \"relic original\" \
+             nodes): what it held before editing cannot be compared",
+            kind.entry.name
         ),
         None => {}
     }
@@ -165,8 +172,10 @@ fn run_texture(args: &ConvertArgs, target: relic::TextureTarget) -> Result<bool,
     let bytes = relic::read_file(&args.input)?;
     if !relic::is_texture(&bytes) {
         return Err(CliError::Usage(format!(
-            "{}: not a texture; a texture output (.png, .blp, .dtx) takes a texture (PNG, BLP or DTX) as input",
-            args.input.display()
+            "{}: not a texture; a texture output ({}) takes a texture ({}) as input",
+            args.input.display(),
+            crate::texture_extensions().join(", "),
+            crate::one_of(&crate::texture_targets().iter().map(|t| t.to_uppercase()).collect::<Vec<_>>())
         )));
     }
     let converted = relic::convert_texture(&args.input, &bytes, target, &args.output, &options)?;
@@ -182,16 +191,20 @@ fn run_texture(args: &ConvertArgs, target: relic::TextureTarget) -> Result<bool,
     Ok(true)
 }
 
-/// The images of a glTF input going to a game format (to be written as its textures); none for
-/// other inputs or targets, or a file that does not read (the conversion reports that).
+/// The images of a glTF input going to a format that does not embed its textures (to be written
+/// as its texture files); none for other inputs or targets, or a file that does not read (the
+/// conversion reports that).
 pub(crate) fn gltf_images(input: &Path, target: Target) -> Vec<relic_gltf::MaterialImage> {
-    if !matches!(target, Target::Format(_)) {
+    let embedded = |entry: &relic::FormatEntry| entry.model.is_some_and(|m| m.textures == Textures::Embedded);
+    if embedded(target.entry()) {
         return Vec::new();
     }
     let Ok(bytes) = std::fs::read(input) else { return Vec::new() };
-    if !matches!(relic::detect(&bytes), Some(relic::Kind::Gltf)) {
+    if !relic::detect(&bytes).is_some_and(|k| embedded(k.entry)) {
         return Vec::new();
     }
     let dir = input.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    // A document whose images cannot be listed gives none here: the conversion reads the same document and
+    // reports why it fails.
     relic_gltf::material_images(&bytes, Some(dir), relic_core::texture::DEFAULT_MAX_PIXELS).unwrap_or_default()
 }

@@ -3,38 +3,20 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use relic_core::{Fact, Info};
-
-use relic::Kind;
 use relic_core::format::Input;
+use relic_core::{Fact, Info};
 
 use crate::error::CliError;
 
-/// The facts about one file: from the format crate for game files, from the imported model for
-/// glTF.
+/// The facts about one file, from its format's entry (the file's own counts for game files, the
+/// imported model's for glTF).
 pub fn describe(path: &Path, bytes: &[u8]) -> Result<Info, CliError> {
-    match relic::detect(bytes) {
-        Some(Kind::Game(entry, _)) => {
-            let siblings = relic::FolderSiblings::of(path);
-            let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-            let input = Input { bytes, name: &name, siblings: &siblings };
-            (entry.info)(&input).map_err(|e| relic::Error::read(path, e).into())
-        }
-        Some(Kind::Gltf) => {
-            let model = relic_gltf::import(bytes, path.parent())
-                .map_err(|source| relic::Error::Gltf { file: path.to_path_buf(), source })?;
-            let mut info = Info::new(relic_gltf::FORMAT, 2);
-            info.count("bones", model.bones.len())
-                .count("meshes", model.meshes.len())
-                .count("vertices", model.vertex_count())
-                .count("triangles", model.triangle_count())
-                .count("materials", model.materials.len())
-                .count("animations", model.animations.len())
-                .count("attachments", model.attachments.len());
-            Ok(info)
-        }
-        None => Err(relic::Error::NotModel { file: path.to_path_buf() }.into()),
-    }
+    let registry = relic::Registry::builtin();
+    let Some(kind) = registry.detect(bytes) else { return Err(registry.not_read(path, bytes).into()) };
+    let siblings = relic::FolderSiblings::of(path);
+    let name = relic::file_name(path);
+    let input = Input { bytes, name: &name, siblings: &siblings };
+    (kind.entry.info)(&input).map_err(|e| relic::Error::read(path, e).into())
 }
 
 /// Runs `relic info` on every file; `Ok(false)` if any failed (each is reported and the rest go on).
@@ -58,7 +40,7 @@ pub fn run(files: &[std::path::PathBuf], json: bool) -> Result<bool, CliError> {
 pub fn formats() -> String {
     use relic_core::format::Versions;
     let mut out = String::new();
-    for f in relic::FORMATS {
+    for f in relic::Registry::builtin().formats() {
         let holds =
             [(f.model.is_some(), "models"), (f.animation.is_some(), "animations"), (f.texture.is_some(), "textures")];
         let holds: Vec<&str> = holds.iter().filter(|(has, _)| *has).map(|(_, what)| *what).collect();
@@ -69,7 +51,6 @@ pub fn formats() -> String {
         let note = if f.versions.note.is_empty() { String::new() } else { format!(" ({})", f.versions.note) };
         let _ = writeln!(out, "  writes: {written}{note}");
     }
-    out.push_str("gltf (glb, gltf): glTF 2.0\n  holds:  models\n  reads:  2.0\n  writes: 2.0\n");
     out
 }
 
@@ -99,6 +80,7 @@ pub fn json_line(path: &Path, info: &Info) -> String {
 /// A readable block: a heading line, then one `key: value` line per fact.
 pub fn text_block(path: &Path, info: &Info) -> String {
     let mut out = format!("{}: {} v{}\n", path.display(), info.format.as_str(), info.version);
+    // No facts: no column to align.
     let width = info.facts.iter().map(|(k, _)| k.len()).max().unwrap_or(0);
     for (key, fact) in &info.facts {
         let value = match fact {

@@ -24,38 +24,45 @@ pub use error::CliError;
 
 use relic::Target;
 
-/// Every output format name `--to` and output extensions take: glTF's two forms, each
-/// registered format that writes models, then PNG and each texture format.
+/// Every output format name `--to` and output extensions take: each registered format that
+/// writes models, then the texture outputs ([`texture_targets`]).
 pub fn targets() -> Vec<&'static str> {
-    let models = relic::FORMATS.iter().filter(|f| f.model.is_some()).map(|f| f.name);
-    let textures = relic::FORMATS.iter().filter(|f| f.texture.is_some()).map(|f| f.name);
-    ["glb", "gltf"].into_iter().chain(models).chain(["png"]).chain(textures).collect()
+    let registry = relic::Registry::builtin();
+    registry.models().map(|f| f.name).chain(texture_targets()).collect()
+}
+
+/// The texture outputs: PNG, then each registered texture format.
+pub fn texture_targets() -> Vec<&'static str> {
+    let textures = relic::Registry::builtin().textures().map(|f| f.name).collect::<Vec<_>>();
+    [relic::TextureTarget::Png.extension()].into_iter().chain(textures).collect()
+}
+
+/// `a, b or c`.
+pub(crate) fn one_of(items: &[String]) -> String {
+    match items.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        _ => items.join(""),
+    }
+}
+
+/// The texture outputs' extensions (`.png`, `.blp`, …), for messages.
+pub(crate) fn texture_extensions() -> Vec<String> {
+    texture_targets().iter().map(|t| format!(".{t}")).collect()
 }
 
 /// Checks `--version` against what the target writes, before any file is read.
 pub fn check_version(target: Target, version: Option<u32>) -> Result<(), CliError> {
     let Some(v) = version else { return Ok(()) };
-    match target {
-        Target::Glb | Target::Gltf => Err(CliError::Usage(format!(
-            "--version {v}: glTF outputs take no version (it applies to {})",
-            model_formats()
-        ))),
-        Target::Format(entry) if entry.versions.writes(v) => Ok(()),
-        Target::Format(entry) => {
-            let note =
-                if entry.versions.note.is_empty() { String::new() } else { format!("; {}", entry.versions.note) };
-            Err(CliError::Usage(format!(
-                "--version {v}: {} writes versions {}{note}",
-                entry.name,
-                relic_core::format::Versions::list(entry.versions.write)
-            )))
-        }
+    let entry = target.entry();
+    if entry.versions.writes(v) {
+        return Ok(());
     }
-}
-
-fn model_formats() -> String {
-    let names: Vec<&str> = relic::FORMATS.iter().filter(|f| f.model.is_some()).map(|f| f.name).collect();
-    format!(".{} outputs", names.join(", ."))
+    let note = if entry.versions.note.is_empty() { String::new() } else { format!("; {}", entry.versions.note) };
+    Err(CliError::Usage(format!(
+        "--version {v}: {} writes versions {}{note}",
+        entry.name,
+        relic_core::format::Versions::list(entry.versions.write)
+    )))
 }
 
 /// The README's example, compiled and run as a doc test.

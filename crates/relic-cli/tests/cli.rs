@@ -410,10 +410,9 @@ fn batch_over_the_real_corpus() {
         let unopenable =
             || relic_testkit::known_failure("batch", &rel).is_some_and(|k| k.what.starts_with("cannot be opened"));
         match relic::detect(&bytes) {
-            Some(relic::Kind::Game(entry, d)) if d.content == relic::Content::Model => {
+            Some(relic::Kind { entry, detected: d }) if d.content == relic::Content::Model => {
                 if entry.versions.reads(d.source.version) && !unopenable() { readable += 1 } else { refused += 1 }
             }
-            Some(relic::Kind::Gltf) => readable += 1,
             _ => others += 1,
         }
     }
@@ -567,4 +566,24 @@ fn wrath_models_with_their_skins_and_anims() {
     std::fs::remove_file(dir.path().join("again00.skin")).unwrap();
     let out = run(&["info", path(&wrath)]);
     assert!(!out.status.success() && text(&out.stderr).contains("again00.skin"), "{}", text(&out.stderr));
+}
+
+/// The help's opening line, `relic formats` and the not-a-model error say the same thing about
+/// what relic reads, because all three come from the registry: every format with the versions it
+/// reads (issue 28 §5: the help said M2 "Classic, TBC"; the error left the textures out).
+#[test]
+fn help_formats_and_errors_list_the_same_formats() {
+    let help = text(&run(&["--help"]).stdout);
+    let formats = text(&run(&["formats"]).stdout);
+    let dir = tempfile::tempdir().unwrap();
+    let foreign = dir.path().join("notes.txt");
+    std::fs::write(&foreign, "hello").unwrap();
+    let error = text(&run(&["info", path(&foreign)]).stderr);
+    for entry in relic::Registry::builtin().formats() {
+        let read = relic_core::format::Versions::list(entry.versions.read);
+        assert!(help.lines().next().unwrap().contains(&format!("{} {read}", entry.label())), "{}: {help}", entry.name);
+        assert!(formats.contains(&format!("{} ({})", entry.name, entry.extensions.join(", "))), "{}", entry.name);
+        assert!(formats.contains(&format!("reads:  {read}")), "{}: {formats}", entry.name);
+        assert!(error.contains(&entry.label()), "{}: {error}", entry.name);
+    }
 }

@@ -60,6 +60,10 @@ pub enum ReadErrorKind {
     /// An I/O error other than end of file (only when reading from a real stream).
     #[error("I/O error: {0}")]
     Io(String),
+    /// A document (text, or a container of objects that refer to each other by index, such as a
+    /// glTF) breaks a rule that no byte offset locates: printed without one.
+    #[error("{0}")]
+    Document(String),
     /// An image larger than the caller allows (decoding would allocate `width × height × 4`
     /// bytes); refused before anything is allocated.
     #[error(
@@ -89,6 +93,9 @@ pub struct ReadError {
 
 impl fmt::Display for ReadError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let ReadErrorKind::Document(text) = &self.kind {
+            return if self.path.is_empty() { f.write_str(text) } else { write!(f, "{}: {text}", self.path) };
+        }
         if self.path.is_empty() {
             write!(f, "{} (at byte {:#x})", self.kind, self.offset)
         } else {
@@ -101,6 +108,11 @@ impl ReadError {
     /// An error at `offset` with no field path.
     pub fn new(offset: u64, kind: ReadErrorKind) -> Self {
         Self { offset, path: String::new(), kind }
+    }
+
+    /// A document that breaks a rule no byte offset locates ([`ReadErrorKind::Document`]).
+    pub fn document(message: impl Into<String>) -> Self {
+        Self::new(0, ReadErrorKind::Document(message.into()))
     }
 
     /// An error at `offset` inside `path`.
@@ -204,8 +216,11 @@ fn root_kind(root: &binrw::Error, eof_at: Option<u64>) -> (u64, ReadErrorKind) {
             (*pos, kind)
         }
         binrw::Error::Io(io) if io.kind() == std::io::ErrorKind::UnexpectedEof => {
+            // A read from a `Source` that runs past the end records where (eof_at); only a reader over
+            // another stream has no such record, and its error is reported at byte 0.
             (eof_at.unwrap_or(0), ReadErrorKind::Truncated)
         }
+        // As for Truncated: where the source stopped, else byte 0 (an I/O error carries no position).
         binrw::Error::Io(io) => (eof_at.unwrap_or(0), ReadErrorKind::Io(io.to_string())),
         binrw::Error::NoVariantMatch { pos } => (*pos, ReadErrorKind::Invalid("no known record layout matches".into())),
         binrw::Error::EnumErrors { pos, variant_errors } => {
@@ -218,6 +233,7 @@ fn root_kind(root: &binrw::Error, eof_at: Option<u64>) -> (u64, ReadErrorKind) {
         }
         binrw::Error::Backtrace(bt) => root_kind(&bt.error, eof_at),
         // binrw::Error is non_exhaustive.
+        // A future binrw error without a position: where the source stopped, else byte 0.
         other => (eof_at.unwrap_or(0), ReadErrorKind::Invalid(other.to_string())),
     }
 }
@@ -269,4 +285,20 @@ impl WriteError {
 pub fn fit<T: TryFrom<u64>>(field: &str, value: usize, ty: &'static str) -> Result<T, WriteError> {
     let wide = value as u64;
     T::try_from(wide).map_err(|_| WriteError::DoesNotFit { field: field.to_string(), value: wide, ty })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_document_error_prints_no_byte_offset() {
+        assert_eq!(ReadError::document("buffer \"a.bin\": not found").to_string(), "buffer \"a.bin\": not found");
+        assert_eq!(
+            ReadError::document("index 7 of 3").within("accessors[2]").to_string(),
+            "accessors[2]: index 7 of 3"
+        );
+        let binary = ReadError::invalid(0x10, "Header.version", "not 12");
+        assert_eq!(binary.to_string(), "Header.version: not 12 (at byte 0x10)");
+    }
 }

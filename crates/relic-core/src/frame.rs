@@ -79,6 +79,7 @@ struct Axes {
 
 impl Axes {
     fn apply(self, v: [f32; 3]) -> [f32; 3] {
+        // source holds axis numbers < 3 (Axis::parts): never taken.
         std::array::from_fn(|i| self.sign[i] * v.get(self.source[i]).copied().unwrap_or(0.0))
     }
 
@@ -112,6 +113,7 @@ impl Axes {
         let sgn = |i: usize| if i < 3 { self.sign[i] } else { 1.0 };
         std::array::from_fn(|k| {
             let (col, row) = (k / 4, k % 4);
+            // src(…) < 4, so the index is < 16: never taken.
             sgn(row) * sgn(col) * m.get(src(col) * 4 + src(row)).copied().unwrap_or(0.0)
         })
     }

@@ -1,7 +1,7 @@
 //! What `relic info` prints for a file: its format, version and the format's own counts as the
 //! file states them (not as the common model would count them).
 
-use crate::format::FormatId;
+use crate::format::id::FormatId;
 
 /// One named fact about a file.
 #[derive(Debug, Clone, PartialEq)]

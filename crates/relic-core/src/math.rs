@@ -11,6 +11,7 @@ pub const IDENTITY: Mat4 = [1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.
 /// Element (row, column).
 #[inline]
 pub fn at(m: &Mat4, row: usize, col: usize) -> f32 {
+    // row, col < 4 for every caller; an element outside a 4 × 4 matrix reads as 0.
     m.get(col * 4 + row).copied().unwrap_or(0.0)
 }
 
@@ -67,6 +68,7 @@ pub fn from_trs(t: [f32; 3], q: [f32; 4], s: [f32; 3]) -> Mat4 {
 /// are computed once, and the determinant reuses those of row 0.
 pub fn inverse(m: &Mat4) -> Option<Mat4> {
     let a: [f64; 16] = m.map(f64::from);
+    // r, c < 4 (row and column numbers below, and the minors' index triples): never taken.
     let g = |r: usize, c: usize| a.get(c * 4 + r).copied().unwrap_or(0.0);
     // The three indices other than `x`, in order.
     let others = |x: usize| match x {
@@ -78,11 +80,13 @@ pub fn inverse(m: &Mat4) -> Option<Mat4> {
     // 3×3 minor with row r and column c removed.
     let minor = |r: usize, c: usize| {
         let (rows, cols) = (others(r), others(c));
+        // i, j < 3 (the three other rows and columns): never taken.
         let e = |i: usize, j: usize| g(rows.get(i).copied().unwrap_or(0), cols.get(j).copied().unwrap_or(0));
         e(0, 0) * (e(1, 1) * e(2, 2) - e(1, 2) * e(2, 1)) - e(0, 1) * (e(1, 0) * e(2, 2) - e(1, 2) * e(2, 0))
             + e(0, 2) * (e(1, 0) * e(2, 1) - e(1, 1) * e(2, 0))
     };
     let minors: [f64; 16] = std::array::from_fn(|i| minor(i / 4, i % 4));
+    // r, c < 4: never taken.
     let m = |r: usize, c: usize| minors.get(r * 4 + c).copied().unwrap_or(0.0);
     let sign = |r: usize, c: usize| if (r + c).is_multiple_of(2) { 1.0 } else { -1.0 };
     let det: f64 = (0..4).map(|c| g(0, c) * sign(0, c) * m(0, c)).sum();
@@ -132,6 +136,8 @@ pub fn cross3(a: [f32; 3], b: [f32; 3]) -> [f32; 3] {
 /// degenerate faces only). Indices outside `positions` read as the origin.
 pub fn vertex_normals(positions: &[[f32; 3]], triangles: &[[u32; 3]]) -> Vec<[f32; 3]> {
     let mut sums = vec![[0.0f32; 3]; positions.len()];
+    // The callers (the ABC and NOD writers) pass validated meshes, whose corners index their positions: never
+    // taken (documented above for other callers).
     let p = |i: u32| positions.get(i as usize).copied().unwrap_or_default();
     for tri in triangles {
         let [a, b, c] = tri.map(p);

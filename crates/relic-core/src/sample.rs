@@ -27,10 +27,12 @@ pub struct Segment {
 /// Finds the segment of `times` (strictly increasing) that holds `t`, clamping outside.
 pub fn find_segment(times: &[f32], t: f32) -> Segment {
     let last = times.len().saturating_sub(1);
+    // No keys: any time is "at or before the first" (segment 0 below), which is what the default gives.
     let first_time = times.first().copied().unwrap_or(0.0);
     if times.len() < 2 || t.is_nan() || t <= first_time {
         return Segment { key: 0, fraction: 0.0, span: 0.0 };
     }
+    // last < len here (at least two keys): never taken.
     if t >= times.get(last).copied().unwrap_or(0.0) {
         return Segment { key: last, fraction: 0.0, span: 0.0 };
     }
@@ -112,6 +114,7 @@ pub fn eberly_weights<T: Lanes>(s: T, x: T) -> (T, T) {
 #[inline(always)]
 fn eberly_series<T: Lanes>(t2: T, xm1: T) -> T {
     let b = |i: usize| {
+        // i < 8 = the tables' length (the eight calls below): never taken.
         let (u, v) = (SLERP_U.get(i).copied().unwrap_or(0.0), SLERP_V.get(i).copied().unwrap_or(0.0));
         (T::splat(u) * t2 - T::splat(v)) * xm1
     };

@@ -1,8 +1,12 @@
-//! Decoded images, the choices texture codecs take (BLP, DTX), and the limits every texture reader
-//! checks before it allocates ([`check_pixels`]). The pixel codecs those formats share are in the
+//! Decoded images, the choices texture codecs take (BLP, DTX), the limits every texture reader
+//! checks before it allocates ([`check_pixels`]), and where a writer that embeds textures finds
+//! their pixels ([`TextureSource`]). The pixel codecs those formats share are in the
 //! `relic-texture` crate.
 
+use std::fmt;
+
 use crate::error::{ReadError, ReadErrorKind, WriteError};
+use crate::model::TextureRef;
 
 /// An image as RGBA8, rows top first (glTF's and both games' image origin).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -44,6 +48,52 @@ impl Image {
             && self.height > 0
             && self.rgba.len() as u64 == u64::from(self.width) * u64::from(self.height) * 4
     }
+}
+
+/// Pixels for a texture: an RGBA image (embedded as PNG by glTF export) or an image file's own
+/// bytes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ImageData {
+    /// Decoded pixels, embedded as PNG.
+    Rgba(Image),
+    /// A PNG file, embedded as it is.
+    Png(Vec<u8>),
+    /// A JPEG file, embedded as it is.
+    Jpeg(Vec<u8>),
+}
+
+/// A texture found for a material.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FoundTexture {
+    /// What identifies the image (a file's path): textures with the same key share one image.
+    pub key: String,
+    /// The image's name in the output (the file name).
+    pub name: String,
+    /// Its pixels.
+    pub data: ImageData,
+    /// Every texel is fully opaque (a material that blends by alpha stays as it is; this only
+    /// informs notes).
+    pub opaque: bool,
+}
+
+/// What a [`TextureSource`] answers for one texture.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Lookup {
+    /// Found and readable.
+    Found(FoundTexture),
+    /// No file found; says where it looked (the export stays valid, untextured).
+    Missing(String),
+    /// A file was found but could not be read or decoded; says which and why.
+    Failed(String),
+}
+
+/// Finds the pixels of a model's textures, for writers of formats that embed them (glTF export;
+/// the `relic` facade finds the game's BLP and DTX files, relic-gltf's `DirTextures` PNG and JPEG
+/// files).
+pub trait TextureSource: Send + Sync + fmt::Debug {
+    /// The image of `texture`, layer `layer` of material `material` (index into the model's
+    /// materials).
+    fn lookup(&self, material: usize, layer: usize, texture: &TextureRef) -> Lookup;
 }
 
 /// How a texture is compressed when it is encoded.

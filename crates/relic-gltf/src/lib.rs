@@ -70,11 +70,13 @@ pub mod summary;
 
 mod bake;
 mod deflate;
+mod entry;
 mod keys;
 mod naming;
 mod read;
 pub mod textures;
 
+pub use entry::{GLB_ENTRY, GLTF_ENTRY};
 pub use error::GltfError;
 
 /// glTF 2.0, as named in [`relic_core::model::SourceInfo`] and `relic info`.

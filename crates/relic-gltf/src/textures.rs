@@ -7,54 +7,14 @@
 //! PNG; PNG and JPEG files as they are.
 
 use std::collections::HashMap;
-use std::fmt;
 use std::path::{Path, PathBuf};
 
 use relic_core::model::TextureRef;
 use relic_core::texture::Image;
 
-/// Pixels for a texture: an RGBA image (embedded as PNG) or an image file's own bytes.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ImageData {
-    /// Decoded pixels, embedded as PNG.
-    Rgba(Image),
-    /// A PNG file, embedded as it is.
-    Png(Vec<u8>),
-    /// A JPEG file, embedded as it is.
-    Jpeg(Vec<u8>),
-}
-
-/// A texture found for a material.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct FoundTexture {
-    /// What identifies the image (a file's path): textures with the same key share one image.
-    pub key: String,
-    /// The image's name in the glTF (the file name).
-    pub name: String,
-    /// Its pixels.
-    pub data: ImageData,
-    /// Every texel is fully opaque (a material that blends by alpha stays as it is; this only
-    /// informs notes).
-    pub opaque: bool,
-}
-
-/// What a [`TextureSource`] answers for one texture.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Lookup {
-    /// Found and readable.
-    Found(FoundTexture),
-    /// No file found; says where it looked (the export stays valid, untextured).
-    Missing(String),
-    /// A file was found but could not be read or decoded; says which and why.
-    Failed(String),
-}
-
-/// Finds the pixels of a model's textures for export.
-pub trait TextureSource: Send + Sync + fmt::Debug {
-    /// The image of `texture`, layer `layer` of material `material` (index into the model's
-    /// materials).
-    fn lookup(&self, material: usize, layer: usize, texture: &TextureRef) -> Lookup;
-}
+/// Where an export's pixels come from: the contract lives in relic-core (writers of every format
+/// that embeds textures take it through [`relic_core::format::Output`]).
+pub use relic_core::texture::{FoundTexture, ImageData, Lookup, TextureSource};
 
 /// The largest image (width × height) encoded as PNG: past it a texture is left out with a note.
 pub const MAX_PNG_PIXELS: u64 = relic_core::texture::DEFAULT_MAX_PIXELS;

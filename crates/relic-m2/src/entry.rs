@@ -1,16 +1,28 @@
 //! The crate's entry in the format registry (`relic::FORMATS`).
 
-use relic_core::format::{CorpusChecks, FormatEntry, ModelCodec, Versions};
+use relic_core::format::{CorpusChecks, FormatEntry, ModelCodec, Textures, Versions};
 
-/// World of Warcraft M2: read and written 256–263.
+/// World of Warcraft M2: read and written 256–264 and 272.
 pub static ENTRY: FormatEntry = FormatEntry {
     name: "m2",
-    title: "World of Warcraft M2 model (Classic to Cataclysm: 256–263, and 264/272 with .skin and .anim files)",
+    title: "World of Warcraft M2 model (Classic, The Burning Crusade; Wrath of the Lich King and Cataclysm with .skin and .anim files)",
     extensions: &["m2"],
     detect: crate::detect,
-    versions: Versions { read: &[256..=264, 272..=272], write: &[256..=264, 272..=272], default_write: 256, note: "" },
+    versions: Versions {
+        read: &[256..=264, 272..=272],
+        write: &[256..=264, 272..=272],
+        default_write: crate::DEFAULT_VERSION,
+        note: "",
+    },
     info: crate::info_input,
-    model: Some(ModelCodec { read: crate::read_input, write: crate::write_files }),
+    model: Some(ModelCodec {
+        read: crate::read_input,
+        write: |model, options, _| crate::write_files(model, options),
+        textures: Textures::Files("blp"),
+        beside: &[],
+        references: None,
+        records_original: true,
+    }),
     animation: None,
     texture: None,
     checks: CHECKS,

@@ -40,6 +40,10 @@ use relic_core::{Converted, Info, Model, ReadError, ReadErrorKind, WriteError, W
 /// World of Warcraft M2, as named in [`relic_core::model::SourceInfo`] and the format registry.
 pub const FORMAT: relic_core::FormatId = relic_core::FormatId::new("m2");
 
+/// The version written when the caller names none and the model did not come from M2 (the
+/// registry's `default_write`): 256, World of Warcraft Classic's.
+pub(crate) const DEFAULT_VERSION: u32 = 256;
+
 /// The first version read with its sibling files: Wrath moved the views into `.skin` files.
 const FIRST_UNSUPPORTED: u32 = 264;
 
@@ -201,10 +205,10 @@ pub fn read_input(input: &relic_core::format::Input<'_>) -> Result<Converted<Mod
 }
 
 /// Writes a model in the version `options.version` names, else the one it came from
-/// ([`Model::recorded_version`], when it is written), else 256: 264 and 272 as an `.m2` with its `.skin` (and `.anim`) files beside it.
+/// ([`Model::recorded_version`], when it is written), else the default version, 256: 264 and 272 as an `.m2` with its `.skin` (and `.anim`) files beside it.
 pub fn write_files(model: &Model, options: &WriteOptions) -> Result<Converted<Written>, WriteError> {
     let writable = |v: &u32| (256..FIRST_UNSUPPORTED).contains(v) || wrath::WRATH_VERSIONS.contains(v);
-    let version = options.version.or(model.recorded_version(FORMAT).filter(writable)).unwrap_or(256);
+    let version = options.version.or(model.recorded_version(FORMAT).filter(writable)).unwrap_or(DEFAULT_VERSION);
     if wrath::WRATH_VERSIONS.contains(&version) {
         return wrath::model::write(model, version);
     }

@@ -242,6 +242,8 @@ fn decide_matrix(file: &NodFile, choice: Choice<MatrixLayout>) -> Decided<Matrix
     let value = if candidates.contains(&MatrixLayout::default()) {
         MatrixLayout::default()
     } else {
+        // No candidate at all (no bone to judge by): the spec's working hypothesis, the layout's
+        // `#[default]` (options.rs), as for every undecided file.
         candidates.first().copied().unwrap_or_default()
     };
     Decided { value, how: How::Undecided, evidence }
@@ -273,7 +275,7 @@ fn winding_votes(file: &NodFile) -> (usize, usize) {
     let (mut agree, mut disagree) = (0usize, 0usize);
     let stride = sample_stride(file.faces.len());
     for (group, (v0, f0)) in file.groups.iter().zip(file.group_starts()) {
-        let faces = file.faces.get(f0..f0 + usize::from(group.num_faces)).unwrap_or_default();
+        let faces = file.group_faces(f0, group);
         // Evenly spaced faces (all of them in files of up to SAMPLES faces).
         let skip = (stride - f0 % stride) % stride;
         for face in faces.iter().skip(skip).step_by(stride) {
@@ -402,6 +404,7 @@ pub(crate) fn curve_report(nad: &NadFile) -> CurveReport {
         }
     }
     r.slope_jump = [0, 1].map(|p| {
+        // p < 2 indexes the two-element sums above: the defaults are never taken.
         let (j, t) = (jump.get(p).copied().unwrap_or(0.0), total.get(p).copied().unwrap_or(0.0));
         if t > 0.0 { j / t } else { 0.0 }
     });

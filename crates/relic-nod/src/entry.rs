@@ -1,9 +1,9 @@
 //! The crate's entry in the format registry (`relic::FORMATS`).
 
 use relic_core::Converted;
-use relic_core::format::{AnimationCodec, FormatEntry, ModelCodec, Versions, Written};
+use relic_core::format::{AnimationCodec, FormatEntry, ModelCodec, Textures, Versions, Written};
 
-use crate::options::NadOptions;
+use crate::options::{NOD_VERSION, NadOptions};
 
 /// Nod engine NOD v7 models and NAD v3 animations.
 pub static ENTRY: FormatEntry = FormatEntry {
@@ -14,15 +14,19 @@ pub static ENTRY: FormatEntry = FormatEntry {
     versions: Versions {
         read: &[3..=3, 7..=7],
         write: &[7..=7],
-        default_write: 7,
+        default_write: NOD_VERSION,
         note: "NOD 7 (NAD 3 is written by `relic_nod::write_animation`)",
     },
     info: |input| crate::info(input.bytes),
     model: Some(ModelCodec {
         read: |input| crate::read_model(input.bytes).map(Converted::lossless),
-        write: |model, options| {
+        write: |model, options, _| {
             crate::write_model(model, options).map(|c| Converted { value: Written::single(c.value), losses: c.losses })
         },
+        textures: Textures::NoFiles,
+        beside: &[],
+        references: None,
+        records_original: true,
     }),
     animation: Some(AnimationCodec {
         model_format: crate::FORMAT,

@@ -177,6 +177,7 @@ impl MatrixLayout {
     /// the fourth row of `m` is not stored).
     pub fn floats(self, m: &Mat4) -> [f32; 12] {
         let slots = self.slots();
+        // i < 12 = the slots' count and every slot is inside the 4 × 4 matrix: never taken.
         std::array::from_fn(|i| slots.get(i).and_then(|(r, c)| m.get(c * 4 + r)).copied().unwrap_or(0.0))
     }
 }
@@ -376,6 +377,7 @@ impl EulerOrder {
     pub fn angles(self, q: &UnitQuaternion<f64>) -> [f64; 3] {
         let m = rotation_block(q);
         let [i, j, k] = self.axes();
+        // r, c are axes (< 3) of the 3 × 3 rotation block: never taken.
         let at = |r: usize, c: usize| m.get((r, c)).copied().unwrap_or(0.0);
         // +1 for the cyclic orders (xyz, yzx, zxy), −1 for the others.
         let s = if (j + 3 - i) % 3 == 1 { 1.0 } else { -1.0 };
@@ -394,6 +396,7 @@ impl EulerOrder {
     pub(crate) fn nearest(self, angles: [f64; 3], previous: [f64; 3]) -> [f64; 3] {
         use std::f64::consts::{PI, TAU};
         let [i, j, k] = self.axes();
+        // axis < 3 (the layout's axes): never taken.
         let get = |axis: usize| angles.get(axis).copied().unwrap_or(0.0);
         let flipped = self.place(get(i) + PI, PI - get(j), get(k) + PI);
         let shift = |mut e: [f64; 3]| {

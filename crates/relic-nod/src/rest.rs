@@ -31,6 +31,7 @@ pub(crate) fn affine(m: &Mat4) -> Affine3<f64> {
 /// An f64 affine transform as a column-major f32 matrix.
 pub(crate) fn to_mat4(a: &Affine3<f64>) -> Mat4 {
     let narrow = a.matrix().cast::<f32>();
+    // A 4 × 4 matrix has 16 elements, i < 16: the default is never taken.
     std::array::from_fn(|i| narrow.as_slice().get(i).copied().unwrap_or(0.0))
 }
 

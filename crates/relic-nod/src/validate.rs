@@ -136,8 +136,7 @@ fn check_groups(file: &NodFile, layout: &Layout) -> Result<(), ReadError> {
 
 fn check_faces(file: &NodFile, layout: &Layout) -> Result<(), ReadError> {
     for (g, (group, (_, first_face))) in file.groups.iter().zip(file.group_starts()).enumerate() {
-        let count = usize::from(group.num_faces);
-        let faces = file.faces.get(first_face..first_face + count).unwrap_or_default();
+        let faces = file.group_faces(first_face, group);
         let limit = group.num_vertices;
         // One pass for the common case; the slow search only runs to name the culprit.
         if faces.iter().all(|f| f[0] < limit && f[1] < limit && f[2] < limit) {
@@ -160,6 +159,7 @@ fn check_faces(file: &NodFile, layout: &Layout) -> Result<(), ReadError> {
 fn check_lod(file: &NodFile, layout: &Layout) -> Result<(), ReadError> {
     let (Some(lod), Some(lod_at)) = (&file.lod, layout.lod) else { return Ok(()) };
     for (g, (group, (first, _))) in file.groups.iter().zip(file.group_starts()).enumerate() {
+        // The LOD table has one entry per vertex (checked when it is read): inside, as the vertices.
         let entries = lod.get(first..first + usize::from(group.num_vertices)).unwrap_or_default();
         if let Some((k, &to)) = entries.iter().enumerate().find(|(_, to)| **to >= group.num_vertices) {
             let v = first + k;
@@ -211,8 +211,7 @@ pub(crate) fn check_vertex_bones(file: &NodFile, tail: GroupTail) -> Result<(), 
         if tail.decode(group.tail).effective_flags() & GROUP_NOSKINNING != 0 {
             continue; // The per-vertex binding is ignored: the group is rigid on its bone.
         }
-        let range = first..first + usize::from(group.num_vertices);
-        let vertices = file.vertices.get(range).unwrap_or_default();
+        let vertices = file.group_vertices(first, group);
         if let Some((k, v)) = vertices.iter().enumerate().find(|(_, v)| usize::from(v.bone_num) >= bones) {
             let index = first + k;
             return Err(ReadError::at(

@@ -3,7 +3,7 @@
 use std::time::Duration;
 
 use crate::alloc::peak_allocation;
-use crate::harness::Field;
+use crate::field::Field;
 
 /// Limits for [`check`].
 #[derive(Debug, Clone, Copy)]

@@ -26,6 +26,7 @@ mod bones;
 mod bytes;
 mod check;
 mod corpus;
+mod field;
 mod harness;
 pub mod m2;
 pub mod models;
@@ -41,7 +42,8 @@ pub use corpus::{
     KnownFailure, REQUIRE_CORPUS, corpus_dir, corpus_file, files_in, files_with_extension, known_failure,
     known_failures,
 };
-pub use harness::{Field, Harness, Width};
+pub use field::{Field, Width};
+pub use harness::Harness;
 pub use mutate::{INTERESTING_F32, INTERESTING_U32, Rng, mutate, truncations, write_at};
 
 /// The README's example, compiled and run as a doc test.

@@ -3,66 +3,77 @@
 
 use std::path::{Path, PathBuf};
 
+use relic_core::format::{FormatEntry, Output};
 use relic_core::model::{ANIMATION_MS, Model, MorphChannel};
 use relic_core::{Converted, Loss, WriteOptions};
 
-use relic_core::format::FormatEntry;
-
 use crate::error::Error;
-use crate::formats;
+use crate::registry::Registry;
 
-/// What a model is converted to.
+/// What a model is converted to: a format of the registry that writes models (`.glb` and `.gltf`
+/// are two, so a target's extension is its format's name).
 #[derive(Debug, Clone, Copy)]
-pub enum Target {
-    /// Binary glTF: one `.glb` file.
-    Glb,
-    /// JSON glTF: a `.gltf` file and a `.bin` buffer beside it.
-    Gltf,
-    /// A game format.
-    Format(&'static FormatEntry),
+pub struct Target {
+    entry: &'static FormatEntry,
 }
 
 impl Target {
+    /// The target of `entry`, if it writes models.
+    pub fn new(entry: &'static FormatEntry) -> Option<Target> {
+        entry.model.is_some().then_some(Target { entry })
+    }
+
     /// The target for a name (`glb`, `gltf`, `abc`, `m2`, `nod`), as given to `--to` or found as
-    /// an output file's extension (case-insensitive).
+    /// an output file's extension (case-insensitive), among the built-in formats.
     pub fn from_name(name: &str) -> Option<Target> {
-        match name.to_ascii_lowercase().as_str() {
-            "glb" => Some(Target::Glb),
-            "gltf" => Some(Target::Gltf),
-            other => formats::by_name(other).filter(|f| f.model.is_some()).map(Target::Format),
-        }
+        Registry::builtin().target(name)
+    }
+
+    /// The target for an output path, by its extension, among the built-in formats.
+    pub fn for_path(path: &Path) -> Result<Target, Error> {
+        Registry::builtin().target_for_path(path)
+    }
+
+    /// The format written.
+    pub fn entry(&self) -> &'static FormatEntry {
+        self.entry
+    }
+
+    /// Every file [`convert`] writes for the output `out` that does not depend on the model: `out`
+    /// itself and the files its format always writes beside it (a `.gltf`'s `.bin`).
+    pub fn output_paths(&self, out: &Path) -> Vec<PathBuf> {
+        // Named as `convert` names them: after the output's stem as the writer sees it.
+        let output = Output::named(crate::names::file_name(out));
+        let beside = self.entry.model.map_or(&[][..], |m| m.beside);
+        let beside = beside.iter().map(|suffix| out.with_file_name(format!("{}{suffix}", output.stem())));
+        std::iter::once(out.to_path_buf()).chain(beside).collect()
+    }
+
+    /// The file extension written.
+    pub fn extension(&self) -> &'static str {
+        self.entry.name
+    }
+}
+
+impl Registry {
+    /// The target for a name (`glb`, `abc`, …) or an extension (case-insensitive): a format of
+    /// this registry that writes models.
+    pub fn target(&self, name: &str) -> Option<Target> {
+        self.by_name(name).and_then(Target::new)
     }
 
     /// The target for an output path, by its extension.
-    pub fn for_path(path: &Path) -> Result<Target, Error> {
+    pub fn target_for_path(&self, path: &Path) -> Result<Target, Error> {
+        // A path without an extension asks for the format named "", which no format is.
         let ext = path.extension().map(|e| e.to_string_lossy().into_owned()).unwrap_or_default();
-        Target::from_name(&ext).ok_or_else(|| {
-            let formats = formats::FORMATS.iter().filter(|f| f.model.is_some()).map(|f| format!(".{}", f.name));
-            let all: Vec<String> = [".glb".to_string(), ".gltf".to_string()].into_iter().chain(formats).collect();
+        self.target(&ext).ok_or_else(|| {
+            let all: Vec<String> = self.models().map(|f| format!(".{}", f.name)).collect();
             Error::Usage(format!(
                 "{}: cannot tell the output format from the extension {ext:?}; use {}",
                 path.display(),
                 all.join(", ")
             ))
         })
-    }
-
-    /// Every file [`convert`] writes for the output `out`: `out` itself, and for `.gltf` its `.bin`
-    /// beside it.
-    pub fn output_paths(&self, out: &Path) -> Vec<PathBuf> {
-        match self {
-            Target::Gltf => vec![out.to_path_buf(), out.with_extension("bin")],
-            Target::Glb | Target::Format(_) => vec![out.to_path_buf()],
-        }
-    }
-
-    /// The file extension written.
-    pub fn extension(&self) -> &'static str {
-        match self {
-            Target::Glb => "glb",
-            Target::Gltf => "gltf",
-            Target::Format(f) => f.name,
-        }
     }
 }
 
@@ -73,86 +84,83 @@ pub struct ConvertOptions {
     pub version: Option<u32>,
     /// Keep only the full-detail meshes (`--lod 0`).
     pub lod0_only: bool,
-    /// Where glTF export gets the textures' pixels (see [`crate::textures::GameTextures`]);
-    /// `None`: untextured.
-    pub textures: Option<std::sync::Arc<dyn relic_gltf::textures::TextureSource>>,
+    /// Where a format that embeds its textures (glTF) gets their pixels (the facade's
+    /// `textures::GameTextures` finds the game's files); `None`: untextured.
+    pub textures: Option<std::sync::Arc<dyn relic_core::texture::TextureSource>>,
     /// Images to write as the game's textures beside a game-format output (from the glTF the
     /// model came from; see [`crate::skins`]).
+    #[cfg(feature = "gltf")]
     pub skins: crate::skins::SkinOptions,
 }
 
 /// The files of one converted model (a `.gltf` comes with its `.bin`), and what was lost.
 pub type Outputs = Converted<Vec<(PathBuf, Vec<u8>)>>;
 
-/// Converts `model` into the bytes of the output file(s) at `out`.
+/// Converts `model` into the bytes of the output file(s) at `out`, with the built-in formats (see
+/// [`Registry::convert`]).
 pub fn convert(model: &Model, target: Target, out: &Path, options: &ConvertOptions) -> Result<Outputs, Error> {
-    match target {
-        Target::Glb | Target::Gltf => {
-            if options.version.is_some() {
-                return Err(Error::Usage("--version applies to .abc, .m2 and .nod outputs, not glTF".into()));
-            }
-            let export = relic_gltf::ExportOptions {
-                lod0_only: options.lod0_only,
-                textures: options.textures.clone(),
-                ..relic_gltf::ExportOptions::default()
-            };
-            let gltf_error = |source| Error::Gltf { file: out.to_path_buf(), source };
-            if let Target::Glb = target {
-                let Converted { value, losses } = relic_gltf::export_glb(model, &export).map_err(gltf_error)?;
-                return Ok(Converted { value: vec![(out.to_path_buf(), value)], losses });
-            }
-            let bin = out.with_extension("bin");
-            let bin_name =
-                bin.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "model.bin".into());
-            let Converted { value: (json, bytes), losses } =
-                relic_gltf::export_gltf(model, &export, &bin_name).map_err(gltf_error)?;
-            Ok(Converted { value: vec![(out.to_path_buf(), json.into_bytes()), (bin, bytes)], losses })
+    Registry::builtin().convert(model, target, out, options)
+}
+
+impl Registry {
+    /// Converts `model` into the bytes of the output file(s) at `out`: the files `target`'s writer
+    /// makes (the output and the files beside it), the textures of its format written from an
+    /// editor's images ([`ConvertOptions::skins`], found in this registry), and what could not be
+    /// kept.
+    pub fn convert(
+        &self,
+        model: &Model,
+        target: Target,
+        out: &Path,
+        options: &ConvertOptions,
+    ) -> Result<Outputs, Error> {
+        let entry = target.entry;
+        let write_error = |source| Error::Write { file: out.to_path_buf(), source };
+        let codec = entry.model.ok_or_else(|| {
+            write_error(relic_core::WriteError::Unsupported(format!("{} files hold no models", entry.name)))
+        })?;
+        let lod0;
+        let (model, mut losses) = if options.lod0_only {
+            let (kept, dropped) = keep_lod0(model);
+            lod0 = kept;
+            let note =
+                (dropped > 0).then(|| Loss::new("meshes", format!("{dropped} lower-LOD meshes left out (--lod 0)")));
+            (&lod0, note.into_iter().collect())
+        } else {
+            (model, Vec::new())
+        };
+        #[cfg(feature = "gltf")]
+        let (with_skins, skin_files, skin_notes) = crate::skins::skins(model, entry, self, out, &options.skins);
+        #[cfg(feature = "gltf")]
+        let model = &with_skins;
+        let output = Output { name: crate::names::file_name(out), textures: options.textures.clone() };
+        let written = (codec.write)(model, &WriteOptions { version: options.version }, &output).map_err(write_error)?;
+        losses.extend(written.losses);
+        let mut files = vec![(out.to_path_buf(), written.value.bytes)];
+        for sibling in written.value.siblings {
+            files.push((out.with_file_name(format!("{}{}", output.stem(), sibling.suffix)), sibling.bytes));
         }
-        Target::Format(entry) => {
-            let lod0;
-            let (model, mut losses) = if options.lod0_only {
-                let (kept, dropped) = keep_lod0(model);
-                lod0 = kept;
-                let note = (dropped > 0)
-                    .then(|| Loss::new("meshes", format!("{dropped} lower-LOD meshes left out (--lod 0)")));
-                (&lod0, note.into_iter().collect())
-            } else {
-                (model, Vec::new())
-            };
-            let (with_skins, skin_files, skin_notes) = crate::skins::skins(model, entry.name, out, &options.skins);
-            let model = &with_skins;
-            let write_error = |source| Error::Write { file: out.to_path_buf(), source };
-            let codec = entry.model.ok_or_else(|| {
-                write_error(relic_core::WriteError::Unsupported(format!("{} files hold no models", entry.name)))
-            })?;
-            let written = (codec.write)(model, &WriteOptions { version: options.version }).map_err(write_error)?;
-            losses.extend(written.losses);
-            let stem = out.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-            let mut files = vec![(out.to_path_buf(), written.value.bytes)];
-            for sibling in written.value.siblings {
-                files.push((out.with_file_name(format!("{stem}{}", sibling.suffix)), sibling.bytes));
-            }
-            let compared =
-                model.original.as_ref().and_then(|o| crate::original::compare_files(o, entry, &files, model));
-            // First: every count the output does not have as the original had it, whichever way
-            // (fewer is a loss; more is a change of the file's structure an editor's round trip
-            // made, e.g. LOD profiles rebuilt), and the clips' lengths.
-            let differences = compared.iter().flat_map(|c| &c.differences);
-            let compared: Vec<Loss> = differences
-                .map(|(key, before, after)| match key.as_str() {
-                    ANIMATION_MS => Loss::new(
-                        "animation lengths",
-                        format!("{before} ms in all in the original, {after} ms written"),
-                    ),
-                    _ => Loss::new(key.replace('_', " "), format!("{before} in the original, {after} written")),
-                })
-                .map(|loss| with_writers_reason(loss, &mut losses))
-                .collect();
-            losses.splice(0..0, compared);
+        let compared = model.original.as_ref().and_then(|o| crate::original::compare_files(o, entry, &files, model));
+        // First: every count the output does not have as the original had it, whichever way
+        // (fewer is a loss; more is a change of the file's structure an editor's round trip
+        // made, e.g. LOD profiles rebuilt), and the clips' lengths.
+        let differences = compared.iter().flat_map(|c| &c.differences);
+        let compared: Vec<Loss> = differences
+            .map(|(key, before, after)| match key.as_str() {
+                ANIMATION_MS => {
+                    Loss::new("animation lengths", format!("{before} ms in all in the original, {after} ms written"))
+                }
+                _ => Loss::new(key.replace('_', " "), format!("{before} in the original, {after} written")),
+            })
+            .map(|loss| with_writers_reason(loss, &mut losses))
+            .collect();
+        losses.splice(0..0, compared);
+        #[cfg(feature = "gltf")]
+        {
             files.extend(skin_files);
             losses.extend(skin_notes);
-            Ok(Converted { value: files, losses })
         }
+        Ok(Converted { value: files, losses })
     }
 }
 
@@ -195,14 +203,16 @@ pub fn keep_lod0(model: &Model) -> (Model, usize) {
 }
 
 #[cfg(test)]
+#[cfg(all(feature = "abc", feature = "m2", feature = "gltf"))]
 mod tests {
     use super::*;
     use relic_core::model::{Animation, Interpolation, Lod, Mesh};
 
     #[test]
     fn targets_by_name_and_extension() {
-        assert!(matches!(Target::from_name("GLB"), Some(Target::Glb)));
-        assert!(matches!(Target::for_path(Path::new("a/b.m2")), Ok(Target::Format(f)) if f.name == "m2"));
+        assert_eq!(Target::from_name("GLB").map(|t| t.extension()), Some("glb"));
+        assert!(matches!(Target::for_path(Path::new("a/b.m2")), Ok(t) if t.entry().name == "m2"));
+        assert!(Target::from_name("blp").is_none(), "a texture format is no model target");
         assert!(Target::for_path(Path::new("x.obj")).unwrap_err().is_usage());
         assert!(Target::for_path(Path::new("noext")).is_err());
     }
@@ -219,7 +229,7 @@ mod tests {
                     assert_eq!(paths, target.output_paths(&out), "{name}");
                 }
                 // A game format may not hold the sample; glTF always does.
-                Err(e) => assert!(matches!(target, Target::Format(_)), "{name}: {e}"),
+                Err(e) => assert!(!matches!(name, "glb" | "gltf"), "{name}: {e}"),
             }
         }
     }

@@ -13,11 +13,16 @@ pub enum Error {
         /// What the system said.
         source: std::io::Error,
     },
-    /// The bytes are not a file relic reads.
-    #[error("{}: not a model relic reads ({}, recognised by content)", file.display(), crate::known_formats())]
+    /// The bytes are not a model (or texture) of any registered format (see
+    /// [`crate::Registry::not_read`]).
+    #[error("{}: {}", file.display(), not_read(what.as_deref(), reads))]
     NotModel {
         /// The file.
         file: PathBuf,
+        /// What the file is, when relic can tell (`LithTech LTA model text`).
+        what: Option<String>,
+        /// What the registry reads (`models: ABC, M2; textures: BLP`).
+        reads: String,
     },
     /// The file is damaged or of a version relic refuses.
     #[error("{}: {source}", file.display())]
@@ -26,14 +31,6 @@ pub enum Error {
         file: PathBuf,
         /// Byte offset, field path and cause.
         source: relic_core::ReadError,
-    },
-    /// The glTF file could not be read or the model could not be exported.
-    #[error("{}: {source}", file.display())]
-    Gltf {
-        /// The file.
-        file: PathBuf,
-        /// What went wrong.
-        source: relic_gltf::GltfError,
     },
     /// The model cannot be written in the target format.
     #[error("{}: {source}", file.display())]
@@ -47,6 +44,14 @@ pub enum Error {
     /// model).
     #[error("{0}")]
     Usage(String),
+}
+
+/// The message of [`Error::NotModel`] after the file's name.
+fn not_read(what: Option<&str>, reads: &str) -> String {
+    match what {
+        Some(what) => format!("{what}: not read by this build (relic reads {reads}; recognised by content)"),
+        None => format!("not a model or texture relic reads (it reads {reads}; recognised by content)"),
+    }
 }
 
 impl Error {

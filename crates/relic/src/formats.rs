@@ -1,11 +1,29 @@
-//! The default format registry: every format crate's entry, in detection order.
+//! The built-in formats: every format crate's entry, in detection order, as the cargo features
+//! enabled them. This list is the only list of formats in the workspace: the `relic` command,
+//! `cargo xtask`, the benches and the fuzz targets find every format through it (or through a
+//! [`crate::Registry`] built from it).
 
 use relic_core::format::{Detected, FormatEntry};
 
-/// Every format relic reads, in detection order (strong signatures first; DTX, whose signature is
-/// weak but whose detection requires the sizes to add up to the file, then NOD/NAD, weak, last).
-pub static FORMATS: &[&FormatEntry] =
-    &[&relic_abc::ENTRY, &relic_m2::ENTRY, &relic_blp::ENTRY, &relic_dtx::ENTRY, &relic_nod::ENTRY];
+/// Every format relic reads, in detection order: strong signatures first; DTX, whose signature is
+/// weak but whose detection requires the sizes to add up to the file; NOD/NAD (weak, strict
+/// sizes); then glTF, binary (a magic) and JSON (an object with an `asset` member).
+pub static FORMATS: &[&FormatEntry] = &[
+    #[cfg(feature = "abc")]
+    &relic_abc::ENTRY,
+    #[cfg(feature = "m2")]
+    &relic_m2::ENTRY,
+    #[cfg(feature = "blp")]
+    &relic_blp::ENTRY,
+    #[cfg(feature = "dtx")]
+    &relic_dtx::ENTRY,
+    #[cfg(feature = "nod")]
+    &relic_nod::ENTRY,
+    #[cfg(feature = "gltf")]
+    &relic_gltf::GLB_ENTRY,
+    #[cfg(feature = "gltf")]
+    &relic_gltf::GLTF_ENTRY,
+];
 
 /// The format of a file, judged by its bytes only.
 pub fn detect(bytes: &[u8]) -> Option<(&'static FormatEntry, Detected)> {
@@ -20,6 +38,7 @@ pub fn by_name(name: &str) -> Option<&'static FormatEntry> {
 }
 
 #[cfg(test)]
+#[cfg(all(feature = "abc", feature = "m2", feature = "nod", feature = "blp", feature = "dtx", feature = "gltf"))]
 mod tests {
     use super::*;
 
@@ -38,6 +57,7 @@ mod tests {
                     dirs.push(path);
                     continue;
                 }
+                // A file without an extension is no texture by name.
                 let ext = path.extension().map(|e| e.to_string_lossy().to_ascii_lowercase()).unwrap_or_default();
                 let hostile = path.components().any(|c| c.as_os_str() == "hostile");
                 let found = detect(&std::fs::read(&path).unwrap());
@@ -62,7 +82,7 @@ mod tests {
         assert_eq!(by_name("nad").map(|f| f.name), Some("nod"));
         assert!(by_name("obj").is_none());
         let names: Vec<&str> = FORMATS.iter().map(|f| f.name).collect();
-        assert_eq!(names, ["abc", "m2", "blp", "dtx", "nod"]);
+        assert_eq!(names, ["abc", "m2", "blp", "dtx", "nod", "glb", "gltf"]);
         assert_eq!(by_name("BLP").map(|f| f.name), Some("blp"));
         assert!(by_name("dtx").is_some_and(|f| f.texture.is_some() && f.model.is_none()));
     }

@@ -1,10 +1,13 @@
 //! relic: the crate to depend on for "any model relic reads".
 //!
-//! Each format crate (`relic-abc`, `relic-m2`, `relic-nod`) exposes one
-//! [`FormatEntry`]; this crate assembles them into the default registry
-//! ([`FORMATS`]), recognises files by their bytes ([`detect`]), opens them with the files next to
-//! them that they need ([`open`]) and converts common models to any format or to glTF 2.0
-//! ([`convert`]). The `relic` command, `cargo xtask` and the benches use it; so can you.
+//! Each format crate (`relic-abc`, `relic-m2`, `relic-nod`, `relic-blp`, `relic-dtx`, and
+//! `relic-gltf` with two: `.glb` and `.gltf`) exposes its [`FormatEntry`]; this crate assembles
+//! them into the built-in registry ([`FORMATS`], one cargo feature per format crate, all on by
+//! default), recognises files by their bytes ([`detect`]), opens them with the files next to them
+//! that they need ([`open`]) and converts common models to any format that writes them
+//! ([`convert`]). A [`Registry`] holds a list of formats: [`Registry::builtin`] is [`FORMATS`], and
+//! [`Registry::with`] adds a format of your own (see its example). The `relic` command,
+//! `cargo xtask`, the benches and the fuzz targets find every format through it.
 //!
 //! ```
 //! use std::path::Path;
@@ -17,7 +20,7 @@
 //! println!("{} bones, {} meshes", opened.model.bones.len(), opened.model.meshes.len());
 //!
 //! // To glTF, and to another game's format; what a target cannot hold comes back as losses.
-//! let glb = relic::convert(&opened.model, Target::Glb, Path::new("hero.glb"), &ConvertOptions::default())?;
+//! let glb = relic::convert(&opened.model, Target::for_path(Path::new("hero.glb"))?, Path::new("hero.glb"), &ConvertOptions::default())?;
 //! assert!(glb.value[0].1.starts_with(b"glTF"));
 //! let m2 = relic::convert(&opened.model, Target::from_name("m2").unwrap(), Path::new("hero.m2"), &ConvertOptions::default())?;
 //! for loss in &m2.losses {
@@ -33,39 +36,30 @@ pub struct ReadmeExample;
 
 mod convert;
 mod error;
+pub mod foreign;
 mod formats;
 mod input;
+mod names;
 pub mod original;
+mod registry;
+#[cfg(feature = "gltf")]
 pub mod skins;
+#[cfg(feature = "gltf")]
 mod texture_convert;
+#[cfg(feature = "gltf")]
 pub mod textures;
 
 pub use convert::{ConvertOptions, Outputs, Target, convert, keep_lod0};
 pub use error::Error;
 pub use formats::{FORMATS, by_name, detect as detect_format};
-pub use input::{FolderSiblings, Kind, Opened, detect, load_model, open, read_file, referenced_files, stem};
+pub use input::{FolderSiblings, Opened, detect, load_model, open, read_file, referenced_files};
+pub use names::{file_name, stem};
+pub use registry::{Kind, Registry};
+#[cfg(feature = "gltf")]
 pub use texture_convert::{TextureTarget, convert_texture, is_png, is_texture, read_image, write_image};
 
 pub use relic_core::format::{Content, Detected, FormatEntry, FormatId};
 pub use relic_core::{Converted, Loss, Model};
-
-/// The model formats relic reads, for messages: `ABC, M2, NOD/NAD or glTF` (textures are not
-/// models and are not listed).
-pub fn known_formats() -> String {
-    let models = FORMATS.iter().filter(|f| f.model.is_some());
-    let mut names: Vec<String> = models.map(|f| f.extensions.join("/").to_uppercase()).collect();
-    names.push("glTF".into());
-    let last = names.pop().unwrap_or_default();
-    format!("{} or {last}", names.join(", "))
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn known_formats_lists_every_entry_and_gltf() {
-        assert_eq!(super::known_formats(), "ABC, M2, NOD/NAD or glTF");
-    }
-}
 
 /// The README's example, compiled and run as a doc test.
 #[cfg(doctest)]

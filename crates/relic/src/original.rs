@@ -117,8 +117,7 @@ pub fn compare_files(
     model: &Model,
 ) -> Option<Comparison> {
     let ((first, bytes), rest) = files.split_first()?;
-    let file_name = |p: &std::path::Path| p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let siblings = SiblingBytes(rest.iter().map(|(p, b)| (file_name(p), b.clone())).collect());
-    let name = file_name(first);
+    let siblings = SiblingBytes(rest.iter().map(|(p, b)| (crate::names::file_name(p), b.clone())).collect());
+    let name = crate::names::file_name(first);
     compare(original, entry, &Input { bytes, name: &name, siblings: &siblings }, model)
 }

@@ -10,20 +10,12 @@
 use std::path::{Path, PathBuf};
 
 use relic_core::Loss;
+use relic_core::format::{FormatEntry, Textures};
 use relic_core::model::Model;
 use relic_core::texture::TextureOptions;
 use relic_gltf::MaterialImage;
 
-use crate::formats;
-
-/// The texture format the games of `model_format` load (`m2` → `blp`, `abc` → `dtx`).
-pub fn texture_format_for(model_format: &str) -> Option<&'static str> {
-    match model_format {
-        "m2" => Some("blp"),
-        "abc" => Some("dtx"),
-        _ => None,
-    }
-}
+use crate::registry::Registry;
 
 /// Where a model's textures are written and what they are called.
 #[derive(Debug, Clone, Default)]
@@ -70,17 +62,18 @@ fn names(
 /// paths and bytes) and notes.
 pub type Skins = (Model, Vec<(PathBuf, Vec<u8>)>, Vec<Loss>);
 
-/// Encodes the images of `options` as textures of `model_format` beside the output `out`,
-/// pointing the model's texture records at them (M2). Returns the model to write, the texture
-/// files (whole paths) and notes.
-pub fn skins(model: &Model, model_format: &str, out: &Path, options: &SkinOptions) -> Skins {
+/// Encodes the images of `options` as textures of the format `entry`'s games load (its
+/// [`Textures::Files`], found in `registry`) beside the output `out`, pointing the model's texture
+/// records at them (M2). Returns the model to write, the texture files (whole paths) and notes.
+pub fn skins(model: &Model, entry: &FormatEntry, registry: &Registry, out: &Path, options: &SkinOptions) -> Skins {
+    let model_format = entry.name;
     let mut model = model.clone();
     let mut files = Vec::new();
     let mut notes = Vec::new();
     if options.images.is_empty() {
         return (model, files, notes);
     }
-    let Some(format) = texture_format_for(model_format) else {
+    let Some(Textures::Files(format)) = entry.model.map(|m| m.textures) else {
         notes.push(Loss::new(
             "textures",
             format!(
@@ -90,8 +83,15 @@ pub fn skins(model: &Model, model_format: &str, out: &Path, options: &SkinOption
         ));
         return (model, files, notes);
     };
-    let Some(codec) = formats::by_name(format).and_then(|e| e.texture) else { return (model, files, notes) };
+    let Some(codec) = registry.by_name(format).and_then(|e| e.texture) else {
+        let what = format!("{} images not written: {format} textures are not in this build", options.images.len());
+        notes.push(Loss::new("textures", what));
+        return (model, files, notes);
+    };
+    // An output without a file name gives the textures no stem (`_head.dtx`): the output itself cannot be
+    // written either, with its own error.
     let stem = out.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    // An output without a folder: the current one (the empty path), where the output goes too.
     let dir = out.parent().map(Path::to_path_buf).unwrap_or_default();
     for image in &options.images {
         let element = format!("materials[{}]", image.material);

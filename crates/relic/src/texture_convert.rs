@@ -33,6 +33,14 @@ impl TextureTarget {
     pub fn for_path(path: &Path) -> Option<TextureTarget> {
         path.extension().and_then(|e| e.to_str()).and_then(TextureTarget::from_name)
     }
+
+    /// The file extension written.
+    pub fn extension(&self) -> &'static str {
+        match self {
+            TextureTarget::Png => "png",
+            TextureTarget::Format(f) => f.name,
+        }
+    }
 }
 
 /// True if `bytes` start like a PNG file.
@@ -52,10 +60,11 @@ pub fn read_image(path: &Path, bytes: &[u8], options: &TextureOptions) -> Result
             .map_err(|why| Error::Usage(format!("{}: {why}", path.display())));
     }
     let Some((entry, _)) = formats::detect(bytes).filter(|(_, d)| d.content == Content::Texture) else {
-        return Err(Error::NotModel { file: path.to_path_buf() });
+        return Err(crate::registry::Registry::builtin().not_read(path, bytes));
     };
-    let codec = entry.texture.ok_or_else(|| Error::NotModel { file: path.to_path_buf() })?;
+    let codec = entry.texture.ok_or_else(|| crate::registry::Registry::builtin().not_read(path, bytes))?;
     let siblings = FolderSiblings::of(path);
+    // A path without a file name: the empty name, which Input::name means as unknown.
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let input = Input { bytes, name: &name, siblings: &siblings };
     (codec.decode)(&input, 0, options).map_err(|e| Error::read(path, e))

@@ -71,6 +71,8 @@ impl GameTextures {
         }
         let entries: Vec<(String, PathBuf)> = std::fs::read_dir(dir)
             .map(|rd| rd.flatten().map(|e| (e.file_name().to_string_lossy().to_lowercase(), e.path())).collect())
+            // A folder that cannot be read lists nothing: the search goes on and, if nothing is found, says
+            // where it looked.
             .unwrap_or_default();
         if let Ok(mut cache) = self.listings.lock() {
             cache.insert(dir.to_path_buf(), entries.clone());
@@ -207,6 +209,7 @@ pub fn load_texture(path: &Path) -> Lookup {
         Ok(b) => b,
         Err(e) => return Lookup::Failed(format!("cannot read {}: {e}", path.display())),
     };
+    // A path without a file name: the image gets the empty name (glTF names are optional).
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let key = path.display().to_string();
     let data = match mime_type(&bytes) {

@@ -54,7 +54,8 @@ fn round_trip_file(fixture: &str, ext: &str, test: &str, strip: bool) -> (relic:
     std::fs::create_dir_all(&dir).unwrap();
     let opened = relic::open(Path::new(fixture)).unwrap();
     let glb_path = dir.join("model.glb");
-    let glb = relic::convert(&opened.model, Target::Glb, &glb_path, &ConvertOptions::default()).unwrap();
+    let glb = relic::convert(&opened.model, Target::from_name("glb").unwrap(), &glb_path, &ConvertOptions::default())
+        .unwrap();
     let mut bytes = glb.value[0].1.clone();
     if strip {
         bytes = without_extras(&bytes);

@@ -116,6 +116,6 @@ fn target_version(model: &Model, options: &WriteOptions) -> Result<u32, WriteErr
     match options.version {
         Some(v) if writable(v) => Ok(v),
         Some(v) => Err(WriteError::Unsupported(format!("ABC version {v} cannot be written; choose 6 or 9–13"))),
-        None => Ok(model.recorded_version(crate::FORMAT).filter(|&v| writable(v)).unwrap_or(12)),
+        None => Ok(model.recorded_version(crate::FORMAT).filter(|&v| writable(v)).unwrap_or(crate::DEFAULT_VERSION)),
     }
 }

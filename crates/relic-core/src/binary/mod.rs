@@ -62,6 +62,7 @@ impl<'a> Source<'a> {
 impl Read for Source<'_> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         let start = usize::try_from(self.pos).unwrap_or(usize::MAX).min(self.bytes.len());
+        // start ≤ len (clamped above): never taken.
         let rest = self.bytes.get(start..).unwrap_or_default();
         let n = rest.len().min(buf.len());
         if let (Some(dst), Some(src)) = (buf.get_mut(..n), rest.get(..n)) {

@@ -73,6 +73,7 @@ impl<const N: usize> FixedString<N> {
     /// The bytes before the first NUL (all `N` if there is none).
     pub fn text_bytes(&self) -> &[u8] {
         let end = self.0.iter().position(|&b| b == 0).unwrap_or(N);
+        // end ≤ N (the first NUL, or N): never taken.
         self.0.get(..end).unwrap_or_default()
     }
     /// The text, decoded as Windows-1252.

@@ -58,6 +58,9 @@ impl Skin {
         let (Some(&a), Some(&b)) = (self.offsets.get(v), self.offsets.get(v + 1)) else {
             return &[];
         };
+        // Model::validate checks that the offsets ascend from 0 to the influence count, so for a model a
+        // writer accepts this is never empty by default; an unchecked skin with broken offsets reads as
+        // unskinned here and is refused by validate().
         self.influences.get(a as usize..b as usize).unwrap_or_default()
     }
 
@@ -68,7 +71,13 @@ impl Skin {
 
     /// Largest number of influences on one vertex.
     pub fn max_influences(&self) -> usize {
-        self.offsets.windows(2).map(|w| w.get(1).zip(w.first()).map_or(0, |(b, a)| (b - a) as usize)).max().unwrap_or(0)
+        // A skin of no vertices has at most 0 influences a vertex (the meaning of the default); a pair of
+        // offsets always has two elements.
+        self.offsets
+            .windows(2)
+            .map(|w| w.get(1).zip(w.first()).map_or(0, |(b, a)| b.saturating_sub(*a) as usize))
+            .max()
+            .unwrap_or(0)
     }
 
     /// The `n` strongest influences of vertex `v` (of equal weights, the earlier), in their stored

@@ -13,7 +13,7 @@ use std::any::Any;
 use std::fmt;
 use std::sync::Arc;
 
-use crate::format::FormatId;
+use crate::format::id::FormatId;
 use crate::math::{IDENTITY, Mat4};
 
 mod animation;

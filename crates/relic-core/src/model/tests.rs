@@ -31,3 +31,11 @@ fn recorded_version_is_the_source_then_the_original_of_that_format() {
     model.source = Some(SourceInfo { format: abc, version: 12 });
     assert_eq!(model.recorded_version(abc), Some(12));
 }
+
+#[test]
+fn a_skin_with_descending_offsets_counts_no_influences_instead_of_overflowing() {
+    // Not a valid skin (validate() refuses it), but asking it must not overflow.
+    let skin = Skin { offsets: vec![0, 3, 1], influences: vec![Influence { bone: 0, weight: 1.0 }; 3] };
+    assert_eq!(skin.max_influences(), 3);
+    assert!(skin.vertex(1).is_empty());
+}

@@ -75,7 +75,7 @@ fn map(
         .version
         .or_else(|| model.recorded_version(crate::FORMAT).filter(|v| (256..264).contains(v)))
         .or_else(|| base.as_ref().map(|b| b.version))
-        .unwrap_or(256);
+        .unwrap_or(crate::DEFAULT_VERSION);
     if !(256..264).contains(&version) {
         return Err(unsupported(format!("M2 version {version} cannot be written: only 256–263")));
     }

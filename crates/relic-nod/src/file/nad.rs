@@ -154,6 +154,7 @@ impl NadFile {
                 )));
             }
         }
+        // A capacity hint only (0 where usize cannot hold the size: the writer grows).
         let mut out = ByteWriter::with_capacity(usize::try_from(self.size()).unwrap_or(0));
         binrw::BinWrite::write_le(self, &mut out).map_err(|e| WriteError::from_binrw(&e))?;
         Ok(out.into_bytes())

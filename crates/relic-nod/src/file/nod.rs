@@ -196,11 +196,26 @@ impl NodFile {
         out
     }
 
+    /// The vertices of `group`, which starts at vertex `first` ([`NodFile::group_starts`]).
+    ///
+    /// The group sums equal the arrays' lengths (checked when a file is read,
+    /// `validate::check_groups`, and before one is written), so the range lies inside the array
+    /// and the empty default is never taken for a file relic reads or writes.
+    pub(crate) fn group_vertices(&self, first: usize, group: &NodGroup) -> &[NodVertex] {
+        self.vertices.get(first..first + usize::from(group.num_vertices)).unwrap_or_default()
+    }
+
+    /// The faces of `group`, which starts at face `first` (see [`NodFile::group_vertices`]).
+    pub(crate) fn group_faces(&self, first: usize, group: &NodGroup) -> &[[u16; 3]] {
+        self.faces.get(first..first + usize::from(group.num_faces)).unwrap_or_default()
+    }
+
     /// Writes the file; refuses values that break the format's rules (counts that do not fit
     /// their fields, more than 64 bones, a LOD table that disagrees with the flag or the vertex
     /// count, group sums that disagree with the arrays).
     pub(crate) fn to_bytes(&self) -> Result<Vec<u8>, WriteError> {
         self.check_writable()?;
+        // A capacity hint only (0 on a target whose usize cannot hold the size: the writer grows).
         let size = usize::try_from(self.layout().end).unwrap_or(0);
         let mut out = ByteWriter::with_capacity(size);
         self.write_options(&mut out, Endian::Little, ()).map_err(|e| WriteError::from_binrw(&e))?;

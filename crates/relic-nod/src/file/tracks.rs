@@ -79,6 +79,7 @@ impl NadKey {
         let [c1, c2, c3] = self.coefficients(poly);
         std::array::from_fn(|i| {
             let at = |v: [f32; 3]| f64::from(v.get(i).copied().unwrap_or(0.0));
+            // i < 3 (array::from_fn over three components): the default is never taken.
             at(self.value) + s * (at(c1) + s * (at(c2) + s * at(c3)))
         })
     }
@@ -88,6 +89,7 @@ impl NadKey {
         let [c1, c2, c3] = self.coefficients(poly);
         std::array::from_fn(|i| {
             let at = |v: [f32; 3]| f64::from(v.get(i).copied().unwrap_or(0.0));
+            // i < 3, as in `eval`: never taken.
             at(c1) + s * (2.0 * at(c2) + 3.0 * s * at(c3))
         })
     }

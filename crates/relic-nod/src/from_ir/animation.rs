@@ -143,6 +143,8 @@ fn vector_keys(
     let fps = f64::from(FRAMES_PER_SECOND);
     let frames = increasing_frames(ch.times.iter().map(|t| f64::from(*t) * fps));
     let per_key = if ch.interpolation == Interpolation::CubicSpline { 3 } else { 1 };
+    // k < the key count and a validated channel holds per_key values a key: the defaults here are never
+    // taken.
     let value = |k: usize| convert(values.get(per_key * k + per_key / 2).copied().unwrap_or_default());
     let mut keys = Vec::with_capacity(frames.len());
     for (j, &(k, frame)) in frames.iter().enumerate() {
@@ -156,12 +158,14 @@ fn vector_keys(
                 Interpolation::Linear => [relic_core::math::sub3(p1, p0), [0.0; 3], [0.0; 3]],
                 Interpolation::CubicSpline => {
                     let d = f64::from(next_frame - frame) / fps;
+                    // A cubic channel holds three values a key (in, value, out): never taken.
                     let m0 = convert(values.get(3 * k + 2).copied().unwrap_or_default());
                     let m1 = convert(values.get(3 * k1).copied().unwrap_or_default());
                     let s = (f64::from(next_frame) - f64::from(frame)) * f64::from(frame_scale);
                     let (s2, s3) = (s * s, s * s * s);
                     let f = |x: f32| f64::from(x);
                     let c1 = m0.map(|m| (d * f(m) / s) as f32);
+                    // i < 3: never taken.
                     let at = |v: [f32; 3], i: usize| f(v.get(i).copied().unwrap_or(0.0));
                     let c2 = std::array::from_fn(|i| {
                         let (p0, p1, m0, m1) = (at(p0, i), at(p1, i), at(m0, i), at(m1, i));

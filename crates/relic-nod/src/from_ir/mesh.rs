@@ -61,9 +61,11 @@ pub(crate) fn write_groups(
     let mut computed_normals: Vec<Option<Vec<[f32; 3]>>> = vec![None; model.meshes.len()];
     for (j, plan) in planned.iter().enumerate() {
         let Some(mesh) = model.meshes.get(plan.mesh) else { continue };
+        // One binding list per mesh and plan.mesh < the meshes (planned from them): never taken.
         let mesh_bindings = bindings.get(plan.mesh).map(Vec::as_slice).unwrap_or_default();
         let group_bindings: Vec<Binding> =
             plan.vertices.iter().map(|&v| mesh_bindings.get(v as usize).copied().unwrap_or(Binding::Unbound)).collect();
+        // One name index per plan (built from the same list): never taken.
         let index = mesh_index.get(j).copied().unwrap_or(0);
         let (group, flags_bone) = write_group(w, j, plan, mesh, &group_bindings, index, losses)?;
         let overrides = fits.map(|s| &s.vertex_overrides);
@@ -71,6 +73,9 @@ pub(crate) fn write_groups(
         let normals = mesh_normals(mesh, plan.mesh, &mut computed_normals, losses);
         for (k, &v) in plan.vertices.iter().enumerate() {
             let v = v as usize;
+            // v is a vertex of a validated mesh (Model::validate, before any writing), inside positions,
+            // normals (computed or checked to match) and a full UV set: the defaults below are never taken,
+            // except the UV of a mesh without UVs, written as (0, 0).
             let pos = mesh.positions.get(v).copied().unwrap_or_default();
             let norm = normals.get(v).copied().unwrap_or_default();
             let uv = mesh.uv_sets.first().and_then(|set| set.get(v)).copied().unwrap_or_default();
@@ -168,6 +173,7 @@ fn split(n: usize, triangles: impl Iterator<Item = [u32; 3]>) -> Vec<Planned> {
             .iter()
             .enumerate()
             .filter(|(k, v)| {
+                // k < 3 (a corner of this triangle): never taken.
                 stamp.get(**v as usize) != Some(&current) && !tri.get(..*k).unwrap_or_default().contains(v)
             })
             .count();
@@ -192,6 +198,7 @@ fn split(n: usize, triangles: impl Iterator<Item = [u32; 3]>) -> Vec<Planned> {
                     *p = true;
                 }
             }
+            // vi is a validated vertex index and `local` has one slot per vertex: never taken.
             *corner = local.get(vi).copied().unwrap_or(0) as u16;
         }
         chunk.faces.push(face);
@@ -231,6 +238,7 @@ pub(crate) fn fresh_mesh_names(
     let mut names: Vec<&str> = Vec::new();
     let mut index = Vec::with_capacity(planned.len());
     for p in planned {
+        // p.mesh < the meshes (planned from them): never taken.
         let name = model.meshes.get(p.mesh).map(|m| m.name.as_str()).unwrap_or_default();
         let i = match names.iter().position(|n| *n == name) {
             Some(i) => i,
@@ -315,6 +323,7 @@ fn mesh_normals<'a>(
         losses.push(Loss::new(format!("meshes[{m}] {:?}", mesh.name), "has no normals: computed from the triangles"));
         *slot = Some(face_normals(mesh));
     }
+    // The slot was filled just above: never taken.
     slot.as_deref().unwrap_or_default()
 }
 

@@ -101,6 +101,7 @@ pub(crate) fn model_bindings(
             scratch.extend(influences.iter().filter_map(|i| map.nod(i.bone as usize).map(|b| (b, i.weight))));
             let fitted = legal_binding(&scratch, parent_of);
             if fitted.moved > 1e-6 && mesh.lod.level == 0 {
+                // v < the skin's vertex count = the validated mesh's: never taken.
                 let p = mesh.positions.get(v).copied().unwrap_or_default();
                 refitted.push(p, influences, fitted, map, model.bones.len());
             }

@@ -127,6 +127,7 @@ fn cubic_channel(
                 let [c1, c2, c3] = key.coefficients(poly);
                 let out = c1.map(|c| (scale * f64::from(c)) as f32);
                 let into_next: [f32; 3] = std::array::from_fn(|i| {
+                    // i < 3 (array::from_fn over three components): the default is never taken.
                     let at = |c: [f32; 3]| f64::from(c.get(i).copied().unwrap_or(0.0));
                     (scale * (at(c1) + 2.0 * s * at(c2) + 3.0 * s * s * at(c3))) as f32
                 });
@@ -158,6 +159,7 @@ pub(crate) fn rotation_channel(track: &NadTrack, choices: &NadChoices) -> Channe
         let first = f64::from(key.frame).floor() + 1.0;
         std::iter::once(f64::from(key.frame)).chain((0..interior(k, key)).map(move |i| first + i as f64))
     });
+    // A capacity hint only (the sample count is bounded by the budget checked on reading).
     let capacity = usize::try_from(total).unwrap_or(0);
     let mut times: Vec<f32> = Vec::with_capacity(capacity);
     let mut values: Vec<[f32; 4]> = Vec::with_capacity(capacity);

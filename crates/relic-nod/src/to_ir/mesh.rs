@@ -20,8 +20,7 @@ pub(crate) fn meshes_to_ir(file: &NodFile, choices: &NodChoices) -> (Vec<Mesh>, 
     for (g, (group, (v0, f0))) in file.groups.iter().zip(file.group_starts()).enumerate() {
         let tail = choices.group_tail.value.decode(group.tail);
         let flags = tail.effective_flags();
-        let vertices = file.vertices.get(v0..v0 + usize::from(group.num_vertices)).unwrap_or_default();
-        let faces = file.faces.get(f0..f0 + usize::from(group.num_faces)).unwrap_or_default();
+        let (vertices, faces) = (file.group_vertices(v0, group), file.group_faces(f0, group));
         let mut bindings = Vec::with_capacity(vertices.len());
         for (k, v) in vertices.iter().enumerate() {
             let binding = Binding::decode(v.weight, v.bone_num, flags, tail.bone, &parents);

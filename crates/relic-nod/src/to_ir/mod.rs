@@ -69,7 +69,7 @@ fn source(file: &NodFile, vertex_overrides: Vec<VertexOverride>) -> NodSource {
         .iter()
         .zip(file.group_starts())
         .map(|(g, (_, f0))| {
-            let faces = file.faces.get(f0..f0 + usize::from(g.num_faces)).unwrap_or_default();
+            let faces = file.group_faces(f0, g);
             GroupSource {
                 reserved: g.reserved,
                 min_vertices: g.min_vertices,

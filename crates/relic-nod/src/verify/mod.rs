@@ -137,6 +137,8 @@ fn ir_rebuild(model: &Model, choices: &NodChoices) -> Result<String, String> {
 /// The first part of two models that differs.
 pub fn model_difference(a: &Model, b: &Model) -> String {
     if a.bones != b.bones {
+        // Unequal lists whose common part is equal differ in length: the first bone index is as good a place
+        // to name as any.
         let i = a.bones.iter().zip(&b.bones).position(|(x, y)| x != y).unwrap_or(0);
         return format!("bones differ (first at {i} of {}/{})", a.bones.len(), b.bones.len());
     }

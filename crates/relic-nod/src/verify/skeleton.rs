@@ -78,7 +78,7 @@ pub fn bind_pose(file: &NodFile, choices: &NodChoices) -> BindPose {
     let (mut spread, mut n) = (0.0f64, 0usize);
     for (group, (first, _)) in file.groups.iter().zip(file.group_starts()) {
         let tail = choices.group_tail.value.decode(group.tail);
-        let vertices = file.vertices.get(first..first + usize::from(group.num_vertices)).unwrap_or_default();
+        let vertices = file.group_vertices(first, group);
         for v in vertices {
             let p = v.pos.map(f64::from);
             let binding = Binding::decode(v.weight, v.bone_num, tail.effective_flags(), tail.bone, &parents);
@@ -122,6 +122,7 @@ pub(crate) fn lod_order(file: &NodFile) -> Option<Result<String, String>> {
             )));
         }
         for local in group.min_vertices..group.num_vertices {
+            // The LOD table has one entry per vertex (checked when it is read): never taken.
             let to = lod.get(first + usize::from(local)).copied().unwrap_or(0);
             if to >= local {
                 return Some(Err(format!("group {g}: vertex {local} collapses into {to}, not a lower index")));

@@ -4,7 +4,7 @@
 //! relic-core knows no format. A format is named by a [`FormatId`] its own crate defines
 //! (`relic_abc::FORMAT`), recognised by its own `detect`, and read and written through the
 //! function pointers of its entry. Adding a format is adding a crate with an entry and listing that
-//! entry in `relic::FORMATS`.
+//! entry in `relic::FORMATS` (docs/ARCHITECTURE.md, "Adding a format").
 //!
 //! ```
 //! use relic_core::format::{Content, Detected, FormatId, Input};
@@ -18,8 +18,8 @@
 //! assert_eq!(TOY.to_string(), "toy");
 //! ```
 
-use std::fmt;
 use std::ops::RangeInclusive;
+use std::path::PathBuf;
 
 use crate::check::Checks;
 use crate::convert::{Converted, WriteOptions};
@@ -28,76 +28,11 @@ use crate::info::Info;
 use crate::model::{Model, SourceInfo};
 use crate::texture::{Image, TextureOptions};
 
-/// The name of a format (`abc`, `m2`, `nod`, `nad`, `gltf`, `blp`, `dtx`): at most 7 lower-case
-/// ASCII letters or digits, held inline so that it is `Copy` and can be rebuilt from text (glTF
-/// extras name the format a model came from).
-#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct FormatId {
-    len: u8,
-    bytes: [u8; 7],
-}
+pub(crate) mod id;
+mod io;
 
-impl FormatId {
-    /// A format name known at compile time. Panics (at compile time, in a `const`) for a name
-    /// that is empty, longer than 7 bytes or not lower-case ASCII letters and digits.
-    // A bad name is a bug in the format crate that names it, found when its constant is built.
-    #[allow(clippy::panic)]
-    pub const fn new(name: &'static str) -> Self {
-        match Self::from_bytes(name.as_bytes()) {
-            Some(id) => id,
-            None => panic!("a format name is 1 to 7 lower-case ASCII letters or digits"),
-        }
-    }
-
-    /// The format named by `name` (as [`FormatId::as_str`] prints it), if it is a valid name.
-    pub fn parse(name: &str) -> Option<Self> {
-        Self::from_bytes(name.as_bytes())
-    }
-
-    // `i` stays below `name.len()` ≤ 7 = `bytes.len()` (checked first); `get` is not const.
-    #[allow(clippy::indexing_slicing)]
-    const fn from_bytes(name: &[u8]) -> Option<Self> {
-        if name.is_empty() || name.len() > 7 {
-            return None;
-        }
-        let mut bytes = [0u8; 7];
-        let mut i = 0;
-        while i < name.len() {
-            let c = name[i];
-            if !(c.is_ascii_lowercase() || c.is_ascii_digit()) {
-                return None;
-            }
-            bytes[i] = c;
-            i += 1;
-        }
-        Some(Self { len: name.len() as u8, bytes })
-    }
-
-    /// The name.
-    pub fn as_str(&self) -> &str {
-        let bytes = self.bytes.get(..usize::from(self.len)).unwrap_or_default();
-        std::str::from_utf8(bytes).unwrap_or_default()
-    }
-}
-
-impl fmt::Display for FormatId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl fmt::Debug for FormatId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "FormatId({})", self.as_str())
-    }
-}
-
-#[cfg(feature = "serde")]
-impl serde::Serialize for FormatId {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
+pub use id::FormatId;
+pub use io::{Input, NoSiblings, Output, SiblingBytes, SiblingFile, Siblings, Written};
 
 /// What a recognised file holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -162,95 +97,22 @@ impl Versions {
     }
 }
 
-/// Files next to the one being read, found by name (an M2's `NAME00.skin`, `NAME0060-00.anim`).
-pub trait Siblings {
-    /// The bytes of the file called `name` next to the input (matched without regard to letter
-    /// case where the file system allows), `Ok(None)` if there is none.
-    fn read(&self, name: &str) -> std::io::Result<Option<Vec<u8>>>;
-}
-
-/// No sibling files: the input is a byte slice on its own.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct NoSiblings;
-
-impl Siblings for NoSiblings {
-    fn read(&self, _name: &str) -> std::io::Result<Option<Vec<u8>>> {
-        Ok(None)
-    }
-}
-
-/// Sibling files held in memory (a file just written, tests, fuzzing, callers without a folder):
-/// name → bytes, matched without regard to letter case.
-#[derive(Debug, Clone, Default)]
-pub struct SiblingBytes(pub Vec<(String, Vec<u8>)>);
-
-impl Siblings for SiblingBytes {
-    fn read(&self, name: &str) -> std::io::Result<Option<Vec<u8>>> {
-        Ok(self.0.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, b)| b.clone()))
-    }
-}
-
-/// One file to read: its bytes, its name (whose stem names its siblings) and its siblings.
-#[derive(Clone, Copy)]
-pub struct Input<'a> {
-    /// The file's bytes.
-    pub bytes: &'a [u8],
-    /// The file name without folder (`GnomePounder.m2`); empty when unknown.
-    pub name: &'a str,
-    /// Loads the files next to it.
-    pub siblings: &'a dyn Siblings,
-}
-
-impl<'a> Input<'a> {
-    /// Bytes with no name and no siblings.
-    pub fn bytes_only(bytes: &'a [u8]) -> Self {
-        Self { bytes, name: "", siblings: &NoSiblings }
-    }
-
-    /// The file name without its last extension (`GnomePounder`).
-    pub fn stem(&self) -> &'a str {
-        match self.name.rfind('.') {
-            Some(dot) if dot > 0 => self.name.get(..dot).unwrap_or(self.name),
-            _ => self.name,
-        }
-    }
-}
-
-impl fmt::Debug for Input<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Input({:?}, {} bytes)", self.name, self.bytes.len())
-    }
-}
-
-/// A file written beside the main output, named `<output stem><suffix>` (`00.skin`).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SiblingFile {
-    /// What follows the output's stem in the file name.
-    pub suffix: String,
-    /// Its bytes.
-    pub bytes: Vec<u8>,
-}
-
-/// The bytes of a written file and of the files written beside it.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct Written {
-    /// The main file.
-    pub bytes: Vec<u8>,
-    /// Files beside it (M2 `.skin`/`.anim` of Wrath and later).
-    pub siblings: Vec<SiblingFile>,
-}
-
-impl Written {
-    /// One file, nothing beside it.
-    pub fn single(bytes: Vec<u8>) -> Self {
-        Self { bytes, siblings: Vec::new() }
-    }
-}
-
 /// Reads a file into the common model; the losses list notes (a missing optional part).
 pub type ReadModel = fn(&Input<'_>) -> Result<Converted<Model>, ReadError>;
-/// Builds a file (and its siblings) from the common model.
-pub type WriteModel = fn(&Model, &WriteOptions) -> Result<Converted<Written>, WriteError>;
+/// Builds a file (and the files beside it) from the common model, to be written as `output`.
+pub type WriteModel = fn(&Model, &WriteOptions, &Output) -> Result<Converted<Written>, WriteError>;
+
+/// Where the textures of a model format's files are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Textures {
+    /// Nowhere relic writes: the files name no texture file (NOD: the game finds its skins).
+    NoFiles,
+    /// In files of the registered texture format of this name beside the model (`dtx` for ABC,
+    /// `blp` for M2): the facade writes an editor's images as such files.
+    Files(&'static str),
+    /// Inside the model file (glTF): the writer embeds the pixels [`Output::textures`] finds.
+    Embedded,
+}
 
 /// Reading and writing models.
 #[derive(Debug, Clone, Copy)]
@@ -259,6 +121,20 @@ pub struct ModelCodec {
     pub read: ReadModel,
     /// Common model → file.
     pub write: WriteModel,
+    /// Where the format's textures are.
+    pub textures: Textures,
+    /// The suffixes of the files every write puts beside the output, each named
+    /// `<output stem><suffix>` (a `.gltf`'s `.bin`), so that a tool can check them before any
+    /// work. Files that depend on the model (an M2's `.skin` files) are not listed.
+    pub beside: &'static [&'static str],
+    /// The files outside an input that belong to it as much as the file itself (a `.gltf`'s
+    /// buffers and images, resolved in [`Siblings::folder`]), so that a tool never writes over
+    /// them; `None` for formats whose files name no other file by path.
+    pub references: Option<fn(&Input<'_>) -> Vec<PathBuf>>,
+    /// Whether a file of this format is a game's own file, which the facade records as the
+    /// model's [`Model::original`] when it reads it (to compare the file written back with it);
+    /// `false` for glTF, whose reader takes the record the file carries.
+    pub records_original: bool,
 }
 
 /// Adding clips from an animation file to a model (NAD onto NOD).
@@ -317,32 +193,16 @@ impl FormatEntry {
     pub fn has_extension(&self, extension: &str) -> bool {
         self.extensions.iter().any(|e| e.eq_ignore_ascii_case(extension))
     }
+
+    /// The format as messages name it: its extensions in capitals (`ABC`, `NOD/NAD`).
+    pub fn label(&self) -> String {
+        self.extensions.join("/").to_uppercase()
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn format_ids_are_short_lower_case_names() {
-        const ABC: FormatId = FormatId::new("abc");
-        assert_eq!(ABC.as_str(), "abc");
-        assert_eq!(FormatId::parse("abc"), Some(ABC));
-        assert_eq!(FormatId::parse("m2").map(|f| f.to_string()), Some("m2".into()));
-        for bad in ["", "ABC", "toolongname", "a.b", "a b"] {
-            assert_eq!(FormatId::parse(bad), None, "{bad:?}");
-        }
-        assert_ne!(FormatId::new("nod"), FormatId::new("nad"));
-    }
-
-    #[test]
-    fn inputs_know_their_stem() {
-        let input = Input { bytes: &[], name: "GnomePounder.m2", siblings: &NoSiblings };
-        assert_eq!(input.stem(), "GnomePounder");
-        assert_eq!(Input { name: "noext", ..input }.stem(), "noext");
-        assert_eq!(Input { name: ".hidden", ..input }.stem(), ".hidden");
-        assert_eq!(Input::bytes_only(&[]).stem(), "");
-    }
 
     #[test]
     fn version_sets_print_and_answer() {
