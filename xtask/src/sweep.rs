@@ -106,7 +106,7 @@ fn check_texture(path: &Path, bytes: &[u8], kind: Kind, failures: &mut Vec<(&'st
             .map(drop)
             .map_err(|e| e.to_string())
     });
-    let Kind::Game(entry, _) = kind else { return };
+    let entry = kind.entry;
     guarded("rewrite", failures, || {
         let out = Path::new("out").with_extension(entry.name);
         let written = relic::convert_texture(path, bytes, TextureTarget::Format(entry), &out, &options)
@@ -143,7 +143,7 @@ fn check_model(
     let options = ConvertOptions { textures: Some(std::sync::Arc::new(textures)), ..ConvertOptions::default() };
     let mut glb = None;
     guarded("glb", failures, || {
-        let out = relic::convert(&model, Target::Glb, Path::new("out.glb"), &options).map_err(|e| e.to_string())?;
+        let out = relic::convert(&model, Target::from_name("glb").ok_or("no glb target")?, Path::new("out.glb"), &options).map_err(|e| e.to_string())?;
         glb = out.value.into_iter().next().map(|(_, b)| b);
         Ok(())
     });
@@ -163,8 +163,11 @@ fn check_model(
             if report.clean() { Ok(()) } else { Err(report.line()) }
         });
     }
-    let Kind::Game(entry, _) = kind else { return };
-    guarded("rewrite", failures, || rewrite(path, bytes, entry, &model));
+    // A game format writes its own files back; glTF (no original recorded) is not swept for that.
+    if !kind.entry.model.is_some_and(|m| m.records_original) {
+        return;
+    }
+    guarded("rewrite", failures, || rewrite(path, bytes, kind.entry, &model));
 }
 
 /// `relic convert` of the model into its own format, compared byte for byte with the file and the
@@ -172,7 +175,7 @@ fn check_model(
 fn rewrite(path: &Path, bytes: &[u8], entry: &'static relic::FormatEntry, model: &relic::Model) -> Result<(), String> {
     let out = path.with_file_name(format!("{}.sweep", relic::stem(path))).with_extension(entry.name);
     let written =
-        relic::convert(model, Target::Format(entry), &out, &ConvertOptions::default()).map_err(|e| e.to_string())?;
+        relic::convert(model, Target::new(entry).ok_or("the format writes no models")?, &out, &ConvertOptions::default()).map_err(|e| e.to_string())?;
     let stem = relic::stem(&out);
     let siblings = relic::FolderSiblings::of(path);
     for (file, data) in &written.value {
