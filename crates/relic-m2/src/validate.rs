@@ -441,7 +441,7 @@ impl Visitor<'_> for Spans {
     fn records<R: Record>(&mut self, _: Field, array: &M2Array<R>) {
         self.push(u64::from(array.offset), array.len() as u64 * R::size(self.version));
         for record in array.iter() {
-            record.visit(self);
+            record.walk("", self);
         }
     }
 }
@@ -488,7 +488,7 @@ impl Visitor<'_> for Name {
         let outer = self.owner;
         for (i, record) in array.iter().enumerate() {
             self.owner = Some((field, i));
-            record.visit(self);
+            record.walk("", self);
         }
         self.owner = outer;
     }

@@ -6,9 +6,14 @@
 //! All offsets are absolute; blocks are 16-byte aligned in Blizzard's files (§1), and the writer
 //! lays them out that way ([`Layout`]).
 //!
+//! Every record holding tracks is one type for both track kinds ([`TrackKind`]): `Bone` is
+//! `Bone<Ranged>`, the 256–263 record; `Bone<PerSequence>` is Wrath's
+//! ([`wrath::WrathBone`]).
+//!
 //! | module | records |
 //! |---|---|
 //! | `header` | [`M2File`] |
+//! | `kind` | [`TrackKind`]: [`Ranged`] (256–263), [`PerSequence`] (264 on) |
 //! | `array`, `track`, `quat` | [`M2Array`], [`Track`], [`EventTrack`], [`SplineTrack`], [`RotationTrack`], compressed quaternions |
 //! | `sequence` | [`Sequence`], [`Bounds`], [`PlayableAnimation`] |
 //! | `bone` | [`Bone`] and its flags |
@@ -19,15 +24,22 @@
 //! | `effects` | [`Ribbon`], [`Particle`], [`ParticleBlend`] |
 
 //!
-//! `record` says which blocks each record points to; `layout` and `write` place and write them.
+//! `record` walks the blocks each record points to (derived from its fields, [`record!`]-declared);
+//! `layout` and `write` place and write them.
 
 pub(crate) mod array;
 mod attachment;
 mod bone;
+// binrw's readers of `parse_with` fields pass their `()` arguments as a value; inside `record!`
+// clippy takes the generated code for this crate's own.
+#[allow(clippy::unit_arg)]
 mod effects;
 mod header;
+pub(crate) mod kind;
 pub(crate) mod layout;
+#[allow(clippy::unit_arg)]
 pub(crate) mod material;
+#[allow(clippy::unit_arg)]
 pub(crate) mod mesh;
 mod quat;
 pub(crate) mod record;
@@ -43,6 +55,7 @@ pub use attachment::{Attachment, Event};
 pub use bone::*;
 pub use effects::{Particle, ParticleBlend, Ribbon};
 pub use header::{FLAG_BLEND_OVERRIDES, HEADER_SIZE, M2File};
+pub use kind::{Part, PerSequence, Ranged, TrackKind, Value};
 pub use layout::Layout;
 pub use material::{Color, RenderFlag, Texture, TextureTransform, TextureWeight};
 pub use mesh::{Submesh, TextureUnit, Vertex, View};

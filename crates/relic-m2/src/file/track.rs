@@ -7,6 +7,7 @@
 //! with its key times strictly increasing. Each failure names the field and its byte offset.
 
 use std::io::{Read, Seek};
+use std::sync::Arc;
 
 use binrw::{BinRead, BinResult, BinWrite, Endian, binrw};
 use bytemuck::Pod;
@@ -17,23 +18,45 @@ use serde::{Deserialize, Serialize};
 use super::array::{M2Array, pod_array, pod_keys, write_keys};
 use super::layout::Layout;
 use super::quat::decode_quat;
-use super::record::{Field, Visitor};
+use super::record::{Field, Visitor, Walk};
 
-/// What records need to know while they are read.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// What records need to know while they are read: the version, the sequences, and from Wrath on
+/// which sequences keep their keys in a `.anim` file, with those files' bytes.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Ctx {
-    /// File version (256–263).
+    /// File version.
     pub version: u32,
-    /// Number of sequences (tracks have one range per sequence, plus a terminator).
+    /// Number of sequences (a track has one range, or one timeline, per sequence).
     pub sequences: u32,
     /// Number of global sequences (a track's clock index must be below it).
     pub global_sequences: u32,
+    /// Per sequence (264 on): the bytes of the `.anim` holding its keys (after alias resolution),
+    /// or `None` when the keys are inside the `.m2`. Empty before Wrath.
+    pub anims: Vec<Option<Arc<Vec<u8>>>>,
 }
 
 impl Ctx {
-    /// True for The Burning Crusade layouts (260–263).
-    pub fn tbc(self) -> bool {
+    /// The context of a file's tracks: its version, its sequence and global-sequence counts and
+    /// the `.anim` bytes of each external sequence (indexed by sequence; aliases carry their
+    /// target's).
+    pub fn new(version: u32, global_sequences: usize, sequences: usize, anims: &[Option<Arc<Vec<u8>>>]) -> Self {
+        Ctx {
+            version,
+            sequences: sequences as u32,
+            global_sequences: global_sequences as u32,
+            anims: (0..sequences).map(|s| anims.get(s).cloned().flatten()).collect(),
+        }
+    }
+
+    /// True for the layouts of 260 on (The Burning Crusade's 4-byte bone field, compressed
+    /// rotations, 48-byte submeshes).
+    pub fn tbc(&self) -> bool {
         self.version >= 260
+    }
+
+    /// The `.anim` bytes of sequence `s`, if its keys are external.
+    pub(crate) fn anim(&self, s: usize) -> Option<&[u8]> {
+        self.anims.get(s).and_then(|a| a.as_deref()).map(Vec::as_slice)
     }
 }
 
@@ -54,7 +77,7 @@ pub fn values_per_key(interpolation: u16) -> usize {
 /// An animated value (`M2Track<T>`, 28 bytes before Wrath).
 #[binrw]
 #[brw(little)]
-#[br(import(ctx: Ctx))]
+#[br(import(ctx: &Ctx))]
 #[bw(import(layout: &Layout))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Track<T: Pod> {
@@ -102,8 +125,11 @@ impl<T: Pod> Track<T> {
     pub fn is_empty(&self) -> bool {
         self.timestamps.is_empty()
     }
-    /// Visits the track's three blocks (`name` is the track's field).
-    pub(crate) fn visit<'f, V: Visitor<'f>>(&'f self, name: &'static str, v: &mut V) {
+}
+
+/// Three blocks: ranges, timestamps, values.
+impl<T: Pod> Walk for Track<T> {
+    fn walk<'f, V: Visitor<'f>>(&'f self, name: &'static str, v: &mut V) {
         // Most tracks of a real file have no key at all: one call instead of three.
         if self.ranges.is_empty() && self.timestamps.is_empty() && self.values.is_empty() {
             return v.empty(3);
@@ -117,7 +143,7 @@ impl<T: Pod> Track<T> {
 /// An event's firing times (`M2TrackBase`, 20 bytes before Wrath): a track without values.
 #[binrw]
 #[brw(little)]
-#[br(import(ctx: Ctx))]
+#[br(import(ctx: &Ctx))]
 #[bw(import(layout: &Layout))]
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct EventTrack {
@@ -139,9 +165,9 @@ pub struct EventTrack {
     pub timestamps: M2Array<u32>,
 }
 
-impl EventTrack {
-    /// Visits the track's two blocks.
-    pub(crate) fn visit<'f, V: Visitor<'f>>(&'f self, name: &'static str, v: &mut V) {
+/// Two blocks: ranges, timestamps.
+impl Walk for EventTrack {
+    fn walk<'f, V: Visitor<'f>>(&'f self, name: &'static str, v: &mut V) {
         v.pod(Field::part(name, "ranges"), &self.ranges);
         v.pod(Field::part(name, "timestamps"), &self.timestamps);
     }
@@ -151,7 +177,7 @@ impl EventTrack {
 /// interpolation (measured on the real file: a one-key position block spans 36 bytes).
 #[binrw]
 #[brw(little)]
-#[br(import(ctx: Ctx))]
+#[br(import(ctx: &Ctx))]
 #[bw(import(layout: &Layout))]
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct SplineTrack<T: Pod> {
@@ -175,9 +201,9 @@ pub struct SplineTrack<T: Pod> {
     pub values: M2Array<[T; 3]>,
 }
 
-impl<T: Pod> SplineTrack<T> {
-    /// Visits the track's three blocks.
-    pub(crate) fn visit<'f, V: Visitor<'f>>(&'f self, name: &'static str, v: &mut V) {
+/// Three blocks: ranges, timestamps, values.
+impl<T: Pod> Walk for SplineTrack<T> {
+    fn walk<'f, V: Visitor<'f>>(&'f self, name: &'static str, v: &mut V) {
         v.pod(Field::part(name, "ranges"), &self.ranges);
         v.pod(Field::part(name, "timestamps"), &self.timestamps);
         v.pod(Field::part(name, "values"), &self.values);
@@ -207,8 +233,8 @@ impl Default for RotationTrack {
 /// variant's error (an out-of-range key, say) with a list of every variant's error; here the
 /// version alone decides, so the track's own error is kept.
 impl BinRead for RotationTrack {
-    type Args<'a> = (Ctx,);
-    fn read_options<R: Read + Seek>(reader: &mut R, endian: Endian, args: (Ctx,)) -> BinResult<Self> {
+    type Args<'a> = (&'a Ctx,);
+    fn read_options<R: Read + Seek>(reader: &mut R, endian: Endian, args: (&Ctx,)) -> BinResult<Self> {
         if args.0.tbc() {
             Track::read_options(reader, endian, args).map(RotationTrack::Compressed)
         } else {
@@ -233,12 +259,14 @@ impl RotationTrack {
             RotationTrack::Compressed(t) => t.values.iter().map(|q| decode_quat(*q)).collect(),
         }
     }
+}
 
-    /// Visits the track's three blocks.
-    pub(crate) fn visit<'f, V: Visitor<'f>>(&'f self, name: &'static str, v: &mut V) {
+/// The three blocks of the track the version names.
+impl Walk for RotationTrack {
+    fn walk<'f, V: Visitor<'f>>(&'f self, name: &'static str, v: &mut V) {
         match self {
-            RotationTrack::Float(t) => t.visit(name, v),
-            RotationTrack::Compressed(t) => t.visit(name, v),
+            RotationTrack::Float(t) => t.walk(name, v),
+            RotationTrack::Compressed(t) => t.walk(name, v),
         }
     }
 }

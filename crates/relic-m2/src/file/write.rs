@@ -23,7 +23,7 @@ use relic_core::WriteError;
 use super::array::M2Array;
 use super::header::M2File;
 use super::layout::Layout;
-use super::record::{Field, Record, Visitor};
+use super::record::{Field, Record, Visitor, pairs};
 
 /// Every block starts on a 16-byte boundary, zero-padded (Blizzard's exporter does this).
 pub(crate) const ALIGN: u64 = 16;
@@ -123,17 +123,18 @@ impl Layout {
 }
 
 /// How many pairs the layout pass will fill: the header's and those of the records it points to
-/// (the records of those records — a view's submeshes — have none).
+/// (the records of those records — a view's submeshes — have none). The records of one array
+/// hold as many pairs each; only a camera's differ by version.
 fn pairs_hint(file: &M2File) -> usize {
     /// Adds up the pairs of the header's record arrays.
-    struct Count(usize, u32);
+    struct Count(usize);
     impl Visitor<'_> for Count {
         fn pod<T: Pod>(&mut self, _: Field, _: &M2Array<T>) {}
         fn records<R: Record>(&mut self, _: Field, array: &M2Array<R>) {
-            self.0 += array.len() * R::pairs(self.1);
+            self.0 += array.len() * array.first().map_or(0, pairs);
         }
     }
-    let mut count = Count(file.header_pairs(), file.version);
+    let mut count = Count(file.header_pairs());
     file.visit(&mut count);
     count.0
 }
@@ -195,13 +196,12 @@ impl<'f> Visitor<'f> for Place<'f> {
         // The records' own pairs come next in the writer's order: they are written with the
         // records, before any block placed from here on.
         let base = self.layout.pairs.len();
-        let pairs = R::pairs(self.layout.version);
-        self.layout.pairs.resize(base + n * pairs, 0);
+        let held: usize = array.iter().map(pairs).sum();
+        self.layout.pairs.resize(base + held, 0);
         let outer = std::mem::replace(&mut self.cursor, base);
         for record in array.iter() {
-            record.visit(self);
+            record.walk("", self);
         }
-        debug_assert_eq!(self.cursor, base + n * pairs, "{field}: Record::PAIRS disagrees with Record::visit");
         self.cursor = outer;
     }
 }
@@ -267,54 +267,56 @@ mod tests {
     use super::*;
     use crate::file::*;
 
-    /// Counts the pairs of the blocks a record visits.
-    #[derive(Default)]
-    struct Count(usize);
-
-    impl Visitor<'_> for Count {
-        fn empty(&mut self, pairs: usize) {
-            self.0 += pairs;
-        }
-        fn pod<T: Pod>(&mut self, _: Field, _: &M2Array<T>) {
-            self.0 += 1;
-        }
-        fn records<R: Record>(&mut self, _: Field, _: &M2Array<R>) {
-            self.0 += 1;
-        }
-    }
-
-    /// Writes one record and returns (pairs its writer took, pairs its visit lists, bytes).
+    /// Writes one record and returns (pairs its writer took, pairs its walk meets, bytes).
     fn check<R: Record>(record: &R, version: u32) -> (usize, usize, usize) {
         let layout = Layout { version, pairs: vec![0; 64], size: 0, next: Default::default() };
         let mut out = Sink(Vec::new());
         record.write_options(&mut out, Endian::Little, (&layout,)).unwrap();
-        let mut count = Count::default();
-        record.visit(&mut count);
-        (layout.next.get(), count.0, out.0.len())
+        (layout.next.get(), pairs(record), out.0.len())
     }
 
-    /// Every record's writer takes as many pairs as its visit lists, both equal to `PAIRS`, and
-    /// writes `size` bytes, in both layouts.
+    /// Every record's writer takes as many pairs as its walk meets and writes `size` bytes, in
+    /// every layout of its kind.
     #[test]
-    fn pairs_visits_and_sizes_agree() {
-        fn each<R: Record + Default>(name: &str) {
-            for version in [256, 263] {
+    fn walks_and_sizes_agree_with_the_writer() {
+        fn each<R: Record + Default>(name: &str, versions: &[u32], walked: usize) {
+            for &version in versions {
                 let got = check(&R::default(), version);
-                assert_eq!(got, (R::PAIRS, R::PAIRS, R::size(version) as usize), "{name} v{version}");
+                assert_eq!(got, (walked, walked, R::size(version) as usize), "{name} v{version}");
             }
         }
-        each::<Bone>("Bone");
-        each::<View>("View");
-        each::<Submesh>("Submesh");
-        each::<Color>("Color");
-        each::<Texture>("Texture");
-        each::<TextureWeight>("TextureWeight");
-        each::<TextureTransform>("TextureTransform");
-        each::<Attachment>("Attachment");
-        each::<Event>("Event");
-        each::<Light>("Light");
-        each::<Camera>("Camera");
-        each::<Ribbon>("Ribbon");
-        each::<Particle>("Particle");
+        let classic = [256, 263];
+        each::<Bone>("Bone", &classic, 9);
+        each::<View>("View", &classic, 5);
+        each::<Submesh>("Submesh", &classic, 0);
+        each::<Color>("Color", &classic, 6);
+        each::<Texture>("Texture", &classic, 1);
+        each::<TextureWeight>("TextureWeight", &classic, 3);
+        each::<TextureTransform>("TextureTransform", &classic, 9);
+        each::<Attachment>("Attachment", &classic, 3);
+        each::<Event>("Event", &classic, 2);
+        each::<Light>("Light", &classic, 21);
+        each::<Ribbon>("Ribbon", &classic, 20);
+        each::<Particle>("Particle", &classic, 36);
+        let wrath = [264, 272];
+        each::<wrath::WrathBone>("WrathBone", &wrath, 6);
+        each::<wrath::WrathColor>("WrathColor", &wrath, 4);
+        each::<wrath::WrathTextureWeight>("WrathTextureWeight", &wrath, 2);
+        each::<wrath::WrathTextureTransform>("WrathTextureTransform", &wrath, 6);
+        each::<wrath::WrathAttachment>("WrathAttachment", &wrath, 2);
+        each::<wrath::WrathEvent>("WrathEvent", &wrath, 1);
+        each::<wrath::WrathLight>("WrathLight", &wrath, 14);
+        each::<wrath::WrathRibbon>("WrathRibbon", &wrath, 14);
+        each::<Camera>("Camera", &classic, 9);
+        each::<wrath::WrathCamera>("WrathCamera", &[264], 6);
+        let camera272 = wrath::WrathCamera {
+            field_of_view: None,
+            field_of_view_track: Some(Default::default()),
+            ..Default::default()
+        };
+        assert_eq!(check(&camera272, 272), (8, 8, 116));
+        let particle272 = wrath::WrathParticle { multi_texture: Some([0; 4]), ..Default::default() };
+        assert_eq!(check(&wrath::WrathParticle::default(), 264), (35, 35, 476));
+        assert_eq!(check(&particle272, 272), (35, 35, 492));
     }
 }

@@ -23,7 +23,7 @@ use super::records::{SEQUENCE_NOT_EXTERNAL, WrathSequence};
 use super::skin::Skin;
 use crate::file::array::M2Array;
 use crate::file::layout::Layout;
-use crate::file::record::{Field, Record, Visitor};
+use crate::file::record::{Field, Record, Visitor, pairs};
 use crate::file::write::{Sink, WriteRecords, align};
 
 /// A block and where it goes.
@@ -104,12 +104,12 @@ impl<'f> Visitor<'f> for Place<'f> {
         if !self.place(field, n, bytes, Block::Records(array)) {
             return;
         }
-        let pairs = R::pairs(self.layout.version);
         let base = self.layout.pairs.len();
-        self.layout.pairs.resize(base + n * pairs, 0);
+        let held: usize = array.iter().map(pairs).sum();
+        self.layout.pairs.resize(base + held, 0);
         let outer = std::mem::replace(&mut self.cursor, base);
         for record in array.iter() {
-            record.visit(self);
+            record.walk("", self);
         }
         self.cursor = outer;
     }
