@@ -104,3 +104,20 @@ fn wrath_models_carry_their_file_once() {
     assert!(smaller >= 2, "only {smaller} Wrath models left tracks out");
     assert!(checked >= 2, "{checked} Wrath models");
 }
+
+/// Extras that arrive as text and do not read as M2's are a loss, not a silent rebuild from the
+/// model alone.
+#[test]
+fn unreadable_carried_extras_are_a_loss() {
+    let (name, bytes) = all_files().into_iter().next().unwrap();
+    let mut model = relic_m2::read_model(&bytes).unwrap();
+    model.extras = Some(FormatExtras::from_json(relic_m2::FORMAT, "{\"file\": 7}".into()));
+    let out = relic_m2::write_model(&model, &WriteOptions::default()).unwrap();
+    assert!(
+        out.losses.iter().any(|l| l.element == "extras" && l.what.contains("do not read")),
+        "{name}: {:?}",
+        out.losses
+    );
+    let files = relic_m2::write_files(&model, &WriteOptions { version: Some(264) }).unwrap();
+    assert!(files.losses.iter().any(|l| l.element == "extras"), "{name}: {:?}", files.losses);
+}

@@ -6,10 +6,10 @@
 use binrw::binrw;
 use serde::{Deserialize, Serialize};
 
+use super::ctx::Ctx;
 use super::kind::{Ranged, TrackKind, by_kind};
 use super::layout::Layout;
 use super::record::{Record, record};
-use super::track::Ctx;
 
 record! {
     /// A bone: 108 bytes up to 259, 112 from 260, 88 from Wrath on (shorter tracks).

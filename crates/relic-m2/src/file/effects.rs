@@ -5,11 +5,12 @@ use binrw::binrw;
 use serde::{Deserialize, Serialize};
 
 use super::array::{M2Array, pod_array};
+use super::ctx::Ctx;
 use super::kind::{Ranged, TrackKind, by_kind};
 use super::layout::Layout;
 use super::record::record;
 use super::sequence::Bounds;
-use super::track::{Ctx, Track};
+use super::track::Track;
 
 record! {
     /// A ribbon emitter (220 bytes; 176 from Wrath on; none in the real files, layout from

@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use super::array::{M2Array, pod_array};
 use super::attachment::{Attachment, Event};
 use super::bone::Bone;
+use super::ctx::Ctx;
 use super::effects::{Particle, Ribbon};
 use super::layout::Layout;
 use super::material::{Color, RenderFlag, Texture, TextureTransform, TextureWeight};
@@ -14,7 +15,6 @@ use super::mesh::{Vertex, View};
 use super::record::{Visitor, Walk, walk_fields};
 use super::scene::{Camera, Light};
 use super::sequence::{Bounds, PlayableAnimation, Sequence};
-use super::track::Ctx;
 
 /// Size of the header of versions 256–263 (without the blend-override array of flag 0x8).
 pub const HEADER_SIZE: usize = 0x144;

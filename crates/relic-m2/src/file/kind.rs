@@ -16,9 +16,10 @@ use bytemuck::Pod;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
+use super::ctx::Ctx;
 use super::layout::Layout;
 use super::record::Walk;
-use super::track::{Ctx, EventTrack, RotationTrack, SplineTrack, Track};
+use super::track::{EventTrack, RotationTrack, SplineTrack, Track};
 use super::wrath::{SeqEventTrack, SeqSplineTrack, SeqTrack};
 
 /// A value a track keys: plain old data, compared and carried in JSON as it is.

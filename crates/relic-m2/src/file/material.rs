@@ -6,10 +6,10 @@ use bytemuck::{Pod, Zeroable};
 use serde::{Deserialize, Serialize};
 
 use super::array::{M2Array, pod_array};
+use super::ctx::Ctx;
 use super::kind::{Ranged, TrackKind, by_kind};
 use super::layout::Layout;
 use super::record::record;
-use super::track::Ctx;
 
 record! {
     /// A colour animation (56 bytes; 40 from Wrath on).

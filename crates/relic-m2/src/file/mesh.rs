@@ -6,9 +6,9 @@ use bytemuck::{Pod, Zeroable};
 use serde::{Deserialize, Serialize};
 
 use super::array::{M2Array, pod_array};
+use super::ctx::Ctx;
 use super::layout::Layout;
 use super::record::{Record, record};
-use super::track::Ctx;
 
 /// A vertex (48 bytes; plain-old-data, read and written in bulk).
 #[derive(Debug, Clone, Copy, PartialEq, Default, Pod, Zeroable, Serialize, Deserialize)]

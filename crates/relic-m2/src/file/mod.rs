@@ -30,6 +30,7 @@
 pub(crate) mod array;
 mod attachment;
 mod bone;
+pub(crate) mod ctx;
 // binrw's readers of `parse_with` fields pass their `()` arguments as a value; inside `record!`
 // clippy takes the generated code for this crate's own.
 #[allow(clippy::unit_arg)]
@@ -53,6 +54,7 @@ pub use array::M2Array;
 pub(crate) use array::text;
 pub use attachment::{Attachment, Event};
 pub use bone::*;
+pub use ctx::Ctx;
 pub use effects::{Particle, ParticleBlend, Ribbon};
 pub use header::{FLAG_BLEND_OVERRIDES, HEADER_SIZE, M2File};
 pub use kind::{Part, PerSequence, Ranged, TrackKind, Value};
@@ -63,7 +65,7 @@ pub use quat::{decode_component, decode_quat, encode_component, encode_quat};
 pub use scene::{Camera, Light};
 pub use sequence::{Bounds, PlayableAnimation, Sequence};
 pub use track::{
-    Ctx, EventTrack, INTERPOLATION_BEZIER, INTERPOLATION_HERMITE, INTERPOLATION_LINEAR, INTERPOLATION_NONE,
-    RotationTrack, SplineTrack, Track, values_per_key,
+    EventTrack, INTERPOLATION_BEZIER, INTERPOLATION_HERMITE, INTERPOLATION_LINEAR, INTERPOLATION_NONE, RotationTrack,
+    SplineTrack, Track, values_per_key,
 };
 pub(crate) use write::write;

@@ -15,8 +15,8 @@ use bytemuck::Pod;
 use relic_core::binary::{at_offset, check_count, in_element};
 
 use super::array::M2Array;
+use super::ctx::Ctx;
 use super::layout::Layout;
-use super::track::Ctx;
 
 /// What a value points to: the blocks it walks, in field order (`name` is its field).
 pub(crate) trait Walk {

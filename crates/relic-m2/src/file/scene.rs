@@ -3,10 +3,10 @@
 use binrw::binrw;
 use serde::{Deserialize, Serialize};
 
+use super::ctx::Ctx;
 use super::kind::{Ranged, TrackKind, by_kind};
 use super::layout::Layout;
 use super::record::record;
-use super::track::Ctx;
 
 record! {
     /// A light (212 bytes; 156 from Wrath on, where no real file has one: layout from peers).

@@ -86,8 +86,8 @@ impl Builder<'_> {
         if base.bone_lookup.iter().any(|&b| usize::from(b) >= bones) {
             return None;
         }
-        let same = match &self.vertex_digest {
-            Some(digest) => vertex_digest(&stored) == *digest,
+        let same = match self.vertex_digest {
+            Some(digest) => vertex_digest(&stored) == digest,
             None => base.views.iter().all(|v| palette::palettes_hold(v, &stored, &base.bone_lookup)),
         };
         same.then_some(stored)

@@ -4,7 +4,6 @@
 
 mod check;
 pub mod convert;
-pub(crate) mod model;
 
 use std::sync::Arc;
 

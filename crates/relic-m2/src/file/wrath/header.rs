@@ -10,12 +10,12 @@ use serde::{Deserialize, Serialize};
 use super::particle::WrathParticle;
 use super::records::*;
 use crate::file::array::{M2Array, pod_array, some_pod_array};
+use crate::file::ctx::Ctx;
 use crate::file::layout::Layout;
 use crate::file::material::{RenderFlag, Texture};
 use crate::file::mesh::Vertex;
 use crate::file::record::{Visitor, Walk, walk_fields};
 use crate::file::sequence::Bounds;
-use crate::file::track::Ctx;
 
 /// Size of the header of 264 and 272 (without the combiner array of flag 0x8).
 pub const WRATH_HEADER_SIZE: u64 = 0x130;

@@ -8,10 +8,10 @@ use serde::{Deserialize, Serialize};
 
 use super::track::SeqTrack;
 use crate::file::array::{M2Array, pod_array};
+use crate::file::ctx::Ctx;
 use crate::file::layout::Layout;
 use crate::file::record::{Field, Visitor, Walk, record};
 use crate::file::sequence::Bounds;
-use crate::file::track::Ctx;
 
 /// A value over a particle's life (`M2FakeTrack`, 16 bytes): ages 0–32767 (0 birth, 32767
 /// death) and one value per age.

@@ -6,10 +6,10 @@ use bytemuck::{Pod, Zeroable};
 use serde::{Deserialize, Serialize};
 
 use crate::file::array::{M2Array, pod_array, some_pod_array};
+use crate::file::ctx::Ctx;
 use crate::file::layout::Layout;
 use crate::file::mesh::{Submesh, TextureUnit};
 use crate::file::record::{Visitor, walk_fields};
-use crate::file::track::Ctx;
 
 /// A shadow batch of 272 `.skin` files (16 bytes; fields from pywowlib, kept raw).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Pod, Zeroable, Serialize, Deserialize)]

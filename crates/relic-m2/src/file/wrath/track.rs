@@ -16,9 +16,10 @@ use relic_core::error::custom;
 use serde::{Deserialize, Serialize};
 
 use crate::file::array::{M2Array, pod_array};
+use crate::file::ctx::Ctx;
 use crate::file::layout::Layout;
 use crate::file::record::{Field, Visitor, Walk};
-use crate::file::track::{Ctx, global_sequence, interpolation, values_per_key};
+use crate::file::track::{global_sequence, interpolation, values_per_key};
 
 /// How a track's values are counted: by its interpolation (1 value per key, 3 for Hermite and
 /// Bezier) or always 1 (camera tracks, whose value type already holds the three parts).
