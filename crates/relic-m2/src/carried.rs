@@ -121,6 +121,7 @@ pub(crate) fn as_text(model: &Model) -> bool {
 
 /// The extras as JSON: the Wrath file without its derived 256–263 form.
 fn to_json(e: &M2Extras) -> String {
+    // Serializing fails only on a map with other keys than strings; the extras hold no map.
     serde_json::to_string(&Carried::of(e)).unwrap_or_default()
 }
 

@@ -52,6 +52,7 @@ pub fn detect(bytes: &[u8]) -> Option<Detected> {
     let u32_at = |at: usize| bytes.get(at..at + 4).and_then(|b| b.try_into().ok()).map(u32::from_le_bytes);
     let (version, content) = match magic {
         b"MD20" => (u32_at(4)?, Content::Model),
+        // A chunked file too short to say its version is refused as chunked all the same.
         b"MD21" => (u32_at(12).unwrap_or(0), Content::Model),
         b"SKIN" => (0, Content::Part),
         b"MDLX" => (0, Content::Model),
@@ -62,6 +63,7 @@ pub fn detect(bytes: &[u8]) -> Option<Detected> {
 
 /// Why a file that [`detect`] accepts cannot be read, or `None` if it can.
 fn refusal(bytes: &[u8]) -> Option<ReadError> {
+    // Fewer than 4 bytes: no magic at all, refused as a bad one.
     let magic = bytes.get(..4).unwrap_or_default();
     let version = detect(bytes).map_or(0, |d| d.source.version);
     let refuse = |reason: String| Some(ReadError::new(0, ReadErrorKind::UnsupportedVersion { version, reason }));
@@ -246,6 +248,18 @@ pub fn write_files(model: &Model, options: &WriteOptions) -> Result<Converted<Wr
         let mut converted = from_ir::to_wrath(model, extras.as_deref(), version)?;
         converted.losses.splice(0..0, unread);
         let (bytes, siblings) = wrath::write(&converted.value)?;
+        // As `write_model`: extras that came as text may have been edited into a file the reader
+        // refuses; then the files are built from the model alone.
+        if extras.is_some()
+            && carried::as_text(model)
+            && let Err(e) = wrath::read_written(&bytes, &siblings)
+        {
+            let mut rebuilt = from_ir::to_wrath(model, None, version)?;
+            let why = format!("the M2 extras do not fit the model ({e}): the files were rebuilt from the model alone");
+            rebuilt.losses.insert(0, relic_core::Loss::new("extras", why));
+            let (bytes, siblings) = wrath::write(&rebuilt.value)?;
+            return Ok(Converted { value: Written { bytes, siblings }, losses: rebuilt.losses });
+        }
         return Ok(Converted { value: Written { bytes, siblings }, losses: converted.losses });
     }
     if !(256..FIRST_UNSUPPORTED).contains(&version) {

@@ -9,6 +9,7 @@ use super::layout::Layout;
 use super::record::record;
 
 record! {
+    size(_version) = by_kind::<K>(48, 40);
     /// An attachment point (48 bytes; 40 from Wrath on).
     #[binrw]
     #[brw(little)]
@@ -29,10 +30,10 @@ record! {
         #[bw(args(layout))]
         pub visibility: K::Track<u8>,
     }
-    size(_version) = by_kind::<K>(48, 40);
 }
 
 record! {
+    size(_version) = by_kind::<K>(44, 36);
     /// A timed event (44 bytes; 36 from Wrath on).
     #[binrw]
     #[brw(little)]
@@ -53,7 +54,6 @@ record! {
         #[bw(args(layout))]
         pub times: K::Events,
     }
-    size(_version) = by_kind::<K>(44, 36);
 }
 
 impl<K: TrackKind> Event<K> {

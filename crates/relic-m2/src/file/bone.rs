@@ -12,6 +12,7 @@ use super::layout::Layout;
 use super::record::{Record, record};
 
 record! {
+    size(version) = by_kind::<K>(if version >= 260 { 112 } else { 108 }, 88);
     /// A bone: 108 bytes up to 259, 112 from 260, 88 from Wrath on (shorter tracks).
     #[binrw]
     #[brw(little)]
@@ -32,7 +33,8 @@ record! {
         #[serde(alias = "distance_to_parent")]
         pub submesh_id: u16,
         /// 260 on: an unknown u32, from Wrath on known as a bone-name CRC (hash input unknown),
-        /// kept as read (0 when absent).
+        /// kept as read. A bone made for an older layout has none: 0 is written, as
+        /// m2-wrath.md §5.1 says to write for an invented bone.
         #[br(if(ctx.tbc()))]
         #[bw(if(layout.tbc()), map = |u: &Option<u32>| u.unwrap_or(0))]
         #[serde(alias = "name_crc")]
@@ -52,7 +54,6 @@ record! {
         /// Pivot: the bone's bind-pose position in model space.
         pub pivot: [f32; 3],
     }
-    size(version) = by_kind::<K>(if version >= 260 { 112 } else { 108 }, 88);
 }
 
 impl Bone {

@@ -13,6 +13,7 @@ use super::sequence::Bounds;
 use super::track::Track;
 
 record! {
+    size(_version) = by_kind::<K>(220, 176);
     /// A ribbon emitter (220 bytes; 176 from Wrath on; none in the real files, layout from
     /// peers).
     #[binrw]
@@ -69,19 +70,19 @@ record! {
         #[br(args(ctx))]
         #[bw(args(layout))]
         pub visibility: K::Track<u8>,
-        /// 264 on: priority plane (0 when absent).
+        /// 264 on: priority plane. A ribbon made for an older layout has none: it is drawn in
+        /// the plane of its texture units, plane 0 (what the converters of §9 write).
         #[br(if(ctx.version >= 264))]
         #[bw(if(layout.version >= 264), map = |p: &Option<i16>| p.unwrap_or(0))]
         #[serde(default, skip_serializing_if = "Option::is_none")]
         pub priority_plane: Option<i16>,
-        /// 264 on: padding (pywowlib) or a colour/transform index (WMVx) \[unknown\]: kept (0
-        /// when absent).
+        /// 264 on: padding (pywowlib) or a colour/transform index (WMVx) \[unknown\]: kept; 0,
+        /// the padding's value, for a ribbon made for an older layout.
         #[br(if(ctx.version >= 264))]
         #[bw(if(layout.version >= 264), map = |p: &Option<u16>| p.unwrap_or(0))]
         #[serde(default, skip_serializing_if = "Option::is_none")]
         pub padding: Option<u16>,
     }
-    size(_version) = by_kind::<K>(220, 176);
 }
 
 /// Bytes 0x28–0x2B of a particle emitter: their split differs between peers (spec §14
@@ -127,6 +128,7 @@ fn sensible(blend: u16, emitter: u16) -> bool {
 }
 
 record! {
+    size(_version) = 504;
     /// A particle emitter (504 bytes, up to 263; from Wrath on
     /// [`WrathParticle`](super::wrath::WrathParticle)).
     #[binrw]
@@ -245,5 +247,4 @@ record! {
         #[bw(args(layout))]
         pub enabled_in: Track<u8>,
     }
-    size(_version) = 504;
 }

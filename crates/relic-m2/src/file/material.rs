@@ -12,6 +12,7 @@ use super::layout::Layout;
 use super::record::record;
 
 record! {
+    size(_version) = by_kind::<K>(56, 40);
     /// A colour animation (56 bytes; 40 from Wrath on).
     #[binrw]
     #[brw(little)]
@@ -28,10 +29,10 @@ record! {
         #[bw(args(layout))]
         pub alpha: K::Track<i16>,
     }
-    size(_version) = by_kind::<K>(56, 40);
 }
 
 record! {
+    size(_version) = 16;
     /// A texture (16 bytes).
     #[binrw]
     #[brw(little)]
@@ -48,7 +49,6 @@ record! {
         #[bw(args(layout))]
         pub filename: M2Array<u8>,
     }
-    size(_version) = 16;
 }
 
 impl Texture {
@@ -59,6 +59,7 @@ impl Texture {
 }
 
 record! {
+    size(_version) = by_kind::<K>(28, 20);
     /// A texture weight (transparency animation, 28 bytes; 20 from Wrath on).
     #[binrw]
     #[brw(little)]
@@ -71,10 +72,10 @@ record! {
         #[bw(args(layout))]
         pub weight: K::Track<i16>,
     }
-    size(_version) = by_kind::<K>(28, 20);
 }
 
 record! {
+    size(_version) = by_kind::<K>(84, 60);
     /// A texture transform (UV animation, 84 bytes; 60 from Wrath on).
     #[binrw]
     #[brw(little)]
@@ -96,7 +97,6 @@ record! {
         #[bw(args(layout))]
         pub scaling: K::Track<[f32; 3]>,
     }
-    size(_version) = by_kind::<K>(84, 60);
 }
 
 /// A material: render flags and blend mode (4 bytes; plain-old-data).

@@ -5,7 +5,7 @@ use binrw::binrw;
 use bytemuck::{Pod, Zeroable};
 use serde::{Deserialize, Serialize};
 
-use super::array::{M2Array, pod_array};
+use super::array::{M2Array, pod_array, present};
 use super::ctx::Ctx;
 use super::layout::Layout;
 use super::record::{Record, record};
@@ -29,6 +29,7 @@ pub struct Vertex {
 }
 
 record! {
+    size(_version) = 44;
     /// A view: an embedded skin profile (44 bytes; spec §10).
     #[binrw]
     #[brw(little)]
@@ -59,10 +60,10 @@ record! {
         /// Largest palette a submesh of this view may use (256, 75, 53, 21 in Blizzard's files).
         pub bone_count_max: u32,
     }
-    size(_version) = 44;
 }
 
 record! {
+    size(version) = if version >= 260 { 48 } else { 32 };
     /// A submesh (32 bytes up to 259, 48 from 260).
     #[binrw]
     #[brw(little)]
@@ -94,14 +95,13 @@ record! {
         pub center_position: [f32; 3],
         /// 260+: sort centre (box centre).
         #[br(if(ctx.tbc()))]
-        #[bw(if(layout.tbc()), map = |c: &Option<[f32; 3]>| c.unwrap_or_default())]
+        #[bw(if(layout.tbc()), try_map = present("Submesh.sort_center"))]
         pub sort_center: Option<[f32; 3]>,
         /// 260+: sort radius.
         #[br(if(ctx.tbc()))]
-        #[bw(if(layout.tbc()), map = |r: &Option<f32>| r.unwrap_or_default())]
+        #[bw(if(layout.tbc()), try_map = present("Submesh.sort_radius"))]
         pub sort_radius: Option<f32>,
     }
-    size(version) = if version >= 260 { 48 } else { 32 };
 }
 
 impl Submesh {

@@ -31,16 +31,11 @@ pub(crate) mod array;
 mod attachment;
 mod bone;
 pub(crate) mod ctx;
-// binrw's readers of `parse_with` fields pass their `()` arguments as a value; inside `record!`
-// clippy takes the generated code for this crate's own.
-#[allow(clippy::unit_arg)]
 mod effects;
 mod header;
 pub(crate) mod kind;
 pub(crate) mod layout;
-#[allow(clippy::unit_arg)]
 pub(crate) mod material;
-#[allow(clippy::unit_arg)]
 pub(crate) mod mesh;
 mod quat;
 pub(crate) mod record;

@@ -30,25 +30,26 @@ pub(crate) trait Record: Walk + for<'a> BinWrite<Args<'a> = (&'a Layout,)> {
     fn size(version: u32) -> u64;
 }
 
-/// Declares a record: the struct as written — binrw derives its reading and writing, serde its
-/// JSON — and [`Walk`] over its fields in order, each walked as its type says, so the blocks a
-/// record points to are the ones its fields name. `size(version) = …` gives the record's bytes
-/// in a file of `version` ([`Record::size`]).
+/// Declares a record: `size(version) = …;` (the record's bytes in a file of `version`,
+/// [`Record::size`]), then the struct as written — binrw derives its reading and writing, serde
+/// its JSON — whose [`Walk`] visits its fields in order, each as its type says, so the blocks a
+/// record points to are the ones its fields name. An array of the record walks as a block of
+/// records ([`Visitor::records`]).
 ///
-/// An array of the record walks as a block of records ([`Visitor::records`]).
+/// The struct's tokens are passed on as they were given (binrw's generated code names its own
+/// variables with their spans), and read a second time for the walk.
 macro_rules! record {
+    (size($version:ident) = $size:expr; $($item:tt)*) => {
+        $($item)*
+        $crate::file::record::record!(@impls ($version, $size) $($item)*);
+    };
     (
+        @impls ($version:ident, $size:expr)
         $(#[$attr:meta])*
         $vis:vis struct $name:ident $(<$k:ident: $bound:ident $(= $default:ty)?>)? {
             $( $(#[$fattr:meta])* $fvis:vis $field:ident : $fty:ty ),* $(,)?
         }
-        size($version:ident) = $size:expr;
     ) => {
-        $(#[$attr])*
-        $vis struct $name $(<$k: $bound $(= $default)?>)? {
-            $( $(#[$fattr])* $fvis $field : $fty ),*
-        }
-
         impl $(<$k: $bound>)? $crate::file::record::Walk for $name $(<$k>)? {
             #[inline]
             fn walk<'f, V: $crate::file::record::Visitor<'f>>(&'f self, _: &'static str, v: &mut V) {

@@ -3,12 +3,14 @@
 use binrw::binrw;
 use serde::{Deserialize, Serialize};
 
+use super::array::present;
 use super::ctx::Ctx;
 use super::kind::{Ranged, TrackKind, by_kind};
 use super::layout::Layout;
 use super::record::record;
 
 record! {
+    size(_version) = by_kind::<K>(212, 156);
     /// A light (212 bytes; 156 from Wrath on, where no real file has one: layout from peers).
     #[binrw]
     #[brw(little)]
@@ -51,10 +53,10 @@ record! {
         #[bw(args(layout))]
         pub visibility: K::Track<u8>,
     }
-    size(_version) = by_kind::<K>(212, 156);
 }
 
 record! {
+    size(version) = by_kind::<K>(124, if version >= 272 { 116 } else { 100 });
     /// A camera: 124 bytes up to 263, 100 at 264; 116 at 272, where the field of view became an
     /// animated track at the end (m2-wrath.md §2.3, §5.4).
     #[binrw]
@@ -67,7 +69,7 @@ record! {
         pub kind: i32,
         /// Up to 271: field of view, radians.
         #[br(if(ctx.version < 272))]
-        #[bw(if(layout.version < 272), map = |f: &Option<f32>| f.unwrap_or(0.0))]
+        #[bw(if(layout.version < 272), try_map = present("Camera.field_of_view"))]
         pub field_of_view: Option<f32>,
         /// Far clip distance.
         pub far_clip: f32,
@@ -96,5 +98,4 @@ record! {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         pub field_of_view_track: Option<K::Spline<f32>>,
     }
-    size(version) = by_kind::<K>(124, if version >= 272 { 116 } else { 100 });
 }

@@ -279,44 +279,44 @@ mod tests {
     /// every layout of its kind.
     #[test]
     fn walks_and_sizes_agree_with_the_writer() {
-        fn each<R: Record + Default>(name: &str, versions: &[u32], walked: usize) {
+        fn each<R: Record>(name: &str, record: &R, versions: &[u32], walked: usize) {
             for &version in versions {
-                let got = check(&R::default(), version);
+                let got = check(record, version);
                 assert_eq!(got, (walked, walked, R::size(version) as usize), "{name} v{version}");
             }
         }
-        let classic = [256, 263];
-        each::<Bone>("Bone", &classic, 9);
-        each::<View>("View", &classic, 5);
-        each::<Submesh>("Submesh", &classic, 0);
-        each::<Color>("Color", &classic, 6);
-        each::<Texture>("Texture", &classic, 1);
-        each::<TextureWeight>("TextureWeight", &classic, 3);
-        each::<TextureTransform>("TextureTransform", &classic, 9);
-        each::<Attachment>("Attachment", &classic, 3);
-        each::<Event>("Event", &classic, 2);
-        each::<Light>("Light", &classic, 21);
-        each::<Ribbon>("Ribbon", &classic, 20);
-        each::<Particle>("Particle", &classic, 36);
-        let wrath = [264, 272];
-        each::<wrath::WrathBone>("WrathBone", &wrath, 6);
-        each::<wrath::WrathColor>("WrathColor", &wrath, 4);
-        each::<wrath::WrathTextureWeight>("WrathTextureWeight", &wrath, 2);
-        each::<wrath::WrathTextureTransform>("WrathTextureTransform", &wrath, 6);
-        each::<wrath::WrathAttachment>("WrathAttachment", &wrath, 2);
-        each::<wrath::WrathEvent>("WrathEvent", &wrath, 1);
-        each::<wrath::WrathLight>("WrathLight", &wrath, 14);
-        each::<wrath::WrathRibbon>("WrathRibbon", &wrath, 14);
-        each::<Camera>("Camera", &classic, 9);
-        each::<wrath::WrathCamera>("WrathCamera", &[264], 6);
-        let camera272 = wrath::WrathCamera {
-            field_of_view: None,
-            field_of_view_track: Some(Default::default()),
-            ..Default::default()
-        };
-        assert_eq!(check(&camera272, 272), (8, 8, 116));
+        let (classic, wrath) = ([256, 263], [264, 272]);
+        let bone: Bone = Bone { unknown: Some(0), ..Default::default() };
+        each("Bone", &bone, &classic, 9);
+        each("View", &View::default(), &classic, 5);
+        let submesh = Submesh { sort_center: Some([0.0; 3]), sort_radius: Some(0.0), ..Submesh::default() };
+        each("Submesh", &submesh, &classic, 0);
+        each("Color", &Color::<Ranged>::default(), &classic, 6);
+        each("Texture", &Texture::default(), &classic, 1);
+        each("TextureWeight", &TextureWeight::<Ranged>::default(), &classic, 3);
+        each("TextureTransform", &TextureTransform::<Ranged>::default(), &classic, 9);
+        each("Attachment", &Attachment::<Ranged>::default(), &classic, 3);
+        each("Event", &Event::<Ranged>::default(), &classic, 2);
+        each("Light", &Light::<Ranged>::default(), &classic, 21);
+        each("Ribbon", &Ribbon::<Ranged>::default(), &classic, 20);
+        each("Particle", &Particle::default(), &classic, 36);
+        each("Camera", &Camera::<Ranged> { field_of_view: Some(0.0), ..Default::default() }, &classic, 9);
+        let bone = wrath::WrathBone { unknown: Some(0), ..Default::default() };
+        each("WrathBone", &bone, &wrath, 6);
+        each("WrathColor", &wrath::WrathColor::default(), &wrath, 4);
+        each("WrathTextureWeight", &wrath::WrathTextureWeight::default(), &wrath, 2);
+        each("WrathTextureTransform", &wrath::WrathTextureTransform::default(), &wrath, 6);
+        each("WrathAttachment", &wrath::WrathAttachment::default(), &wrath, 2);
+        each("WrathEvent", &wrath::WrathEvent::default(), &wrath, 1);
+        each("WrathLight", &wrath::WrathLight::default(), &wrath, 14);
+        let ribbon = wrath::WrathRibbon { priority_plane: Some(0), padding: Some(0), ..Default::default() };
+        each("WrathRibbon", &ribbon, &wrath, 14);
+        let camera264 = wrath::WrathCamera { field_of_view: Some(0.0), ..Default::default() };
+        each("WrathCamera", &camera264, &[264], 6);
+        let camera272 = wrath::WrathCamera { field_of_view_track: Some(Default::default()), ..Default::default() };
+        each("WrathCamera", &camera272, &[272], 8);
+        each("WrathParticle", &wrath::WrathParticle::default(), &[264], 35);
         let particle272 = wrath::WrathParticle { multi_texture: Some([0; 4]), ..Default::default() };
-        assert_eq!(check(&wrath::WrathParticle::default(), 264), (35, 35, 476));
-        assert_eq!(check(&particle272, 272), (35, 35, 492));
+        each("WrathParticle", &particle272, &[272], 35);
     }
 }

@@ -72,16 +72,16 @@ pub(crate) fn to_ir(file: &M2File) -> Result<Model, ReadError> {
     budget.meshes(file)?;
     budget.materials(file)?;
     let (order, rank) = bone_order(file);
-    let (materials, of_submesh) = build_materials(file);
+    let (materials, of_submesh) = build_materials(file)?;
     Ok(Model {
         name: file.name_text(),
         source: Some(SourceInfo { format: crate::FORMAT, version: file.version }),
         bones: bones_to_ir(file, &order, &rank),
-        meshes: build_meshes(file, &rank, &of_submesh),
+        meshes: build_meshes(file, &rank, &of_submesh)?,
         materials,
         animations: build_animations(file, &order, &rank),
         global_sequences: file.global_sequences.iter().map(|&g| seconds(i64::from(g))).collect(),
-        attachments: attachments_to_ir(file, &rank),
+        attachments: attachments_to_ir(file, &rank)?,
         ..Model::default()
     })
 }

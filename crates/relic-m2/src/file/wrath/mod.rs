@@ -18,8 +18,6 @@
 //! the first byte of its `.anim` (§3.4). `write` lays all of them out as Blizzard does.
 
 mod header;
-// See `file::effects`: binrw's `()` arguments inside `record!`.
-#[allow(clippy::unit_arg)]
 mod particle;
 mod records;
 mod skin;

@@ -39,6 +39,7 @@ impl<T: Pod> Walk for FakeTrack<T> {
 }
 
 record! {
+    size(version) = if version >= 272 { 492 } else { 476 };
     /// A particle emitter from Wrath on (476 bytes; 492 from 272).
     #[binrw]
     #[brw(little)]
@@ -181,5 +182,4 @@ record! {
         #[br(if(ctx.version >= 272))]
         pub multi_texture: Option<[u32; 4]>,
     }
-    size(version) = if version >= 272 { 492 } else { 476 };
 }

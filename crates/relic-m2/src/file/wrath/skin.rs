@@ -73,22 +73,8 @@ pub struct Skin {
     pub bone_count_max: u32,
     /// 272 on: shadow batches.
     #[br(if(version >= 272), parse_with = some_pod_array)]
-    #[bw(if(self_shadow(shadow_batches)), write_with = write_shadow, args(layout))]
+    #[bw(args(layout))]
     pub shadow_batches: Option<M2Array<ShadowBatch>>,
-}
-
-fn self_shadow(s: &Option<M2Array<ShadowBatch>>) -> bool {
-    s.is_some()
-}
-
-fn write_shadow<W: std::io::Write + std::io::Seek>(
-    s: &Option<M2Array<ShadowBatch>>,
-    writer: &mut W,
-    endian: binrw::Endian,
-    args: (&Layout,),
-) -> binrw::BinResult<()> {
-    use binrw::BinWrite;
-    s.clone().unwrap_or_default().write_options(writer, endian, args)
 }
 
 impl Skin {

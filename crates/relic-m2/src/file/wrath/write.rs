@@ -144,7 +144,7 @@ struct AnimOut<'f> {
 
 /// Step 2–4: places every timeline's keys; returns the `.anim` files by sequence.
 fn place_keys<'f>(place: &mut Place<'f>, sequences: &[WrathSequence]) -> BTreeMap<usize, AnimOut<'f>> {
-    let groups = place.timelines.iter().map(|t| t.inner.len()).max().unwrap_or(0);
+    let groups = place.timelines.iter().fold(0, |n, t| n.max(t.inner.len()));
     let mut anims: BTreeMap<usize, AnimOut<'f>> = BTreeMap::new();
     let mut spans: Vec<Option<(u64, u64)>> = vec![None; groups];
     for s in 0..groups {
@@ -239,7 +239,10 @@ fn write_block(out: &mut Sink, block: &Block<'_>, place: &Place<'_>) -> BinResul
         Block::Bytes(bytes) => out.0.extend_from_slice(bytes),
         Block::Records(records) => records.write(out, &place.layout)?,
         Block::Table(i) => {
-            let table = place.tables.get(*i).map(Vec::as_slice).unwrap_or_default();
+            let Some(table) = place.tables.get(*i) else {
+                let message = format!("timeline table {i} was placed but not laid out");
+                return Err(binrw::Error::AssertFail { pos: out.position(), message });
+            };
             out.0.extend_from_slice(bytemuck::cast_slice(table));
         }
     }

@@ -53,12 +53,12 @@ fn windows(f: &WrathFile) -> Result<Windows, ReadError> {
         }
     }
     for s in 0..n {
-        if let Some(t) = f.resolve_alias(s).filter(|&t| t != s) {
-            let target = spans.get(t).copied().unwrap_or_default();
-            if let (Some(span), Some(reuse)) = (spans.get_mut(s), reuses.get_mut(s)) {
-                *span = target;
-                *reuse = (t < s).then_some(t);
-            }
+        // An alias's target is a sequence of the file (`resolve_alias`).
+        if let Some((t, &target)) = f.resolve_alias(s).filter(|&t| t != s).and_then(|t| Some((t, spans.get(t)?)))
+            && let (Some(span), Some(reuse)) = (spans.get_mut(s), reuses.get_mut(s))
+        {
+            *span = target;
+            *reuse = (t < s).then_some(t);
         }
     }
     Ok(Windows { spans, reuses })
@@ -66,7 +66,7 @@ fn windows(f: &WrathFile) -> Result<Windows, ReadError> {
 
 /// A direct id → first sequence table (256–263's sequence lookup).
 fn direct_lookup(ids: impl Iterator<Item = u16> + Clone) -> Vec<i16> {
-    let len = ids.clone().map(|id| usize::from(id) + 1).max().unwrap_or(0);
+    let len = ids.clone().fold(0, |n, id| n.max(usize::from(id) + 1));
     let mut table = vec![-1i16; len];
     for (i, id) in ids.enumerate() {
         if let Some(slot) = table.get_mut(usize::from(id))
@@ -81,17 +81,18 @@ fn direct_lookup(ids: impl Iterator<Item = u16> + Clone) -> Vec<i16> {
 /// Wrath's hash lookup (§3.5): N the smallest prime above twice the number of ids, slot `id mod
 /// N`, linear probing, −1 empty.
 fn hash_lookup(ids: &[u16]) -> Vec<i16> {
-    let mut distinct: Vec<u16> = ids.to_vec();
-    distinct.sort_unstable();
-    distinct.dedup();
-    if distinct.is_empty() {
+    // Each id with its first sequence, in increasing id order.
+    let mut firsts: Vec<(u16, usize)> = ids.iter().enumerate().map(|(i, &id)| (id, i)).collect();
+    firsts.sort_unstable();
+    firsts.dedup_by_key(|&mut (id, _)| id);
+    if firsts.is_empty() {
         return Vec::new();
     }
     let prime = |p: usize| p >= 2 && (2..).take_while(|d| d * d <= p).all(|d| !p.is_multiple_of(d));
-    let size = (2 * distinct.len() + 1..).find(|&p| prime(p)).unwrap_or(2);
+    let size = (2 * firsts.len() + 1..).find(|&p| prime(p)).unwrap_or(2);
     let mut table = vec![-1i16; size];
-    for &id in &distinct {
-        let first = ids.iter().position(|&i| i == id).unwrap_or(0) as i16;
+    for (id, first) in firsts {
+        let first = first as i16;
         let home = usize::from(id) % size;
         if let Some(slot) = (0..size).map(|k| (home + k) % size).find(|&k| table.get(k) == Some(&-1))
             && let Some(entry) = table.get_mut(slot)

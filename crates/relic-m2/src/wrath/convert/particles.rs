@@ -66,21 +66,11 @@ pub(crate) fn to_classic(p: &WrathParticle, r: &Flatten<'_>) -> Particle {
     let sizes = std::array::from_fn(|i| p.scale.values.get(i).map_or(1.0, |s| s[0]));
     // The repeat counts (cells 2 and 5) are 1 on every emitter of the Classic GnomePounder, with
     // or without a head animation [inferred].
-    let mut uv_cells = [0, 0, 1, 0, 0, 1, 0, 0, 0, 0];
-    let cell = |t: &FakeTrack<u16>, k: usize| t.values.get(k).copied().unwrap_or(0);
-    if p.head_cell.values.len() == 4 {
-        uv_cells[..6].copy_from_slice(&[
-            cell(&p.head_cell, 0),
-            cell(&p.head_cell, 1),
-            1,
-            cell(&p.head_cell, 2),
-            cell(&p.head_cell, 3),
-            1,
-        ]);
-    }
-    if p.tail_cell.values.len() == 4 {
-        uv_cells[6..].copy_from_slice(&[0, 1, 2, 3].map(|k| cell(&p.tail_cell, k)));
-    }
+    // Cell tracks of other than 4 keys are counted as losses (`unheld`); without one the cells
+    // are 0.
+    let four = |t: &FakeTrack<u16>| <[u16; 4]>::try_from(t.values.as_slice()).unwrap_or([0; 4]);
+    let ([h0, h1, h2, h3], [t0, t1, t2, t3]) = (four(&p.head_cell), four(&p.tail_cell));
+    let uv_cells = [h0, h1, 1, h2, h3, 1, t0, t1, t2, t3];
     Particle {
         id: p.id,
         flags: p.flags & !FLAG_OUTWARD,

@@ -154,6 +154,8 @@ fn split_parts<T: Pod>(
     windows: &[(u32, u32)],
     half_open: bool,
 ) -> (M2Array<M2Array<u32>>, M2Array<M2Array<T>>) {
+    // A track holds `per_key` values per key: the reader checks it, `from_ir` builds tracks so,
+    // and `write_files` reads back what it wrote from extras that came as text.
     let values_of = |keys: &[usize]| -> Vec<T> {
         let Some(v) = values else { return Vec::new() };
         keys.iter().flat_map(|&k| v.get(k * per_key..(k + 1) * per_key).unwrap_or_default()).copied().collect()
@@ -262,17 +264,22 @@ impl Retime<Ranged, PerSequence> for Split<'_> {
     fn rotation(&self, t: &RotationTrack) -> SeqTrack<[i16; 4]> {
         split_rotation(t, self.windows)
     }
-    /// The float up to 271; from 272 a track of one key holding it.
+    /// The float up to 271; from 272 a track of one key holding it, or of none for a camera
+    /// without one (a file built by hand: the 256–263 writer refuses it by name).
     fn field_of_view(&self, c: &Camera) -> (Option<f32>, Option<SeqSplineTrack<f32>>) {
         let fov = c.field_of_view;
         if self.version < 272 {
             return (fov, None);
         }
+        let (times, values) = match fov {
+            Some(f) => (vec![0], vec![[f, 0.0, 0.0]]),
+            None => (Vec::new(), Vec::new()),
+        };
         let track = SeqSplineTrack {
             interpolation: 0,
             global_sequence: -1,
-            timestamps: M2Array::new(vec![M2Array::new(vec![0])]),
-            values: M2Array::new(vec![M2Array::new(vec![[fov.unwrap_or_default(), 0.0, 0.0]])]),
+            timestamps: M2Array::new(vec![M2Array::new(times)]),
+            values: M2Array::new(vec![M2Array::new(values)]),
         };
         (None, Some(track))
     }
