@@ -47,21 +47,13 @@ pub trait Part:
 {
 }
 
-#[allow(private_bounds)]
-impl<T> Part for T where
-    T: Walk
-        + Debug
-        + Clone
-        + PartialEq
-        + Default
-        + Serialize
-        + DeserializeOwned
-        + Send
-        + Sync
-        + for<'a> BinRead<Args<'a> = (&'a Ctx,)>
-        + for<'a> BinWrite<Args<'a> = (&'a Layout,)>
-{
-}
+impl<T: Value> Part for Track<T> {}
+impl<T: Value> Part for SplineTrack<T> {}
+impl Part for EventTrack {}
+impl Part for RotationTrack {}
+impl<T: Value> Part for SeqTrack<T> {}
+impl<T: Value> Part for SeqSplineTrack<T> {}
+impl Part for SeqEventTrack {}
 
 /// How the tracks of a record key their values: [`Ranged`] (256–263) or [`PerSequence`] (264 on).
 pub trait TrackKind:
