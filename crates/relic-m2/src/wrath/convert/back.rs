@@ -6,7 +6,7 @@
 use relic_core::Loss;
 
 use super::particles;
-use super::retime::all;
+use super::retime::{all, other_header};
 use super::tracks::Split;
 use crate::file::wrath::*;
 use crate::file::*;
@@ -52,45 +52,15 @@ pub(crate) fn from_classic(file: &M2File, version: u32) -> (Wrath, Vec<Loss>) {
             format!("{} entries dropped: Wrath has none", file.playable_lookup.len()),
         ));
     }
-    let mut f = WrathFile {
+    let mut f = other_header!(WrathFile from file, &r;
         version,
-        name: file.name.clone(),
-        flags: file.flags,
-        global_sequences: file.global_sequences.clone(),
         sequences: sequences.into(),
         sequence_lookup: super::hash_lookup(&ids).into(),
         bones,
-        key_bone_lookup: file.key_bone_lookup.clone(),
-        vertices: file.vertices.clone(),
         skin_profiles: skins.len() as u32,
-        colors: all(&file.colors, |c| c.retime(&r)),
-        textures: file.textures.clone(),
-        transparency: all(&file.transparency, |t| t.retime(&r)),
-        texture_transforms: all(&file.texture_transforms, |t| t.retime(&r)),
-        replaceable_texture_lookup: file.replaceable_texture_lookup.clone(),
-        render_flags: file.render_flags.clone(),
-        bone_lookup: file.bone_lookup.clone(),
-        texture_lookup: file.texture_lookup.clone(),
-        texture_unit_lookup: file.texture_unit_lookup.clone(),
-        transparency_lookup: file.transparency_lookup.clone(),
-        texture_transform_lookup: file.texture_transform_lookup.clone(),
-        bounding_box: file.bounding_box,
-        bounding_radius: file.bounding_radius,
-        collision_box: file.collision_box,
-        collision_radius: file.collision_radius,
-        collision_triangles: file.collision_triangles.clone(),
-        collision_vertices: file.collision_vertices.clone(),
-        collision_normals: file.collision_normals.clone(),
-        attachments: all(&file.attachments, |a| a.retime(&r)),
-        attachment_lookup: file.attachment_lookup.clone(),
-        events: all(&file.events, |e| e.retime(&r)),
-        lights: all(&file.lights, |l| l.retime(&r)),
-        cameras: all(&file.cameras, |c| c.retime(&r)),
-        camera_lookup: file.camera_lookup.clone(),
-        ribbon_emitters: all(&file.ribbon_emitters, |x| x.retime(&r)),
         particle_emitters: all(&file.particle_emitters, |p| particles::from_classic(p, &r)),
         combiner_combos: file.blend_overrides.clone(),
-    };
+    );
     if f.flags & FLAG_COMBINER_COMBOS != 0 && f.combiner_combos.is_none() {
         f.combiner_combos = Some(M2Array::default());
     }

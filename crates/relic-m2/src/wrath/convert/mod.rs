@@ -12,7 +12,7 @@ pub(crate) mod tracks;
 
 use relic_core::{Loss, ReadError, ReadErrorKind};
 
-use self::retime::all;
+use self::retime::{all, other_header};
 use self::tracks::{Flatten, Windows};
 use super::Wrath;
 use crate::file::wrath::*;
@@ -148,47 +148,17 @@ pub(crate) fn to_classic(wrath: &Wrath) -> Result<(M2File, Vec<Loss>), ReadError
             format!("{} of {} .skin files were not read", f.skin_profiles as usize - skins, f.skin_profiles),
         ));
     }
-    let mut flat = M2File {
+    let mut flat = other_header!(M2File from f, &r;
         version: 263,
-        name: f.name.clone(),
-        flags: f.flags,
-        global_sequences: f.global_sequences.clone(),
         sequences: sequences.into(),
         sequence_lookup: sequence_lookup.into(),
         playable_lookup: playable.into(),
         bones: all(&f.bones, |b| b.retime(&r)),
-        key_bone_lookup: f.key_bone_lookup.clone(),
-        vertices: f.vertices.clone(),
         views: wrath.skins.iter().map(Skin::to_view).collect::<Vec<_>>().into(),
-        colors: all(&f.colors, |c| c.retime(&r)),
-        textures: f.textures.clone(),
-        transparency: all(&f.transparency, |t| t.retime(&r)),
         texture_flipbooks: [0, 0],
-        texture_transforms: all(&f.texture_transforms, |t| t.retime(&r)),
-        replaceable_texture_lookup: f.replaceable_texture_lookup.clone(),
-        render_flags: f.render_flags.clone(),
-        bone_lookup: f.bone_lookup.clone(),
-        texture_lookup: f.texture_lookup.clone(),
-        texture_unit_lookup: f.texture_unit_lookup.clone(),
-        transparency_lookup: f.transparency_lookup.clone(),
-        texture_transform_lookup: f.texture_transform_lookup.clone(),
-        bounding_box: f.bounding_box,
-        bounding_radius: f.bounding_radius,
-        collision_box: f.collision_box,
-        collision_radius: f.collision_radius,
-        collision_triangles: f.collision_triangles.clone(),
-        collision_vertices: f.collision_vertices.clone(),
-        collision_normals: f.collision_normals.clone(),
-        attachments: all(&f.attachments, |a| a.retime(&r)),
-        attachment_lookup: f.attachment_lookup.clone(),
-        events: all(&f.events, |e| e.retime(&r)),
-        lights: all(&f.lights, |l| l.retime(&r)),
-        cameras: all(&f.cameras, |c| c.retime(&r)),
-        camera_lookup: f.camera_lookup.clone(),
-        ribbon_emitters: all(&f.ribbon_emitters, |x| x.retime(&r)),
         particle_emitters: all(&f.particle_emitters, |p| particles::to_classic(p, &r)),
         blend_overrides: f.combiner_combos.clone(),
-    };
+    );
     if flat.flags & FLAG_BLEND_OVERRIDES != 0 && flat.blend_overrides.is_none() {
         flat.blend_overrides = Some(M2Array::default());
     }

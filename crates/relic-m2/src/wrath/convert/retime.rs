@@ -163,6 +163,49 @@ impl<A: TrackKind> Ribbon<A> {
     }
 }
 
+/// A header of the other layout made from the header `$from`: the fields both layouts share
+/// copied, the records holding tracks moved with the [`Retime`] `$r`, then the fields given (what
+/// the two layouts do not share).
+macro_rules! other_header {
+    ($to:ident from $from:expr, $r:expr; $($field:ident $(: $value:expr)?),* $(,)?) => {{
+        let (from, r) = (&$from, $r);
+        $to {
+            name: from.name.clone(),
+            flags: from.flags,
+            global_sequences: from.global_sequences.clone(),
+            key_bone_lookup: from.key_bone_lookup.clone(),
+            vertices: from.vertices.clone(),
+            colors: all(&from.colors, |x| x.retime(r)),
+            textures: from.textures.clone(),
+            transparency: all(&from.transparency, |x| x.retime(r)),
+            texture_transforms: all(&from.texture_transforms, |x| x.retime(r)),
+            replaceable_texture_lookup: from.replaceable_texture_lookup.clone(),
+            render_flags: from.render_flags.clone(),
+            bone_lookup: from.bone_lookup.clone(),
+            texture_lookup: from.texture_lookup.clone(),
+            texture_unit_lookup: from.texture_unit_lookup.clone(),
+            transparency_lookup: from.transparency_lookup.clone(),
+            texture_transform_lookup: from.texture_transform_lookup.clone(),
+            bounding_box: from.bounding_box,
+            bounding_radius: from.bounding_radius,
+            collision_box: from.collision_box,
+            collision_radius: from.collision_radius,
+            collision_triangles: from.collision_triangles.clone(),
+            collision_vertices: from.collision_vertices.clone(),
+            collision_normals: from.collision_normals.clone(),
+            attachments: all(&from.attachments, |x| x.retime(r)),
+            attachment_lookup: from.attachment_lookup.clone(),
+            events: all(&from.events, |x| x.retime(r)),
+            lights: all(&from.lights, |x| x.retime(r)),
+            cameras: all(&from.cameras, |x| x.retime(r)),
+            camera_lookup: from.camera_lookup.clone(),
+            ribbon_emitters: all(&from.ribbon_emitters, |x| x.retime(r)),
+            $($field $(: $value)?),*
+        }
+    }};
+}
+pub(crate) use other_header;
+
 /// Every record of `records` moved to kind `B`.
 pub(crate) fn all<R, S>(records: &M2Array<R>, retime: impl Fn(&R) -> S) -> M2Array<S> {
     M2Array::new(records.iter().map(retime).collect())
