@@ -24,7 +24,7 @@
 //! | `effects` | [`Ribbon`], [`Particle`], [`ParticleBlend`] |
 
 //!
-//! `record` walks the blocks each record points to (derived from its fields, [`record!`]-declared);
+//! `record` walks the blocks each record points to (derived from its fields: `record!`);
 //! `layout` and `write` place and write them.
 
 pub(crate) mod array;

@@ -194,7 +194,7 @@ pub(crate) fn pairs<W: Walk>(value: &W) -> usize {
     count.0
 }
 
-/// An array of records: `count` records of [`Record::size`] bytes (in a file of the context's
+/// An array of records: `count` records of `Record::size` bytes (in a file of the context's
 /// version) at the pair's offset, each read with the file's [`Ctx`].
 impl<T> BinRead for M2Array<T>
 where
