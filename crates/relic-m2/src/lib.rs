@@ -18,6 +18,7 @@
 //! | attachments, events | [`file::Attachment`], [`file::Event`] | attachments, animation events |
 //! | views 1–3, colours, transparency, UV animations, lookups, collision, lights, cameras, ribbons, particles | their records | [`M2Extras`] in `Model::extras` |
 
+mod carried;
 mod entry;
 mod extras;
 pub mod file;
@@ -55,6 +56,7 @@ pub fn detect(bytes: &[u8]) -> Option<Detected> {
     let u32_at = |at: usize| bytes.get(at..at + 4).and_then(|b| b.try_into().ok()).map(u32::from_le_bytes);
     let (version, content) = match magic {
         b"MD20" => (u32_at(4)?, Content::Model),
+        // A chunked file too short to say its version is refused as chunked all the same.
         b"MD21" => (u32_at(12).unwrap_or(0), Content::Model),
         b"SKIN" => (0, Content::Part),
         b"MDLX" => (0, Content::Model),
@@ -65,6 +67,7 @@ pub fn detect(bytes: &[u8]) -> Option<Detected> {
 
 /// Why a file that [`detect`] accepts cannot be read, or `None` if it can.
 fn refusal(bytes: &[u8]) -> Option<ReadError> {
+    // Fewer than 4 bytes: no magic at all, refused as a bad one.
     let magic = bytes.get(..4).unwrap_or_default();
     let version = detect(bytes).map_or(0, |d| d.source.version);
     let refuse = |reason: String| Some(ReadError::new(0, ReadErrorKind::UnsupportedVersion { version, reason }));
@@ -104,7 +107,9 @@ pub fn write(file: &M2File) -> Result<Vec<u8>, WriteError> {
 /// Maps a file to the common model (glTF's frame, seconds; see the crate docs). The file goes
 /// into the model's extras, so [`from_ir`] can write it back byte for byte.
 pub fn to_ir(file: &M2File) -> Result<Model, ReadError> {
-    to_ir::to_ir(file)
+    let mut model = to_ir::to_ir(file)?;
+    carried::attach(&mut model, to_ir::kept(file.clone()));
+    Ok(model)
 }
 
 /// Maps a common model to a file: sections of the extras' file are kept while they still map to
@@ -112,7 +117,19 @@ pub fn to_ir(file: &M2File) -> Result<Model, ReadError> {
 /// comes back as losses. The version is `options.version`, else the version the model was read
 /// from when it came from M2, else 256.
 pub fn from_ir(model: &Model, options: &WriteOptions) -> Result<Converted<M2File>, WriteError> {
-    from_ir::from_ir(model, options)
+    let (extras, unread) = decoded(model);
+    let mut converted = from_ir::from_ir(model, extras.as_deref(), options)?;
+    converted.losses.splice(0..0, unread);
+    Ok(converted)
+}
+
+/// The model's M2 extras, decoded once for a write, and the loss to report if they do not read
+/// (then the file is built from the model alone).
+fn decoded(model: &Model) -> (Option<std::borrow::Cow<'_, M2Extras>>, Option<relic_core::Loss>) {
+    match carried::decode(model) {
+        Ok(extras) => (extras, None),
+        Err(loss) => (None, Some(loss)),
+    }
 }
 
 /// The file's own counts (`relic info`).
@@ -188,7 +205,10 @@ pub fn info_input(input: &relic_core::format::Input<'_>) -> Result<Info, ReadErr
 /// Parses and maps to the common model: `to_ir(&read(bytes)?)`, without copying the file into
 /// the extras.
 pub fn read_model(bytes: &[u8]) -> Result<Model, ReadError> {
-    to_ir::into_ir(read(bytes)?)
+    let file = read(bytes)?;
+    let mut model = to_ir::to_ir(&file)?;
+    carried::attach(&mut model, to_ir::kept(file));
+    Ok(model)
 }
 
 /// Reads a model of any supported version from an input that can open the files beside it:
@@ -199,9 +219,27 @@ pub fn read_input(input: &relic_core::format::Input<'_>) -> Result<Converted<Mod
         input.bytes.starts_with(b"MD20") && detect(input.bytes).is_some_and(|d| d.source.version >= FIRST_UNSUPPORTED);
     if wrath {
         let (wrath, classic, losses) = wrath::read_checked(input)?;
-        return to_ir::wrath_form_to_ir(wrath, classic, losses);
+        return wrath_model(wrath, classic, losses);
     }
     read_model(input.bytes).map(Converted::lossless)
+}
+
+/// The model of a Wrath-or-later file, given its 256–263 form and what that form cannot hold.
+fn wrath_model(
+    wrath: wrath::Wrath,
+    classic: M2File,
+    classic_losses: Vec<relic_core::Loss>,
+) -> Result<Converted<Model>, ReadError> {
+    let (mut model, extras) = to_ir::wrath_form_to_ir(wrath, classic, classic_losses)?;
+    carried::attach(&mut model.value, extras);
+    Ok(model)
+}
+
+/// The model of a Wrath-or-later file read already (the corpus checks).
+#[cfg(feature = "verify")]
+pub(crate) fn wrath_to_ir(wrath: wrath::Wrath) -> Result<Converted<Model>, ReadError> {
+    let (classic, losses) = wrath::convert::to_classic(&wrath)?;
+    wrath_model(wrath, classic, losses)
 }
 
 /// Writes a model in the version `options.version` names, else the one it came from
@@ -210,7 +248,23 @@ pub fn write_files(model: &Model, options: &WriteOptions) -> Result<Converted<Wr
     let writable = |v: &u32| (256..FIRST_UNSUPPORTED).contains(v) || wrath::WRATH_VERSIONS.contains(v);
     let version = options.version.or(model.recorded_version(FORMAT).filter(writable)).unwrap_or(DEFAULT_VERSION);
     if wrath::WRATH_VERSIONS.contains(&version) {
-        return wrath::model::write(model, version);
+        let (extras, unread) = decoded(model);
+        let mut converted = from_ir::to_wrath(model, extras.as_deref(), version)?;
+        converted.losses.splice(0..0, unread);
+        let (bytes, siblings) = wrath::write(&converted.value)?;
+        // As `write_model`: extras that came as text may have been edited into a file the reader
+        // refuses; then the files are built from the model alone.
+        if extras.is_some()
+            && carried::as_text(model)
+            && let Err(e) = wrath::read_written(&bytes, &siblings)
+        {
+            let mut rebuilt = from_ir::to_wrath(model, None, version)?;
+            let why = format!("the M2 extras do not fit the model ({e}): the files were rebuilt from the model alone");
+            rebuilt.losses.insert(0, relic_core::Loss::new("extras", why));
+            let (bytes, siblings) = wrath::write(&rebuilt.value)?;
+            return Ok(Converted { value: Written { bytes, siblings }, losses: rebuilt.losses });
+        }
+        return Ok(Converted { value: Written { bytes, siblings }, losses: converted.losses });
     }
     if !(256..FIRST_UNSUPPORTED).contains(&version) {
         let message = format!("M2 version {version} cannot be written: only 256–263, 264 and 272");
@@ -226,14 +280,15 @@ pub fn write_files(model: &Model, options: &WriteOptions) -> Result<Converted<Wr
 /// does not satisfy: such a file is checked with [`read`] and, if refused, rebuilt from the model
 /// alone, with a [`Loss`](relic_core::Loss) saying why. Nothing the reader refuses is written.
 pub fn write_model(model: &Model, options: &WriteOptions) -> Result<Converted<Vec<u8>>, WriteError> {
-    let converted = from_ir(model, options)?;
+    let (extras, unread) = decoded(model);
+    let mut converted = from_ir::from_ir(model, extras.as_deref(), options)?;
+    converted.losses.splice(0..0, unread);
     let bytes = write(&converted.value)?;
-    let json_extras =
-        model.extras.as_ref().is_some_and(|e| e.format() == crate::FORMAT && e.get::<M2Extras>().is_none());
-    if json_extras && let Err(e) = read(&bytes) {
-        let mut bare = model.clone();
-        bare.extras = None;
-        let mut rebuilt = from_ir(&bare, options)?;
+    if extras.is_some()
+        && carried::as_text(model)
+        && let Err(e) = read(&bytes)
+    {
+        let mut rebuilt = from_ir::from_ir(model, None, options)?;
         let why = format!("the M2 extras do not fit the model ({e}): the file was rebuilt from the model alone");
         rebuilt.losses.insert(0, relic_core::Loss::new("extras", why));
         return Ok(Converted { value: write(&rebuilt.value)?, losses: rebuilt.losses });

@@ -121,15 +121,15 @@ fn bones(f: &M2File) -> Result<(), ReadError> {
     Ok(())
 }
 
-/// The first of `xs` outside `range`. The slice's least and greatest entries are found first (a
-/// reduction over the whole slice vectorises; a search that stops at the first hit does not, and
-/// was a fifth of parsing a model), and searched only when one of them is outside.
-fn first_outside(xs: &[u16], range: std::ops::Range<usize>) -> Option<usize> {
+/// The first of `xs` outside `range`, with its index. The slice's least and greatest entries are
+/// found first (a reduction over the whole slice vectorises; a search that stops at the first hit
+/// does not, and was a fifth of parsing a model), and searched only when one of them is outside.
+fn first_outside(xs: &[u16], range: std::ops::Range<usize>) -> Option<(usize, u16)> {
     let (lo, hi) = xs.iter().fold((u16::MAX, 0u16), |(lo, hi), &x| (lo.min(x), hi.max(x)));
     if xs.is_empty() || (range.contains(&usize::from(lo)) && range.contains(&usize::from(hi))) {
         return None;
     }
-    xs.iter().position(|&x| !range.contains(&usize::from(x)))
+    xs.iter().copied().enumerate().find(|&(_, x)| !range.contains(&usize::from(x)))
 }
 
 fn vertices(f: &M2File) -> Result<(), ReadError> {
@@ -153,19 +153,19 @@ fn views(f: &M2File) -> Result<(), ReadError> {
     let sub_size = Submesh::size(f.version);
     for (vi, view) in f.views.iter().enumerate() {
         let p = |field: &str| format!("M2File.views[{vi}].{field}");
-        if let Some(k) = first_outside(&view.indices, 0..nv) {
+        if let Some((k, v)) = first_outside(&view.indices, 0..nv) {
             return Err(ReadError::invalid(
                 at(&view.indices, k, 2, 0),
                 p(&format!("indices[{k}]")),
-                format!("vertex {} is out of range ({nv} exist)", view.indices.get(k).copied().unwrap_or(0)),
+                format!("vertex {v} is out of range ({nv} exist)"),
             ));
         }
         let ni = view.indices.len();
-        if let Some(k) = first_outside(&view.triangles, 0..ni) {
+        if let Some((k, v)) = first_outside(&view.triangles, 0..ni) {
             return Err(ReadError::invalid(
                 at(&view.triangles, k, 2, 0),
                 p(&format!("triangles[{k}]")),
-                format!("view vertex {} is out of range ({ni} exist)", view.triangles.get(k).copied().unwrap_or(0)),
+                format!("view vertex {v} is out of range ({ni} exist)"),
             ));
         }
         if view.properties.len() != ni {
@@ -187,23 +187,18 @@ fn views(f: &M2File) -> Result<(), ReadError> {
                 ));
             }
             let (is, ic) = s.indices();
-            if is + ic > view.triangles.len() || ic % 3 != 0 {
+            let Some(tris) = view.triangles.get(is..is + ic).filter(|_| ic % 3 == 0) else {
                 return Err(ReadError::invalid(
                     off(8),
                     sp("index_count"),
                     format!("triangle entries {is}..{} do not fit the {} entries", is + ic, view.triangles.len()),
                 ));
-            }
-            let tris = view.triangles.get(is..is + ic).unwrap_or_default();
-            if let Some(k) = first_outside(tris, vs..vs + vc) {
+            };
+            if let Some((k, v)) = first_outside(tris, vs..vs + vc) {
                 return Err(ReadError::invalid(
                     at(&view.triangles, is + k, 2, 0),
                     p(&format!("triangles[{}]", is + k)),
-                    format!(
-                        "a triangle of submesh {si} uses view vertex {} outside the submesh's {vs}..{}",
-                        tris.get(k).copied().unwrap_or(0),
-                        vs + vc
-                    ),
+                    format!("a triangle of submesh {si} uses view vertex {v} outside the submesh's {vs}..{}", vs + vc),
                 ));
             }
             let palette_end = usize::from(s.bone_combo_index) + usize::from(s.bone_count);
@@ -441,7 +436,7 @@ impl Visitor<'_> for Spans {
     fn records<R: Record>(&mut self, _: Field, array: &M2Array<R>) {
         self.push(u64::from(array.offset), array.len() as u64 * R::size(self.version));
         for record in array.iter() {
-            record.visit(self);
+            record.walk("", self);
         }
     }
 }
@@ -488,7 +483,7 @@ impl Visitor<'_> for Name {
         let outer = self.owner;
         for (i, record) in array.iter().enumerate() {
             self.owner = Some((field, i));
-            record.visit(self);
+            record.walk("", self);
         }
         self.owner = outer;
     }
@@ -532,9 +527,9 @@ mod tests {
     fn first_outside_finds_the_first_entry_out_of_range() {
         assert_eq!(first_outside(&[], 0..0), None);
         assert_eq!(first_outside(&[3, 4, 5], 3..6), None);
-        assert_eq!(first_outside(&[3, 6, 2], 3..6), Some(1));
-        assert_eq!(first_outside(&[3, 2, 6], 3..6), Some(1));
-        assert_eq!(first_outside(&[0, 0, u16::MAX], 0..65535), Some(2));
-        assert_eq!(first_outside(&[1], 0..0), Some(0));
+        assert_eq!(first_outside(&[3, 6, 2], 3..6), Some((1, 6)));
+        assert_eq!(first_outside(&[3, 2, 6], 3..6), Some((1, 2)));
+        assert_eq!(first_outside(&[0, 0, u16::MAX], 0..65535), Some((2, u16::MAX)));
+        assert_eq!(first_outside(&[1], 0..0), Some((0, 1)));
     }
 }

@@ -104,3 +104,43 @@ fn wrath_models_carry_their_file_once() {
     assert!(smaller >= 2, "only {smaller} Wrath models left tracks out");
     assert!(checked >= 2, "{checked} Wrath models");
 }
+
+/// Extras that arrive as text and do not read as M2's are a loss, not a silent rebuild from the
+/// model alone.
+#[test]
+fn unreadable_carried_extras_are_a_loss() {
+    let (name, bytes) = all_files().into_iter().next().unwrap();
+    let mut model = relic_m2::read_model(&bytes).unwrap();
+    model.extras = Some(FormatExtras::from_json(relic_m2::FORMAT, "{\"file\": 7}".into()));
+    let out = relic_m2::write_model(&model, &WriteOptions::default()).unwrap();
+    assert!(
+        out.losses.iter().any(|l| l.element == "extras" && l.what.contains("do not read")),
+        "{name}: {:?}",
+        out.losses
+    );
+    let files = relic_m2::write_files(&model, &WriteOptions { version: Some(264) }).unwrap();
+    assert!(files.losses.iter().any(|l| l.element == "extras"), "{name}: {:?}", files.losses);
+}
+
+/// Text extras edited into references the reader refuses: the Wrath files are built from the
+/// model alone, with a loss, as the 256–263 file is, never written unreadable.
+#[test]
+fn edited_text_extras_never_make_unreadable_wrath_files() {
+    let bytes = common::fixture("v256_linear.m2");
+    let model = relic_m2::read_model(&bytes).unwrap();
+    let text = model.extras.as_ref().unwrap().json_beside(&model).unwrap();
+    let mut json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    json["file"]["collision_triangles"] = serde_json::json!([0, 1, 2]);
+    json["file"]["collision_vertices"] = serde_json::json!([]);
+    let mut edited = model.clone();
+    edited.extras = Some(FormatExtras::from_json(relic_m2::FORMAT, json.to_string()));
+    let classic = relic_m2::write_model(&edited, &WriteOptions::default()).unwrap();
+    assert!(classic.losses.iter().any(|l| l.element == "extras"), "{:?}", classic.losses);
+    for version in [264, 272] {
+        let out = relic_m2::write_files(&edited, &WriteOptions { version: Some(version) }).unwrap();
+        assert!(out.losses.iter().any(|l| l.element == "extras"), "v{version}: {:?}", out.losses);
+        let files = out.value.siblings.iter().map(|s| (format!("back{}", s.suffix), s.bytes.clone())).collect();
+        let input = Input { bytes: &out.value.bytes, name: "back.m2", siblings: &SiblingBytes(files) };
+        relic_m2::read_input(&input).unwrap();
+    }
+}

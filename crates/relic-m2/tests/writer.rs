@@ -149,3 +149,32 @@ fn synthetic(vertices: usize, bones: usize, animations: usize) -> Model {
     }
     m
 }
+
+/// A field the version's layout stores but the record lacks (a record made for another layout)
+/// is refused by name when written, not filled with zeros.
+#[test]
+fn a_field_the_layout_stores_cannot_be_absent() {
+    use relic_m2::M2File;
+    use relic_m2::file::{Camera, Submesh, View};
+    let submesh = Submesh { sort_center: None, sort_radius: Some(1.0), ..Submesh::default() };
+    let view = View { submeshes: vec![submesh].into(), ..View::default() };
+    let tbc = M2File { version: 260, views: vec![view.clone()].into(), ..M2File::default() };
+    let e = relic_m2::write(&tbc).unwrap_err().to_string();
+    assert!(e.contains("Submesh.sort_center"), "{e}");
+    // Classic's submesh has no sort centre: nothing is missing.
+    assert!(relic_m2::write(&M2File { version: 256, ..tbc }).is_ok());
+    let camera = Camera { field_of_view: None, ..Camera::default() };
+    let file = M2File { version: 256, cameras: vec![camera].into(), ..M2File::default() };
+    let e = relic_m2::write(&file).unwrap_err().to_string();
+    assert!(e.contains("Camera.field_of_view"), "{e}");
+}
+
+/// A mesh whose part id does not fit M2's u16 geoset id is written as geoset 0 with a loss.
+#[test]
+fn a_part_id_past_u16_is_a_loss() {
+    let mut model = relic_m2::read_model(&fixture("v256_linear.m2")).unwrap();
+    model.extras = None;
+    model.meshes[0].part_id = Some(70_000);
+    let out = relic_m2::write_model(&model, &WriteOptions::default()).unwrap();
+    assert!(out.losses.iter().any(|l| l.what.contains("part id")), "{:?}", out.losses);
+}

@@ -108,7 +108,12 @@ pub(crate) fn write_keys<W: Write + Seek, T>(
 /// Writes `(count, offset)` in one write (a real file has a few thousand pairs).
 fn write_pair<W: Write + Seek>(writer: &mut W, endian: Endian, layout: &Layout, count: usize) -> BinResult<()> {
     // The layout pass has checked that every count fits a u32.
-    let (count, offset) = (count as u32, layout.take_offset());
+    let Some(offset) = layout.take_offset() else {
+        let (pos, next) = (writer.stream_position()?, layout.next.get());
+        let message = format!("pair {next} was not laid out (the layout pass placed {})", layout.pairs.len());
+        return Err(binrw::Error::AssertFail { pos, message });
+    };
+    let count = count as u32;
     let halves = match endian {
         Endian::Little => [count.to_le_bytes(), offset.to_le_bytes()],
         Endian::Big => [count.to_be_bytes(), offset.to_be_bytes()],
@@ -152,7 +157,17 @@ pub(crate) fn pod_keys<R: Read + Seek, T: Pod>(reader: &mut R, endian: Endian, a
     Ok(M2Array { items, offset })
 }
 
-/// Stored text: the bytes before the first NUL, Windows-1252.
+/// `try_map` writer of a field that a layout has from some version on: its value, or an error
+/// naming it for a record made for a layout without it (nothing the file means can stand in).
+pub(crate) fn present<T: Copy>(field: &'static str) -> impl Fn(&Option<T>) -> Result<T, String> {
+    move |value| value.ok_or_else(|| format!("{field} is absent, but this version's layout stores it"))
+}
+
+/// Stored text: the bytes before the first NUL (all of them without one), Windows-1252.
 pub(crate) fn text(bytes: &[u8]) -> String {
-    relic_core::text::decode_cp1252(bytes.split(|&b| b == 0).next().unwrap_or_default())
+    let text = match bytes.iter().position(|&b| b == 0) {
+        Some(nul) => bytes.split_at(nul).0,
+        None => bytes,
+    };
+    relic_core::text::decode_cp1252(text)
 }

@@ -7,14 +7,14 @@ use serde::{Deserialize, Serialize};
 use super::array::{M2Array, pod_array};
 use super::attachment::{Attachment, Event};
 use super::bone::Bone;
+use super::ctx::Ctx;
 use super::effects::{Particle, Ribbon};
 use super::layout::Layout;
 use super::material::{Color, RenderFlag, Texture, TextureTransform, TextureWeight};
 use super::mesh::{Vertex, View};
-use super::record::{Field, Visitor, record_array};
+use super::record::{Visitor, Walk, walk_fields};
 use super::scene::{Camera, Light};
 use super::sequence::{Bounds, PlayableAnimation, Sequence};
-use super::track::Ctx;
 
 /// Size of the header of versions 256–263 (without the blend-override array of flag 0x8).
 pub const HEADER_SIZE: usize = 0x144;
@@ -45,6 +45,10 @@ pub struct M2File {
     #[br(parse_with = pod_array)]
     #[bw(args(layout))]
     pub sequences: M2Array<Sequence>,
+    /// What each track needs to know while it is read (not stored).
+    #[br(temp, calc = Ctx::new(version, global_sequences.len(), sequences.len(), &[]))]
+    #[bw(ignore)]
+    ctx: Ctx,
     /// AnimationData id → index of the first sequence with that id, or −1.
     #[br(parse_with = pod_array)]
     #[bw(args(layout))]
@@ -54,7 +58,7 @@ pub struct M2File {
     #[bw(args(layout))]
     pub playable_lookup: M2Array<PlayableAnimation>,
     /// Bones.
-    #[br(parse_with = record_array, args(version, (ctx(version, &global_sequences, &sequences),)))]
+    #[br(args(&ctx))]
     #[bw(args(layout))]
     pub bones: M2Array<Bone>,
     /// Key-bone id (0 ArmL … 26 Root) → bone index, or −1.
@@ -66,19 +70,19 @@ pub struct M2File {
     #[bw(args(layout))]
     pub vertices: M2Array<Vertex>,
     /// Views: bone-palette LODs of the same triangles (spec §10; four in Blizzard's files).
-    #[br(parse_with = record_array, args(version, (version,)))]
+    #[br(args(&ctx))]
     #[bw(args(layout))]
     pub views: M2Array<View>,
     /// Colour animations (RGB and alpha), referenced by texture units.
-    #[br(parse_with = record_array, args(version, (ctx(version, &global_sequences, &sequences),)))]
+    #[br(args(&ctx))]
     #[bw(args(layout))]
     pub colors: M2Array<Color>,
     /// Textures.
-    #[br(parse_with = record_array, args(version, ()))]
+    #[br(args(&ctx))]
     #[bw(args(layout))]
     pub textures: M2Array<Texture>,
     /// Texture weights (transparency animations).
-    #[br(parse_with = record_array, args(version, (ctx(version, &global_sequences, &sequences),)))]
+    #[br(args(&ctx))]
     #[bw(args(layout))]
     pub transparency: M2Array<TextureWeight>,
     /// Texture flipbooks: `(count, offset)`, never populated (record layout unknown). The count
@@ -87,7 +91,7 @@ pub struct M2File {
     #[br(parse_with = texture_flipbooks)]
     pub texture_flipbooks: [u32; 2],
     /// Texture (UV) animations.
-    #[br(parse_with = record_array, args(version, (ctx(version, &global_sequences, &sequences),)))]
+    #[br(args(&ctx))]
     #[bw(args(layout))]
     pub texture_transforms: M2Array<TextureTransform>,
     /// Replaceable texture type → texture index, or −1.
@@ -139,7 +143,7 @@ pub struct M2File {
     #[bw(args(layout))]
     pub collision_normals: M2Array<[f32; 3]>,
     /// Attachment points (weapons, helmets, spell effects).
-    #[br(parse_with = record_array, args(version, (ctx(version, &global_sequences, &sequences),)))]
+    #[br(args(&ctx))]
     #[bw(args(layout))]
     pub attachments: M2Array<Attachment>,
     /// Attachment id → attachment index, or −1.
@@ -147,15 +151,15 @@ pub struct M2File {
     #[bw(args(layout))]
     pub attachment_lookup: M2Array<i16>,
     /// Timed events (sounds, footsteps, spell hand positions).
-    #[br(parse_with = record_array, args(version, (ctx(version, &global_sequences, &sequences),)))]
+    #[br(args(&ctx))]
     #[bw(args(layout))]
     pub events: M2Array<Event>,
     /// Lights.
-    #[br(parse_with = record_array, args(version, (ctx(version, &global_sequences, &sequences),)))]
+    #[br(args(&ctx))]
     #[bw(args(layout))]
     pub lights: M2Array<Light>,
     /// Cameras (portrait, fly-bys).
-    #[br(parse_with = record_array, args(version, (ctx(version, &global_sequences, &sequences),)))]
+    #[br(args(&ctx))]
     #[bw(args(layout))]
     pub cameras: M2Array<Camera>,
     /// Camera id → camera index, or −1.
@@ -163,11 +167,11 @@ pub struct M2File {
     #[bw(args(layout))]
     pub camera_lookup: M2Array<i16>,
     /// Ribbon emitters.
-    #[br(parse_with = record_array, args(version, (ctx(version, &global_sequences, &sequences),)))]
+    #[br(args(&ctx))]
     #[bw(args(layout))]
     pub ribbon_emitters: M2Array<Ribbon>,
     /// Particle emitters.
-    #[br(parse_with = record_array, args(version, (ctx(version, &global_sequences, &sequences),)))]
+    #[br(args(&ctx))]
     #[bw(args(layout))]
     pub particle_emitters: M2Array<Particle>,
     /// 260–263 with global flag 0x8 only: blend-mode overrides (spec §2, from peers only). Read
@@ -223,10 +227,6 @@ fn write_blend_overrides<W: std::io::Write + std::io::Seek>(
     }
 }
 
-fn ctx(version: u32, global_sequences: &[u32], sequences: &[Sequence]) -> Ctx {
-    Ctx { version, sequences: sequences.len() as u32, global_sequences: global_sequences.len() as u32 }
-}
-
 impl M2File {
     /// True if the file has a blend-override array after the header: version 260 or later with
     /// global flag 0x8 (spec §2).
@@ -250,43 +250,19 @@ impl M2File {
         super::array::text(&self.name)
     }
 
-    /// Visits every block the header points to, in header order.
+    /// Visits every block the header points to, in header order (the texture flipbooks' pair,
+    /// always `(0, 0)`, has no block).
     pub(crate) fn visit<'f, V: Visitor<'f>>(&'f self, v: &mut V) {
-        v.pod(Field::new("name"), &self.name);
-        v.pod(Field::new("global_sequences"), &self.global_sequences);
-        v.pod(Field::new("sequences"), &self.sequences);
-        v.pod(Field::new("sequence_lookup"), &self.sequence_lookup);
-        v.pod(Field::new("playable_lookup"), &self.playable_lookup);
-        v.records(Field::new("bones"), &self.bones);
-        v.pod(Field::new("key_bone_lookup"), &self.key_bone_lookup);
-        v.pod(Field::new("vertices"), &self.vertices);
-        v.records(Field::new("views"), &self.views);
-        v.records(Field::new("colors"), &self.colors);
-        v.records(Field::new("textures"), &self.textures);
-        v.records(Field::new("transparency"), &self.transparency);
-        // texture_flipbooks: always (0, 0), no block.
-        v.records(Field::new("texture_transforms"), &self.texture_transforms);
-        v.pod(Field::new("replaceable_texture_lookup"), &self.replaceable_texture_lookup);
-        v.pod(Field::new("render_flags"), &self.render_flags);
-        v.pod(Field::new("bone_lookup"), &self.bone_lookup);
-        v.pod(Field::new("texture_lookup"), &self.texture_lookup);
-        v.pod(Field::new("texture_unit_lookup"), &self.texture_unit_lookup);
-        v.pod(Field::new("transparency_lookup"), &self.transparency_lookup);
-        v.pod(Field::new("texture_transform_lookup"), &self.texture_transform_lookup);
-        v.pod(Field::new("collision_triangles"), &self.collision_triangles);
-        v.pod(Field::new("collision_vertices"), &self.collision_vertices);
-        v.pod(Field::new("collision_normals"), &self.collision_normals);
-        v.records(Field::new("attachments"), &self.attachments);
-        v.pod(Field::new("attachment_lookup"), &self.attachment_lookup);
-        v.records(Field::new("events"), &self.events);
-        v.records(Field::new("lights"), &self.lights);
-        v.records(Field::new("cameras"), &self.cameras);
-        v.pod(Field::new("camera_lookup"), &self.camera_lookup);
-        v.records(Field::new("ribbon_emitters"), &self.ribbon_emitters);
-        v.records(Field::new("particle_emitters"), &self.particle_emitters);
+        walk_fields!(self, v;
+            name, global_sequences, sequences, sequence_lookup, playable_lookup, bones, key_bone_lookup, vertices,
+            views, colors, textures, transparency, texture_transforms, replaceable_texture_lookup, render_flags,
+            bone_lookup, texture_lookup, texture_unit_lookup, transparency_lookup, texture_transform_lookup,
+            collision_triangles, collision_vertices, collision_normals, attachments, attachment_lookup, events,
+            lights, cameras, camera_lookup, ribbon_emitters, particle_emitters,
+        );
         if self.has_blend_overrides() {
             match &self.blend_overrides {
-                Some(overrides) => v.pod(Field::new("blend_overrides"), overrides),
+                Some(overrides) => overrides.walk("blend_overrides", v),
                 None => v.empty(1),
             }
         }

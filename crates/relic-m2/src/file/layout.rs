@@ -22,10 +22,11 @@ impl Layout {
         self.version >= 260
     }
 
-    /// The offset of the next pair the writer meets.
-    pub(crate) fn take_offset(&self) -> u32 {
+    /// The offset of the next pair the writer meets; `None` once every pair laid out is taken
+    /// (the writer met a pair the layout pass did not).
+    pub(crate) fn take_offset(&self) -> Option<u32> {
         let i = self.next.get();
         self.next.set(i + 1);
-        self.pairs.get(i).copied().unwrap_or(0)
+        self.pairs.get(i).copied()
     }
 }

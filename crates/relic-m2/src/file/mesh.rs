@@ -5,9 +5,10 @@ use binrw::binrw;
 use bytemuck::{Pod, Zeroable};
 use serde::{Deserialize, Serialize};
 
-use super::array::{M2Array, pod_array};
+use super::array::{M2Array, pod_array, present};
+use super::ctx::Ctx;
 use super::layout::Layout;
-use super::record::{Field, Record, Visitor, record_array};
+use super::record::{Record, record};
 
 /// A vertex (48 bytes; plain-old-data, read and written in bulk).
 #[derive(Debug, Clone, Copy, PartialEq, Default, Pod, Zeroable, Serialize, Deserialize)]
@@ -27,96 +28,80 @@ pub struct Vertex {
     pub tex_coords2: [f32; 2],
 }
 
-/// A view: an embedded skin profile (44 bytes; spec §10).
-#[binrw]
-#[brw(little)]
-#[br(import(version: u32))]
-#[bw(import(layout: &Layout))]
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-pub struct View {
-    /// View-local vertex → global vertex index.
-    #[br(parse_with = pod_array)]
-    #[bw(args(layout))]
-    pub indices: M2Array<u16>,
-    /// Triangles, three indices into `indices` each.
-    #[br(parse_with = pod_array)]
-    #[bw(args(layout))]
-    pub triangles: M2Array<u16>,
-    /// Per view-local vertex: the palette slot of each of the vertex's four bones.
-    #[br(parse_with = pod_array)]
-    #[bw(args(layout))]
-    pub properties: M2Array<[u8; 4]>,
-    /// Submeshes.
-    #[br(parse_with = record_array, args(version, (version,)))]
-    #[bw(args(layout))]
-    pub submeshes: M2Array<Submesh>,
-    /// Texture units (draw batches).
-    #[br(parse_with = pod_array)]
-    #[bw(args(layout))]
-    pub texture_units: M2Array<TextureUnit>,
-    /// Largest palette a submesh of this view may use (256, 75, 53, 21 in Blizzard's files).
-    pub bone_count_max: u32,
-}
-
-impl Record for View {
-    const PAIRS: usize = 5;
-    fn size(_: u32) -> u64 {
-        44
-    }
-    fn visit<'f, V: Visitor<'f>>(&'f self, v: &mut V) {
-        v.pod(Field::new("indices"), &self.indices);
-        v.pod(Field::new("triangles"), &self.triangles);
-        v.pod(Field::new("properties"), &self.properties);
-        v.records(Field::new("submeshes"), &self.submeshes);
-        v.pod(Field::new("texture_units"), &self.texture_units);
+record! {
+    size(_version) = 44;
+    /// A view: an embedded skin profile (44 bytes; spec §10).
+    #[binrw]
+    #[brw(little)]
+    #[br(import(ctx: &Ctx))]
+    #[bw(import(layout: &Layout))]
+    #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+    pub struct View {
+        /// View-local vertex → global vertex index.
+        #[br(parse_with = pod_array)]
+        #[bw(args(layout))]
+        pub indices: M2Array<u16>,
+        /// Triangles, three indices into `indices` each.
+        #[br(parse_with = pod_array)]
+        #[bw(args(layout))]
+        pub triangles: M2Array<u16>,
+        /// Per view-local vertex: the palette slot of each of the vertex's four bones.
+        #[br(parse_with = pod_array)]
+        #[bw(args(layout))]
+        pub properties: M2Array<[u8; 4]>,
+        /// Submeshes.
+        #[br(args(ctx))]
+        #[bw(args(layout))]
+        pub submeshes: M2Array<Submesh>,
+        /// Texture units (draw batches).
+        #[br(parse_with = pod_array)]
+        #[bw(args(layout))]
+        pub texture_units: M2Array<TextureUnit>,
+        /// Largest palette a submesh of this view may use (256, 75, 53, 21 in Blizzard's files).
+        pub bone_count_max: u32,
     }
 }
 
-/// A submesh (32 bytes up to 259, 48 from 260).
-#[binrw]
-#[brw(little)]
-#[br(import(version: u32))]
-#[bw(import(layout: &Layout))]
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-pub struct Submesh {
-    /// Mesh-part (geoset) id: 0 body, 1xx hair, 5xx boots, …
-    pub id: u16,
-    /// High word of vertex/index starts beyond 65535.
-    pub level: u16,
-    /// First view-local vertex.
-    pub vertex_start: u16,
-    /// Number of view-local vertices.
-    pub vertex_count: u16,
-    /// First entry of the triangle list.
-    pub index_start: u16,
-    /// Number of triangle-list entries (3 per triangle).
-    pub index_count: u16,
-    /// Palette size (entries of the bone lookup used).
-    pub bone_count: u16,
-    /// First palette entry in the bone lookup.
-    pub bone_combo_index: u16,
-    /// Largest number of weighted bones on one vertex.
-    pub bone_influences: u16,
-    /// The bone with the most weight on the submesh.
-    pub center_bone_index: u16,
-    /// Mean of the submesh's vertex positions.
-    pub center_position: [f32; 3],
-    /// 260+: sort centre (box centre).
-    #[br(if(version >= 260))]
-    #[bw(if(layout.tbc()), map = |c: &Option<[f32; 3]>| c.unwrap_or_default())]
-    pub sort_center: Option<[f32; 3]>,
-    /// 260+: sort radius.
-    #[br(if(version >= 260))]
-    #[bw(if(layout.tbc()), map = |r: &Option<f32>| r.unwrap_or_default())]
-    pub sort_radius: Option<f32>,
-}
-
-impl Record for Submesh {
-    const PAIRS: usize = 0;
-    fn size(version: u32) -> u64 {
-        if version >= 260 { 48 } else { 32 }
+record! {
+    size(version) = if version >= 260 { 48 } else { 32 };
+    /// A submesh (32 bytes up to 259, 48 from 260).
+    #[binrw]
+    #[brw(little)]
+    #[br(import(ctx: &Ctx))]
+    #[bw(import(layout: &Layout))]
+    #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+    pub struct Submesh {
+        /// Mesh-part (geoset) id: 0 body, 1xx hair, 5xx boots, …
+        pub id: u16,
+        /// High word of vertex/index starts beyond 65535.
+        pub level: u16,
+        /// First view-local vertex.
+        pub vertex_start: u16,
+        /// Number of view-local vertices.
+        pub vertex_count: u16,
+        /// First entry of the triangle list.
+        pub index_start: u16,
+        /// Number of triangle-list entries (3 per triangle).
+        pub index_count: u16,
+        /// Palette size (entries of the bone lookup used).
+        pub bone_count: u16,
+        /// First palette entry in the bone lookup.
+        pub bone_combo_index: u16,
+        /// Largest number of weighted bones on one vertex.
+        pub bone_influences: u16,
+        /// The bone with the most weight on the submesh.
+        pub center_bone_index: u16,
+        /// Mean of the submesh's vertex positions.
+        pub center_position: [f32; 3],
+        /// 260+: sort centre (box centre).
+        #[br(if(ctx.tbc()))]
+        #[bw(if(layout.tbc()), try_map = present("Submesh.sort_center"))]
+        pub sort_center: Option<[f32; 3]>,
+        /// 260+: sort radius.
+        #[br(if(ctx.tbc()))]
+        #[bw(if(layout.tbc()), try_map = present("Submesh.sort_radius"))]
+        pub sort_radius: Option<f32>,
     }
-    fn visit<'f, V: Visitor<'f>>(&'f self, _: &mut V) {}
 }
 
 impl Submesh {

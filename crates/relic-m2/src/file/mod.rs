@@ -6,9 +6,14 @@
 //! All offsets are absolute; blocks are 16-byte aligned in Blizzard's files (§1), and the writer
 //! lays them out that way ([`Layout`]).
 //!
+//! Every record holding tracks is one type for both track kinds ([`TrackKind`]): `Bone` is
+//! `Bone<Ranged>`, the 256–263 record; `Bone<PerSequence>` is Wrath's
+//! ([`wrath::WrathBone`]).
+//!
 //! | module | records |
 //! |---|---|
 //! | `header` | [`M2File`] |
+//! | `kind` | [`TrackKind`]: [`Ranged`] (256–263), [`PerSequence`] (264 on) |
 //! | `array`, `track`, `quat` | [`M2Array`], [`Track`], [`EventTrack`], [`SplineTrack`], [`RotationTrack`], compressed quaternions |
 //! | `sequence` | [`Sequence`], [`Bounds`], [`PlayableAnimation`] |
 //! | `bone` | [`Bone`] and its flags |
@@ -19,13 +24,16 @@
 //! | `effects` | [`Ribbon`], [`Particle`], [`ParticleBlend`] |
 
 //!
-//! `record` says which blocks each record points to; `layout` and `write` place and write them.
+//! `record` walks the blocks each record points to (derived from its fields: `record!`);
+//! `layout` and `write` place and write them.
 
 pub(crate) mod array;
 mod attachment;
 mod bone;
+pub(crate) mod ctx;
 mod effects;
 mod header;
+pub(crate) mod kind;
 pub(crate) mod layout;
 pub(crate) mod material;
 pub(crate) mod mesh;
@@ -41,8 +49,10 @@ pub use array::M2Array;
 pub(crate) use array::text;
 pub use attachment::{Attachment, Event};
 pub use bone::*;
+pub use ctx::Ctx;
 pub use effects::{Particle, ParticleBlend, Ribbon};
 pub use header::{FLAG_BLEND_OVERRIDES, HEADER_SIZE, M2File};
+pub use kind::{Part, PerSequence, Ranged, TrackKind, Value};
 pub use layout::Layout;
 pub use material::{Color, RenderFlag, Texture, TextureTransform, TextureWeight};
 pub use mesh::{Submesh, TextureUnit, Vertex, View};
@@ -50,7 +60,7 @@ pub use quat::{decode_component, decode_quat, encode_component, encode_quat};
 pub use scene::{Camera, Light};
 pub use sequence::{Bounds, PlayableAnimation, Sequence};
 pub use track::{
-    Ctx, EventTrack, INTERPOLATION_BEZIER, INTERPOLATION_HERMITE, INTERPOLATION_LINEAR, INTERPOLATION_NONE,
-    RotationTrack, SplineTrack, Track, values_per_key,
+    EventTrack, INTERPOLATION_BEZIER, INTERPOLATION_HERMITE, INTERPOLATION_LINEAR, INTERPOLATION_NONE, RotationTrack,
+    SplineTrack, Track, values_per_key,
 };
 pub(crate) use write::write;

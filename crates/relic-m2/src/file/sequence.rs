@@ -77,4 +77,6 @@ impl PlayableAnimation {
     }
 }
 
+super::record::plain!(Bounds);
+
 const _: () = assert!(size_of::<Sequence>() == 68 && size_of::<PlayableAnimation>() == 4);

@@ -15,27 +15,10 @@ use relic_core::error::custom;
 use serde::{Deserialize, Serialize};
 
 use super::array::{M2Array, pod_array, pod_keys, write_keys};
+use super::ctx::Ctx;
 use super::layout::Layout;
 use super::quat::decode_quat;
-use super::record::{Field, Visitor};
-
-/// What records need to know while they are read.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Ctx {
-    /// File version (256–263).
-    pub version: u32,
-    /// Number of sequences (tracks have one range per sequence, plus a terminator).
-    pub sequences: u32,
-    /// Number of global sequences (a track's clock index must be below it).
-    pub global_sequences: u32,
-}
-
-impl Ctx {
-    /// True for The Burning Crusade layouts (260–263).
-    pub fn tbc(self) -> bool {
-        self.version >= 260
-    }
-}
+use super::record::{Field, Visitor, Walk};
 
 /// Interpolation 0: no interpolation, the earlier key holds.
 pub const INTERPOLATION_NONE: u16 = 0;
@@ -54,7 +37,7 @@ pub fn values_per_key(interpolation: u16) -> usize {
 /// An animated value (`M2Track<T>`, 28 bytes before Wrath).
 #[binrw]
 #[brw(little)]
-#[br(import(ctx: Ctx))]
+#[br(import(ctx: &Ctx))]
 #[bw(import(layout: &Layout))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Track<T: Pod> {
@@ -102,8 +85,11 @@ impl<T: Pod> Track<T> {
     pub fn is_empty(&self) -> bool {
         self.timestamps.is_empty()
     }
-    /// Visits the track's three blocks (`name` is the track's field).
-    pub(crate) fn visit<'f, V: Visitor<'f>>(&'f self, name: &'static str, v: &mut V) {
+}
+
+/// Three blocks: ranges, timestamps, values.
+impl<T: Pod> Walk for Track<T> {
+    fn walk<'f, V: Visitor<'f>>(&'f self, name: &'static str, v: &mut V) {
         // Most tracks of a real file have no key at all: one call instead of three.
         if self.ranges.is_empty() && self.timestamps.is_empty() && self.values.is_empty() {
             return v.empty(3);
@@ -117,7 +103,7 @@ impl<T: Pod> Track<T> {
 /// An event's firing times (`M2TrackBase`, 20 bytes before Wrath): a track without values.
 #[binrw]
 #[brw(little)]
-#[br(import(ctx: Ctx))]
+#[br(import(ctx: &Ctx))]
 #[bw(import(layout: &Layout))]
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct EventTrack {
@@ -139,9 +125,9 @@ pub struct EventTrack {
     pub timestamps: M2Array<u32>,
 }
 
-impl EventTrack {
-    /// Visits the track's two blocks.
-    pub(crate) fn visit<'f, V: Visitor<'f>>(&'f self, name: &'static str, v: &mut V) {
+/// Two blocks: ranges, timestamps.
+impl Walk for EventTrack {
+    fn walk<'f, V: Visitor<'f>>(&'f self, name: &'static str, v: &mut V) {
         v.pod(Field::part(name, "ranges"), &self.ranges);
         v.pod(Field::part(name, "timestamps"), &self.timestamps);
     }
@@ -151,7 +137,7 @@ impl EventTrack {
 /// interpolation (measured on the real file: a one-key position block spans 36 bytes).
 #[binrw]
 #[brw(little)]
-#[br(import(ctx: Ctx))]
+#[br(import(ctx: &Ctx))]
 #[bw(import(layout: &Layout))]
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct SplineTrack<T: Pod> {
@@ -175,9 +161,9 @@ pub struct SplineTrack<T: Pod> {
     pub values: M2Array<[T; 3]>,
 }
 
-impl<T: Pod> SplineTrack<T> {
-    /// Visits the track's three blocks.
-    pub(crate) fn visit<'f, V: Visitor<'f>>(&'f self, name: &'static str, v: &mut V) {
+/// Three blocks: ranges, timestamps, values.
+impl<T: Pod> Walk for SplineTrack<T> {
+    fn walk<'f, V: Visitor<'f>>(&'f self, name: &'static str, v: &mut V) {
         v.pod(Field::part(name, "ranges"), &self.ranges);
         v.pod(Field::part(name, "timestamps"), &self.timestamps);
         v.pod(Field::part(name, "values"), &self.values);
@@ -207,8 +193,8 @@ impl Default for RotationTrack {
 /// variant's error (an out-of-range key, say) with a list of every variant's error; here the
 /// version alone decides, so the track's own error is kept.
 impl BinRead for RotationTrack {
-    type Args<'a> = (Ctx,);
-    fn read_options<R: Read + Seek>(reader: &mut R, endian: Endian, args: (Ctx,)) -> BinResult<Self> {
+    type Args<'a> = (&'a Ctx,);
+    fn read_options<R: Read + Seek>(reader: &mut R, endian: Endian, args: (&Ctx,)) -> BinResult<Self> {
         if args.0.tbc() {
             Track::read_options(reader, endian, args).map(RotationTrack::Compressed)
         } else {
@@ -233,12 +219,14 @@ impl RotationTrack {
             RotationTrack::Compressed(t) => t.values.iter().map(|q| decode_quat(*q)).collect(),
         }
     }
+}
 
-    /// Visits the track's three blocks.
-    pub(crate) fn visit<'f, V: Visitor<'f>>(&'f self, name: &'static str, v: &mut V) {
+/// The three blocks of the track the version names.
+impl Walk for RotationTrack {
+    fn walk<'f, V: Visitor<'f>>(&'f self, name: &'static str, v: &mut V) {
         match self {
-            RotationTrack::Float(t) => t.visit(name, v),
-            RotationTrack::Compressed(t) => t.visit(name, v),
+            RotationTrack::Float(t) => t.walk(name, v),
+            RotationTrack::Compressed(t) => t.walk(name, v),
         }
     }
 }

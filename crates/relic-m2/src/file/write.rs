@@ -23,7 +23,7 @@ use relic_core::WriteError;
 use super::array::M2Array;
 use super::header::M2File;
 use super::layout::Layout;
-use super::record::{Field, Record, Visitor};
+use super::record::{Field, Record, Visitor, pairs};
 
 /// Every block starts on a 16-byte boundary, zero-padded (Blizzard's exporter does this).
 pub(crate) const ALIGN: u64 = 16;
@@ -34,28 +34,14 @@ pub(crate) fn align(at: u64) -> u64 {
 
 /// Writes `file` in Blizzard's layout.
 pub(crate) fn write(file: &M2File) -> Result<Vec<u8>, WriteError> {
-    let (layout, blocks) = Layout::of(file)?;
-    let mut out = Sink(Vec::with_capacity(layout.size as usize));
-    let failed = |e: binrw::Error| WriteError::from_binrw(&e);
-    file.write_options(&mut out, Endian::Little, (&layout,)).map_err(failed)?;
-    for placed in &blocks {
-        out.pad_to(u64::from(placed.at)).map_err(failed)?;
-        match placed.block {
-            Block::Bytes(bytes) => out.0.extend_from_slice(bytes),
-            Block::Records(records) => records.write(&mut out, &layout).map_err(failed)?,
-        }
-    }
-    out.pad_to(u64::from(layout.size)).map_err(failed)?;
-    if layout.next.get() != layout.pairs.len() {
-        let message = format!("the writer met {} of the {} pairs laid out", layout.next.get(), layout.pairs.len());
-        return Err(WriteError::Io { path: "M2File".into(), message });
-    }
-    Ok(out.0)
+    let mut place = Place::new(file.version, file.header_size(), file.header_pairs(), pairs_hint(file));
+    file.visit(&mut place);
+    place.emit(file)
 }
 
 /// A non-empty block and where the layout pass put it.
 pub(crate) struct Placed<'f> {
-    pub(crate) at: u32,
+    pub(crate) at: u64,
     pub(crate) block: Block<'f>,
 }
 
@@ -65,6 +51,9 @@ pub(crate) enum Block<'f> {
     Bytes(&'f [u8]),
     /// Records, each written by its derived writer.
     Records(&'f dyn WriteRecords),
+    /// The outer array of a per-sequence track's timelines (Wrath on): `(count, offset)` pairs
+    /// filled once the keys are placed (an index into [`Place::tables`]).
+    Table(usize),
 }
 
 /// An array of records the writer can write without knowing their type.
@@ -88,68 +77,70 @@ impl<R: Record> WriteRecords for M2Array<R> {
     }
 }
 
-impl Layout {
-    /// Places every block of `file`: the layout and the non-empty blocks in file order. An error
-    /// if the file would outgrow the u32 offsets (every offset is below the size, so checking the
-    /// size checks them all) or an array its u32 count.
-    fn of(file: &M2File) -> Result<(Self, Vec<Placed<'_>>), WriteError> {
-        // Every block has a pair, so the pairs bound the blocks: both lists are allocated once.
-        let pairs = pairs_hint(file);
-        let mut place = Place {
-            layout: Layout {
-                version: file.version,
-                pairs: Vec::with_capacity(pairs),
-                size: 0,
-                next: Default::default(),
-            },
-            blocks: Vec::with_capacity(pairs),
-            cursor: 0,
-            end: file.header_size(),
-            error: None,
-        };
-        place.layout.pairs.resize(file.header_pairs(), 0);
-        file.visit(&mut place);
-        if let Some(e) = place.error {
-            return Err(e);
-        }
-        let size = align(place.end);
-        place.layout.size = u32::try_from(size).map_err(|_| WriteError::DoesNotFit {
-            field: "M2 file size".into(),
-            value: size,
-            ty: "u32",
-        })?;
-        Ok((place.layout, place.blocks))
-    }
-}
-
 /// How many pairs the layout pass will fill: the header's and those of the records it points to
-/// (the records of those records — a view's submeshes — have none).
+/// (the records of those records — a view's submeshes — have none). The records of one array
+/// hold as many pairs each; only a camera's differ by version.
 fn pairs_hint(file: &M2File) -> usize {
     /// Adds up the pairs of the header's record arrays.
-    struct Count(usize, u32);
+    struct Count(usize);
     impl Visitor<'_> for Count {
         fn pod<T: Pod>(&mut self, _: Field, _: &M2Array<T>) {}
         fn records<R: Record>(&mut self, _: Field, array: &M2Array<R>) {
-            self.0 += array.len() * R::pairs(self.1);
+            self.0 += array.len() * array.first().map_or(0, pairs);
         }
     }
-    let mut count = Count(file.header_pairs(), file.version);
+    let mut count = Count(file.header_pairs());
     file.visit(&mut count);
     count.0
 }
 
-/// The layout pass: gives each block the next 16-byte boundary after the one before it.
-struct Place<'f> {
-    layout: Layout,
-    blocks: Vec<Placed<'f>>,
+/// The layout pass of every file of the format (`.m2` of any version, `.skin`): gives each block
+/// the next 16-byte boundary after the one before it, in the order the walk meets them. The
+/// tracks of Wrath and later contribute only their outer timeline arrays here; the Wrath writer
+/// places their keys afterwards (`wrath::write`).
+pub(crate) struct Place<'f> {
+    pub(crate) layout: Layout,
+    /// The non-empty blocks, in file order.
+    pub(crate) blocks: Vec<Placed<'f>>,
+    /// The outer timeline arrays met, each `(count, offset)` per timeline (filled by the Wrath
+    /// writer).
+    pub(crate) tables: Vec<Vec<[u32; 2]>>,
+    /// Each outer timeline array met: its table and each timeline's key count and bytes.
+    pub(crate) timelines: Vec<Timelines<'f>>,
+    /// Key counts of the last timestamps met: the stored counts of the values that follow.
+    last_counts: Vec<u32>,
     /// The pair the next visited block fills.
     cursor: usize,
     /// The end of the last block placed.
-    end: u64,
+    pub(crate) end: u64,
     error: Option<WriteError>,
 }
 
+/// One outer timeline array: its table and each timeline's (count, bytes).
+pub(crate) struct Timelines<'f> {
+    pub(crate) table: usize,
+    pub(crate) inner: Vec<(u32, &'f [u8])>,
+}
+
 impl<'f> Place<'f> {
+    /// The layout pass of a file of `version` whose header takes `header_size` bytes and holds
+    /// `header_pairs` pairs (`pairs`: how many the whole file holds, if known).
+    pub(crate) fn new(version: u32, header_size: u64, header_pairs: usize, pairs: usize) -> Self {
+        let mut layout = Layout { version, pairs: Vec::with_capacity(pairs), size: 0, next: Default::default() };
+        layout.pairs.resize(header_pairs, 0);
+        Place {
+            layout,
+            // Every block has a pair, so the pairs bound the blocks.
+            blocks: Vec::with_capacity(pairs),
+            tables: Vec::new(),
+            timelines: Vec::new(),
+            last_counts: Vec::new(),
+            cursor: 0,
+            end: header_size,
+            error: None,
+        }
+    }
+
     /// Places a block of `count` entries, `bytes` long, for the next pair; false if it is empty
     /// (its pair stays `(0, 0)`).
     #[inline(always)]
@@ -163,14 +154,56 @@ impl<'f> Place<'f> {
             self.error = Some(WriteError::DoesNotFit { field: field.to_string(), value: count as u64, ty: "u32" });
         }
         let at = align(self.end);
-        // Truncates only in a file larger than 4 GiB, which `Layout::of` refuses.
-        let at32 = at as u32;
+        // Truncates only in a file larger than 4 GiB, which `emit` refuses.
         if let Some(pair) = self.layout.pairs.get_mut(slot) {
-            *pair = at32;
+            *pair = at as u32;
         }
-        self.blocks.push(Placed { at: at32, block });
+        self.blocks.push(Placed { at, block });
         self.end = at.saturating_add(bytes as u64);
         true
+    }
+
+    /// Writes `header` and the placed blocks front to back. An error if the file would outgrow
+    /// the u32 offsets (every offset is below the size, so checking the size checks them all) or
+    /// an array its u32 count.
+    pub(crate) fn emit<H>(mut self, header: &H) -> Result<Vec<u8>, WriteError>
+    where
+        H: for<'a> BinWrite<Args<'a> = (&'a Layout,)>,
+    {
+        if let Some(e) = self.error.take() {
+            return Err(e);
+        }
+        let failed = |e: binrw::Error| WriteError::from_binrw(&e);
+        let size = align(self.end);
+        self.layout.size = u32::try_from(size).map_err(|_| WriteError::DoesNotFit {
+            field: "M2 file size".into(),
+            value: size,
+            ty: "u32",
+        })?;
+        let mut out = Sink(Vec::with_capacity(self.layout.size as usize));
+        header.write_options(&mut out, Endian::Little, (&self.layout,)).map_err(failed)?;
+        // Blocks are placed in increasing order (`pad_to` refuses one that is not).
+        for placed in &self.blocks {
+            out.pad_to(placed.at).map_err(failed)?;
+            match placed.block {
+                Block::Bytes(bytes) => out.0.extend_from_slice(bytes),
+                Block::Records(records) => records.write(&mut out, &self.layout).map_err(failed)?,
+                Block::Table(i) => {
+                    let Some(table) = self.tables.get(i) else {
+                        let message = format!("timeline table {i} was placed but not laid out");
+                        return Err(failed(binrw::Error::AssertFail { pos: out.position(), message }));
+                    };
+                    out.0.extend_from_slice(bytemuck::cast_slice(table));
+                }
+            }
+        }
+        out.pad_to(size).map_err(failed)?;
+        if self.layout.next.get() != self.layout.pairs.len() {
+            let message =
+                format!("the writer met {} of the {} pairs laid out", self.layout.next.get(), self.layout.pairs.len());
+            return Err(WriteError::Io { path: "M2".into(), message });
+        }
+        Ok(out.0)
     }
 }
 
@@ -195,14 +228,34 @@ impl<'f> Visitor<'f> for Place<'f> {
         // The records' own pairs come next in the writer's order: they are written with the
         // records, before any block placed from here on.
         let base = self.layout.pairs.len();
-        let pairs = R::pairs(self.layout.version);
-        self.layout.pairs.resize(base + n * pairs, 0);
+        let held: usize = array.iter().map(pairs).sum();
+        self.layout.pairs.resize(base + held, 0);
         let outer = std::mem::replace(&mut self.cursor, base);
         for record in array.iter() {
-            record.visit(self);
+            record.walk("", self);
         }
-        debug_assert_eq!(self.cursor, base + n * pairs, "{field}: Record::PAIRS disagrees with Record::visit");
         self.cursor = outer;
+    }
+
+    fn timelines<T: Pod>(&mut self, field: Field, outer: &'f M2Array<M2Array<T>>) {
+        let values = field.part_name() == "values";
+        let counts: Vec<u32> =
+            if values { std::mem::take(&mut self.last_counts) } else { outer.iter().map(|t| t.len() as u32).collect() };
+        let table = self.tables.len();
+        if !self.place(field, outer.len(), outer.len() * 8, Block::Table(table)) {
+            return;
+        }
+        self.tables.push(vec![[0, 0]; outer.len()]);
+        // A values timeline states its key count: the count of the timestamps before it.
+        let inner = outer
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (counts.get(i).copied().unwrap_or(t.len() as u32), bytemuck::cast_slice(&t.items)))
+            .collect();
+        if !values {
+            self.last_counts = counts;
+        }
+        self.timelines.push(Timelines { table, inner });
     }
 }
 
@@ -267,54 +320,56 @@ mod tests {
     use super::*;
     use crate::file::*;
 
-    /// Counts the pairs of the blocks a record visits.
-    #[derive(Default)]
-    struct Count(usize);
-
-    impl Visitor<'_> for Count {
-        fn empty(&mut self, pairs: usize) {
-            self.0 += pairs;
-        }
-        fn pod<T: Pod>(&mut self, _: Field, _: &M2Array<T>) {
-            self.0 += 1;
-        }
-        fn records<R: Record>(&mut self, _: Field, _: &M2Array<R>) {
-            self.0 += 1;
-        }
-    }
-
-    /// Writes one record and returns (pairs its writer took, pairs its visit lists, bytes).
+    /// Writes one record and returns (pairs its writer took, pairs its walk meets, bytes).
     fn check<R: Record>(record: &R, version: u32) -> (usize, usize, usize) {
         let layout = Layout { version, pairs: vec![0; 64], size: 0, next: Default::default() };
         let mut out = Sink(Vec::new());
         record.write_options(&mut out, Endian::Little, (&layout,)).unwrap();
-        let mut count = Count::default();
-        record.visit(&mut count);
-        (layout.next.get(), count.0, out.0.len())
+        (layout.next.get(), pairs(record), out.0.len())
     }
 
-    /// Every record's writer takes as many pairs as its visit lists, both equal to `PAIRS`, and
-    /// writes `size` bytes, in both layouts.
+    /// Every record's writer takes as many pairs as its walk meets and writes `size` bytes, in
+    /// every layout of its kind.
     #[test]
-    fn pairs_visits_and_sizes_agree() {
-        fn each<R: Record + Default>(name: &str) {
-            for version in [256, 263] {
-                let got = check(&R::default(), version);
-                assert_eq!(got, (R::PAIRS, R::PAIRS, R::size(version) as usize), "{name} v{version}");
+    fn walks_and_sizes_agree_with_the_writer() {
+        fn each<R: Record>(name: &str, record: &R, versions: &[u32], walked: usize) {
+            for &version in versions {
+                let got = check(record, version);
+                assert_eq!(got, (walked, walked, R::size(version) as usize), "{name} v{version}");
             }
         }
-        each::<Bone>("Bone");
-        each::<View>("View");
-        each::<Submesh>("Submesh");
-        each::<Color>("Color");
-        each::<Texture>("Texture");
-        each::<TextureWeight>("TextureWeight");
-        each::<TextureTransform>("TextureTransform");
-        each::<Attachment>("Attachment");
-        each::<Event>("Event");
-        each::<Light>("Light");
-        each::<Camera>("Camera");
-        each::<Ribbon>("Ribbon");
-        each::<Particle>("Particle");
+        let (classic, wrath) = ([256, 263], [264, 272]);
+        let bone: Bone = Bone { unknown: Some(0), ..Default::default() };
+        each("Bone", &bone, &classic, 9);
+        each("View", &View::default(), &classic, 5);
+        let submesh = Submesh { sort_center: Some([0.0; 3]), sort_radius: Some(0.0), ..Submesh::default() };
+        each("Submesh", &submesh, &classic, 0);
+        each("Color", &Color::<Ranged>::default(), &classic, 6);
+        each("Texture", &Texture::default(), &classic, 1);
+        each("TextureWeight", &TextureWeight::<Ranged>::default(), &classic, 3);
+        each("TextureTransform", &TextureTransform::<Ranged>::default(), &classic, 9);
+        each("Attachment", &Attachment::<Ranged>::default(), &classic, 3);
+        each("Event", &Event::<Ranged>::default(), &classic, 2);
+        each("Light", &Light::<Ranged>::default(), &classic, 21);
+        each("Ribbon", &Ribbon::<Ranged>::default(), &classic, 20);
+        each("Particle", &Particle::default(), &classic, 36);
+        each("Camera", &Camera::<Ranged> { field_of_view: Some(0.0), ..Default::default() }, &classic, 9);
+        let bone = wrath::WrathBone { unknown: Some(0), ..Default::default() };
+        each("WrathBone", &bone, &wrath, 6);
+        each("WrathColor", &wrath::WrathColor::default(), &wrath, 4);
+        each("WrathTextureWeight", &wrath::WrathTextureWeight::default(), &wrath, 2);
+        each("WrathTextureTransform", &wrath::WrathTextureTransform::default(), &wrath, 6);
+        each("WrathAttachment", &wrath::WrathAttachment::default(), &wrath, 2);
+        each("WrathEvent", &wrath::WrathEvent::default(), &wrath, 1);
+        each("WrathLight", &wrath::WrathLight::default(), &wrath, 14);
+        let ribbon = wrath::WrathRibbon { priority_plane: Some(0), padding: Some(0), ..Default::default() };
+        each("WrathRibbon", &ribbon, &wrath, 14);
+        let camera264 = wrath::WrathCamera { field_of_view: Some(0.0), ..Default::default() };
+        each("WrathCamera", &camera264, &[264], 6);
+        let camera272 = wrath::WrathCamera { field_of_view_track: Some(Default::default()), ..Default::default() };
+        each("WrathCamera", &camera272, &[272], 8);
+        each("WrathParticle", &wrath::WrathParticle::default(), &[264], 35);
+        let particle272 = wrath::WrathParticle { multi_texture: Some([0; 4]), ..Default::default() };
+        each("WrathParticle", &particle272, &[272], 35);
     }
 }

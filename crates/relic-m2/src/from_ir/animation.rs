@@ -21,7 +21,10 @@ impl Builder<'_> {
         let mut cursor = 0i64;
         for (i, a) in m.animations.iter().enumerate() {
             let duration = ms(a.duration).max(0);
-            let mut s = if fit { base_seqs.get(i).copied().unwrap_or_default() } else { fresh_sequence() };
+            let mut s = match base_seqs.get(i).filter(|_| fit) {
+                Some(&s) => s,
+                None => fresh_sequence(),
+            };
             if !fit {
                 let (lo, hi) = key_extent(a);
                 let start = cursor + (-lo).max(0);
@@ -58,9 +61,9 @@ impl Builder<'_> {
             next_of_id.insert(s.id, i);
         }
         let same = fit && seqs.iter().zip(base_seqs).all(|(a, b)| a == b);
-        if same {
-            self.file.sequence_lookup = self.base.map(|b| b.sequence_lookup.clone()).unwrap_or_default();
-            self.file.playable_lookup = self.base.map(|b| b.playable_lookup.clone()).unwrap_or_default();
+        if let Some(b) = self.base.filter(|_| same) {
+            self.file.sequence_lookup = b.sequence_lookup.clone();
+            self.file.playable_lookup = b.playable_lookup.clone();
         } else {
             let max_id = seqs.iter().map(|s| usize::from(s.id)).max().map_or(0, |m| m + 1);
             let mut lookup = vec![-1i16; max_id];
@@ -149,6 +152,7 @@ impl Builder<'_> {
             }
             out.push(m2::Event {
                 identifier,
+                // An event without a parameter: data 0, as the game's own events without one.
                 data: parameter.unwrap_or(0),
                 bone: error::fit(&format!("event {name:?} bone"), b, "u32")?,
                 position: [pivot[0] + p[0], pivot[1] + p[1], pivot[2] + p[2]],

@@ -27,7 +27,7 @@ pub(super) struct Builder<'a> {
     /// children before their parents; the model never does), else the model's order.
     pub(super) to_file: Vec<usize>,
     /// The extras' digest of the vertex array the file was read with.
-    pub(super) vertex_digest: Option<String>,
+    pub(super) vertex_digest: Option<&'a str>,
     /// How many views the extras' file had (the count rebuilt views follow).
     pub(super) stored_views: usize,
     /// How many views (`.skin` files from Wrath on) the game file the model came from had, by
@@ -40,6 +40,25 @@ pub(super) struct Builder<'a> {
     /// Every bone track is built from the model, none taken from the extras' file (to find which
     /// of the file's tracks the model gives back exactly: [`super::rebuilt_bones`]).
     pub(super) rebuild_tracks: bool,
+}
+
+impl<'a> Builder<'a> {
+    /// A mapping of `model` at `version`, taking sections from `base` while they fit.
+    pub(super) fn new(model: &'a Model, base: Option<&'a M2File>, version: u32, losses: &'a mut Vec<Loss>) -> Self {
+        Builder {
+            model,
+            base,
+            version,
+            losses,
+            file: M2File::default(),
+            to_file: Vec::new(),
+            vertex_digest: None,
+            stored_views: 0,
+            original_views: 0,
+            retargeted: false,
+            rebuild_tracks: false,
+        }
+    }
 }
 
 /// Seconds → milliseconds, clamped to ±2^40 ms (35 years, far past any u32 time the file can

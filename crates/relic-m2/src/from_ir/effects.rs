@@ -19,6 +19,7 @@ impl Builder<'_> {
         // with its overrides, see `retarget`).
         f.flags = b.flags;
         f.blend_overrides =
+            // The flag with no array read: an empty one, as the header reads it.
             if f.has_blend_overrides() { Some(b.blend_overrides.clone().unwrap_or_default()) } else { None };
         f.collision_box = b.collision_box;
         f.collision_radius = b.collision_radius;
@@ -90,6 +91,7 @@ impl Builder<'_> {
                 grow(s.bounds.max);
             }
         }
+        // A model without sequences or vertices: the empty box at the origin.
         let b = b.unwrap_or_default();
         f.bounding_box = b;
         let d: f32 = b.min.iter().zip(&b.max).map(|(a, c)| (c - a) * (c - a)).sum();

@@ -196,7 +196,8 @@ fn interpolation_code(i: Interpolation) -> u16 {
     }
 }
 
-/// The values of a channel as `[f32; N]` (3 for translation/scale, 4 for rotation).
+/// The values of a channel as `[f32; N]` (3 for translation/scale, 4 for rotation: the property
+/// chooses both the channel's kind and `N`, so every component exists).
 fn raw_values<const N: usize>(v: &ChannelValues) -> Vec<[f32; N]> {
     match v {
         ChannelValues::Translation(x) | ChannelValues::Scale(x) => {
@@ -298,6 +299,7 @@ impl KeyMap {
         }
     }
 
+    /// `v` (3 or 4 components, as the property has) as `[f32; N]` (the same `N`).
     fn out<const N: usize>(v: &[f32]) -> [f32; N] {
         std::array::from_fn(|i| v.get(i).copied().unwrap_or(0.0))
     }

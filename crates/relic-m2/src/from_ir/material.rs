@@ -22,8 +22,9 @@ impl Builder<'_> {
                     .zip(&of_sub)
                     .all(|(mesh, s)| mesh.material.and_then(|i| m.materials.get(i)) == s.and_then(|i| mats.get(i)))
         });
-        if fit {
-            let units = base.and_then(|b| b.views.first()).map(|v| v.texture_units.items.clone()).unwrap_or_default();
+        if let Some(b) = base.filter(|_| fit) {
+            // A file without views has no texture units.
+            let units = b.views.first().map_or_else(Vec::new, |v| v.texture_units.items.clone());
             self.copy_material_tables();
             return Ok((true, units));
         }
@@ -79,15 +80,17 @@ impl Builder<'_> {
                 let filename: Vec<u8> =
                     if t.replaceable.is_some() { vec![0] } else { cp1252_lossy(&t.path).chain([0]).collect() };
                 let tex = Texture {
+                    // Kind 0: the file name is given (not a replaceable texture).
                     kind: t.replaceable.unwrap_or(0),
                     flags: u32::from(t.wrap_u) | u32::from(t.wrap_v) << 1,
                     filename: M2Array::new(filename),
                 };
                 let known = textures.len();
                 let ti = index_of(&mut textures, tex);
-                if ti == known && t.replaceable.is_none() {
-                    // A texture met for the first time: say once if its path changes.
-                    let written = textures.get(ti).map(|x| x.filename.items.clone()).unwrap_or_default();
+                // A texture met for the first time (the one just added): say once if its path
+                // changes.
+                if let Some(added) = textures.last().filter(|_| ti == known && t.replaceable.is_none()) {
+                    let written = added.filename.items.clone();
                     self.text_loss(&t.path, &written, &format!("texture {:?}", t.path));
                 }
                 if let Some(r) = t.replaceable.and_then(|r| usize::try_from(r).ok()) {

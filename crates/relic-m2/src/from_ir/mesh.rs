@@ -30,8 +30,8 @@ impl Builder<'_> {
         let too_many = || unsupported("more than 65535 vertices: M2 views index them with u16");
         for (mi, mesh) in m.meshes.iter().enumerate() {
             let first = vertices.len();
-            for v in 0..mesh.positions.len() {
-                let (vertex, was_pruned) = vertex_from(mesh, v, &self.to_file)?;
+            for (v, &position) in mesh.positions.iter().enumerate() {
+                let (vertex, was_pruned) = vertex_from(mesh, v, position, &self.to_file)?;
                 if was_pruned {
                     pruned.push((mi, v));
                 }
@@ -43,11 +43,17 @@ impl Builder<'_> {
                 .collect::<Result<Vec<_>>>()?;
             let triangles =
                 mesh.triangles.iter().map(|t| Ok([g(t[0])?, g(t[1])?, g(t[2])?])).collect::<Result<Vec<_>>>()?;
-            parts.push(Part {
-                id: mesh.part_id.and_then(|p| u16::try_from(p).ok()).unwrap_or(0),
-                vertices: vertex_ids,
-                triangles,
-            });
+            // A mesh that is no part of a set: geoset 0, the whole body.
+            let id = match mesh.part_id.map(u16::try_from) {
+                None => 0,
+                Some(Ok(id)) => id,
+                Some(Err(_)) => {
+                    let what = format!("part id {:?} does not fit the u16 geoset id: written as 0", mesh.part_id);
+                    self.loss(format!("meshes[{mi}]"), what);
+                    0
+                }
+            };
+            parts.push(Part { id, vertices: vertex_ids, triangles });
         }
         if !pruned.is_empty() {
             let error = pruning_error(m, &pruned);
@@ -63,8 +69,8 @@ impl Builder<'_> {
 /// One vertex of a mesh: at most 4 influences (the largest), u8 weights summing to 255, bones
 /// named in the file's order (`to_file`: model bone → file bone). Returns the vertex and whether
 /// influences were dropped.
-fn vertex_from(mesh: &Mesh, v: usize, to_file: &[usize]) -> Result<(Vertex, bool)> {
-    let position = WARCRAFT.vector_from_ir(mesh.positions.get(v).copied().unwrap_or_default());
+fn vertex_from(mesh: &Mesh, v: usize, position: [f32; 3], to_file: &[usize]) -> Result<(Vertex, bool)> {
+    let position = WARCRAFT.vector_from_ir(position);
     let normal = WARCRAFT.vector_from_ir(mesh.normals.get(v).copied().unwrap_or([0.0, 1.0, 0.0]));
     let uv = |set: usize| mesh.uv_sets.get(set).and_then(|s| s.get(v)).copied().unwrap_or([0.0; 2]);
     let stored = mesh.skin.vertex(v);
@@ -102,12 +108,10 @@ fn quantise(inf: &[Influence]) -> Result<([u8; 4], [u8; 4])> {
     let exact: Vec<f64> = inf.iter().map(|i| f64::from(i.weight) / sum * 255.0).collect();
     let mut q: Vec<i64> = exact.iter().map(|e| e.floor() as i64).collect();
     let mut missing = 255 - q.iter().sum::<i64>();
-    let mut order: Vec<usize> = (0..q.len()).collect();
-    order.sort_by(|&a, &b| {
-        let ra = exact.get(a).copied().unwrap_or(0.0) - q.get(a).copied().unwrap_or(0) as f64;
-        let rb = exact.get(b).copied().unwrap_or(0.0) - q.get(b).copied().unwrap_or(0) as f64;
-        rb.total_cmp(&ra).then(a.cmp(&b))
-    });
+    // Largest remainder first, the earlier influence first among equal ones.
+    let mut by_remainder: Vec<(f64, usize)> = exact.iter().zip(&q).map(|(e, &f)| e - f as f64).zip(0..).collect();
+    by_remainder.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+    let order: Vec<usize> = by_remainder.into_iter().map(|(_, i)| i).collect();
     for i in order.iter().cycle().take(q.len() * 4) {
         if missing <= 0 {
             break;

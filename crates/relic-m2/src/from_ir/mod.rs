@@ -31,87 +31,70 @@ mod mesh;
 mod palette;
 mod skeleton;
 mod views;
+mod wrath;
+
+use std::borrow::Cow;
 
 use relic_core::{Converted, Loss, Model, WriteOptions};
 
-use crate::extras::{M2Extras, m2_extras};
+use crate::extras::M2Extras;
 use crate::file::*;
 
 use builder::{Builder, Result, ms, to_u32, unsupported};
+pub(crate) use wrath::to_wrath;
 
-/// Maps the model to an M2 file (see the module docs).
-pub(crate) fn from_ir(model: &Model, options: &WriteOptions) -> Result<Converted<M2File>> {
+/// Maps the model to an M2 file (see the module docs), with its extras decoded once by the
+/// caller (`carried::decode`).
+pub(crate) fn from_ir(model: &Model, extras: Option<&M2Extras>, options: &WriteOptions) -> Result<Converted<M2File>> {
     model.validate()?;
-    Ok(map(model, m2_extras(model), options, false)?.0)
-}
-
-/// The bones `model` gives `file` (the file of its extras) when every bone track is built from
-/// the model's channels, none taken from the file; indexed as `file`'s bones. `None` when the
-/// model's skeleton no longer fits the file's (then no track of the file is used).
-pub(crate) fn rebuilt_bones(model: &Model, file: &M2File) -> Option<Vec<Bone>> {
-    let extras = M2Extras { file: file.clone(), vertex_digest: None, wrath: None, classic_losses: Vec::new() };
-    let options = WriteOptions { version: Some(file.version) };
-    let (converted, skeleton_fit) = map(model, Some(extras), &options, true).ok()?;
-    skeleton_fit.then(|| converted.value.bones.to_vec())
-}
-
-/// [`from_ir`] given the model's extras; with `rebuild_tracks`, every bone track is built from
-/// the model. Also returns whether the extras' skeleton fits the model's.
-fn map(
-    model: &Model,
-    extras: Option<M2Extras>,
-    options: &WriteOptions,
-    rebuild_tracks: bool,
-) -> Result<(Converted<M2File>, bool)> {
-    let (mut base, vertex_digest, from_wrath) = match extras {
-        Some(e) => {
-            let from_wrath = e.wrath.is_some().then_some(e.classic_losses);
-            (Some(e.file), e.vertex_digest, from_wrath)
-        }
-        None => (None, None, None),
-    };
-    let stored_views = base.as_ref().map_or(0, |b| b.views.len());
     let version = options
         .version
         .or_else(|| model.recorded_version(crate::FORMAT).filter(|v| (256..264).contains(v)))
-        .or_else(|| base.as_ref().map(|b| b.version))
+        .or_else(|| extras.map(|e| e.file.version))
         .unwrap_or(crate::DEFAULT_VERSION);
     if !(256..264).contains(&version) {
         return Err(unsupported(format!("M2 version {version} cannot be written: only 256–263")));
     }
     let mut losses = Vec::new();
-    if let Some(classic_losses) = from_wrath {
+    let mut base = extras.map(|e| Cow::Borrowed(&e.file));
+    if let Some(e) = extras.filter(|e| e.wrath.is_some()) {
         // The file came from Wrath or later: what its 256–263 form could not hold is lost now.
-        losses.extend(classic_losses.into_iter().map(|(element, what)| Loss::new(element, what)));
+        losses.extend(e.classic_losses.iter().map(|(element, what)| Loss::new(element.clone(), what.clone())));
         if version < 260
             && let Some(b) = &mut base
         {
             // Classic has no bone distance at 0x0A: Blizzard's Classic export writes 0 (§5.1).
-            b.bones.iter_mut().for_each(|b| b.submesh_id = 0);
+            b.to_mut().bones.iter_mut().for_each(|b| b.submesh_id = 0);
         }
     }
     let retargeted = base.as_ref().is_some_and(|b| (b.version >= 260) != (version >= 260));
     if let Some(b) = &mut base
         && retargeted
     {
-        losses.extend(retarget(b, version));
+        losses.extend(retarget(b.to_mut(), version));
     }
-    let mut w = Builder {
-        model,
-        base: base.as_ref(),
-        version,
-        losses: &mut losses,
-        file: M2File::default(),
-        to_file: Vec::new(),
-        vertex_digest,
-        stored_views,
-        original_views: original_views(model),
-        retargeted,
-        rebuild_tracks,
-    };
-    let skeleton_fit = w.build()?;
+    let mut w = Builder::new(model, base.as_deref(), version, &mut losses);
+    w.vertex_digest = extras.and_then(|e| e.vertex_digest.as_deref());
+    w.stored_views = base.as_ref().map_or(0, |b| b.views.len());
+    w.original_views = original_views(model);
+    w.retargeted = retargeted;
+    w.build()?;
     let file = w.file;
-    Ok((Converted { value: file, losses }, skeleton_fit))
+    Ok(Converted { value: file, losses })
+}
+
+/// The bones `model` gives `file` (the file of its extras) when every bone track is built from
+/// the model's channels, none taken from the file; indexed as `file`'s bones. Only the sequences
+/// and the bones are built, nothing else of a file. `None` when the model's skeleton no longer
+/// fits the file's (then no track of the file is used).
+pub(crate) fn built_bones(model: &Model, file: &M2File) -> Option<Vec<Bone>> {
+    let mut losses = Vec::new();
+    let mut w = Builder::new(model, Some(file), file.version, &mut losses);
+    w.rebuild_tracks = true;
+    w.file.version = file.version;
+    let seq_fit = w.sequences().ok()?;
+    let skeleton_fit = w.bones(seq_fit).ok()?;
+    skeleton_fit.then_some(w.file.bones.items)
 }
 
 /// The views (256–263) or `.skin` files (264+) of the M2 file the model records it came from.
@@ -183,9 +166,8 @@ fn retarget(file: &mut M2File, version: u32) -> Vec<Loss> {
 }
 
 impl Builder<'_> {
-    /// Builds every section, in the order their fits depend on each other. Returns whether the
-    /// extras' skeleton fits the model's.
-    fn build(&mut self) -> Result<bool> {
+    /// Builds every section, in the order their fits depend on each other.
+    fn build(&mut self) -> Result<()> {
         let m = self.model;
         self.file.version = self.version;
         self.file.name = match self.base {
@@ -200,6 +182,6 @@ impl Builder<'_> {
         self.attachments(skeleton_fit)?;
         self.events(skeleton_fit && seq_fit)?;
         self.others(skeleton_fit, geometry_fit && seq_fit);
-        Ok(skeleton_fit)
+        Ok(())
     }
 }

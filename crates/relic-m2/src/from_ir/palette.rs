@@ -89,11 +89,15 @@ pub(crate) fn build_view(
             slots.number(&used);
             for &g in &used {
                 view.indices.push(g);
-                let v = vertices.get(usize::from(g)).copied().unwrap_or_default();
+                let v = vertices
+                    .get(usize::from(g))
+                    .ok_or_else(|| format!("submesh {pi} names vertex {g}, past the {}", vertices.len()))?;
                 let mut prop = [0u8; 4];
                 for (slot, (&w, &b)) in prop.iter_mut().zip(v.bone_weights.iter().zip(&v.bone_indices)) {
                     if w > 0 {
-                        *slot = palette.iter().position(|&x| x == b).unwrap_or(0) as u8;
+                        // The palette was gathered from these vertices' weighted bones.
+                        let at = palette.iter().position(|&x| x == b);
+                        *slot = at.ok_or_else(|| format!("bone {b} of vertex {g} is not in its palette"))? as u8;
                     }
                 }
                 view.properties.push(prop);

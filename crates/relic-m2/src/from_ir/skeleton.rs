@@ -60,8 +60,8 @@ impl Builder<'_> {
             self.loss("bones", format!("{} bones: vertices can only name bones 0–255", m.bones.len()));
         }
         self.file.bones = bones.into();
-        self.file.key_bone_lookup = if fit {
-            self.base.map(|b| b.key_bone_lookup.clone()).unwrap_or_default()
+        self.file.key_bone_lookup = if let Some(b) = self.base.filter(|_| fit) {
+            b.key_bone_lookup.clone()
         } else {
             let mut lookup: Vec<i16> = Vec::new();
             for (i, b) in self.file.bones.iter().enumerate() {
@@ -100,7 +100,8 @@ impl Builder<'_> {
             if kept {
                 continue; // the stored track maps to exactly these channels
             }
-            let current = found.as_deref().unwrap_or_default();
+            // No animation has a channel: the track is the rest pose.
+            let current = found.as_deref().unwrap_or(&[]);
             match p {
                 0 => bone.translation = self.build_track(i, current, binds, 0)?,
                 1 => {
@@ -127,7 +128,7 @@ impl Builder<'_> {
         let m = self.model;
         let base = self.base.filter(|_| skeleton_fit);
         if let Some(b) = base
-            && to_ir::attachments_to_ir(b, &inverse(&self.to_file)) == m.attachments
+            && to_ir::attachments_to_ir(b, &inverse(&self.to_file)).is_ok_and(|a| a == m.attachments)
         {
             self.file.attachments = b.attachments.clone();
             self.file.attachment_lookup = b.attachment_lookup.clone();

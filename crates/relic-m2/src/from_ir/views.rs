@@ -86,8 +86,8 @@ impl Builder<'_> {
         if base.bone_lookup.iter().any(|&b| usize::from(b) >= bones) {
             return None;
         }
-        let same = match &self.vertex_digest {
-            Some(digest) => vertex_digest(&stored) == *digest,
+        let same = match self.vertex_digest {
+            Some(digest) => vertex_digest(&stored) == digest,
             None => base.views.iter().all(|v| palette::palettes_hold(v, &stored, &base.bone_lookup)),
         };
         same.then_some(stored)
@@ -111,12 +111,11 @@ fn sort_fields_for(file: &mut M2File) {
                 continue;
             }
             let (start, count) = s.vertices();
-            let points: Vec<[f32; 3]> = indices
-                .get(start..start + count)
-                .unwrap_or_default()
-                .iter()
-                .filter_map(|&i| vertices.get(usize::from(i)).map(|v| v.position))
-                .collect();
+            // A submesh past its view's vertices keeps no sort fields: the writer refuses it by
+            // name (`Submesh.sort_center`).
+            let Some(local) = indices.get(start..start + count) else { continue };
+            let points: Vec<[f32; 3]> =
+                local.iter().filter_map(|&i| vertices.get(usize::from(i)).map(|v| v.position)).collect();
             let (mut lo, mut hi) = ([f32::MAX; 3], [f32::MIN; 3]);
             for p in &points {
                 for c in 0..3 {
@@ -152,7 +151,7 @@ fn stored_order(base: &M2File, vertices: &[Vertex], parts: &[Part]) -> Option<Ve
     if view0.submeshes.len() != parts.len() {
         return None;
     }
-    let count = base.views.iter().flat_map(|v| v.indices.iter()).map(|&i| usize::from(i) + 1).max().unwrap_or(0);
+    let count = base.views.iter().flat_map(|v| v.indices.iter()).fold(0, |n, &i| n.max(usize::from(i) + 1));
     let mut stored: Vec<Option<Vertex>> = vec![None; count];
     for (s, part) in view0.submeshes.iter().zip(parts) {
         let (vs, vc) = s.vertices();

@@ -280,11 +280,6 @@ pub(crate) fn track_is_silent(file: &M2File, f: usize, p: usize) -> bool {
     (0..head.users(file.sequences.len())).all(|s| head.keys_for(s).is_none())
 }
 
-/// The event name of an identifier (`$CSS`), Windows-1252 up to the first NUL.
-pub(crate) fn event_name(identifier: &[u8; 4]) -> String {
-    relic_core::text::decode_cp1252(identifier.split(|&b| b == 0).next().unwrap_or_default())
-}
-
 /// Events of every sequence (ranges are half-open), by time. One pass over the events: a
 /// sequence an event track has no range for costs nothing.
 fn events_to_ir(file: &M2File, rank: &[usize]) -> Vec<Vec<ir::Event>> {
@@ -298,19 +293,21 @@ fn events_to_ir(file: &M2File, rank: &[usize]) -> Vec<Vec<ir::Event>> {
         }
         let shared = t.global_sequence >= 0 || t.ranges.is_empty();
         let users = if shared { sequences } else { t.ranges.len().min(sequences) };
-        let name = event_name(&e.identifier);
+        let name = e.name();
         let bone = rank.get(e.bone as usize).copied();
         let position = WARCRAFT.vector_to_ir(sub3(e.position, pivot(file, i64::from(e.bone))));
         for (s, (seq, list)) in file.sequences.iter().zip(out.iter_mut()).enumerate().take(users) {
-            let (keys, origin) = if shared {
-                (0..n, if t.global_sequence >= 0 { 0 } else { i64::from(seq.start) })
+            // A sequence without a range, or with an empty one, has no event; a range past the
+            // keys cannot be read (`track::check_ranges`).
+            let (times, origin) = if shared {
+                (t.timestamps.as_slice(), if t.global_sequence >= 0 { 0 } else { i64::from(seq.start) })
             } else {
-                match t.ranges.get(s) {
-                    Some(&[a, b]) if a < b && b as usize <= n => (a as usize..b as usize, i64::from(seq.start)),
-                    _ => continue,
+                match t.ranges.get(s).and_then(|&[a, b]| t.timestamps.get(a as usize..b as usize)) {
+                    Some(times) => (times, i64::from(seq.start)),
+                    None => continue,
                 }
             };
-            for &ts in t.timestamps.get(keys).unwrap_or_default() {
+            for &ts in times {
                 list.push(ir::Event {
                     time: seconds(i64::from(ts) - origin),
                     name: name.clone(),

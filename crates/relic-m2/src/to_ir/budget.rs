@@ -55,9 +55,9 @@ impl Budget {
         let first_track: u64 = if file.version >= 260 { 16 } else { 12 };
         let bone_size = crate::file::Bone::size(file.version);
         for (f, b) in file.bones.iter().enumerate() {
-            for (p, (head, value_bytes)) in bone_heads(b).iter().zip([12, 16, 12]).enumerate() {
+            for (p, ((head, value_bytes), name)) in bone_heads(b).iter().zip([12, 16, 12]).zip(TRACK_NAMES).enumerate()
+            {
                 let offset = u64::from(file.bones.offset) + f as u64 * bone_size + first_track + 28 * p as u64;
-                let name = TRACK_NAMES.get(p).copied().unwrap_or_default();
                 self.spend(head.model_bytes(sequences, value_bytes), offset, || format!("M2File.bones[{f}].{name}"))?;
             }
         }
@@ -97,7 +97,7 @@ impl Budget {
         let Some(view) = file.views.first() else { return Ok(()) };
         // A path decodes to at most 3 UTF-8 bytes per stored byte; the material and the key it
         // is shared by each hold it.
-        let longest = 3 * file.textures.iter().map(|t| t.filename.len()).max().unwrap_or(0) as u64;
+        let longest = 3 * file.textures.iter().fold(0, |n, t| n.max(t.filename.len())) as u64;
         let texture = 2 * (size_of::<TextureRef>() as u64 + longest);
         for (ui, u) in view.texture_units.iter().enumerate() {
             let bytes = size_of::<Material>() as u64 + longest + u64::from(u.texture_count.max(1)) * texture;

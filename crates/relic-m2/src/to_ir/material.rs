@@ -10,18 +10,20 @@ use crate::file::*;
 /// take more than the build budget (see `BUILD_FIXED`).
 pub(crate) fn materials_to_ir(file: &M2File) -> Result<(Vec<Material>, Vec<Option<usize>>), ReadError> {
     Budget::new(file).materials(file)?;
-    Ok(build_materials(file))
+    build_materials(file)
 }
 
 /// [`materials_to_ir`] once the budget is checked. The units are grouped by submesh in one pass
 /// and equal materials found through a map (a scan of the units per submesh and of the materials
 /// per material made both quadratic).
-pub(super) fn build_materials(file: &M2File) -> (Vec<Material>, Vec<Option<usize>>) {
-    let Some(view) = file.views.first() else { return (Vec::new(), Vec::new()) };
-    let mut units_of: Vec<Vec<&TextureUnit>> = vec![Vec::new(); view.submeshes.len()];
-    for u in view.texture_units.iter() {
+pub(super) fn build_materials(file: &M2File) -> Result<(Vec<Material>, Vec<Option<usize>>), ReadError> {
+    let Some(view) = file.views.first() else { return Ok((Vec::new(), Vec::new())) };
+    // Units by submesh, as their indices (the reader has checked every unit's submesh:
+    // `validate::views`).
+    let mut units_of: Vec<Vec<usize>> = vec![Vec::new(); view.submeshes.len()];
+    for (i, u) in view.texture_units.iter().enumerate() {
         if let Some(list) = units_of.get_mut(usize::from(u.submesh_index)) {
-            list.push(u);
+            list.push(i);
         }
     }
     let mut materials: Vec<Material> = Vec::new();
@@ -29,7 +31,7 @@ pub(super) fn build_materials(file: &M2File) -> (Vec<Material>, Vec<Option<usize
     let mut by_key: std::collections::HashMap<(String, Vec<String>), Vec<usize>> = std::collections::HashMap::new();
     let mut of_submesh = Vec::with_capacity(view.submeshes.len());
     for units in &units_of {
-        let Some(material) = material_of_units(file, units) else {
+        let Some(material) = material_of_units(file, view, units)? else {
             of_submesh.push(None);
             continue;
         };
@@ -45,14 +47,17 @@ pub(super) fn build_materials(file: &M2File) -> (Vec<Material>, Vec<Option<usize
         };
         of_submesh.push(Some(index));
     }
-    (materials, of_submesh)
+    Ok((materials, of_submesh))
 }
 
-/// The material of one submesh's texture units (base layer first).
-pub(crate) fn material_of_units(file: &M2File, units: &[&TextureUnit]) -> Option<Material> {
-    let base = units.first()?;
+/// The material of one submesh's texture units (base layer first), `None` for a submesh without
+/// one. An error names a render flag that does not exist (the reader refuses those:
+/// `validate::views`).
+fn material_of_units(file: &M2File, view: &View, units_index: &[usize]) -> Result<Option<Material>, ReadError> {
+    let units: Vec<&TextureUnit> = units_index.iter().filter_map(|&i| view.texture_units.get(i)).collect();
+    let (Some(base), Some(&first)) = (units.first(), units_index.first()) else { return Ok(None) };
     let mut textures = Vec::new();
-    for u in units {
+    for u in &units {
         for k in 0..usize::from(u.texture_count.max(1)) {
             let texture = file
                 .texture_lookup
@@ -75,10 +80,15 @@ pub(crate) fn material_of_units(file: &M2File, units: &[&TextureUnit]) -> Option
             });
         }
     }
-    let flags = file.render_flags.get(usize::from(base.render_flag_index)).copied().unwrap_or_default();
+    let Some(&flags) = file.render_flags.get(usize::from(base.render_flag_index)) else {
+        let what =
+            format!("render flag {} is out of range ({} exist)", base.render_flag_index, file.render_flags.len());
+        let at = u64::from(view.texture_units.offset) + 24 * first as u64 + 10;
+        return Err(ReadError::invalid(at, format!("M2File.views[0].texture_units[{first}].render_flag_index"), what));
+    };
     let name = textures.first().map_or_else(|| "material".to_string(), texture_stem);
     let blend = blend_mode(flags.blend_mode);
-    Some(Material {
+    Ok(Some(Material {
         name,
         textures,
         blend,
@@ -90,7 +100,7 @@ pub(crate) fn material_of_units(file: &M2File, units: &[&TextureUnit]) -> Option
         unfogged: flags.flags & 0x2 != 0,
         depth_write: flags.flags & 0x10 == 0,
         specular: None,
-    })
+    }))
 }
 
 /// The alpha below which blend mode 1 (alpha key) discards a texel.
@@ -98,6 +108,7 @@ pub(crate) const ALPHA_KEY_CUTOFF: f32 = 224.0 / 255.0;
 
 fn texture_stem(t: &TextureRef) -> String {
     if t.path.is_empty() {
+        // A texture without a path is replaceable (type 0: one the file leaves unnamed).
         return format!("replaceable_{}", t.replaceable.unwrap_or(0));
     }
     let file = t.path.rsplit(['\\', '/']).next().unwrap_or(&t.path);

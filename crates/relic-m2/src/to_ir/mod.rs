@@ -23,7 +23,8 @@
 //! * Shared keys are copied once per sequence they serve (the model has no shared tracks), so the
 //!   channels and events are counted before they are built and a file whose model would exceed
 //!   `budget::BUILD_PER_FILE_BYTE` × its data + `budget::BUILD_FIXED` is refused.
-//! * Everything else, and the file itself for exact writing back, goes into [`M2Extras`].
+//! * Everything else, and the file itself for exact writing back, goes into [`M2Extras`]
+//!   ([`kept`]), which the verbs attach to the model (`carried::attach`).
 
 mod animation;
 mod budget;
@@ -35,83 +36,58 @@ use relic_core::model::*;
 use relic_core::{Model, ReadError};
 
 use animation::build_animations;
-pub(crate) use animation::{animation_names, bone_heads, events_match, seconds, spans, track_is_silent, track_matches};
+pub(crate) use animation::{animation_names, events_match, seconds, spans, track_is_silent, track_matches};
 use budget::Budget;
 use material::build_materials;
 pub(crate) use material::materials_to_ir;
 use mesh::build_meshes;
 pub(crate) use skeleton::{attachments_to_ir, bone_order, bones_to_ir};
 
-use crate::extras::{EXTRAS_OPS, M2Extras, vertex_digest};
+use crate::extras::{M2Extras, vertex_digest};
 use crate::file::M2File;
 
-/// Maps a file to the common model (see the module docs).
-pub(crate) fn to_ir(file: &M2File) -> Result<Model, ReadError> {
-    let model = mapped(file)?;
-    Ok(with_extras(model, file.clone()))
-}
-
-/// [`to_ir`] for a file the caller no longer needs: the file becomes the model's extras without
-/// a copy (reading a model then holds the file once, not twice).
-pub(crate) fn into_ir(file: M2File) -> Result<Model, ReadError> {
-    let model = mapped(&file)?;
-    Ok(with_extras(model, file))
-}
-
 /// Maps a Wrath-or-later model through its 256–263 form (`wrath::convert::to_classic`): the
-/// model's source is the Wrath version, its extras hold both files. The notes of reading (a
-/// missing LOD skin) come back as losses.
-#[cfg(feature = "verify")]
-pub(crate) fn wrath_to_ir(wrath: crate::wrath::Wrath) -> Result<relic_core::Converted<Model>, ReadError> {
-    let (flat, classic_losses) = crate::wrath::convert::to_classic(&wrath)?;
-    wrath_form_to_ir(wrath, flat, classic_losses)
-}
-
-/// `wrath_to_ir` given the file's 256–263 form and what it cannot hold.
+/// model's source is the Wrath version, and its extras (returned beside it) hold both files. The
+/// notes of reading (a missing LOD skin) come back as losses.
 pub(crate) fn wrath_form_to_ir(
     mut wrath: crate::wrath::Wrath,
     flat: M2File,
     classic_losses: Vec<relic_core::Loss>,
-) -> Result<relic_core::Converted<Model>, ReadError> {
-    let mut model = mapped(&flat)?;
+) -> Result<(relic_core::Converted<Model>, M2Extras), ReadError> {
+    let mut model = to_ir(&flat)?;
     model.source = Some(SourceInfo { format: crate::FORMAT, version: wrath.file.version });
     let losses = wrath.notes.iter().map(|n| relic_core::Loss::new("skins", n.clone())).collect();
     wrath.file.vertices = Default::default();
     let mut extras = kept(flat);
     extras.wrath = Some(Box::new(wrath));
     extras.classic_losses = classic_losses.into_iter().map(|l| (l.element, l.what)).collect();
-    model.extras = Some(FormatExtras::new(crate::FORMAT, extras, &EXTRAS_OPS));
-    Ok(relic_core::Converted { value: model, losses })
+    Ok((relic_core::Converted { value: model, losses }, extras))
 }
 
-/// The model without its extras.
-fn mapped(file: &M2File) -> Result<Model, ReadError> {
+/// Maps a file to the common model (see the module docs), without its extras ([`kept`]: the
+/// verbs attach them).
+pub(crate) fn to_ir(file: &M2File) -> Result<Model, ReadError> {
     let mut budget = Budget::new(file);
     budget.animations(file)?;
     budget.meshes(file)?;
     budget.materials(file)?;
     let (order, rank) = bone_order(file);
-    let (materials, of_submesh) = build_materials(file);
+    let (materials, of_submesh) = build_materials(file)?;
     Ok(Model {
         name: file.name_text(),
         source: Some(SourceInfo { format: crate::FORMAT, version: file.version }),
         bones: bones_to_ir(file, &order, &rank),
-        meshes: build_meshes(file, &rank, &of_submesh),
+        meshes: build_meshes(file, &rank, &of_submesh)?,
         materials,
         animations: build_animations(file, &order, &rank),
         global_sequences: file.global_sequences.iter().map(|&g| seconds(i64::from(g))).collect(),
-        attachments: attachments_to_ir(file, &rank),
+        attachments: attachments_to_ir(file, &rank)?,
         ..Model::default()
     })
 }
 
-/// Keeps the file (less its vertices, which the meshes hold) as the model's extras.
-fn with_extras(model: Model, file: M2File) -> Model {
-    Model { extras: Some(FormatExtras::new(crate::FORMAT, kept(file), &EXTRAS_OPS)), ..model }
-}
-
 /// The extras of a file: the file less its vertices, and their digest.
-fn kept(mut file: M2File) -> M2Extras {
+pub(crate) fn kept(mut file: M2File) -> M2Extras {
     let vertex_digest = Some(vertex_digest(&file.vertices));
     file.vertices = Default::default();
     M2Extras { file, vertex_digest, wrath: None, classic_losses: Vec::new() }

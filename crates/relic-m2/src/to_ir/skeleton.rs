@@ -1,6 +1,7 @@
 //! Bones and attachments: pivots become rest translations and `translate(±pivot)` bind matrices
 //! (spec §6); bones are ordered parents first.
 
+use relic_core::ReadError;
 use relic_core::math::{IDENTITY, sub3};
 use relic_core::model::{self as ir, *};
 
@@ -49,18 +50,22 @@ pub(crate) fn bone_order(file: &M2File) -> (Vec<usize>, Vec<usize>) {
             }
         }
         while let Some(q) = walk.pop() {
-            let settled = match parent(q) {
+            // Top down: a parent on the walk was settled just before its child, one met before it
+            // is settled already (`parent` names bones below `n` only).
+            let settled = match parent(q).and_then(|p| Some((p, *pass.get(p)?))) {
                 _ if cycle => CYCLE,
                 None => 0,
-                Some(p) => pass.get(p).copied().unwrap_or(0) + usize::from(p > q),
+                Some((p, parent_pass)) => parent_pass + usize::from(p > q),
             };
             if let Some(x) = pass.get_mut(q) {
                 *x = settled;
             }
         }
     }
-    let mut order: Vec<usize> = (0..n).filter(|&i| pass.get(i).is_some_and(|&p| p != CYCLE)).collect();
-    order.sort_unstable_by_key(|&i| (pass.get(i).copied().unwrap_or(0), i));
+    let mut placed: Vec<(usize, usize)> =
+        pass.iter().enumerate().filter(|&(_, &p)| p != CYCLE).map(|(i, &p)| (p, i)).collect();
+    placed.sort_unstable();
+    let order: Vec<usize> = placed.into_iter().map(|(_, i)| i).collect();
     let mut rank = vec![0; n];
     for (ir, &f) in order.iter().enumerate() {
         if let Some(r) = rank.get_mut(f) {
@@ -142,18 +147,27 @@ pub(crate) fn bones_to_ir(file: &M2File, order: &[usize], rank: &[usize]) -> Vec
         .collect()
 }
 
-/// The model's attachments.
-pub(crate) fn attachments_to_ir(file: &M2File, rank: &[usize]) -> Vec<ir::Attachment> {
+/// The model's attachments; an error names one whose bone does not exist (the reader refuses
+/// those: `validate::others`).
+pub(crate) fn attachments_to_ir(file: &M2File, rank: &[usize]) -> Result<Vec<ir::Attachment>, ReadError> {
     file.attachments
         .iter()
-        .map(|a| ir::Attachment {
-            name: format!("attachment {}", a.id),
-            id: Some(a.id),
-            bone: rank.get(usize::from(a.bone)).copied().unwrap_or(0),
-            transform: Transform {
-                translation: WARCRAFT.vector_to_ir(sub3(a.position, pivot(file, i64::from(a.bone)))),
-                ..Transform::IDENTITY
-            },
+        .enumerate()
+        .map(|(i, a)| {
+            let Some(&bone) = rank.get(usize::from(a.bone)) else {
+                let at = u64::from(file.attachments.offset) + 48 * i as u64 + 4;
+                let what = format!("bone {} is out of range ({} exist)", a.bone, file.bones.len());
+                return Err(ReadError::invalid(at, format!("M2File.attachments[{i}].bone"), what));
+            };
+            Ok(ir::Attachment {
+                name: format!("attachment {}", a.id),
+                id: Some(a.id),
+                bone,
+                transform: Transform {
+                    translation: WARCRAFT.vector_to_ir(sub3(a.position, pivot(file, i64::from(a.bone)))),
+                    ..Transform::IDENTITY
+                },
+            })
         })
         .collect()
 }

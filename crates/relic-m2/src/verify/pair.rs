@@ -104,7 +104,8 @@ fn cameras(c: &M2File, v: &M2File) -> Result<String, String> {
             .map(|k| {
                 (
                     k.kind,
-                    [k.field_of_view, k.far_clip, k.near_clip].map(f32::to_bits),
+                    k.field_of_view.map(f32::to_bits),
+                    [k.far_clip, k.near_clip].map(f32::to_bits),
                     k.position_base,
                     k.target_position_base,
                 )

@@ -37,7 +37,7 @@ pub fn corpus_checks(input: &Input<'_>) -> Checks {
         let (bytes, siblings) = wrath::write(&w).map_err(|e| e.to_string())?;
         same_files(input, &bytes, &siblings)
     });
-    let model = crate::to_ir::wrath_to_ir(w.clone()).map(|c| c.value).map_err(|e| e.to_string());
+    let model = crate::wrath_to_ir(w.clone()).map(|c| c.value).map_err(|e| e.to_string());
     checks.run("ir-round-trip", || {
         let out = crate::write_files(model.as_ref()?, &WriteOptions::default()).map_err(|e| e.to_string())?;
         same_files(input, &out.value.bytes, &out.value.siblings)
@@ -108,5 +108,5 @@ fn rebuild(model: &Model, version: u32, stem: &str) -> Result<String, String> {
 
 /// The Wrath model of a file, for callers that hold one already.
 pub fn model_of(w: &Wrath) -> Result<Model, String> {
-    crate::to_ir::wrath_to_ir(w.clone()).map(|c| c.value).map_err(|e| e.to_string())
+    crate::wrath_to_ir(w.clone()).map(|c| c.value).map_err(|e| e.to_string())
 }

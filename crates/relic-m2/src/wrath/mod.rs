@@ -4,7 +4,6 @@
 
 mod check;
 pub mod convert;
-pub(crate) mod model;
 
 use std::sync::Arc;
 
@@ -81,8 +80,8 @@ fn peek_sequences(bytes: &[u8]) -> Result<Vec<WrathSequence>, ReadError> {
         return Err(ReadError::new(0x1C, ReadErrorKind::Truncated));
     };
     let len = u64::from(count) * 64;
-    let end = u64::from(offset).checked_add(len).filter(|&e| e <= bytes.len() as u64);
-    let Some(end) = end else {
+    let end = u64::from(offset).saturating_add(len);
+    let Some(block) = usize::try_from(end).ok().and_then(|end| bytes.get(offset as usize..end)) else {
         let file_len = bytes.len() as u64;
         return Err(ReadError::at(
             0x1C,
@@ -90,8 +89,7 @@ fn peek_sequences(bytes: &[u8]) -> Result<Vec<WrathSequence>, ReadError> {
             ReadErrorKind::OffsetOutOfBounds { target: u64::from(offset), len, file_len },
         ));
     };
-    let block = bytes.get(offset as usize..end as usize).unwrap_or_default();
-    Ok(block.chunks_exact(64).map(bytemuck::pod_read_unaligned).collect())
+    Ok(block.as_chunks::<64>().0.iter().map(|s| bytemuck::pod_read_unaligned(s)).collect())
 }
 
 /// The `.anim` bytes of each sequence, `None` for a sequence kept in the `.m2`.
@@ -212,6 +210,14 @@ pub(crate) fn read_checked(
     let (classic, losses) = convert::to_classic(&wrath)?;
     crate::validate::references(&classic).map_err(|e| e.within("the model as 256–263"))?;
     Ok((wrath, classic, losses))
+}
+
+/// Reads back files [`write()`] gave (the `.m2` and its siblings), as `read` would beside them.
+pub(crate) fn read_written(bytes: &[u8], siblings: &[SiblingFile]) -> Result<(), ReadError> {
+    const STEM: &str = "written";
+    let files = siblings.iter().map(|s| (format!("{STEM}{}", s.suffix), s.bytes.clone())).collect();
+    let name = format!("{STEM}.m2");
+    read_checked(&Input { bytes, name: &name, siblings: &SiblingBytes(files) }).map(|_| ())
 }
 
 /// Writes the model, its skins (`00.skin` …) and its `.anim` files (`0060-00.anim` …) as files

@@ -9,12 +9,12 @@ use serde::{Deserialize, Serialize};
 
 use super::particle::WrathParticle;
 use super::records::*;
-use super::track::KeyCtx;
 use crate::file::array::{M2Array, pod_array, some_pod_array};
+use crate::file::ctx::Ctx;
 use crate::file::layout::Layout;
 use crate::file::material::{RenderFlag, Texture};
 use crate::file::mesh::Vertex;
-use crate::file::record::{Field, Visitor};
+use crate::file::record::{Visitor, Walk, walk_fields};
 use crate::file::sequence::Bounds;
 
 /// Size of the header of 264 and 272 (without the combiner array of flag 0x8).
@@ -46,15 +46,15 @@ pub struct WrathFile {
     #[bw(args(layout))]
     pub sequences: M2Array<WrathSequence>,
     /// What each track needs to know while it is read (not stored).
-    #[br(temp, calc = KeyCtx::new(version, &global_sequences, &sequences, anims))]
+    #[br(temp, calc = Ctx::new(version, global_sequences.len(), sequences.len(), anims))]
     #[bw(ignore)]
-    ctx: KeyCtx,
+    ctx: Ctx,
     /// Sequence lookup: a hash table `id mod N` → sequence index, −1 empty (§3.5); may be empty.
     #[br(parse_with = pod_array)]
     #[bw(args(layout))]
     pub sequence_lookup: M2Array<i16>,
     /// Bones (88 bytes).
-    #[br(parse_with = keyed_records, args(version, &ctx))]
+    #[br(args(&ctx))]
     #[bw(args(layout))]
     pub bones: M2Array<WrathBone>,
     /// Key-bone id → bone index, or −1.
@@ -68,19 +68,19 @@ pub struct WrathFile {
     /// Number of `.skin` files (`NAME00.skin` …).
     pub skin_profiles: u32,
     /// Colour animations (40 bytes).
-    #[br(parse_with = keyed_records, args(version, &ctx))]
+    #[br(args(&ctx))]
     #[bw(args(layout))]
     pub colors: M2Array<WrathColor>,
     /// Textures.
-    #[br(parse_with = crate::file::record::record_array, args(version, ()))]
+    #[br(args(&ctx))]
     #[bw(args(layout))]
     pub textures: M2Array<Texture>,
     /// Texture weights (20 bytes).
-    #[br(parse_with = keyed_records, args(version, &ctx))]
+    #[br(args(&ctx))]
     #[bw(args(layout))]
     pub transparency: M2Array<WrathTextureWeight>,
     /// Texture transforms (60 bytes).
-    #[br(parse_with = keyed_records, args(version, &ctx))]
+    #[br(args(&ctx))]
     #[bw(args(layout))]
     pub texture_transforms: M2Array<WrathTextureTransform>,
     /// Replaceable texture type → texture index, or −1.
@@ -132,7 +132,7 @@ pub struct WrathFile {
     #[bw(args(layout))]
     pub collision_normals: M2Array<[f32; 3]>,
     /// Attachments (40 bytes).
-    #[br(parse_with = keyed_records, args(version, &ctx))]
+    #[br(args(&ctx))]
     #[bw(args(layout))]
     pub attachments: M2Array<WrathAttachment>,
     /// Attachment id → index, or −1.
@@ -140,15 +140,15 @@ pub struct WrathFile {
     #[bw(args(layout))]
     pub attachment_lookup: M2Array<i16>,
     /// Events (36 bytes).
-    #[br(parse_with = keyed_records, args(version, &ctx))]
+    #[br(args(&ctx))]
     #[bw(args(layout))]
     pub events: M2Array<WrathEvent>,
     /// Lights (156 bytes).
-    #[br(parse_with = keyed_records, args(version, &ctx))]
+    #[br(args(&ctx))]
     #[bw(args(layout))]
     pub lights: M2Array<WrathLight>,
     /// Cameras (100 bytes; 116 from 272).
-    #[br(parse_with = keyed_records, args(version, &ctx))]
+    #[br(args(&ctx))]
     #[bw(args(layout))]
     pub cameras: M2Array<WrathCamera>,
     /// Camera id → index, or −1.
@@ -156,11 +156,11 @@ pub struct WrathFile {
     #[bw(args(layout))]
     pub camera_lookup: M2Array<i16>,
     /// Ribbon emitters (176 bytes).
-    #[br(parse_with = keyed_records, args(version, &ctx))]
+    #[br(args(&ctx))]
     #[bw(args(layout))]
     pub ribbon_emitters: M2Array<WrathRibbon>,
     /// Particle emitters (476 bytes; 492 from 272).
-    #[br(parse_with = keyed_records, args(version, &ctx))]
+    #[br(args(&ctx))]
     #[bw(args(layout))]
     pub particle_emitters: M2Array<WrathParticle>,
     /// With global flag 0x8 only: texture-combiner combos (shader ids per texture stage).
@@ -182,56 +182,6 @@ fn write_combos<W: std::io::Write + std::io::Seek>(
     }
 }
 
-impl KeyCtx {
-    /// The context of a file's tracks: its version, its sequences and the `.anim` bytes of each
-    /// external sequence (indexed by sequence; aliases carry their target's).
-    pub fn new(
-        version: u32,
-        global_sequences: &[u32],
-        sequences: &[WrathSequence],
-        anims: &[Option<Arc<Vec<u8>>>],
-    ) -> Self {
-        KeyCtx {
-            version,
-            sequences: sequences.len() as u32,
-            global_sequences: global_sequences.len() as u32,
-            anims: (0..sequences.len()).map(|s| anims.get(s).cloned().flatten()).collect(),
-        }
-    }
-}
-
-/// `parse_with` reader of an array of Wrath records, each [`Record::size`] bytes, taking the
-/// track context. Args: `(version, ctx)`.
-fn keyed_records<R, T>(
-    reader: &mut R,
-    endian: binrw::Endian,
-    (version, ctx): (u32, &KeyCtx),
-) -> binrw::BinResult<M2Array<T>>
-where
-    R: std::io::Read + std::io::Seek,
-    T: crate::file::record::Record + for<'a> binrw::BinRead<Args<'a> = (&'a KeyCtx,)>,
-{
-    use binrw::BinRead;
-    use relic_core::binary::{at_offset, check_count, in_element};
-    let size = T::size(version);
-    let pos = reader.stream_position()?;
-    let count = u32::read_options(reader, endian, ())?;
-    let offset = u32::read_options(reader, endian, ())?;
-    if count == 0 {
-        return Ok(M2Array { items: Vec::new(), offset });
-    }
-    let len = u64::from(count).saturating_mul(size);
-    let items = at_offset(reader, pos, u64::from(offset), len, |r| {
-        check_count(r, u64::from(count), size)?;
-        let mut out = Vec::with_capacity(count as usize);
-        for i in 0..count as usize {
-            out.push(T::read_options(r, endian, (ctx,)).map_err(|e| in_element(e, i))?);
-        }
-        Ok(out)
-    })?;
-    Ok(M2Array { items, offset })
-}
-
 impl WrathFile {
     /// Bytes of the header (with the combiner pair when flag 0x8 is set).
     pub fn header_size(&self) -> u64 {
@@ -250,38 +200,16 @@ impl WrathFile {
 
     /// Visits every block the header points to, in header order.
     pub(crate) fn visit<'f, V: Visitor<'f>>(&'f self, v: &mut V) {
-        v.pod(Field::new("name"), &self.name);
-        v.pod(Field::new("global_sequences"), &self.global_sequences);
-        v.pod(Field::new("sequences"), &self.sequences);
-        v.pod(Field::new("sequence_lookup"), &self.sequence_lookup);
-        v.records(Field::new("bones"), &self.bones);
-        v.pod(Field::new("key_bone_lookup"), &self.key_bone_lookup);
-        v.pod(Field::new("vertices"), &self.vertices);
-        v.records(Field::new("colors"), &self.colors);
-        v.records(Field::new("textures"), &self.textures);
-        v.records(Field::new("transparency"), &self.transparency);
-        v.records(Field::new("texture_transforms"), &self.texture_transforms);
-        v.pod(Field::new("replaceable_texture_lookup"), &self.replaceable_texture_lookup);
-        v.pod(Field::new("render_flags"), &self.render_flags);
-        v.pod(Field::new("bone_lookup"), &self.bone_lookup);
-        v.pod(Field::new("texture_lookup"), &self.texture_lookup);
-        v.pod(Field::new("texture_unit_lookup"), &self.texture_unit_lookup);
-        v.pod(Field::new("transparency_lookup"), &self.transparency_lookup);
-        v.pod(Field::new("texture_transform_lookup"), &self.texture_transform_lookup);
-        v.pod(Field::new("collision_triangles"), &self.collision_triangles);
-        v.pod(Field::new("collision_vertices"), &self.collision_vertices);
-        v.pod(Field::new("collision_normals"), &self.collision_normals);
-        v.records(Field::new("attachments"), &self.attachments);
-        v.pod(Field::new("attachment_lookup"), &self.attachment_lookup);
-        v.records(Field::new("events"), &self.events);
-        v.records(Field::new("lights"), &self.lights);
-        v.records(Field::new("cameras"), &self.cameras);
-        v.pod(Field::new("camera_lookup"), &self.camera_lookup);
-        v.records(Field::new("ribbon_emitters"), &self.ribbon_emitters);
-        v.records(Field::new("particle_emitters"), &self.particle_emitters);
+        walk_fields!(self, v;
+            name, global_sequences, sequences, sequence_lookup, bones, key_bone_lookup, vertices, colors,
+            textures, transparency, texture_transforms, replaceable_texture_lookup, render_flags, bone_lookup,
+            texture_lookup, texture_unit_lookup, transparency_lookup, texture_transform_lookup,
+            collision_triangles, collision_vertices, collision_normals, attachments, attachment_lookup, events,
+            lights, cameras, camera_lookup, ribbon_emitters, particle_emitters,
+        );
         if self.flags & FLAG_COMBINER_COMBOS != 0 {
             match &self.combiner_combos {
-                Some(c) => v.pod(Field::new("combiner_combos"), c),
+                Some(c) => c.walk("combiner_combos", v),
                 None => v.empty(1),
             }
         }

@@ -1,14 +1,16 @@
 //! The file layout of Wrath and later non-chunked M2 (versions 264 and 272, m2-wrath.md): what
-//! differs from 256–263. Records whose layout did not change are the pre-Wrath types.
+//! differs from 256–263. The records holding tracks are the pre-Wrath types with per-sequence
+//! tracks ([`PerSequence`](super::PerSequence)), named here; records whose layout did not change
+//! are the pre-Wrath types.
 //!
 //! | record | 264 | 272 | module |
 //! |---|---|---|---|
 //! | header | 0x130 (+8 with flag 0x8) | same | `header` ([`WrathFile`]) |
-//! | track / event track | 20 / 12, one timeline per sequence | same | `track` ([`SeqTrack`], [`SeqEventTrack`]) |
-//! | sequence, bone | 64, 88 | same | `records` |
-//! | colour, texture weight, texture transform, attachment, event | 40, 20, 60, 40, 36 | same | `records` |
-//! | camera | 100 | 116 (FOV track) | `records` ([`WrathCamera`]) |
-//! | light, ribbon | 156, 176 (peers only) | same | `records` |
+//! | track / spline / event track | 20 / 20 / 12, one timeline per sequence | same | `track` ([`SeqTrack`], [`SeqSplineTrack`], [`SeqEventTrack`]) |
+//! | sequence | 64 | same | `records` ([`WrathSequence`]) |
+//! | bone, colour, texture weight, texture transform, attachment, event | 88, 40, 20, 60, 40, 36 | same | `records` ([`WrathBone`] = `Bone<PerSequence>`, …) |
+//! | camera | 100 | 116 (FOV track) | [`WrathCamera`] |
+//! | light, ribbon | 156, 176 (peers only) | same | [`WrathLight`], [`WrathRibbon`] |
 //! | particle | 476 | 492 | `particle` ([`WrathParticle`]) |
 //! | `.skin` header | 48 | 56 (+ shadow batches) | `skin` ([`Skin`]) |
 //!
@@ -26,5 +28,5 @@ pub use header::{FLAG_COMBINER_COMBOS, WRATH_HEADER_SIZE, WrathFile, resolve_ali
 pub use particle::{FakeTrack, WrathParticle};
 pub use records::*;
 pub use skin::{ShadowBatch, Skin};
-pub use track::{KeyCtx, PerKey, SeqEventTrack, SeqTrack};
+pub use track::{PerKey, SeqEventTrack, SeqSplineTrack, SeqTrack};
 pub use write::{WrathBytes, write, write_skin};

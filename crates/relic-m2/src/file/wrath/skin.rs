@@ -6,9 +6,10 @@ use bytemuck::{Pod, Zeroable};
 use serde::{Deserialize, Serialize};
 
 use crate::file::array::{M2Array, pod_array, some_pod_array};
+use crate::file::ctx::Ctx;
 use crate::file::layout::Layout;
 use crate::file::mesh::{Submesh, TextureUnit};
-use crate::file::record::{Field, Visitor, record_array};
+use crate::file::record::{Visitor, walk_fields};
 
 /// A shadow batch of 272 `.skin` files (16 bytes; fields from pywowlib, kept raw).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Pod, Zeroable, Serialize, Deserialize)]
@@ -54,8 +55,13 @@ pub struct Skin {
     #[br(parse_with = pod_array)]
     #[bw(args(layout))]
     pub properties: M2Array<[u8; 4]>,
+    /// What the submeshes need to know while they are read: a version from Wrath on (not
+    /// stored).
+    #[br(temp, calc = Ctx::new(version, 0, 0, &[]))]
+    #[bw(ignore)]
+    ctx: Ctx,
     /// Submeshes (48 bytes, as 260–263).
-    #[br(parse_with = record_array, args(264, (264,)))]
+    #[br(args(&ctx))]
     #[bw(args(layout))]
     pub submeshes: M2Array<Submesh>,
     /// Texture units (batches).
@@ -67,22 +73,8 @@ pub struct Skin {
     pub bone_count_max: u32,
     /// 272 on: shadow batches.
     #[br(if(version >= 272), parse_with = some_pod_array)]
-    #[bw(if(self_shadow(shadow_batches)), write_with = write_shadow, args(layout))]
+    #[bw(args(layout))]
     pub shadow_batches: Option<M2Array<ShadowBatch>>,
-}
-
-fn self_shadow(s: &Option<M2Array<ShadowBatch>>) -> bool {
-    s.is_some()
-}
-
-fn write_shadow<W: std::io::Write + std::io::Seek>(
-    s: &Option<M2Array<ShadowBatch>>,
-    writer: &mut W,
-    endian: binrw::Endian,
-    args: (&Layout,),
-) -> binrw::BinResult<()> {
-    use binrw::BinWrite;
-    s.clone().unwrap_or_default().write_options(writer, endian, args)
 }
 
 impl Skin {
@@ -93,14 +85,7 @@ impl Skin {
 
     /// Visits the blocks in header order.
     pub(crate) fn visit<'f, V: Visitor<'f>>(&'f self, v: &mut V) {
-        v.pod(Field::new("indices"), &self.indices);
-        v.pod(Field::new("triangles"), &self.triangles);
-        v.pod(Field::new("properties"), &self.properties);
-        v.records(Field::new("submeshes"), &self.submeshes);
-        v.pod(Field::new("texture_units"), &self.texture_units);
-        if let Some(s) = &self.shadow_batches {
-            v.pod(Field::new("shadow_batches"), s);
-        }
+        walk_fields!(self, v; indices, triangles, properties, submeshes, texture_units, shadow_batches);
     }
 
     /// The skin as the 44-byte view record of 256–263 (the same fields, §4.3).

@@ -3,7 +3,8 @@
 //! sequence or a constant), each pointing at that timeline's keys. 20 bytes (12 for events).
 //!
 //! The keys of an external sequence (§3.4) live in its `.anim` file: their offsets count from
-//! that file's first byte. [`KeyCtx`] says which sequences are external and holds their bytes.
+//! that file's first byte. The reading context ([`Ctx`]) says which sequences are external and
+//! holds their bytes.
 
 use std::io::{Cursor, Read, Seek};
 
@@ -15,31 +16,10 @@ use relic_core::error::custom;
 use serde::{Deserialize, Serialize};
 
 use crate::file::array::{M2Array, pod_array};
+use crate::file::ctx::Ctx;
 use crate::file::layout::Layout;
-use crate::file::record::{Field, Visitor};
+use crate::file::record::{Field, Visitor, Walk};
 use crate::file::track::{global_sequence, interpolation, values_per_key};
-
-/// What tracks need to know while they are read: the sequences, which of them keep their keys in
-/// a `.anim` file, and those files' bytes.
-#[derive(Debug, Clone, Default)]
-pub struct KeyCtx {
-    /// File version (264, 272).
-    pub version: u32,
-    /// Number of sequences.
-    pub sequences: u32,
-    /// Number of global sequences.
-    pub global_sequences: u32,
-    /// Per sequence: the bytes of the `.anim` holding its keys (after alias resolution), or
-    /// `None` when the keys are inside the `.m2`.
-    pub anims: Vec<Option<std::sync::Arc<Vec<u8>>>>,
-}
-
-impl KeyCtx {
-    /// The `.anim` bytes of sequence `s`, if its keys are external.
-    fn anim(&self, s: usize) -> Option<&[u8]> {
-        self.anims.get(s).and_then(|a| a.as_deref()).map(Vec::as_slice)
-    }
-}
 
 /// How a track's values are counted: by its interpolation (1 value per key, 3 for Hermite and
 /// Bezier) or always 1 (camera tracks, whose value type already holds the three parts).
@@ -54,7 +34,7 @@ pub enum PerKey {
 /// A per-sequence track (`M2Track<T>` from Wrath on, 20 bytes).
 #[binrw]
 #[brw(little)]
-#[br(import(ctx: &KeyCtx, per_key: PerKey))]
+#[br(import(ctx: &Ctx))]
 #[bw(import(layout: &Layout))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SeqTrack<T: Pod> {
@@ -71,15 +51,39 @@ pub struct SeqTrack<T: Pod> {
     pub timestamps: M2Array<M2Array<u32>>,
     /// Key values per timeline: one per key, three (value, in-tangent, out-tangent) for Hermite
     /// and Bezier tracks; the stored counts are key counts.
-    #[br(parse_with = timelines, args(ctx, keys_per_value(per_key, interpolation), Some(&timestamps)))]
+    #[br(parse_with = timelines, args(ctx, keys_per_value(PerKey::ByInterpolation, interpolation), Some(&timestamps)))]
     #[bw(args(layout))]
     pub values: M2Array<M2Array<T>>,
+}
+
+/// A per-sequence camera track (20 bytes): every key is a spline key (value, in-tangent,
+/// out-tangent) whatever the interpolation.
+#[binrw]
+#[brw(little)]
+#[br(import(ctx: &Ctx))]
+#[bw(import(layout: &Layout))]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SeqSplineTrack<T: Pod> {
+    /// 0 none, 1 linear, 2 Hermite, 3 Bezier.
+    #[br(parse_with = interpolation)]
+    pub interpolation: u16,
+    /// Global sequence driving the track, or −1.
+    #[br(parse_with = global_sequence, args(ctx.global_sequences))]
+    pub global_sequence: i16,
+    /// Key times (milliseconds from the sequence's start), one timeline per sequence.
+    #[br(parse_with = timelines, args(ctx, 1, None))]
+    #[bw(args(layout))]
+    pub timestamps: M2Array<M2Array<u32>>,
+    /// `[value, in-tangent, out-tangent]` per key, per timeline.
+    #[br(parse_with = timelines, args(ctx, keys_per_value(PerKey::One, interpolation), Some(&timestamps)))]
+    #[bw(args(layout))]
+    pub values: M2Array<M2Array<[T; 3]>>,
 }
 
 /// An event's firing times from Wrath on (12 bytes: a track without values).
 #[binrw]
 #[brw(little)]
-#[br(import(ctx: &KeyCtx))]
+#[br(import(ctx: &Ctx))]
 #[bw(import(layout: &Layout))]
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct SeqEventTrack {
@@ -96,6 +100,14 @@ pub struct SeqEventTrack {
 }
 
 impl<T: Pod> Default for SeqTrack<T> {
+    /// No key, interpolation 0, driven by the sequences.
+    fn default() -> Self {
+        Self { interpolation: 0, global_sequence: -1, timestamps: M2Array::default(), values: M2Array::default() }
+    }
+}
+
+impl<T: Pod> Default for SeqSplineTrack<T> {
+    /// No key, interpolation 0, driven by the sequences.
     fn default() -> Self {
         Self { interpolation: 0, global_sequence: -1, timestamps: M2Array::default(), values: M2Array::default() }
     }
@@ -122,7 +134,7 @@ fn keys_per_value(per_key: PerKey, interpolation: u16) -> u64 {
 pub(crate) fn timelines<R: Read + Seek, T: Pod>(
     reader: &mut R,
     endian: Endian,
-    (ctx, per_key, times): (&KeyCtx, u64, Option<&M2Array<M2Array<u32>>>),
+    (ctx, per_key, times): (&Ctx, u64, Option<&M2Array<M2Array<u32>>>),
 ) -> BinResult<M2Array<M2Array<T>>> {
     let outer_at = reader.stream_position()?;
     let pairs: M2Array<[u32; 2]> = pod_array(reader, endian, ())?;
@@ -170,14 +182,31 @@ fn anim_error(e: binrw::Error, s: usize) -> binrw::Error {
 }
 
 impl<T: Pod> SeqTrack<T> {
-    /// Visits the track's two timeline arrays (`name` is the track's field).
-    pub(crate) fn visit<'f, V: Visitor<'f>>(&'f self, name: &'static str, v: &mut V) {
-        v.timelines(Field::part(name, "timestamps"), &self.timestamps);
-        v.timelines(Field::part(name, "values"), &self.values);
-    }
-
     /// True if the track has no key in any timeline.
     pub fn is_empty(&self) -> bool {
         self.timestamps.iter().all(|t| t.is_empty())
+    }
+}
+
+/// Two timeline arrays: timestamps, values.
+impl<T: Pod> Walk for SeqTrack<T> {
+    fn walk<'f, V: Visitor<'f>>(&'f self, name: &'static str, v: &mut V) {
+        v.timelines(Field::part(name, "timestamps"), &self.timestamps);
+        v.timelines(Field::part(name, "values"), &self.values);
+    }
+}
+
+/// Two timeline arrays: timestamps, values.
+impl<T: Pod> Walk for SeqSplineTrack<T> {
+    fn walk<'f, V: Visitor<'f>>(&'f self, name: &'static str, v: &mut V) {
+        v.timelines(Field::part(name, "timestamps"), &self.timestamps);
+        v.timelines(Field::part(name, "values"), &self.values);
+    }
+}
+
+/// One timeline array: the firing times.
+impl Walk for SeqEventTrack {
+    fn walk<'f, V: Visitor<'f>>(&'f self, name: &'static str, v: &mut V) {
+        v.timelines(Field::part(name, "timestamps"), &self.timestamps);
     }
 }

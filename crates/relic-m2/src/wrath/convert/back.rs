@@ -6,7 +6,8 @@
 use relic_core::Loss;
 
 use super::particles;
-use super::tracks::{split, split_events, split_rotation, split_spline};
+use super::retime::{all, other_header};
+use super::tracks::Split;
 use crate::file::wrath::*;
 use crate::file::*;
 use crate::wrath::{MAX_SKINS, Wrath};
@@ -28,22 +29,16 @@ fn playable_is_derived(file: &M2File) -> bool {
 pub(crate) fn from_classic(file: &M2File, version: u32) -> (Wrath, Vec<Loss>) {
     let mut losses = Vec::new();
     let windows: Vec<(u32, u32)> = file.sequences.iter().map(|s| (s.start, s.end)).collect();
+    let r = Split { windows: &windows, version };
     let sequences = sequences(file);
-    let bones: Vec<WrathBone> = file
-        .bones
-        .iter()
-        .map(|b| WrathBone {
-            key_bone_id: b.key_bone_id,
-            flags: b.flags,
-            parent: b.parent,
-            distance_to_parent: if file.version >= 260 { b.submesh_id } else { distance_to_parent(file, b) },
-            name_crc: b.unknown.unwrap_or(0),
-            translation: split(&b.translation, &windows),
-            rotation: split_rotation(&b.rotation, &windows),
-            scale: split(&b.scale, &windows),
-            pivot: b.pivot,
-        })
-        .collect();
+    let bones = all(&file.bones, |b| {
+        let mut bone = b.retime(&r);
+        if file.version < 260 {
+            // Classic writes 0 at 0x0A; from 260 on it is the distance Wrath keeps there.
+            bone.submesh_id = distance_to_parent(file, b);
+        }
+        bone
+    });
     let ids: Vec<u16> = sequences.iter().map(|s| s.id).collect();
     let mut skins: Vec<Skin> = file.views.iter().map(|v| Skin::from_view(v, version)).collect();
     if skins.len() > MAX_SKINS as usize {
@@ -57,91 +52,15 @@ pub(crate) fn from_classic(file: &M2File, version: u32) -> (Wrath, Vec<Loss>) {
             format!("{} entries dropped: Wrath has none", file.playable_lookup.len()),
         ));
     }
-    let mut f = WrathFile {
+    let mut f = other_header!(WrathFile from file, &r;
         version,
-        name: file.name.clone(),
-        flags: file.flags,
-        global_sequences: file.global_sequences.clone(),
         sequences: sequences.into(),
         sequence_lookup: super::hash_lookup(&ids).into(),
-        bones: bones.into(),
-        key_bone_lookup: file.key_bone_lookup.clone(),
-        vertices: file.vertices.clone(),
+        bones,
         skin_profiles: skins.len() as u32,
-        colors: file
-            .colors
-            .iter()
-            .map(|c| WrathColor { color: split(&c.color, &windows), alpha: split(&c.alpha, &windows) })
-            .collect::<Vec<_>>()
-            .into(),
-        textures: file.textures.clone(),
-        transparency: file
-            .transparency
-            .iter()
-            .map(|t| WrathTextureWeight { weight: split(&t.weight, &windows) })
-            .collect::<Vec<_>>()
-            .into(),
-        texture_transforms: file
-            .texture_transforms
-            .iter()
-            .map(|t| WrathTextureTransform {
-                translation: split(&t.translation, &windows),
-                rotation: split(&t.rotation, &windows),
-                scaling: split(&t.scaling, &windows),
-            })
-            .collect::<Vec<_>>()
-            .into(),
-        replaceable_texture_lookup: file.replaceable_texture_lookup.clone(),
-        render_flags: file.render_flags.clone(),
-        bone_lookup: file.bone_lookup.clone(),
-        texture_lookup: file.texture_lookup.clone(),
-        texture_unit_lookup: file.texture_unit_lookup.clone(),
-        transparency_lookup: file.transparency_lookup.clone(),
-        texture_transform_lookup: file.texture_transform_lookup.clone(),
-        bounding_box: file.bounding_box,
-        bounding_radius: file.bounding_radius,
-        collision_box: file.collision_box,
-        collision_radius: file.collision_radius,
-        collision_triangles: file.collision_triangles.clone(),
-        collision_vertices: file.collision_vertices.clone(),
-        collision_normals: file.collision_normals.clone(),
-        attachments: file
-            .attachments
-            .iter()
-            .map(|a| WrathAttachment {
-                id: a.id,
-                bone: a.bone,
-                unknown: a.unknown,
-                position: a.position,
-                visibility: split(&a.visibility, &windows),
-            })
-            .collect::<Vec<_>>()
-            .into(),
-        attachment_lookup: file.attachment_lookup.clone(),
-        events: file
-            .events
-            .iter()
-            .map(|e| WrathEvent {
-                identifier: e.identifier,
-                data: e.data,
-                bone: e.bone,
-                position: e.position,
-                times: split_events(&e.times, &windows),
-            })
-            .collect::<Vec<_>>()
-            .into(),
-        lights: file.lights.iter().map(|l| light(l, &windows)).collect::<Vec<_>>().into(),
-        cameras: file.cameras.iter().map(|c| camera(c, &windows, version)).collect::<Vec<_>>().into(),
-        camera_lookup: file.camera_lookup.clone(),
-        ribbon_emitters: file.ribbon_emitters.iter().map(|r| ribbon(r, &windows)).collect::<Vec<_>>().into(),
-        particle_emitters: file
-            .particle_emitters
-            .iter()
-            .map(|p| particles::from_classic(p, &windows, version))
-            .collect::<Vec<_>>()
-            .into(),
+        particle_emitters: all(&file.particle_emitters, |p| particles::from_classic(p, &r)),
         combiner_combos: file.blend_overrides.clone(),
-    };
+    );
     if f.flags & FLAG_COMBINER_COMBOS != 0 && f.combiner_combos.is_none() {
         f.combiner_combos = Some(M2Array::default());
     }
@@ -212,7 +131,7 @@ fn same_keys(f: &WrathFile, s: usize, t: usize) -> bool {
         fn pod<T: bytemuck::Pod>(&mut self, _: Field, _: &'f M2Array<T>) {}
         fn records<R: Record>(&mut self, _: Field, array: &'f M2Array<R>) {
             for r in array.iter() {
-                r.visit(self);
+                r.walk("", self);
             }
         }
         fn timelines<T: bytemuck::Pod>(&mut self, _: Field, outer: &'f M2Array<M2Array<T>>) {
@@ -223,65 +142,6 @@ fn same_keys(f: &WrathFile, s: usize, t: usize) -> bool {
     let mut same = Same(s, t, true);
     f.visit(&mut same);
     same.2
-}
-
-fn light(l: &Light, w: &[(u32, u32)]) -> WrathLight {
-    WrathLight {
-        kind: l.kind,
-        bone: l.bone,
-        position: l.position,
-        ambient_color: split(&l.ambient_color, w),
-        ambient_intensity: split(&l.ambient_intensity, w),
-        diffuse_color: split(&l.diffuse_color, w),
-        diffuse_intensity: split(&l.diffuse_intensity, w),
-        attenuation_start: split(&l.attenuation_start, w),
-        attenuation_end: split(&l.attenuation_end, w),
-        visibility: split(&l.visibility, w),
-    }
-}
-
-fn camera(c: &Camera, w: &[(u32, u32)], version: u32) -> WrathCamera {
-    let fov_track = SeqTrack {
-        interpolation: 0,
-        global_sequence: -1,
-        timestamps: M2Array::new(vec![M2Array::new(vec![0])]),
-        values: M2Array::new(vec![M2Array::new(vec![[c.field_of_view, 0.0, 0.0]])]),
-    };
-    WrathCamera {
-        kind: c.kind,
-        field_of_view: (version < 272).then_some(c.field_of_view),
-        far_clip: c.far_clip,
-        near_clip: c.near_clip,
-        positions: split_spline(&c.positions, w),
-        position_base: c.position_base,
-        target_positions: split_spline(&c.target_positions, w),
-        target_position_base: c.target_position_base,
-        roll: split_spline(&c.roll, w),
-        field_of_view_track: (version >= 272).then_some(fov_track),
-    }
-}
-
-fn ribbon(r: &Ribbon, w: &[(u32, u32)]) -> WrathRibbon {
-    WrathRibbon {
-        id: r.id,
-        bone: r.bone,
-        position: r.position,
-        textures: r.textures.clone(),
-        materials: r.materials.clone(),
-        color: split(&r.color, w),
-        alpha: split(&r.alpha, w),
-        height_above: split(&r.height_above, w),
-        height_below: split(&r.height_below, w),
-        edges_per_second: r.edges_per_second,
-        edge_lifetime: r.edge_lifetime,
-        gravity: r.gravity,
-        texture_rows: r.texture_rows,
-        texture_cols: r.texture_cols,
-        texture_slot: split(&r.texture_slot, w),
-        visibility: split(&r.visibility, w),
-        priority_plane: 0,
-        padding: 0,
-    }
 }
 
 #[cfg(test)]

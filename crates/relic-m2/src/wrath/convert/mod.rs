@@ -7,11 +7,13 @@
 //! the mapping of bones, meshes, materials and effects is the one of 256–263.
 
 mod particles;
+mod retime;
 pub(crate) mod tracks;
 
 use relic_core::{Loss, ReadError, ReadErrorKind};
 
-use self::tracks::{Windows, flatten, flatten_events, flatten_spline};
+use self::retime::{all, other_header};
+use self::tracks::{Flatten, Windows};
 use super::Wrath;
 use crate::file::wrath::*;
 use crate::file::*;
@@ -51,12 +53,12 @@ fn windows(f: &WrathFile) -> Result<Windows, ReadError> {
         }
     }
     for s in 0..n {
-        if let Some(t) = f.resolve_alias(s).filter(|&t| t != s) {
-            let target = spans.get(t).copied().unwrap_or_default();
-            if let (Some(span), Some(reuse)) = (spans.get_mut(s), reuses.get_mut(s)) {
-                *span = target;
-                *reuse = (t < s).then_some(t);
-            }
+        // An alias's target is a sequence of the file (`resolve_alias`).
+        if let Some((t, &target)) = f.resolve_alias(s).filter(|&t| t != s).and_then(|t| Some((t, spans.get(t)?)))
+            && let (Some(span), Some(reuse)) = (spans.get_mut(s), reuses.get_mut(s))
+        {
+            *span = target;
+            *reuse = (t < s).then_some(t);
         }
     }
     Ok(Windows { spans, reuses })
@@ -64,7 +66,7 @@ fn windows(f: &WrathFile) -> Result<Windows, ReadError> {
 
 /// A direct id → first sequence table (256–263's sequence lookup).
 fn direct_lookup(ids: impl Iterator<Item = u16> + Clone) -> Vec<i16> {
-    let len = ids.clone().map(|id| usize::from(id) + 1).max().unwrap_or(0);
+    let len = ids.clone().fold(0, |n, id| n.max(usize::from(id) + 1));
     let mut table = vec![-1i16; len];
     for (i, id) in ids.enumerate() {
         if let Some(slot) = table.get_mut(usize::from(id))
@@ -79,17 +81,18 @@ fn direct_lookup(ids: impl Iterator<Item = u16> + Clone) -> Vec<i16> {
 /// Wrath's hash lookup (§3.5): N the smallest prime above twice the number of ids, slot `id mod
 /// N`, linear probing, −1 empty.
 fn hash_lookup(ids: &[u16]) -> Vec<i16> {
-    let mut distinct: Vec<u16> = ids.to_vec();
-    distinct.sort_unstable();
-    distinct.dedup();
-    if distinct.is_empty() {
+    // Each id with its first sequence, in increasing id order.
+    let mut firsts: Vec<(u16, usize)> = ids.iter().enumerate().map(|(i, &id)| (id, i)).collect();
+    firsts.sort_unstable();
+    firsts.dedup_by_key(|&mut (id, _)| id);
+    if firsts.is_empty() {
         return Vec::new();
     }
     let prime = |p: usize| p >= 2 && (2..).take_while(|d| d * d <= p).all(|d| !p.is_multiple_of(d));
-    let size = (2 * distinct.len() + 1..).find(|&p| prime(p)).unwrap_or(2);
+    let size = (2 * firsts.len() + 1..).find(|&p| prime(p)).unwrap_or(2);
     let mut table = vec![-1i16; size];
-    for &id in &distinct {
-        let first = ids.iter().position(|&i| i == id).unwrap_or(0) as i16;
+    for (id, first) in firsts {
+        let first = first as i16;
         let home = usize::from(id) % size;
         if let Some(slot) = (0..size).map(|k| (home + k) % size).find(|&k| table.get(k) == Some(&-1))
             && let Some(entry) = table.get_mut(slot)
@@ -105,6 +108,7 @@ fn hash_lookup(ids: &[u16]) -> Vec<i16> {
 pub(crate) fn to_classic(wrath: &Wrath) -> Result<(M2File, Vec<Loss>), ReadError> {
     let f = &wrath.file;
     let w = windows(f)?;
+    let r = Flatten(&w);
     let mut losses = Vec::new();
     let sequences: Vec<Sequence> = f
         .sequences
@@ -144,88 +148,17 @@ pub(crate) fn to_classic(wrath: &Wrath) -> Result<(M2File, Vec<Loss>), ReadError
             format!("{} of {} .skin files were not read", f.skin_profiles as usize - skins, f.skin_profiles),
         ));
     }
-    let mut flat = M2File {
+    let mut flat = other_header!(M2File from f, &r;
         version: 263,
-        name: f.name.clone(),
-        flags: f.flags,
-        global_sequences: f.global_sequences.clone(),
         sequences: sequences.into(),
         sequence_lookup: sequence_lookup.into(),
         playable_lookup: playable.into(),
-        bones: f.bones.iter().map(|b| bone_to_classic(b, &w)).collect::<Vec<_>>().into(),
-        key_bone_lookup: f.key_bone_lookup.clone(),
-        vertices: f.vertices.clone(),
+        bones: all(&f.bones, |b| b.retime(&r)),
         views: wrath.skins.iter().map(Skin::to_view).collect::<Vec<_>>().into(),
-        colors: f
-            .colors
-            .iter()
-            .map(|c| Color { color: flatten(&c.color, &w), alpha: flatten(&c.alpha, &w) })
-            .collect::<Vec<_>>()
-            .into(),
-        textures: f.textures.clone(),
-        transparency: f
-            .transparency
-            .iter()
-            .map(|t| TextureWeight { weight: flatten(&t.weight, &w) })
-            .collect::<Vec<_>>()
-            .into(),
         texture_flipbooks: [0, 0],
-        texture_transforms: f
-            .texture_transforms
-            .iter()
-            .map(|t| TextureTransform {
-                translation: flatten(&t.translation, &w),
-                rotation: flatten(&t.rotation, &w),
-                scaling: flatten(&t.scaling, &w),
-            })
-            .collect::<Vec<_>>()
-            .into(),
-        replaceable_texture_lookup: f.replaceable_texture_lookup.clone(),
-        render_flags: f.render_flags.clone(),
-        bone_lookup: f.bone_lookup.clone(),
-        texture_lookup: f.texture_lookup.clone(),
-        texture_unit_lookup: f.texture_unit_lookup.clone(),
-        transparency_lookup: f.transparency_lookup.clone(),
-        texture_transform_lookup: f.texture_transform_lookup.clone(),
-        bounding_box: f.bounding_box,
-        bounding_radius: f.bounding_radius,
-        collision_box: f.collision_box,
-        collision_radius: f.collision_radius,
-        collision_triangles: f.collision_triangles.clone(),
-        collision_vertices: f.collision_vertices.clone(),
-        collision_normals: f.collision_normals.clone(),
-        attachments: f
-            .attachments
-            .iter()
-            .map(|a| Attachment {
-                id: a.id,
-                bone: a.bone,
-                unknown: a.unknown,
-                position: a.position,
-                visibility: flatten(&a.visibility, &w),
-            })
-            .collect::<Vec<_>>()
-            .into(),
-        attachment_lookup: f.attachment_lookup.clone(),
-        events: f
-            .events
-            .iter()
-            .map(|e| Event {
-                identifier: e.identifier,
-                data: e.data,
-                bone: e.bone,
-                position: e.position,
-                times: flatten_events(&e.times, &w),
-            })
-            .collect::<Vec<_>>()
-            .into(),
-        lights: f.lights.iter().map(|l| light_to_classic(l, &w)).collect::<Vec<_>>().into(),
-        cameras: f.cameras.iter().map(|c| camera_to_classic(c, &w)).collect::<Vec<_>>().into(),
-        camera_lookup: f.camera_lookup.clone(),
-        ribbon_emitters: f.ribbon_emitters.iter().map(|r| ribbon_to_classic(r, &w)).collect::<Vec<_>>().into(),
-        particle_emitters: f.particle_emitters.iter().map(|p| particles::to_classic(p, &w)).collect::<Vec<_>>().into(),
+        particle_emitters: all(&f.particle_emitters, |p| particles::to_classic(p, &r)),
         blend_overrides: f.combiner_combos.clone(),
-    };
+    );
     if flat.flags & FLAG_BLEND_OVERRIDES != 0 && flat.blend_overrides.is_none() {
         flat.blend_overrides = Some(M2Array::default());
     }
@@ -250,92 +183,28 @@ fn count_losses(f: &WrathFile, losses: &mut Vec<Loss>) {
             format!("{what}: dropped on {n} of {} emitters", f.particle_emitters.len()),
         ));
     }
-    let planes = f.ribbon_emitters.iter().filter(|r| r.priority_plane != 0 || r.padding != 0).count();
+    let planes = f
+        .ribbon_emitters
+        .iter()
+        .filter(|r| r.priority_plane.is_some_and(|p| p != 0) || r.padding.is_some_and(|p| p != 0))
+        .count();
     if planes > 0 {
         losses.push(Loss::new("ribbon emitters", format!("priority plane dropped on {planes} ribbons")));
     }
-    let fov_tracks = f
-        .cameras
-        .iter()
-        .filter(|c| {
-            c.field_of_view_track.as_ref().is_some_and(|t| t.timestamps.iter().map(|t| t.len()).sum::<usize>() > 1)
-        })
-        .count();
+    let keys = |c: &WrathCamera| c.field_of_view_track.as_ref().map(|t| t.timestamps.iter().map(|t| t.len()).sum());
+    let fov_tracks = f.cameras.iter().filter(|c| keys(c).is_some_and(|n: usize| n > 1)).count();
     if fov_tracks > 0 {
         losses.push(Loss::new("cameras", format!("{fov_tracks} animated fields of view kept as their first value")));
+    }
+    let unset = f.cameras.iter().filter(|c| c.field_of_view.is_none() && keys(c).is_none_or(|n| n == 0)).count();
+    if unset > 0 {
+        let what = format!("{unset} cameras without a field of view (a 272 track without keys): written as π/4");
+        losses.push(Loss::new("cameras", what));
     }
     let aliases = f.sequences.iter().filter(|s| s.is_alias()).count();
     if aliases > 0 {
         losses
             .push(Loss::new("sequences", format!("{aliases} aliases become sequences sharing their target's window")));
-    }
-}
-
-fn bone_to_classic(b: &WrathBone, w: &Windows) -> Bone {
-    Bone {
-        key_bone_id: b.key_bone_id,
-        flags: b.flags,
-        parent: b.parent,
-        submesh_id: b.distance_to_parent,
-        unknown: Some(b.name_crc),
-        translation: flatten(&b.translation, w),
-        rotation: RotationTrack::Compressed(flatten(&b.rotation, w)),
-        scale: flatten(&b.scale, w),
-        pivot: b.pivot,
-    }
-}
-
-fn light_to_classic(l: &WrathLight, w: &Windows) -> Light {
-    Light {
-        kind: l.kind,
-        bone: l.bone,
-        position: l.position,
-        ambient_color: flatten(&l.ambient_color, w),
-        ambient_intensity: flatten(&l.ambient_intensity, w),
-        diffuse_color: flatten(&l.diffuse_color, w),
-        diffuse_intensity: flatten(&l.diffuse_intensity, w),
-        attenuation_start: flatten(&l.attenuation_start, w),
-        attenuation_end: flatten(&l.attenuation_end, w),
-        visibility: flatten(&l.visibility, w),
-    }
-}
-
-fn camera_to_classic(c: &WrathCamera, w: &Windows) -> Camera {
-    let fov = c.field_of_view.or_else(|| {
-        let t = c.field_of_view_track.as_ref()?;
-        t.values.iter().find_map(|v| v.first()).map(|v| v[0])
-    });
-    Camera {
-        kind: c.kind,
-        field_of_view: fov.unwrap_or(std::f32::consts::FRAC_PI_4),
-        far_clip: c.far_clip,
-        near_clip: c.near_clip,
-        positions: flatten_spline(&c.positions, w),
-        position_base: c.position_base,
-        target_positions: flatten_spline(&c.target_positions, w),
-        target_position_base: c.target_position_base,
-        roll: flatten_spline(&c.roll, w),
-    }
-}
-
-fn ribbon_to_classic(r: &WrathRibbon, w: &Windows) -> Ribbon {
-    Ribbon {
-        id: r.id,
-        bone: r.bone,
-        position: r.position,
-        textures: r.textures.clone(),
-        materials: r.materials.clone(),
-        color: flatten(&r.color, w),
-        alpha: flatten(&r.alpha, w),
-        height_above: flatten(&r.height_above, w),
-        height_below: flatten(&r.height_below, w),
-        edges_per_second: r.edges_per_second,
-        edge_lifetime: r.edge_lifetime,
-        gravity: r.gravity,
-        texture_rows: r.texture_rows,
-        texture_cols: r.texture_cols,
-        texture_slot: flatten(&r.texture_slot, w),
-        visibility: flatten(&r.visibility, w),
     }
 }
 

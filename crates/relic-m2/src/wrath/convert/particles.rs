@@ -15,7 +15,8 @@
 //! cells), lifespan and emission-rate variation, base spin and its variation, spin variation,
 //! scale variation, 272's multi-texture parameters.
 
-use super::tracks::{Windows, flatten, split};
+use super::retime::Retime;
+use super::tracks::{Flatten, Split};
 use crate::file::wrath::{FakeTrack, WrathParticle};
 use crate::file::{Particle, ParticleBlend};
 
@@ -55,7 +56,7 @@ fn byte(v: f32) -> u8 {
 }
 
 /// A Wrath emitter as a 504-byte one.
-pub(crate) fn to_classic(p: &WrathParticle, w: &Windows) -> Particle {
+pub(crate) fn to_classic(p: &WrathParticle, r: &Flatten<'_>) -> Particle {
     let mid = p.color.ages.get(1).map_or(0.5, |&a| f32::from(a) / DEATH);
     let colors = std::array::from_fn(|i| {
         let c = p.color.values.get(i).copied().unwrap_or([255.0; 3]);
@@ -65,21 +66,11 @@ pub(crate) fn to_classic(p: &WrathParticle, w: &Windows) -> Particle {
     let sizes = std::array::from_fn(|i| p.scale.values.get(i).map_or(1.0, |s| s[0]));
     // The repeat counts (cells 2 and 5) are 1 on every emitter of the Classic GnomePounder, with
     // or without a head animation [inferred].
-    let mut uv_cells = [0, 0, 1, 0, 0, 1, 0, 0, 0, 0];
-    let cell = |t: &FakeTrack<u16>, k: usize| t.values.get(k).copied().unwrap_or(0);
-    if p.head_cell.values.len() == 4 {
-        uv_cells[..6].copy_from_slice(&[
-            cell(&p.head_cell, 0),
-            cell(&p.head_cell, 1),
-            1,
-            cell(&p.head_cell, 2),
-            cell(&p.head_cell, 3),
-            1,
-        ]);
-    }
-    if p.tail_cell.values.len() == 4 {
-        uv_cells[6..].copy_from_slice(&[0, 1, 2, 3].map(|k| cell(&p.tail_cell, k)));
-    }
+    // Cell tracks of other than 4 keys are counted as losses (`unheld`); without one the cells
+    // are 0.
+    let four = |t: &FakeTrack<u16>| <[u16; 4]>::try_from(t.values.as_slice()).unwrap_or([0; 4]);
+    let ([h0, h1, h2, h3], [t0, t1, t2, t3]) = (four(&p.head_cell), four(&p.tail_cell));
+    let uv_cells = [h0, h1, 1, h2, h3, 1, t0, t1, t2, t3];
     Particle {
         id: p.id,
         flags: p.flags & !FLAG_OUTWARD,
@@ -98,16 +89,16 @@ pub(crate) fn to_classic(p: &WrathParticle, w: &Windows) -> Particle {
         texture_tile_rotation: p.texture_tile_rotation,
         texture_rows: p.texture_rows,
         texture_cols: p.texture_cols,
-        emission_speed: flatten(&p.emission_speed, w),
-        speed_variation: flatten(&p.speed_variation, w),
-        vertical_range: flatten(&p.vertical_range, w),
-        horizontal_range: flatten(&p.horizontal_range, w),
-        gravity: flatten(&p.gravity, w),
-        lifespan: flatten(&p.lifespan, w),
-        emission_rate: flatten(&p.emission_rate, w),
-        emission_area_length: flatten(&p.emission_area_length, w),
-        emission_area_width: flatten(&p.emission_area_width, w),
-        z_source: flatten(&p.z_source, w),
+        emission_speed: r.track(&p.emission_speed),
+        speed_variation: r.track(&p.speed_variation),
+        vertical_range: r.track(&p.vertical_range),
+        horizontal_range: r.track(&p.horizontal_range),
+        gravity: r.track(&p.gravity),
+        lifespan: r.track(&p.lifespan),
+        emission_rate: r.track(&p.emission_rate),
+        emission_area_length: r.track(&p.emission_area_length),
+        emission_area_width: r.track(&p.emission_area_width),
+        z_source: r.track(&p.z_source),
         mid_point: mid,
         colors,
         sizes,
@@ -124,7 +115,7 @@ pub(crate) fn to_classic(p: &WrathParticle, w: &Windows) -> Particle {
         wind_time: p.wind_time,
         follow: p.follow,
         spline_points: p.spline_points.clone(),
-        enabled_in: flatten(&p.enabled_in, w),
+        enabled_in: r.track(&p.enabled_in),
     }
 }
 
@@ -142,7 +133,7 @@ fn cells(mid: u16, c: [u16; 4]) -> FakeTrack<u16> {
 }
 
 /// A 504-byte emitter as a Wrath one (`version` 272 adds the multi-texture block).
-pub(crate) fn from_classic(p: &Particle, windows: &[(u32, u32)], version: u32) -> WrathParticle {
+pub(crate) fn from_classic(p: &Particle, r: &Split<'_>) -> WrathParticle {
     let mid = (p.mid_point.clamp(0.0, 1.0) * DEATH).round() as u16;
     let (blend_mode, emitter_type, color_index) = match p.blending {
         ParticleBlend::Split { blend_mode, emitter_type, color_index } => (blend_mode, emitter_type, color_index),
@@ -168,18 +159,18 @@ pub(crate) fn from_classic(p: &Particle, windows: &[(u32, u32)], version: u32) -
         texture_tile_rotation: p.texture_tile_rotation,
         texture_rows: p.texture_rows,
         texture_cols: p.texture_cols,
-        emission_speed: split(&p.emission_speed, windows),
-        speed_variation: split(&p.speed_variation, windows),
-        vertical_range: split(&p.vertical_range, windows),
-        horizontal_range: split(&p.horizontal_range, windows),
-        gravity: split(&p.gravity, windows),
-        lifespan: split(&p.lifespan, windows),
+        emission_speed: r.track(&p.emission_speed),
+        speed_variation: r.track(&p.speed_variation),
+        vertical_range: r.track(&p.vertical_range),
+        horizontal_range: r.track(&p.horizontal_range),
+        gravity: r.track(&p.gravity),
+        lifespan: r.track(&p.lifespan),
         lifespan_variation: 0.0,
-        emission_rate: split(&p.emission_rate, windows),
+        emission_rate: r.track(&p.emission_rate),
         emission_rate_variation: 0.0,
-        emission_area_length: split(&p.emission_area_length, windows),
-        emission_area_width: split(&p.emission_area_width, windows),
-        z_source: split(&p.z_source, windows),
+        emission_area_length: r.track(&p.emission_area_length),
+        emission_area_width: r.track(&p.emission_area_width),
+        z_source: r.track(&p.z_source),
         color: over_life(mid, [rgb(0), rgb(1), rgb(2)]),
         alpha: over_life(mid, [alpha(0), alpha(1), alpha(2)]),
         scale: over_life(mid, p.sizes.map(|s| [s, s])),
@@ -201,7 +192,7 @@ pub(crate) fn from_classic(p: &Particle, windows: &[(u32, u32)], version: u32) -
         wind_time: p.wind_time,
         follow: p.follow,
         spline_points: p.spline_points.clone(),
-        enabled_in: split(&p.enabled_in, windows),
-        multi_texture: (version >= 272).then_some([0; 4]),
+        enabled_in: r.track(&p.enabled_in),
+        multi_texture: (r.version >= 272).then_some([0; 4]),
     }
 }

@@ -13,8 +13,11 @@
 
 use bytemuck::Pod;
 
-use crate::file::wrath::{SeqEventTrack, SeqTrack};
-use crate::file::{EventTrack, M2Array, RotationTrack, SplineTrack, Track, encode_quat};
+use super::retime::Retime;
+use crate::file::wrath::{SeqEventTrack, SeqSplineTrack, SeqTrack};
+use crate::file::{
+    Camera, EventTrack, M2Array, PerSequence, Ranged, RotationTrack, SplineTrack, Track, Value, encode_quat,
+};
 
 /// Where each sequence lies on the shared timeline.
 #[derive(Debug, Clone, Default)]
@@ -91,7 +94,7 @@ pub(crate) fn flatten<T: Pod>(t: &SeqTrack<T>, w: &Windows) -> Track<T> {
 }
 
 /// A per-sequence spline track (cameras) on the shared timeline.
-pub(crate) fn flatten_spline<T: Pod>(t: &SeqTrack<[T; 3]>, w: &Windows) -> SplineTrack<T> {
+pub(crate) fn flatten_spline<T: Pod>(t: &SeqSplineTrack<T>, w: &Windows) -> SplineTrack<T> {
     let (ranges, timestamps, values) = flatten_parts(&t.timestamps, Some(&t.values), t.global_sequence, w, false);
     SplineTrack {
         interpolation: t.interpolation,
@@ -151,6 +154,8 @@ fn split_parts<T: Pod>(
     windows: &[(u32, u32)],
     half_open: bool,
 ) -> (M2Array<M2Array<u32>>, M2Array<M2Array<T>>) {
+    // A track holds `per_key` values per key: the reader checks it, `from_ir` builds tracks so,
+    // and `write_files` reads back what it wrote from extras that came as text.
     let values_of = |keys: &[usize]| -> Vec<T> {
         let Some(v) = values else { return Vec::new() };
         keys.iter().flat_map(|&k| v.get(k * per_key..(k + 1) * per_key).unwrap_or_default()).copied().collect()
@@ -181,10 +186,10 @@ pub(crate) fn split<T: Pod>(t: &Track<T>, windows: &[(u32, u32)]) -> SeqTrack<T>
 }
 
 /// A camera spline track as one timeline per sequence.
-pub(crate) fn split_spline<T: Pod>(t: &SplineTrack<T>, windows: &[(u32, u32)]) -> SeqTrack<[T; 3]> {
+pub(crate) fn split_spline<T: Pod>(t: &SplineTrack<T>, windows: &[(u32, u32)]) -> SeqSplineTrack<T> {
     let (timestamps, values) =
         split_parts(&t.ranges, &t.timestamps, Some(&t.values), t.global_sequence, 1, windows, false);
-    SeqTrack { interpolation: t.interpolation, global_sequence: t.global_sequence, timestamps, values }
+    SeqSplineTrack { interpolation: t.interpolation, global_sequence: t.global_sequence, timestamps, values }
 }
 
 /// Event times as one timeline per sequence.
@@ -208,6 +213,78 @@ pub(crate) fn split_rotation(t: &RotationTrack, windows: &[(u32, u32)]) -> SeqTr
             };
             split(&compressed, windows)
         }
+    }
+}
+
+/// 264 on → 256–263: every timeline laid on the shared one ([`Windows`]), as a file of 263
+/// (compressed rotations, 48-byte submeshes).
+pub(crate) struct Flatten<'w>(pub(crate) &'w Windows);
+
+impl Retime<PerSequence, Ranged> for Flatten<'_> {
+    fn track<T: Value>(&self, t: &SeqTrack<T>) -> Track<T> {
+        flatten(t, self.0)
+    }
+    fn spline<T: Value>(&self, t: &SeqSplineTrack<T>) -> SplineTrack<T> {
+        flatten_spline(t, self.0)
+    }
+    fn events(&self, t: &SeqEventTrack) -> EventTrack {
+        flatten_events(t, self.0)
+    }
+    fn rotation(&self, t: &SeqTrack<[i16; 4]>) -> RotationTrack {
+        RotationTrack::Compressed(flatten(t, self.0))
+    }
+    /// The float, or the first value of 272's track; π/4 for a 272 camera whose track has no
+    /// key (both counted as losses by `to_classic`).
+    fn field_of_view(&self, c: &Camera<PerSequence>) -> (Option<f32>, Option<SplineTrack<f32>>) {
+        let first = || c.field_of_view_track.as_ref()?.values.iter().find_map(|v| v.first()).map(|v| v[0]);
+        (Some(c.field_of_view.or_else(first).unwrap_or(std::f32::consts::FRAC_PI_4)), None)
+    }
+    fn version(&self) -> u32 {
+        263
+    }
+}
+
+/// 256–263 → 264 on: the shared timeline cut at the sequences' windows (`(start, end)` each).
+pub(crate) struct Split<'w> {
+    pub(crate) windows: &'w [(u32, u32)],
+    /// 264 or 272.
+    pub(crate) version: u32,
+}
+
+impl Retime<Ranged, PerSequence> for Split<'_> {
+    fn track<T: Value>(&self, t: &Track<T>) -> SeqTrack<T> {
+        split(t, self.windows)
+    }
+    fn spline<T: Value>(&self, t: &SplineTrack<T>) -> SeqSplineTrack<T> {
+        split_spline(t, self.windows)
+    }
+    fn events(&self, t: &EventTrack) -> SeqEventTrack {
+        split_events(t, self.windows)
+    }
+    fn rotation(&self, t: &RotationTrack) -> SeqTrack<[i16; 4]> {
+        split_rotation(t, self.windows)
+    }
+    /// The float up to 271; from 272 a track of one key holding it, or of none for a camera
+    /// without one (a file built by hand: the 256–263 writer refuses it by name).
+    fn field_of_view(&self, c: &Camera) -> (Option<f32>, Option<SeqSplineTrack<f32>>) {
+        let fov = c.field_of_view;
+        if self.version < 272 {
+            return (fov, None);
+        }
+        let (times, values) = match fov {
+            Some(f) => (vec![0], vec![[f, 0.0, 0.0]]),
+            None => (Vec::new(), Vec::new()),
+        };
+        let track = SeqSplineTrack {
+            interpolation: 0,
+            global_sequence: -1,
+            timestamps: M2Array::new(vec![M2Array::new(times)]),
+            values: M2Array::new(vec![M2Array::new(values)]),
+        };
+        (None, Some(track))
+    }
+    fn version(&self) -> u32 {
+        self.version
     }
 }
 

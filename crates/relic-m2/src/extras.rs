@@ -1,9 +1,5 @@
-//! What the common model does not hold: the file itself.
+//! What the common model does not hold: the file itself (carried as JSON by `carried`).
 
-mod carried;
-
-use relic_core::Model;
-use relic_core::model::ExtrasOps;
 use serde::{Deserialize, Serialize};
 
 use crate::file::{M2File, Vertex};
@@ -21,7 +17,9 @@ pub struct M2Extras {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub vertex_digest: Option<String>,
     /// For a model read from Wrath or later (264, 272): that file and its `.skin` files, vertices
-    /// emptied; `file` is then its 256–263 form (version 263), from which the model was mapped.
+    /// emptied; `file` is then its 256–263 form (version 263), from which the model was mapped,
+    /// and `classic_losses` what that form cannot hold: both are derived from this file again when
+    /// the extras travel as JSON.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub wrath: Option<Box<crate::wrath::Wrath>>,
     /// What the 256–263 form could not hold of the Wrath file (`(element, what)`), reported when
@@ -39,31 +37,14 @@ pub struct M2Extras {
 pub(crate) fn vertex_digest(vertices: &[Vertex]) -> String {
     const K: u64 = 0x517c_c1b7_2722_0a95;
     let bytes: &[u8] = bytemuck::cast_slice(vertices);
-    let mut words = bytes.chunks_exact(8);
+    let (words, rest) = bytes.as_chunks::<8>();
     let mut h = 0u64;
-    for w in &mut words {
-        let word = u64::from_le_bytes(w.try_into().unwrap_or_default());
-        h = (h.rotate_left(5) ^ word).wrapping_mul(K);
+    for w in words {
+        h = (h.rotate_left(5) ^ u64::from_le_bytes(*w)).wrapping_mul(K);
     }
     // 48-byte vertices: no bytes are left over, but the digest does not rely on it.
-    for &b in words.remainder() {
+    for &b in rest {
         h = (h.rotate_left(5) ^ u64::from(b)).wrapping_mul(K);
     }
     format!("{}:{h:016x}", vertices.len())
-}
-
-/// The extras' operations (JSON through serde, in the compact form of [`carried`]).
-pub(crate) static EXTRAS_OPS: ExtrasOps = ExtrasOps {
-    to_json_beside: Some(|e, model| carried::to_json_beside(e.downcast_ref::<M2Extras>()?, model)),
-    ..relic_core::extras_ops!(M2Extras, carried::to_json)
-};
-
-/// The model's extras, if they are M2's (typed, or as JSON after a trip through glTF: then what
-/// the JSON left out is rebuilt from the model).
-pub(crate) fn m2_extras(model: &Model) -> Option<M2Extras> {
-    let extras = model.extras.as_ref().filter(|e| e.format() == crate::FORMAT)?;
-    if let Some(e) = extras.get::<M2Extras>() {
-        return Some(e.clone());
-    }
-    carried::from_json(&extras.json()?, model)
 }

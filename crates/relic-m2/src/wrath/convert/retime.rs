@@ -1,0 +1,212 @@
+//! The one conversion of a record between the track kinds: every record holding tracks is the
+//! same type for both kinds, so moving it from one to the other keeps every other field and moves
+//! each track with a [`Retime`] — [`Flatten`](super::tracks::Flatten) (264 on → 256–263) or
+//! [`Split`](super::tracks::Split) (256–263 → 264 on). What differs between the kinds besides the
+//! tracks follows the target's version: the bone's 0x0C field (260 on), the camera's field of view
+//! (a track from 272), the ribbon's priority plane (264 on).
+
+use crate::file::*;
+
+/// Moves tracks from kind `A` to kind `B`, and says the version written.
+pub(crate) trait Retime<A: TrackKind, B: TrackKind> {
+    /// An animated value.
+    fn track<T: Value>(&self, t: &A::Track<T>) -> B::Track<T>;
+    /// A camera spline.
+    fn spline<T: Value>(&self, t: &A::Spline<T>) -> B::Spline<T>;
+    /// An event's firing times.
+    fn events(&self, t: &A::Events) -> B::Events;
+    /// A bone's rotation.
+    fn rotation(&self, t: &A::Rotation) -> B::Rotation;
+    /// A camera's field of view: the float (up to 271) and the track (272 on) of the target.
+    fn field_of_view(&self, c: &Camera<A>) -> (Option<f32>, Option<B::Spline<f32>>);
+    /// The version of the file the records go into.
+    fn version(&self) -> u32;
+
+    /// A field the target's version has from `since` on: the value (absent: 0, as the writer
+    /// writes it), else nothing.
+    fn since<T: Copy + Default>(&self, since: u32, value: Option<T>) -> Option<T> {
+        (self.version() >= since).then(|| value.unwrap_or_default())
+    }
+}
+
+impl<A: TrackKind> Bone<A> {
+    /// The bone with its tracks moved to kind `B` (the 0x0A field as it is: a caller that knows
+    /// the distance to the parent sets it).
+    pub(crate) fn retime<B: TrackKind>(&self, r: &impl Retime<A, B>) -> Bone<B> {
+        Bone {
+            key_bone_id: self.key_bone_id,
+            flags: self.flags,
+            parent: self.parent,
+            submesh_id: self.submesh_id,
+            unknown: r.since(260, self.unknown),
+            translation: r.track(&self.translation),
+            rotation: r.rotation(&self.rotation),
+            scale: r.track(&self.scale),
+            pivot: self.pivot,
+        }
+    }
+}
+
+impl<A: TrackKind> Color<A> {
+    /// The colour animation with its tracks moved to kind `B`.
+    pub(crate) fn retime<B: TrackKind>(&self, r: &impl Retime<A, B>) -> Color<B> {
+        Color { color: r.track(&self.color), alpha: r.track(&self.alpha) }
+    }
+}
+
+impl<A: TrackKind> TextureWeight<A> {
+    /// The texture weight with its track moved to kind `B`.
+    pub(crate) fn retime<B: TrackKind>(&self, r: &impl Retime<A, B>) -> TextureWeight<B> {
+        TextureWeight { weight: r.track(&self.weight) }
+    }
+}
+
+impl<A: TrackKind> TextureTransform<A> {
+    /// The texture transform with its tracks moved to kind `B`.
+    pub(crate) fn retime<B: TrackKind>(&self, r: &impl Retime<A, B>) -> TextureTransform<B> {
+        TextureTransform {
+            translation: r.track(&self.translation),
+            rotation: r.track(&self.rotation),
+            scaling: r.track(&self.scaling),
+        }
+    }
+}
+
+impl<A: TrackKind> Attachment<A> {
+    /// The attachment with its visibility moved to kind `B`.
+    pub(crate) fn retime<B: TrackKind>(&self, r: &impl Retime<A, B>) -> Attachment<B> {
+        Attachment {
+            id: self.id,
+            bone: self.bone,
+            unknown: self.unknown,
+            position: self.position,
+            visibility: r.track(&self.visibility),
+        }
+    }
+}
+
+impl<A: TrackKind> Event<A> {
+    /// The event with its firing times moved to kind `B`.
+    pub(crate) fn retime<B: TrackKind>(&self, r: &impl Retime<A, B>) -> Event<B> {
+        Event {
+            identifier: self.identifier,
+            data: self.data,
+            bone: self.bone,
+            position: self.position,
+            times: r.events(&self.times),
+        }
+    }
+}
+
+impl<A: TrackKind> Light<A> {
+    /// The light with its tracks moved to kind `B`.
+    pub(crate) fn retime<B: TrackKind>(&self, r: &impl Retime<A, B>) -> Light<B> {
+        Light {
+            kind: self.kind,
+            bone: self.bone,
+            position: self.position,
+            ambient_color: r.track(&self.ambient_color),
+            ambient_intensity: r.track(&self.ambient_intensity),
+            diffuse_color: r.track(&self.diffuse_color),
+            diffuse_intensity: r.track(&self.diffuse_intensity),
+            attenuation_start: r.track(&self.attenuation_start),
+            attenuation_end: r.track(&self.attenuation_end),
+            visibility: r.track(&self.visibility),
+        }
+    }
+}
+
+impl<A: TrackKind> Camera<A> {
+    /// The camera with its splines moved to kind `B` and its field of view as the target's
+    /// version keeps it.
+    pub(crate) fn retime<B: TrackKind>(&self, r: &impl Retime<A, B>) -> Camera<B> {
+        let (field_of_view, field_of_view_track) = r.field_of_view(self);
+        Camera {
+            kind: self.kind,
+            field_of_view,
+            far_clip: self.far_clip,
+            near_clip: self.near_clip,
+            positions: r.spline(&self.positions),
+            position_base: self.position_base,
+            target_positions: r.spline(&self.target_positions),
+            target_position_base: self.target_position_base,
+            roll: r.spline(&self.roll),
+            field_of_view_track,
+        }
+    }
+}
+
+impl<A: TrackKind> Ribbon<A> {
+    /// The ribbon with its tracks moved to kind `B` (the priority plane and the padding after it
+    /// exist from 264 on).
+    pub(crate) fn retime<B: TrackKind>(&self, r: &impl Retime<A, B>) -> Ribbon<B> {
+        Ribbon {
+            id: self.id,
+            bone: self.bone,
+            position: self.position,
+            textures: self.textures.clone(),
+            materials: self.materials.clone(),
+            color: r.track(&self.color),
+            alpha: r.track(&self.alpha),
+            height_above: r.track(&self.height_above),
+            height_below: r.track(&self.height_below),
+            edges_per_second: self.edges_per_second,
+            edge_lifetime: self.edge_lifetime,
+            gravity: self.gravity,
+            texture_rows: self.texture_rows,
+            texture_cols: self.texture_cols,
+            texture_slot: r.track(&self.texture_slot),
+            visibility: r.track(&self.visibility),
+            priority_plane: r.since(264, self.priority_plane),
+            padding: r.since(264, self.padding),
+        }
+    }
+}
+
+/// A header of the other layout made from the header `$from`: the fields both layouts share
+/// copied, the records holding tracks moved with the [`Retime`] `$r`, then the fields given (what
+/// the two layouts do not share).
+macro_rules! other_header {
+    ($to:ident from $from:expr, $r:expr; $($field:ident $(: $value:expr)?),* $(,)?) => {{
+        let (from, r) = (&$from, $r);
+        $to {
+            name: from.name.clone(),
+            flags: from.flags,
+            global_sequences: from.global_sequences.clone(),
+            key_bone_lookup: from.key_bone_lookup.clone(),
+            vertices: from.vertices.clone(),
+            colors: all(&from.colors, |x| x.retime(r)),
+            textures: from.textures.clone(),
+            transparency: all(&from.transparency, |x| x.retime(r)),
+            texture_transforms: all(&from.texture_transforms, |x| x.retime(r)),
+            replaceable_texture_lookup: from.replaceable_texture_lookup.clone(),
+            render_flags: from.render_flags.clone(),
+            bone_lookup: from.bone_lookup.clone(),
+            texture_lookup: from.texture_lookup.clone(),
+            texture_unit_lookup: from.texture_unit_lookup.clone(),
+            transparency_lookup: from.transparency_lookup.clone(),
+            texture_transform_lookup: from.texture_transform_lookup.clone(),
+            bounding_box: from.bounding_box,
+            bounding_radius: from.bounding_radius,
+            collision_box: from.collision_box,
+            collision_radius: from.collision_radius,
+            collision_triangles: from.collision_triangles.clone(),
+            collision_vertices: from.collision_vertices.clone(),
+            collision_normals: from.collision_normals.clone(),
+            attachments: all(&from.attachments, |x| x.retime(r)),
+            attachment_lookup: from.attachment_lookup.clone(),
+            events: all(&from.events, |x| x.retime(r)),
+            lights: all(&from.lights, |x| x.retime(r)),
+            cameras: all(&from.cameras, |x| x.retime(r)),
+            camera_lookup: from.camera_lookup.clone(),
+            ribbon_emitters: all(&from.ribbon_emitters, |x| x.retime(r)),
+            $($field $(: $value)?),*
+        }
+    }};
+}
+pub(crate) use other_header;
+
+/// Every record of `records` moved to kind `B`.
+pub(crate) fn all<R, S>(records: &M2Array<R>, retime: impl Fn(&R) -> S) -> M2Array<S> {
+    M2Array::new(records.iter().map(retime).collect())
+}
