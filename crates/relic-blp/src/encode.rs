@@ -84,7 +84,12 @@ pub fn encode(image: &Image, options: &TextureOptions) -> Result<Converted<BlpFi
                 _ => (Bc::Bc3, 8, blp2::ALPHA_TYPE_DXT5),
             };
             losses.extend(bc::losses(bc, image));
-            let data = levels.iter().map(|l| bc::encode(bc, &l.rgba, l.width as usize, l.height as usize)).collect();
+            // Alpha depth 0 is read back opaque: BC1's transparent index may then hold black.
+            let like = bc::Like { blocks: None, opaque: depth == 0 };
+            let data = levels
+                .iter()
+                .map(|l| bc::encode_like(bc, &l.rgba, l.width as usize, l.height as usize, like))
+                .collect();
             (blp2::COMPRESSION_DXT, depth, alpha_type, Palette::default(), data)
         }
     };
