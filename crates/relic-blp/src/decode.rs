@@ -15,7 +15,8 @@ use crate::validate::{self, Level};
 ///   4 bits: low nibble first, × 17; 8 bits: a byte), 255 without a plane.
 /// * DXT1/3/5: BC1/2/3 blocks; a DXT1 file of alpha depth 0 is opaque (alpha forced to 255).
 /// * Raw: B, G, R, A bytes.
-/// * JPEG (BLP1): refused.
+/// * JPEG (BLP1): the shared JPEG header and the level's bytes, one JPEG of four components
+///   B, G, R, A; opaque when the header's alpha bits are 0.
 pub fn decode(file: &BlpFile, level: usize, options: &TextureOptions) -> Result<Image, ReadError> {
     let c = file.chain();
     // The size first: a hostile header is refused by `max_pixels` before its levels are looked at.
@@ -45,11 +46,12 @@ pub fn decode(file: &BlpFile, level: usize, options: &TextureOptions) -> Result<
         }
         Pixels::Bgra => bgra(data, l),
         Pixels::Jpeg => {
-            return Err(ReadError::invalid(
-                crate::file::blp1::at::CONTENT,
-                format!("{}.content", c.header),
-                "BLP1 JPEG content is read and written but not decoded (its four JPEG channels are B, G, R, A; no sample to check a decoder against)",
-            ));
+            let (header, alpha_bits) = match file {
+                BlpFile::Blp1(f) => (f.jpeg.as_ref().map_or(&[][..], |j| j.bytes.as_slice()), f.header.alpha_bits),
+                BlpFile::Blp2(_) => (&[][..], 0),
+            };
+            let at = (c.offsets_at + 4 * level as u64, format!("{}.mip_offsets[{level}]", c.header));
+            crate::jpeg::decode_level(header, data, (l.width, l.height), alpha_bits, (at.0, &at.1))?
         }
     };
     Ok(Image { width: l.width, height: l.height, rgba })

@@ -19,15 +19,17 @@ pub fn resolve(encoding: TextureEncoding, image: &Image) -> TextureEncoding {
     }
 }
 
-/// The options that re-encode a texture the way `file` is stored (palettized, DXT1/3/5 or raw).
+/// The options that re-encode a texture the way `file` is stored (palettized, DXT1/3/5 or raw;
+/// a BLP1 JPEG as raw, the lossless encoding relic writes).
 pub fn options_for(file: &BlpFile) -> TextureOptions {
     let encoding = match crate::validate::pixels(file) {
         Ok(Pixels::Dxt { bc: Bc::Bc1, .. }) => TextureEncoding::Dxt1,
         Ok(Pixels::Dxt { bc: Bc::Bc2, .. }) => TextureEncoding::Dxt3,
         Ok(Pixels::Dxt { bc: Bc::Bc3, .. }) => TextureEncoding::Dxt5,
-        Ok(Pixels::Bgra) => TextureEncoding::Raw32,
+        // JPEG is not written: raw B, G, R, A keeps its decoded pixels exactly.
+        Ok(Pixels::Bgra | Pixels::Jpeg) => TextureEncoding::Raw32,
         Ok(Pixels::Palettized { .. }) => TextureEncoding::Palettized,
-        Ok(Pixels::Jpeg) | Err(_) => TextureEncoding::Auto,
+        Err(_) => TextureEncoding::Auto,
     };
     TextureOptions { encoding, version: Some(2), ..TextureOptions::default() }
 }

@@ -4,6 +4,7 @@ mod decode;
 mod encode;
 mod entry;
 pub mod file;
+mod jpeg;
 pub mod validate;
 #[cfg(feature = "verify")]
 pub mod verify;

@@ -39,9 +39,7 @@ fn every_fixture_passes_the_checks() {
         assert!(relic_blp::detect(&bytes).is_some(), "{name}");
         let checks = relic_blp::verify::corpus_checks(&relic_core::format::Input::bytes_only(&bytes));
         let lines: Vec<String> = checks.0.iter().map(ToString::to_string).collect();
-        assert!(checks.passed(), "{name}: {lines:?}");
-        let refused = name == "blp1_jpeg.blp";
-        assert_eq!(checks.refused(), refused, "{name}: {lines:?}");
+        assert!(checks.passed() && !checks.refused(), "{name}: {lines:?}");
         seen += 1;
     }
     assert!(seen >= 14, "{seen} fixtures");
@@ -80,14 +78,42 @@ fn variants_decode_as_the_spec_says() {
     assert_eq!(&blp1.rgba[..8], &[0, 0, 0, 0, (7 * 37 % 256) as u8, (7 * 91 % 256) as u8, (7 * 53 % 256) as u8, 255]);
 }
 
+/// The B, G, R, A values xtask's JPEG builder gave 8 × 8 block `(bx, by)` of level `level`.
+fn jpeg_block(level: usize, bx: usize, by: usize) -> [u8; 4] {
+    [
+        (40 + 100 * bx + 10 * level) as u8,
+        (200 - 90 * by) as u8,
+        (30 + 40 * level) as u8,
+        (30 + 200 * ((bx + by) % 2)) as u8,
+    ]
+}
+
 #[test]
-fn jpeg_is_read_and_refused_when_decoded() {
+fn jpeg_levels_decode_to_their_four_components_as_blue_green_red_alpha() {
     let bytes = fixture("blp1_jpeg.blp");
     let file = relic_blp::read(&bytes).unwrap();
     assert_eq!(relic_blp::write(&file).unwrap(), bytes);
-    let err = relic_blp::decode(&file, 0, &TextureOptions::default()).unwrap_err();
-    assert_eq!(err.path, "Blp1Header.content");
-    assert!(err.to_string().contains("JPEG"), "{err}");
+    let levels = relic_blp::validate::levels(&file).unwrap();
+    assert_eq!(levels.len(), 5);
+    for (i, level) in levels.iter().enumerate() {
+        let image = relic_blp::decode(&file, i, &TextureOptions::default()).unwrap();
+        assert_eq!((image.width, image.height), (level.width, level.height));
+        for (k, pixel) in image.rgba.chunks(4).enumerate() {
+            let (x, y) = (k % image.width as usize, k / image.width as usize);
+            let [b, g, r, a] = jpeg_block(i, x / 8, y / 8);
+            assert_eq!(pixel, [r, g, b, a], "level {i} pixel ({x}, {y})");
+        }
+    }
+    // Alpha bits 0: the fourth component (30 or 230 here) is not opacity.
+    let opaque = decode("blp1_jpeg_opaque.blp", 0);
+    let [b, g, r, _] = jpeg_block(0, 0, 0);
+    assert_eq!(&opaque.rgba[..4], &[r, g, b, 255]);
+    assert!(opaque.is_opaque());
+    // A level whose JPEG is not the size the header gives is refused, naming the level.
+    let err =
+        relic_blp::decode_bytes(&fixture("hostile/jpeg_wrong_size.blp"), 0, &TextureOptions::default()).unwrap_err();
+    assert_eq!(err.path, "Blp1Header.mip_offsets[0]", "{err}");
+    assert!(err.to_string().contains("16 × 16"), "{err}");
 }
 
 #[test]
