@@ -13,7 +13,11 @@ use crate::validate::{self, Level};
 ///
 /// * Palettized: colour from the palette (B, G, R), alpha from the plane (1 bit: LSB first;
 ///   4 bits: low nibble first, × 17; 8 bits: a byte), 255 without a plane.
-/// * DXT1/3/5: BC1/2/3 blocks; a DXT1 file of alpha depth 0 is opaque (alpha forced to 255).
+/// * DXT1/3/5: BC1/2/3 blocks; a DXT1 file of alpha depth 0 is opaque (alpha forced to 255). A
+///   thin level stored with fewer blocks than it covers (Blizzard's `⌊w/4⌋·⌊h/4⌋`, e.g. a
+///   16 × 2 level in one block) has its stored blocks in place, and every block after them is
+///   a copy of the last stored one (texels the file has no block for take the nearest stored
+///   colours, rather than black or transparent).
 /// * Raw: B, G, R, A bytes.
 /// * JPEG (BLP1): the shared JPEG header and the level's bytes, one JPEG of four components
 ///   B, G, R, A; opaque when the header's alpha bits are 0.
@@ -38,7 +42,9 @@ pub fn decode(file: &BlpFile, level: usize, options: &TextureOptions) -> Result<
             palettized(&palette, alpha_bits, data, l)
         }
         Pixels::Dxt { bc, alpha_bits } => {
-            let mut rgba = bc::decode(bc, data, l.width as usize, l.height as usize);
+            let blocks = bc.image_bytes(l.width.into(), l.height.into()) as usize;
+            let data = whole_blocks(data, bc.block_bytes(), blocks);
+            let mut rgba = bc::decode(bc, &data, l.width as usize, l.height as usize);
             if bc == Bc::Bc1 && alpha_bits == 0 {
                 rgba.chunks_exact_mut(4).filter_map(|p| p.get_mut(3)).for_each(|a| *a = 255);
             }
@@ -55,6 +61,21 @@ pub fn decode(file: &BlpFile, level: usize, options: &TextureOptions) -> Result<
         }
     };
     Ok(Image { width: l.width, height: l.height, rgba })
+}
+
+/// `data` as `bytes` bytes of whole blocks of `block` bytes: as stored when it is that long,
+/// else its whole blocks followed by copies of the last one (a short thin DXT level).
+fn whole_blocks(data: &[u8], block: usize, bytes: usize) -> std::borrow::Cow<'_, [u8]> {
+    if data.len() >= bytes {
+        return std::borrow::Cow::Borrowed(data);
+    }
+    let stored = data.len() / block * block;
+    let last = stored.checked_sub(block).and_then(|at| data.get(at..stored)).unwrap_or_default();
+    let mut out = data.get(..stored).unwrap_or_default().to_vec();
+    while out.len() < bytes && !last.is_empty() {
+        out.extend_from_slice(last);
+    }
+    std::borrow::Cow::Owned(out)
 }
 
 fn palettized(palette: &Palette, alpha_bits: u8, data: &[u8], l: &Level) -> Vec<u8> {

@@ -47,7 +47,8 @@ pub fn write(file: &BlpFile) -> Result<Vec<u8>, WriteError> {
 }
 
 /// The file's own facts: `version`, `width`, `height`, `levels`, `pixels` (`DXT5`, `palettized
-/// a8`, …), `alpha_depth`, `alpha_type` (BLP2), `has_mips`, `data_bytes`.
+/// a8`, …), `short_levels` (DXT: thin levels stored with fewer blocks than they cover),
+/// `alpha_depth`, `alpha_type` (BLP2), `has_mips`, `data_bytes`.
 pub fn info(bytes: &[u8]) -> Result<Info, ReadError> {
     let file = read(bytes)?;
     let levels = validate::levels(&file)?;
@@ -55,6 +56,10 @@ pub fn info(bytes: &[u8]) -> Result<Info, ReadError> {
     let mut info = Info::new(FORMAT, file.version());
     info.count("width", file.width()).count("height", file.height()).count("levels", levels.len());
     info.text("pixels", pixels.name());
+    if let Pixels::Dxt { .. } = pixels {
+        // Thin levels stored with fewer blocks than they cover (Blizzard's ⌊w/4⌋·⌊h/4⌋ count).
+        info.count("short_levels", levels.iter().filter(|l| l.is_short(&pixels)).count());
+    }
     match &file {
         BlpFile::Blp2(f) => {
             info.count("alpha_depth", f.header.alpha_depth).count("alpha_type", f.header.alpha_type);

@@ -18,8 +18,17 @@ pub struct Level {
     pub height: u32,
     /// Absolute offset, as stored.
     pub offset: u32,
-    /// Bytes, as stored (at least what the level needs).
+    /// Bytes, as stored: at least what the level needs, except a DXT level with a side under 4
+    /// texels, which may hold fewer blocks than it covers ([`Pixels::least_level_bytes`]).
     pub size: u32,
+}
+
+impl Level {
+    /// True if the level stores fewer bytes than `pixels` needs for it: a thin DXT level stored
+    /// with Blizzard's `⌊w/4⌋·⌊h/4⌋` blocks.
+    pub fn is_short(&self, pixels: &Pixels) -> bool {
+        u64::from(self.size) < pixels.level_bytes(self.width, self.height)
+    }
 }
 
 /// How the file stores its pixels, from the header; unknown combinations are refused.
@@ -120,12 +129,16 @@ fn level(c: &Chain<'_>, pixels: Pixels, i: usize) -> Result<Level, ReadError> {
         let kind = ReadErrorKind::OffsetOutOfBounds { target: offset.into(), len: size.into(), file_len };
         return Err(ReadError::at(offset_at, format!("{}.mip_offsets[{i}]", c.header), kind));
     }
-    let needed = pixels.level_bytes(width, height);
+    let needed = pixels.least_level_bytes(width, height);
     if u64::from(size) < needed {
         return Err(ReadError::invalid(
             c.sizes_at + 4 * i as u64,
             format!("{}.mip_sizes[{i}]", c.header),
-            format!("level {i} ({width} × {height}, {}) needs {needed} bytes, the header gives {size}", pixels.name()),
+            format!(
+                "level {i} ({width} × {height}, {}) needs {} bytes, the header gives {size}",
+                pixels.name(),
+                pixels.level_bytes(width, height)
+            ),
         ));
     }
     Ok(Level { width, height, offset, size })

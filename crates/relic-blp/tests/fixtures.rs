@@ -116,6 +116,47 @@ fn jpeg_levels_decode_to_their_four_components_as_blue_green_red_alpha() {
     assert!(err.to_string().contains("16 × 16"), "{err}");
 }
 
+/// Thin DXT levels stored as Blizzard's writer stores them (⌊w/4⌋·⌊h/4⌋ blocks, at least 1):
+/// read, listed, decoded with the stored blocks in place and the last one repeated after them,
+/// and written back byte for byte.
+#[test]
+fn short_thin_dxt_levels_read_decode_and_write_back() {
+    for (name, bc, short) in [
+        ("dxt1_short.blp", relic_texture::bc::Bc::Bc1, [1, 2].as_slice()),
+        ("dxt3_short.blp", relic_texture::bc::Bc::Bc2, &[1, 2]),
+        ("dxt5_short.blp", relic_texture::bc::Bc::Bc3, &[3]),
+    ] {
+        let bytes = fixture(name);
+        let file = relic_blp::read(&bytes).unwrap();
+        assert_eq!(relic_blp::write(&file).unwrap(), bytes, "{name}");
+        let pixels = relic_blp::validate::pixels(&file).unwrap();
+        let levels = relic_blp::validate::levels(&file).unwrap();
+        let shorts: Vec<usize> = (0..levels.len()).filter(|&i| levels[i].is_short(&pixels)).collect();
+        assert_eq!(shorts, short, "{name}");
+        let info = relic_blp::info(&bytes).unwrap();
+        assert!(format!("{info:?}").contains("short_levels"), "{name}: {info:?}");
+        for (i, level) in levels.iter().enumerate() {
+            let image = relic_blp::decode(&file, i, &TextureOptions::default()).unwrap();
+            assert_eq!((image.width, image.height), (level.width, level.height), "{name} level {i}");
+            if !shorts.contains(&i) {
+                continue;
+            }
+            // The one stored block covers the first 4 × 4 texels; every other block repeats it.
+            let data = relic_blp::validate::level_data(&file, level);
+            assert_eq!(data.len(), bc.block_bytes(), "{name} level {i}");
+            let block = relic_texture::bc::decode(bc, data, 4, 4);
+            let (w, h) = (level.width as usize, level.height as usize);
+            for y in 0..h {
+                for x in 0..w {
+                    let at = (y * w + x) * 4;
+                    let want = ((y % 4) * 4 + x % 4) * 4;
+                    assert_eq!(&image.rgba[at..at + 4], &block[want..want + 4], "{name} level {i} ({x}, {y})");
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn hostile_fixtures_are_refused_with_the_field() {
     let expect = [
