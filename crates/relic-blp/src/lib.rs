@@ -10,7 +10,7 @@ pub mod validate;
 pub mod verify;
 
 pub use decode::decode;
-pub use encode::{encode, options_for, resolve};
+pub use encode::{encode, encode_like, options_for, resolve};
 pub use entry::ENTRY;
 pub use file::{BlpFile, Pixels};
 pub use validate::Level;
@@ -78,6 +78,18 @@ pub fn info(bytes: &[u8]) -> Result<Info, ReadError> {
 /// `options.max_pixels` before the levels are checked against the file).
 pub fn decode_bytes(bytes: &[u8], level: usize, options: &TextureOptions) -> Result<Image, ReadError> {
     decode(&file::parse(bytes)?, level, options)
+}
+
+/// [`encode_like`] of the file in `template`, and [`write()`]: `image` written back to the
+/// template's format (the template's own bytes when the image is its level 0, unchanged).
+pub fn encode_like_bytes(
+    image: &Image,
+    options: &TextureOptions,
+    template: &[u8],
+) -> Result<Converted<Vec<u8>>, WriteError> {
+    let template = read(template).map_err(|e| WriteError::Unsupported(format!("the texture to write like: {e}")))?;
+    let Converted { value, losses } = encode_like(image, options, Some(&template))?;
+    Ok(Converted { value: write(&value)?, losses })
 }
 
 /// [`encode`] and [`write()`]: the bytes of a BLP2 holding `image` with every mip level.

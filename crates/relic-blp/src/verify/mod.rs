@@ -51,6 +51,7 @@ pub const FORMAT: TextureFormat<BlpFile> = TextureFormat {
     },
     decode: crate::decode,
     encode: crate::encode,
+    encode_like: |image, options, file| crate::encode_like(image, options, Some(file)),
     options_for: crate::options_for,
     bound,
     // Every pixel layout BLP reads is decoded (BLP1 JPEG too).

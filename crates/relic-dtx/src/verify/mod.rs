@@ -46,6 +46,7 @@ pub const FORMAT: TextureFormat<DtxFile> = TextureFormat {
     level_sizes: |file| (0..file.mips.len()).map(|i| file.mip_size(i)).collect(),
     decode: crate::decode,
     encode: crate::encode,
+    encode_like: |image, options, file| crate::encode_like(image, options, Some(file)),
     options_for: crate::options_for,
     bound,
     not_decoded: |file| match file.bpp() {
