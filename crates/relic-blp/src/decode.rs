@@ -35,11 +35,14 @@ pub fn decode(file: &BlpFile, level: usize, options: &TextureOptions) -> Result<
             format!("level {level} does not exist: the file has {} level(s)", levels.len()),
         ));
     };
-    let data = validate::level_data(file, l);
+    let data = validate::level_data(file, l)?;
     let rgba = match pixels {
         Pixels::Palettized { alpha_bits } => {
-            let palette = file.palette().cloned().unwrap_or_default();
-            palettized(&palette, alpha_bits, data, l)
+            // BLP2 always holds a palette; a BLP1 does when its content is 1 (palettized).
+            let palette = file.palette().ok_or_else(|| {
+                ReadError::invalid(c.offsets_at, format!("{}.palette", c.header), "a palettized file without a palette")
+            })?;
+            palettized(palette, alpha_bits, data, l)
         }
         Pixels::Dxt { bc, alpha_bits } => {
             let blocks = bc.image_bytes(l.width.into(), l.height.into()) as usize;
@@ -50,7 +53,10 @@ pub fn decode(file: &BlpFile, level: usize, options: &TextureOptions) -> Result<
             }
             rgba
         }
-        Pixels::Bgra => bgra(data, l),
+        Pixels::Bgra => bgra(data, l).ok_or_else(|| {
+            let at = c.sizes_at + 4 * level as u64;
+            ReadError::invalid(at, format!("{}.mip_sizes[{level}]", c.header), "fewer than 4 bytes per pixel")
+        })?,
         Pixels::Jpeg => {
             let (header, alpha_bits) = match file {
                 BlpFile::Blp1(f) => (f.jpeg.as_ref().map_or(&[][..], |j| j.bytes.as_slice()), f.header.alpha_bits),
@@ -64,18 +70,21 @@ pub fn decode(file: &BlpFile, level: usize, options: &TextureOptions) -> Result<
 }
 
 /// `data` as `bytes` bytes of whole blocks of `block` bytes: as stored when it is that long,
-/// else its whole blocks followed by copies of the last one (a short thin DXT level).
+/// else its whole blocks followed by copies of the last one (a short thin DXT level; the levels
+/// check keeps at least one block).
 fn whole_blocks(data: &[u8], block: usize, bytes: usize) -> std::borrow::Cow<'_, [u8]> {
-    if data.len() >= bytes {
-        return std::borrow::Cow::Borrowed(data);
+    let blocks = data.chunks_exact(block);
+    match blocks.clone().last() {
+        Some(last) if data.len() < bytes => {
+            let mut out = Vec::with_capacity(bytes);
+            blocks.for_each(|b| out.extend_from_slice(b));
+            while out.len() < bytes {
+                out.extend_from_slice(last);
+            }
+            std::borrow::Cow::Owned(out)
+        }
+        _ => std::borrow::Cow::Borrowed(data),
     }
-    let stored = data.len() / block * block;
-    let last = stored.checked_sub(block).and_then(|at| data.get(at..stored)).unwrap_or_default();
-    let mut out = data.get(..stored).unwrap_or_default().to_vec();
-    while out.len() < bytes && !last.is_empty() {
-        out.extend_from_slice(last);
-    }
-    std::borrow::Cow::Owned(out)
 }
 
 fn palettized(palette: &Palette, alpha_bits: u8, data: &[u8], l: &Level) -> Vec<u8> {
@@ -88,7 +97,9 @@ fn palettized(palette: &Palette, alpha_bits: u8, data: &[u8], l: &Level) -> Vec<
     rgba
 }
 
-fn bgra(data: &[u8], l: &Level) -> Vec<u8> {
+/// Raw B, G, R, A pixels as RGBA (`None` if the level is shorter than its pixels, which the
+/// levels check refuses).
+fn bgra(data: &[u8], l: &Level) -> Option<Vec<u8>> {
     let count = l.width as usize * l.height as usize;
-    swap_red_blue(data.get(..count * 4).unwrap_or_default())
+    data.get(..count * 4).map(swap_red_blue)
 }

@@ -67,7 +67,8 @@ pub fn encode_like(
     let Some(t) = template else { return encode(image, options) };
     let own = options_for(t);
     let pixels = crate::validate::pixels(t).ok();
-    let levels = crate::validate::levels(t).unwrap_or_default();
+    let template = |e: relic_core::ReadError| WriteError::Unsupported(format!("the texture to write like: {e}"));
+    let levels = crate::validate::levels(t).map_err(template)?;
     let asks_own = |encoding: TextureEncoding| {
         encoding == TextureEncoding::Auto || (encoding == own.encoding && pixels != Some(Pixels::Jpeg))
     };
@@ -90,7 +91,7 @@ pub fn encode_like(
         (Some(Pixels::Dxt { bc, .. }), Some(l))
             if Some(bc) == dxt(resolve(encoding, image)) && (l.width, l.height) == (image.width, image.height) =>
         {
-            Some(crate::validate::level_data(t, l))
+            Some(crate::validate::level_data(t, l).map_err(template)?)
         }
         _ => None,
     };

@@ -34,7 +34,7 @@ pub(crate) fn decode_level(
         .set_max_height(height as usize);
     let mut decoder = JpegDecoder::new_with_options(ZCursor::new(jpeg.as_slice()), options);
     decoder.decode_headers().map_err(|e| invalid(format!("JPEG level of {width} × {height}: {e}")))?;
-    let (w, h) = decoder.dimensions().unwrap_or_default();
+    let (w, h) = decoder.dimensions().ok_or_else(|| invalid("the JPEG's frame header gives no size".into()))?;
     if (w, h) != (width as usize, height as usize) {
         return Err(invalid(format!("the JPEG is {w} × {h}, the level {width} × {height}")));
     }

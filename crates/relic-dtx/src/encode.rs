@@ -169,6 +169,7 @@ pub fn encode_like(
             Bpp::Dxt5 => 6,
             _ => 3,
         };
+        // Without a template: every extra byte 0 (no texture group, detail texture, priority…).
         let extra = template.and_then(|t| t.header.extra_lt2.clone()).unwrap_or_default();
         file.header.extra_lt2 = Some(ExtraLt2 { bpp: ident, ..extra });
         file.header.command = Some(template.and_then(|t| t.header.command).unwrap_or(FixedString([0; 128])));
@@ -224,6 +225,7 @@ fn lt1(file: &mut DtxFile, image: &Image, levels: &[Image], template: Option<&Dt
         let what = format!("{} colours reduced to a 256-colour palette (median cut)", quantized.source_colours);
         losses.push(Loss::new("pixels", what));
     }
+    // The template's palette words, or 0 (their meaning is unknown; SHOGO1.DTX has made-up ones).
     let mut palette = template.and_then(|t| t.palette.clone()).unwrap_or_default();
     palette.entries = [Xrgb { x: 0xFF, r: 0, g: 0, b: 0 }; 256];
     for (entry, [r, g, b]) in palette.entries.iter_mut().zip(&quantized.colours) {
@@ -242,6 +244,7 @@ fn lt1(file: &mut DtxFile, image: &Image, levels: &[Image], template: Option<&Dt
     } else {
         file.header.flags &= !FLAG_ALPHA_MASKS;
     }
+    // Without a template: group, mips used, alpha cutoff and average 0, as in most samples.
     file.header.extra_lt1 = Some(template.and_then(|t| t.header.extra_lt1.clone()).unwrap_or_default());
     if let Some(t) = template.filter(|t| t.header.section_count != 0) {
         file.header.section_count = t.header.section_count;

@@ -80,6 +80,7 @@ pub fn decode_into(bc: Bc, data: &[u8], width: usize, height: usize, out: &mut [
             let block = match data.get(start..start + size) {
                 Some(block) => block,
                 None => {
+                    // A block cut short (LithTech's `w·h/2` below 4 × 4) or missing: zeros.
                     padded = [0; 16];
                     let tail = data.get(start..).unwrap_or_default();
                     if let Some(dst) = padded.get_mut(..tail.len()) {
@@ -181,11 +182,11 @@ pub fn encode_like(bc: Bc, rgba: &[u8], width: usize, height: usize, like: Like<
         let kept = like.blocks.and_then(|b| b.get(k * size..(k + 1) * size)).filter(|old| {
             let mut again = [0u8; 64];
             decode_block(bc, old, &mut again, 16);
-            let read = |i: usize| -> [u8; 4] {
-                let p = again.get(4 * i..4 * i + 4).and_then(|p| <[u8; 4]>::try_from(p).ok()).unwrap_or_default();
-                if like.opaque && bc == Bc::Bc1 { [p[0], p[1], p[2], 255] } else { p }
-            };
-            pixels.iter().enumerate().all(|(i, p)| mask >> i & 1 == 0 || read(i) == *p)
+            let opaque = like.opaque && bc == Bc::Bc1;
+            again.chunks_exact(4).zip(&pixels).enumerate().all(|(i, (q, p))| match *q {
+                [r, g, b, a] => mask >> i & 1 == 0 || [r, g, b, if opaque { 255 } else { a }] == *p,
+                _ => false,
+            })
         });
         if let Some(old) = kept {
             dst.copy_from_slice(old);

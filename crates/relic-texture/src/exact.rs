@@ -52,21 +52,21 @@ impl Channel {
         let palettes: Vec<[u8; 4]> =
             (0..1u32 << (2 * bits)).map(|k| channel_palette(bits, k >> bits, k & ((1 << bits) - 1), four)).collect();
         let slot = |i: usize, v: u8| i * 256 + usize::from(v);
-        let mut count = vec![0usize; 4 * 256 + 1];
+        let mut count = vec![0usize; 4 * 256];
         for palette in &palettes {
             for (i, v) in palette.iter().enumerate() {
-                if let Some(c) = count.get_mut(slot(i, *v) + 1) {
+                if let Some(c) = count.get_mut(slot(i, *v)) {
                     *c += 1;
                 }
             }
         }
-        let mut start = count;
-        for k in 1..start.len() {
-            let before = start.get(k - 1).copied().unwrap_or(0);
-            if let Some(s) = start.get_mut(k) {
-                *s += before;
-            }
-        }
+        let mut total = 0;
+        let start: Vec<usize> = std::iter::once(0)
+            .chain(count.iter().map(|c| {
+                total += c;
+                total
+            }))
+            .collect();
         let mut next = start.clone();
         let mut pairs = vec![0u16; palettes.len() * 4];
         for (k, palette) in palettes.iter().enumerate() {
@@ -86,6 +86,7 @@ impl Channel {
     fn with(&self, index: usize, value: u8) -> &[u16] {
         let slot = index * 256 + usize::from(value);
         match (self.start.get(slot), self.start.get(slot + 1)) {
+            // `start` is built with `pairs`: its ranges lie inside it.
             (Some(&a), Some(&b)) => self.pairs.get(a..b).unwrap_or_default(),
             _ => &[],
         }
@@ -138,8 +139,8 @@ fn distinct<T: PartialEq + Copy>(items: impl Iterator<Item = T>, limit: usize) -
 /// brightest first: the ramp's order first (4-colour mode: end point 0, ⅔, ⅓, end point 1;
 /// 3-colour mode: end point 1, ½, end point 0), and those naming both end points before the
 /// others (they are solved directly).
-fn assignments(count: usize, four: bool) -> &'static [[u8; 4]] {
-    static TABLES: std::sync::OnceLock<Vec<Vec<[u8; 4]>>> = std::sync::OnceLock::new();
+fn assignments(count: usize, four: bool) -> &'static [Vec<u8>] {
+    static TABLES: std::sync::OnceLock<Vec<Vec<Vec<u8>>>> = std::sync::OnceLock::new();
     let tables = TABLES.get_or_init(|| {
         let mut tables = Vec::new();
         for four in [false, true] {
@@ -156,7 +157,7 @@ fn assignments(count: usize, four: bool) -> &'static [[u8; 4]] {
                     out = next;
                 }
                 out.sort_by_key(|a| 2 - usize::from(a.contains(&0)) - usize::from(a.contains(&1)));
-                tables.push(out.iter().map(|a| std::array::from_fn(|k| a.get(k).copied().unwrap_or(0))).collect());
+                tables.push(out);
             }
         }
         tables
@@ -226,17 +227,21 @@ fn solve_colours(pixels: &Block, mask: u32, bc1: bool, hole: [u8; 4]) -> Option<
             continue;
         }
         for assignment in assignments(colours.len(), four) {
-            let solved = (0..3).all(|c| {
+            let solved = pairs.iter_mut().enumerate().all(|(c, out)| {
                 let bits = if c == 1 { 6 } else { 5 };
                 let mut wanted = [(0usize, 0u8); 4];
-                for ((w, &i), col) in wanted.iter_mut().zip(assignment).zip(&colours) {
-                    *w = (usize::from(i), col.get(c).copied().unwrap_or(0));
+                for ((w, &i), [r, g, b]) in wanted.iter_mut().zip(assignment).zip(&colours) {
+                    *w = (
+                        usize::from(i),
+                        match c {
+                            0 => *r,
+                            1 => *g,
+                            _ => *b,
+                        },
+                    );
                 }
-                let wanted = wanted.get(..colours.len()).unwrap_or_default();
-                pairs.get_mut(c).is_some_and(|out| {
-                    channel_pairs(bits, four, wanted, out);
-                    !out.is_empty()
-                })
+                channel_pairs(bits, four, wanted.split_at(colours.len().min(4)).0, out);
+                !out.is_empty()
             });
             if !solved {
                 continue;
@@ -253,6 +258,7 @@ fn solve_colours(pixels: &Block, mask: u32, bc1: bool, hole: [u8; 4]) -> Option<
                     3
                 } else {
                     let rgb = [p[0], p[1], p[2]];
+                    // Every selected pixel's colour is listed; pixels outside the image take 0.
                     colours.iter().position(|c| *c == rgb).and_then(|k| assignment.get(k).copied()).unwrap_or(0)
                 };
                 indices |= u32::from(index) << (2 * i);
@@ -298,15 +304,17 @@ pub(crate) fn alpha_block(pixels: &Block, mask: u32) -> Option<[u8; 8]> {
         }
         let mut bits = 0u64;
         for (i, p) in pixels.iter().enumerate() {
+            // Every selected pixel's alpha is in the palette; pixels outside the image take 0.
             let index = palette.iter().position(|v| *v == p[3]).unwrap_or(0) as u64;
             bits |= index << (3 * i);
         }
-        let mut block = [a0, a1, 0, 0, 0, 0, 0, 0];
-        block[2..].copy_from_slice(bits.to_le_bytes().get(..6).unwrap_or(&[0; 6]));
-        Some(block)
+        let b = bits.to_le_bytes();
+        Some([a0, a1, b[0], b[1], b[2], b[3], b[4], b[5]])
     };
-    let max = alphas.iter().copied().max().unwrap_or(0);
-    let min = alphas.iter().copied().min().unwrap_or(0);
+    // Extremes as folds: with no pixel selected (an empty mask) any block does, and the first
+    // pair tried fits.
+    let max = alphas.iter().copied().fold(0, u8::max);
+    let min = alphas.iter().copied().fold(u8::MAX, u8::min);
     let inner = || alphas.iter().copied().filter(|a| !matches!(a, 0 | 255));
     let (inner_min, inner_max) = (inner().min().unwrap_or(min), inner().max().unwrap_or(max));
     if let Some(block) = encode(max, min).or_else(|| encode(inner_min, inner_max)) {

@@ -37,7 +37,7 @@ pub const fn bound(encoding: TextureEncoding) -> u8 {
 /// A one-line description: version, size, pixels, levels.
 pub fn describe(file: &BlpFile) -> String {
     let pixels = crate::validate::pixels(file).map(|p| p.name()).unwrap_or_else(|e| e.to_string());
-    let levels = crate::validate::levels(file).map(|l| l.len()).unwrap_or(0);
+    let levels = crate::validate::levels(file).map_or_else(|e| e.to_string(), |l| l.len().to_string());
     format!("BLP{} {}×{} {pixels}, {levels} levels", file.version(), file.width(), file.height())
 }
 
@@ -46,9 +46,7 @@ pub const FORMAT: TextureFormat<BlpFile> = TextureFormat {
     read: crate::read,
     write: crate::write,
     describe,
-    level_sizes: |file| {
-        crate::validate::levels(file).map(|l| l.iter().map(|l| (l.width, l.height)).collect()).unwrap_or_default()
-    },
+    level_sizes: |file| crate::validate::levels(file).map(|l| l.iter().map(|l| (l.width, l.height)).collect()),
     decode: crate::decode,
     encode: crate::encode,
     encode_like: |image, options, file| crate::encode_like(image, options, Some(file)),

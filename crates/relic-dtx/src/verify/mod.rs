@@ -43,7 +43,7 @@ pub const FORMAT: TextureFormat<DtxFile> = TextureFormat {
     read: crate::read,
     write: crate::write,
     describe,
-    level_sizes: |file| (0..file.mips.len()).map(|i| file.mip_size(i)).collect(),
+    level_sizes: |file| Ok((0..file.mips.len()).map(|i| file.mip_size(i)).collect()),
     decode: crate::decode,
     encode: crate::encode,
     encode_like: |image, options, file| crate::encode_like(image, options, Some(file)),

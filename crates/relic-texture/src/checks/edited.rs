@@ -30,21 +30,20 @@ pub const EDITED_RMSE_RATIO: f64 = 1.02;
 /// (neighbours outside the image left out).
 fn blur_left_half(image: &Image) -> Image {
     let (w, h) = (image.width as usize, image.height as usize);
-    let at = |x: usize, y: usize, c: usize| u32::from(image.rgba.get((y * w + x) * 4 + c).copied().unwrap_or(0));
     let mut rgba = image.rgba.clone();
     for y in 0..h {
         for x in 0..w / 2 {
-            for c in 0..4 {
-                let (mut sum, mut n) = (0, 0);
-                for sy in y.saturating_sub(1)..(y + 2).min(h) {
-                    for sx in x.saturating_sub(1)..(x + 2).min(w) {
-                        sum += at(sx, sy, c);
+            let (mut sum, mut n) = ([0u32; 4], 0);
+            for sy in y.saturating_sub(1)..(y + 2).min(h) {
+                for sx in x.saturating_sub(1)..(x + 2).min(w) {
+                    if let Some(p) = image.rgba.get((sy * w + sx) * 4..(sy * w + sx) * 4 + 4) {
+                        sum.iter_mut().zip(p).for_each(|(s, v)| *s += u32::from(*v));
                         n += 1;
                     }
                 }
-                if let Some(v) = rgba.get_mut((y * w + x) * 4 + c) {
-                    *v = ((sum + n / 2) / n.max(1)) as u8;
-                }
+            }
+            if let Some(p) = rgba.get_mut((y * w + x) * 4..(y * w + x) * 4 + 4) {
+                p.iter_mut().zip(sum).for_each(|(v, s)| *v = ((s + n / 2) / n.max(1)) as u8);
             }
         }
     }
@@ -69,10 +68,10 @@ const PERCEPTUAL: [f64; 4] = [0.2126, 0.7152, 0.0722, 1.0];
 fn error(a: &Image, b: &Image, pixels: &[usize], channels: usize) -> (u8, f64, f64) {
     let (mut max, mut sum, mut weighted, mut n) = (0u8, 0f64, 0f64, 0f64);
     for &p in pixels {
-        for (c, w) in PERCEPTUAL.iter().enumerate().take(channels) {
-            let (x, y) = (a.rgba.get(p * 4 + c).copied().unwrap_or(0), b.rgba.get(p * 4 + c).copied().unwrap_or(0));
-            let d = f64::from(x.abs_diff(y));
-            max = max.max(x.abs_diff(y));
+        let (Some(x), Some(y)) = (a.rgba.get(p * 4..p * 4 + 4), b.rgba.get(p * 4..p * 4 + 4)) else { continue };
+        for ((x, y), w) in x.iter().zip(y).zip(PERCEPTUAL).take(channels) {
+            let d = f64::from(x.abs_diff(*y));
+            max = max.max(x.abs_diff(*y));
             sum += d * d;
             weighted += (w * d).powi(2);
             n += 1.0;

@@ -17,6 +17,9 @@ use relic_core::convert::Converted;
 use relic_core::error::{ReadError, WriteError};
 use relic_core::texture::{Image, TextureEncoding, TextureOptions};
 
+/// Width and height of every level of a file.
+pub type LevelSizes = Vec<(u32, u32)>;
+
 /// A texture format's functions, as the checks call them.
 pub struct TextureFormat<F> {
     /// Parses and checks a file.
@@ -26,7 +29,7 @@ pub struct TextureFormat<F> {
     /// A one-line description (version, size, pixels, levels).
     pub describe: fn(&F) -> String,
     /// The size of every level the file holds.
-    pub level_sizes: fn(&F) -> Vec<(u32, u32)>,
+    pub level_sizes: fn(&F) -> Result<LevelSizes, ReadError>,
     /// Decodes a level.
     pub decode: fn(&F, usize, &TextureOptions) -> Result<Image, ReadError>,
     /// Encodes an image.
@@ -47,7 +50,7 @@ pub fn max_difference(a: &Image, b: &Image) -> Result<u8, String> {
     if (a.width, a.height) != (b.width, b.height) || a.rgba.len() != b.rgba.len() {
         return Err(format!("{}×{} against {}×{}", a.width, a.height, b.width, b.height));
     }
-    Ok(a.rgba.iter().zip(&b.rgba).map(|(x, y)| x.abs_diff(*y)).max().unwrap_or(0))
+    Ok(a.rgba.iter().zip(&b.rgba).map(|(x, y)| x.abs_diff(*y)).fold(0, u8::max))
 }
 
 /// Mip 0 → encoded as the file is → decoded: the encoding used and the largest channel
@@ -75,15 +78,17 @@ fn same_format<F>(format: &TextureFormat<F>, file: &F, bytes: &[u8]) -> Result<S
 /// Every level decodes to the size the file gives it.
 fn levels<F>(format: &TextureFormat<F>, file: &F) -> Result<String, String> {
     let options = TextureOptions { max_pixels: u64::MAX, ..TextureOptions::default() };
-    let sizes = (format.level_sizes)(file);
+    let sizes = (format.level_sizes)(file).map_err(|e| e.to_string())?;
     for (i, &(w, h)) in sizes.iter().enumerate() {
         let image = (format.decode)(file, i, &options).map_err(|e| format!("level {i}: {e}"))?;
         if (image.width, image.height) != (w, h) || !image.is_well_formed() {
             return Err(format!("level {i} is {}×{}, expected {w}×{h}", image.width, image.height));
         }
     }
-    let last = sizes.last().map(|(w, h)| format!("{w}×{h}")).unwrap_or_default();
-    Ok(format!("{} levels down to {last}", sizes.len()))
+    match sizes.last() {
+        Some((w, h)) => Ok(format!("{} levels down to {w}×{h}", sizes.len())),
+        None => Err("no levels".into()),
+    }
 }
 
 /// Every check on one file.
