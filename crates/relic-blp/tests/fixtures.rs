@@ -217,3 +217,37 @@ fn encoding_chooses_by_alpha_and_makes_every_level() {
     let empty = Image { width: 0, height: 4, rgba: vec![] };
     assert!(relic_blp::encode_bytes(&empty, &auto).is_err());
 }
+
+/// Writing like a template (what `relic convert X.blp Y.blp` does): unchanged, the template
+/// itself (a BLP1 too, which is not written otherwise); edited, the template's encoding and level
+/// count with its untouched DXT blocks kept; an edited BLP1 becomes BLP2, saying so.
+#[test]
+fn encoding_like_a_template_keeps_what_the_options_leave_open() {
+    let auto = TextureOptions::default();
+    for name in ["blp1_pala8.blp", "blp1_jpeg.blp", "pala4.blp", "dxt1.blp", "dxt5_short.blp", "raw.blp"] {
+        let template = relic_blp::read(&fixture(name)).unwrap();
+        let same = relic_blp::encode_like(&decode(name, 0), &auto, Some(&template)).unwrap();
+        assert!(same.losses.is_empty(), "{name}: {:?}", same.losses);
+        assert_eq!(relic_blp::write(&same.value).unwrap(), fixture(name), "{name}");
+    }
+    let template = relic_blp::read(&fixture("dxt5.blp")).unwrap();
+    let mut image = decode("dxt5.blp", 0);
+    image.rgba[..4].copy_from_slice(&[1, 2, 3, 4]);
+    let out = relic_blp::encode_like(&image, &auto, Some(&template)).unwrap().value;
+    let (old, new) = (relic_blp::validate::levels(&template).unwrap(), relic_blp::validate::levels(&out).unwrap());
+    assert_eq!(relic_blp::validate::pixels(&out).unwrap().name(), "DXT5");
+    assert_eq!(new.len(), old.len());
+    let (old0, new0) = (
+        relic_blp::validate::level_data(&template, &old[0]).unwrap(),
+        relic_blp::validate::level_data(&out, &new[0]).unwrap(),
+    );
+    assert_ne!(old0[..16], new0[..16], "the edited block");
+    assert_eq!(old0[16..], new0[16..], "the others, byte for byte");
+    let mut image = decode("blp1_pala8.blp", 0);
+    image.rgba[0] ^= 1;
+    let out =
+        relic_blp::encode_like(&image, &auto, Some(&relic_blp::read(&fixture("blp1_pala8.blp")).unwrap())).unwrap();
+    assert_eq!(out.value.version(), 2);
+    assert_eq!(relic_blp::validate::pixels(&out.value).unwrap().name(), "palettized a8");
+    assert!(out.losses.iter().any(|l| l.element == "version"), "{:?}", out.losses);
+}
