@@ -111,6 +111,7 @@ pub fn decode_into(bc: Bc, data: &[u8], width: usize, height: usize, out: &mut [
 
 /// One block into `dst`, rows `pitch` bytes apart (`dst` holds 4 rows of 4 pixels from its
 /// start).
+#[inline]
 fn decode_block(bc: Bc, block: &[u8], dst: &mut [u8], pitch: usize) {
     match bc {
         Bc::Bc1 => bcdec_rs::bc1(block, dst, pitch),
