@@ -1,10 +1,20 @@
-//! Texture decode benchmarks: a 2048 × 2048 image (16 MiB of RGBA output) as DXT1, DXT5 and
-//! palettized BLP, decoded to RGBA8, beside a memcpy of the same 16 MiB (the physical limit).
-//! Throughput is the RGBA output; megapixels/s is that ÷ 4. Target: ≥ 1 GB/s of RGBA per core.
+//! Texture benchmarks.
 //!
-//! * `bc1`/`bc3` (relic-core): texpresso's block decoder, our row placement.
+//! Decode: a 2048 × 2048 image (16 MiB of RGBA output) as DXT1, DXT5 and palettized BLP,
+//! decoded to RGBA8, beside a memcpy of the same 16 MiB (the physical limit). Throughput is the
+//! RGBA output; megapixels/s is that ÷ 4. Target: ≥ 1 GB/s of RGBA per core.
+//!
+//! * `bc1`/`bc3` (relic-texture): bcdec's block decoder, our row placement.
 //! * `texpresso whole image`: texpresso's own `Format::decompress` loop, for comparison.
 //! * `blp decode_bytes`: parse + level checks + decode of a whole BLP2 file.
+//! * `blp1 JPEG`: the corpus's `map101.blp` (256 × 256, zune-jpeg), when `../shared/corpus` is
+//!   present.
+//!
+//! Encode: a 512 × 512 image (1 MiB of RGBA input) to DXT1 and DXT5, throughput of the RGBA
+//! input. `decoded DXT` is an image decoded from DXT blocks (a texture written back: every block
+//! is found again from its own end points); `photo-like` has more than four colours in every
+//! block (libsquish's cluster fit on every block, after the exact search gives up).
+//! `texpresso whole image` is the crate alone (relic's encoder before the exact search).
 
 // Benchmark set-up: a failure must stop the run loudly.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
@@ -12,7 +22,7 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use relic_benches::bench_memcpy;
+use relic_benches::{bench_memcpy, corpus_file};
 use relic_blp::file::blp2::{Blp2File, Blp2Header};
 use relic_blp::file::{BlpFile, Palette};
 use relic_core::texture::TextureOptions;
@@ -84,5 +94,55 @@ fn texture_benches(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, texture_benches);
+/// A 512 × 512 image with more than four colours in every 4 × 4 block: smooth gradients and a
+/// little deterministic noise, alpha varying too.
+fn photo_like(side: usize) -> Vec<u8> {
+    let mut rng = relic_testkit::Rng::new(7);
+    (0..side * side)
+        .flat_map(|i| {
+            let (x, y) = (i % side, i / side);
+            let n = (rng.next_u64() % 9) as usize;
+            [(x / 2 + n) as u8, (y / 2 + 2 * n) as u8, ((x + y) / 4 + n) as u8, (255 - x / 3 - n) as u8]
+        })
+        .collect()
+}
+
+fn encode_benches(c: &mut Criterion) {
+    const SIDE: usize = 512;
+    let label = "512x512 (1 MiB RGBA in)";
+    let params = texpresso::Params {
+        algorithm: texpresso::Algorithm::IterativeClusterFit,
+        weights: texpresso::COLOUR_WEIGHTS_PERCEPTUAL,
+        weigh_colour_by_alpha: false,
+    };
+    let mut g = c.benchmark_group("texture encode");
+    g.throughput(Throughput::Bytes((SIDE * SIDE * 4) as u64));
+    g.sample_size(10);
+    let photo = photo_like(SIDE);
+    for (bc, format, name) in [(Bc::Bc1, texpresso::Format::Bc1, "DXT1"), (Bc::Bc3, texpresso::Format::Bc3, "DXT5")] {
+        let decoded = bc::decode(bc, &noise(bc.image_bytes(SIDE as u64, SIDE as u64) as usize, 4), SIDE, SIDE);
+        for (kind, image) in [("decoded DXT", &decoded), ("photo-like", &photo)] {
+            g.bench_function(format!("bc encode {name} {kind}/{label}"), |b| {
+                b.iter(|| bc::encode(bc, black_box(image), SIDE, SIDE))
+            });
+            let mut out = vec![0u8; bc.image_bytes(SIDE as u64, SIDE as u64) as usize];
+            g.bench_function(format!("texpresso whole image {name} {kind}/{label}"), |b| {
+                b.iter(|| format.compress(black_box(image), SIDE, SIDE, params, &mut out))
+            });
+        }
+    }
+    g.finish();
+}
+
+fn jpeg_benches(c: &mut Criterion) {
+    let Some(bytes) = corpus_file("blp1/map101.blp") else { return };
+    let mut g = c.benchmark_group("texture decode");
+    g.throughput(Throughput::Bytes(256 * 256 * 4));
+    g.bench_function("blp1 JPEG decode_bytes (map101.blp)/256x256 (256 KiB RGBA)", |b| {
+        b.iter(|| black_box(relic_blp::decode_bytes(black_box(&bytes), 0, &TextureOptions::default()).unwrap()))
+    });
+    g.finish();
+}
+
+criterion_group!(benches, texture_benches, jpeg_benches, encode_benches);
 criterion_main!(benches);

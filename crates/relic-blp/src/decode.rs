@@ -13,9 +13,14 @@ use crate::validate::{self, Level};
 ///
 /// * Palettized: colour from the palette (B, G, R), alpha from the plane (1 bit: LSB first;
 ///   4 bits: low nibble first, × 17; 8 bits: a byte), 255 without a plane.
-/// * DXT1/3/5: BC1/2/3 blocks; a DXT1 file of alpha depth 0 is opaque (alpha forced to 255).
+/// * DXT1/3/5: BC1/2/3 blocks; a DXT1 file of alpha depth 0 is opaque (alpha forced to 255). A
+///   thin level stored with fewer blocks than it covers (Blizzard's `⌊w/4⌋·⌊h/4⌋`, e.g. a
+///   16 × 2 level in one block) has its stored blocks in place, and every block after them is
+///   a copy of the last stored one (texels the file has no block for take the nearest stored
+///   colours, rather than black or transparent).
 /// * Raw: B, G, R, A bytes.
-/// * JPEG (BLP1): refused.
+/// * JPEG (BLP1): the shared JPEG header and the level's bytes, one JPEG of four components
+///   B, G, R, A; opaque when the header's alpha bits are 0.
 pub fn decode(file: &BlpFile, level: usize, options: &TextureOptions) -> Result<Image, ReadError> {
     let c = file.chain();
     // The size first: a hostile header is refused by `max_pixels` before its levels are looked at.
@@ -30,29 +35,56 @@ pub fn decode(file: &BlpFile, level: usize, options: &TextureOptions) -> Result<
             format!("level {level} does not exist: the file has {} level(s)", levels.len()),
         ));
     };
-    let data = validate::level_data(file, l);
+    let data = validate::level_data(file, l)?;
     let rgba = match pixels {
         Pixels::Palettized { alpha_bits } => {
-            let palette = file.palette().cloned().unwrap_or_default();
-            palettized(&palette, alpha_bits, data, l)
+            // BLP2 always holds a palette; a BLP1 does when its content is 1 (palettized).
+            let palette = file.palette().ok_or_else(|| {
+                ReadError::invalid(c.offsets_at, format!("{}.palette", c.header), "a palettized file without a palette")
+            })?;
+            palettized(palette, alpha_bits, data, l)
         }
         Pixels::Dxt { bc, alpha_bits } => {
-            let mut rgba = bc::decode(bc, data, l.width as usize, l.height as usize);
+            let blocks = bc.image_bytes(l.width.into(), l.height.into()) as usize;
+            let data = whole_blocks(data, bc.block_bytes(), blocks);
+            let mut rgba = bc::decode(bc, &data, l.width as usize, l.height as usize);
             if bc == Bc::Bc1 && alpha_bits == 0 {
                 rgba.chunks_exact_mut(4).filter_map(|p| p.get_mut(3)).for_each(|a| *a = 255);
             }
             rgba
         }
-        Pixels::Bgra => bgra(data, l),
+        Pixels::Bgra => bgra(data, l).ok_or_else(|| {
+            let at = c.sizes_at + 4 * level as u64;
+            ReadError::invalid(at, format!("{}.mip_sizes[{level}]", c.header), "fewer than 4 bytes per pixel")
+        })?,
         Pixels::Jpeg => {
-            return Err(ReadError::invalid(
-                crate::file::blp1::at::CONTENT,
-                format!("{}.content", c.header),
-                "BLP1 JPEG content is read and written but not decoded (its four JPEG channels are B, G, R, A; no sample to check a decoder against)",
-            ));
+            let (header, alpha_bits) = match file {
+                BlpFile::Blp1(f) => (f.jpeg.as_ref().map_or(&[][..], |j| j.bytes.as_slice()), f.header.alpha_bits),
+                BlpFile::Blp2(_) => (&[][..], 0),
+            };
+            let at = (c.offsets_at + 4 * level as u64, format!("{}.mip_offsets[{level}]", c.header));
+            crate::jpeg::decode_level(header, data, (l.width, l.height), alpha_bits, (at.0, &at.1))?
         }
     };
     Ok(Image { width: l.width, height: l.height, rgba })
+}
+
+/// `data` as `bytes` bytes of whole blocks of `block` bytes: as stored when it is that long,
+/// else its whole blocks followed by copies of the last one (a short thin DXT level; the levels
+/// check keeps at least one block).
+fn whole_blocks(data: &[u8], block: usize, bytes: usize) -> std::borrow::Cow<'_, [u8]> {
+    let blocks = data.chunks_exact(block);
+    match blocks.clone().last() {
+        Some(last) if data.len() < bytes => {
+            let mut out = Vec::with_capacity(bytes);
+            blocks.for_each(|b| out.extend_from_slice(b));
+            while out.len() < bytes {
+                out.extend_from_slice(last);
+            }
+            std::borrow::Cow::Owned(out)
+        }
+        _ => std::borrow::Cow::Borrowed(data),
+    }
 }
 
 fn palettized(palette: &Palette, alpha_bits: u8, data: &[u8], l: &Level) -> Vec<u8> {
@@ -65,7 +97,9 @@ fn palettized(palette: &Palette, alpha_bits: u8, data: &[u8], l: &Level) -> Vec<
     rgba
 }
 
-fn bgra(data: &[u8], l: &Level) -> Vec<u8> {
+/// Raw B, G, R, A pixels as RGBA (`None` if the level is shorter than its pixels, which the
+/// levels check refuses).
+fn bgra(data: &[u8], l: &Level) -> Option<Vec<u8>> {
     let count = l.width as usize * l.height as usize;
-    swap_red_blue(data.get(..count * 4).unwrap_or_default())
+    data.get(..count * 4).map(swap_red_blue)
 }

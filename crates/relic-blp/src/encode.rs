@@ -19,30 +19,104 @@ pub fn resolve(encoding: TextureEncoding, image: &Image) -> TextureEncoding {
     }
 }
 
-/// The options that re-encode a texture the way `file` is stored (palettized, DXT1/3/5 or raw).
+/// The options that re-encode a texture the way `file` is stored (palettized, DXT1/3/5 or raw;
+/// a BLP1 JPEG as raw, the lossless encoding relic writes).
 pub fn options_for(file: &BlpFile) -> TextureOptions {
     let encoding = match crate::validate::pixels(file) {
         Ok(Pixels::Dxt { bc: Bc::Bc1, .. }) => TextureEncoding::Dxt1,
         Ok(Pixels::Dxt { bc: Bc::Bc2, .. }) => TextureEncoding::Dxt3,
         Ok(Pixels::Dxt { bc: Bc::Bc3, .. }) => TextureEncoding::Dxt5,
-        Ok(Pixels::Bgra) => TextureEncoding::Raw32,
+        // JPEG is not written: raw B, G, R, A keeps its decoded pixels exactly.
+        Ok(Pixels::Bgra | Pixels::Jpeg) => TextureEncoding::Raw32,
         Ok(Pixels::Palettized { .. }) => TextureEncoding::Palettized,
-        Ok(Pixels::Jpeg) | Err(_) => TextureEncoding::Auto,
+        Err(_) => TextureEncoding::Auto,
     };
     TextureOptions { encoding, version: Some(2), ..TextureOptions::default() }
 }
 
-/// Encodes `image` as a BLP2 with every mip level (`options.encoding`, see [`resolve`]):
+/// Encodes `image` as a BLP2 with every mip level down to 1 × 1, or `options.mips` levels
+/// (`options.encoding`, see [`resolve`]):
 ///
 /// * palettized: up to 256 colours exactly, more by median cut; alpha depth 0 (opaque), 1 (only
 ///   0 and 255) or 8, chosen from the image;
 /// * DXT1 (alpha depth 0 if opaque, else 1: alpha below 128 is transparent), DXT3, DXT5 (alpha
-///   depth 8): libsquish's iterative cluster fit;
+///   depth 8): each block the one that decodes to the pixels exactly if there is one, else
+///   libsquish's iterative cluster fit;
 /// * raw: B, G, R, A.
 ///
 /// Losses say what the file does not keep exactly. Only BLP2 is written (`options.version`
 /// `None` or 2).
 pub fn encode(image: &Image, options: &TextureOptions) -> Result<Converted<BlpFile>, WriteError> {
+    encode_with(image, options, None)
+}
+
+/// [`encode`], shaped like `template` (the file `image` was decoded from) where `options` leave
+/// it open: encoding `Auto` is the template's (a BLP1 JPEG's is raw BLP2, the lossless encoding
+/// relic writes), mips `None` its level count, version `None` its version (BLP1 is not written:
+/// BLP2, with a loss saying so).
+///
+/// An image equal to the template's level 0, asked for nothing the template is not, gives the
+/// template itself: its bytes, levels (Blizzard's short thin levels too), palette and header
+/// fields as they were. Otherwise the levels are made from the image; level 0 of a DXT template
+/// of the same variant and size keeps each block that still decodes to its pixels byte for byte.
+pub fn encode_like(
+    image: &Image,
+    options: &TextureOptions,
+    template: Option<&BlpFile>,
+) -> Result<Converted<BlpFile>, WriteError> {
+    let Some(t) = template else { return encode(image, options) };
+    let own = options_for(t);
+    let pixels = crate::validate::pixels(t).ok();
+    let template = |e: relic_core::ReadError| WriteError::Unsupported(format!("the texture to write like: {e}"));
+    let levels = crate::validate::levels(t).map_err(template)?;
+    let asks_own = |encoding: TextureEncoding| {
+        encoding == TextureEncoding::Auto || (encoding == own.encoding && pixels != Some(Pixels::Jpeg))
+    };
+    let unchanged = asks_own(options.encoding)
+        && options.version.is_none_or(|v| v == t.version())
+        && options.mips.is_none_or(|m| m as usize == levels.len())
+        && crate::decode(t, 0, options).is_ok_and(|level0| level0 == *image);
+    if unchanged {
+        return Ok(Converted::lossless(t.clone()));
+    }
+    let mut losses = Vec::new();
+    if options.version.is_none() && t.version() != 2 {
+        losses.push(Loss::new("version", format!("BLP{} is not written: written as BLP2", t.version())));
+    }
+    let encoding = if options.encoding == TextureEncoding::Auto { own.encoding } else { options.encoding };
+    let mips = options.mips.or(Some(levels.len() as u32));
+    let options = TextureOptions { encoding, mips, version: options.version.or(Some(2)), ..*options };
+    // Level 0 of a DXT template of the variant and size written: its unedited blocks are kept.
+    let blocks = match (pixels, levels.first()) {
+        (Some(Pixels::Dxt { bc, .. }), Some(l))
+            if Some(bc) == dxt(resolve(encoding, image)) && (l.width, l.height) == (image.width, image.height) =>
+        {
+            Some(crate::validate::level_data(t, l).map_err(template)?)
+        }
+        _ => None,
+    };
+    let mut out = encode_with(image, &options, blocks)?;
+    losses.append(&mut out.losses);
+    Ok(Converted { value: out.value, losses })
+}
+
+/// The BC variant of a DXT encoding.
+fn dxt(encoding: TextureEncoding) -> Option<Bc> {
+    match encoding {
+        TextureEncoding::Dxt1 => Some(Bc::Bc1),
+        TextureEncoding::Dxt3 => Some(Bc::Bc2),
+        TextureEncoding::Dxt5 => Some(Bc::Bc3),
+        _ => None,
+    }
+}
+
+/// [`encode`]; a DXT level 0 keeps the blocks of `blocks` (the source's) that still decode to
+/// the image's pixels.
+fn encode_with(
+    image: &Image,
+    options: &TextureOptions,
+    blocks: Option<&[u8]>,
+) -> Result<Converted<BlpFile>, WriteError> {
     check_image(image, options)?;
     if let Some(v) = options.version.filter(|v| *v != 2) {
         return Err(WriteError::Unsupported(format!(
@@ -50,7 +124,8 @@ pub fn encode(image: &Image, options: &TextureOptions) -> Result<Converted<BlpFi
         )));
     }
     let encoding = resolve(options.encoding, image);
-    let count = mips::full_chain(image.width, image.height).min(16);
+    let full = mips::full_chain(image.width, image.height).min(16);
+    let count = options.mips.map_or(full, |m| m.clamp(1, full));
     let levels = mips::chain(image, count);
     let mut losses = Vec::new();
     let opaque = image.is_opaque();
@@ -84,7 +159,13 @@ pub fn encode(image: &Image, options: &TextureOptions) -> Result<Converted<BlpFi
                 _ => (Bc::Bc3, 8, blp2::ALPHA_TYPE_DXT5),
             };
             losses.extend(bc::losses(bc, image));
-            let data = levels.iter().map(|l| bc::encode(bc, &l.rgba, l.width as usize, l.height as usize)).collect();
+            // Alpha depth 0 is read back opaque: BC1's transparent index may then hold black.
+            let like = |i: usize| bc::Like { blocks: blocks.filter(|_| i == 0), opaque: depth == 0 };
+            let data = levels
+                .iter()
+                .enumerate()
+                .map(|(i, l)| bc::encode_like(bc, &l.rgba, l.width as usize, l.height as usize, like(i)))
+                .collect();
             (blp2::COMPRESSION_DXT, depth, alpha_type, Palette::default(), data)
         }
     };

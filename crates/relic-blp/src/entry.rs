@@ -25,6 +25,7 @@ pub static ENTRY: FormatEntry = FormatEntry {
     texture: Some(TextureCodec {
         decode: |input, level, options| crate::decode_bytes(input.bytes, level, options),
         encode: |image, options| crate::encode_bytes(image, options),
+        encode_like: |image, options, template| crate::encode_like_bytes(image, options, template.bytes),
     }),
     checks: CHECKS,
 };

@@ -4,12 +4,13 @@ mod decode;
 mod encode;
 mod entry;
 pub mod file;
+mod jpeg;
 pub mod validate;
 #[cfg(feature = "verify")]
 pub mod verify;
 
 pub use decode::decode;
-pub use encode::{encode, options_for, resolve};
+pub use encode::{encode, encode_like, options_for, resolve};
 pub use entry::ENTRY;
 pub use file::{BlpFile, Pixels};
 pub use validate::Level;
@@ -46,7 +47,8 @@ pub fn write(file: &BlpFile) -> Result<Vec<u8>, WriteError> {
 }
 
 /// The file's own facts: `version`, `width`, `height`, `levels`, `pixels` (`DXT5`, `palettized
-/// a8`, …), `alpha_depth`, `alpha_type` (BLP2), `has_mips`, `data_bytes`.
+/// a8`, …), `short_levels` (DXT: thin levels stored with fewer blocks than they cover),
+/// `alpha_depth`, `alpha_type` (BLP2), `has_mips`, `data_bytes`.
 pub fn info(bytes: &[u8]) -> Result<Info, ReadError> {
     let file = read(bytes)?;
     let levels = validate::levels(&file)?;
@@ -54,6 +56,10 @@ pub fn info(bytes: &[u8]) -> Result<Info, ReadError> {
     let mut info = Info::new(FORMAT, file.version());
     info.count("width", file.width()).count("height", file.height()).count("levels", levels.len());
     info.text("pixels", pixels.name());
+    if let Pixels::Dxt { .. } = pixels {
+        // Thin levels stored with fewer blocks than they cover (Blizzard's ⌊w/4⌋·⌊h/4⌋ count).
+        info.count("short_levels", levels.iter().filter(|l| l.is_short(&pixels)).count());
+    }
     match &file {
         BlpFile::Blp2(f) => {
             info.count("alpha_depth", f.header.alpha_depth).count("alpha_type", f.header.alpha_type);
@@ -72,6 +78,18 @@ pub fn info(bytes: &[u8]) -> Result<Info, ReadError> {
 /// `options.max_pixels` before the levels are checked against the file).
 pub fn decode_bytes(bytes: &[u8], level: usize, options: &TextureOptions) -> Result<Image, ReadError> {
     decode(&file::parse(bytes)?, level, options)
+}
+
+/// [`encode_like`] of the file in `template`, and [`write()`]: `image` written back to the
+/// template's format (the template's own bytes when the image is its level 0, unchanged).
+pub fn encode_like_bytes(
+    image: &Image,
+    options: &TextureOptions,
+    template: &[u8],
+) -> Result<Converted<Vec<u8>>, WriteError> {
+    let template = read(template).map_err(|e| WriteError::Unsupported(format!("the texture to write like: {e}")))?;
+    let Converted { value, losses } = encode_like(image, options, Some(&template))?;
+    Ok(Converted { value: write(&value)?, losses })
 }
 
 /// [`encode`] and [`write()`]: the bytes of a BLP2 holding `image` with every mip level.

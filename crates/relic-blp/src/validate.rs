@@ -18,8 +18,17 @@ pub struct Level {
     pub height: u32,
     /// Absolute offset, as stored.
     pub offset: u32,
-    /// Bytes, as stored (at least what the level needs).
+    /// Bytes, as stored: at least what the level needs, except a DXT level with a side under 4
+    /// texels, which may hold fewer blocks than it covers ([`Pixels::least_level_bytes`]).
     pub size: u32,
+}
+
+impl Level {
+    /// True if the level stores fewer bytes than `pixels` needs for it: a thin DXT level stored
+    /// with Blizzard's `⌊w/4⌋·⌊h/4⌋` blocks.
+    pub fn is_short(&self, pixels: &Pixels) -> bool {
+        u64::from(self.size) < pixels.level_bytes(self.width, self.height)
+    }
 }
 
 /// How the file stores its pixels, from the header; unknown combinations are refused.
@@ -100,13 +109,11 @@ pub fn levels(file: &BlpFile) -> Result<Vec<Level>, ReadError> {
         let path = format!("{}.mip_offsets[0]", c.header);
         return Err(ReadError::invalid(c.offsets_at, path, "no level 0 (offset or size 0)"));
     }
-    (0..count).map(|i| level(&c, pixels, i)).collect()
+    c.offsets.iter().zip(c.sizes).take(count).enumerate().map(|(i, (&o, &s))| level(&c, pixels, i, (o, s))).collect()
 }
 
-fn level(c: &Chain<'_>, pixels: Pixels, i: usize) -> Result<Level, ReadError> {
+fn level(c: &Chain<'_>, pixels: Pixels, i: usize, (offset, size): (u32, u32)) -> Result<Level, ReadError> {
     let (width, height) = mips::level_size(c.width, c.height, i as u32);
-    let offset = c.offsets.get(i).copied().unwrap_or(0);
-    let size = c.sizes.get(i).copied().unwrap_or(0);
     let offset_at = c.offsets_at + 4 * i as u64;
     let file_len = c.data_start + c.data.len() as u64;
     if u64::from(offset) < c.data_start {
@@ -120,22 +127,32 @@ fn level(c: &Chain<'_>, pixels: Pixels, i: usize) -> Result<Level, ReadError> {
         let kind = ReadErrorKind::OffsetOutOfBounds { target: offset.into(), len: size.into(), file_len };
         return Err(ReadError::at(offset_at, format!("{}.mip_offsets[{i}]", c.header), kind));
     }
-    let needed = pixels.level_bytes(width, height);
+    let needed = pixels.least_level_bytes(width, height);
     if u64::from(size) < needed {
         return Err(ReadError::invalid(
             c.sizes_at + 4 * i as u64,
             format!("{}.mip_sizes[{i}]", c.header),
-            format!("level {i} ({width} × {height}, {}) needs {needed} bytes, the header gives {size}", pixels.name()),
+            format!(
+                "level {i} ({width} × {height}, {}) needs {} bytes, the header gives {size}",
+                pixels.name(),
+                pixels.level_bytes(width, height)
+            ),
         ));
     }
     Ok(Level { width, height, offset, size })
 }
 
-/// The bytes of a level [`levels`] returned (its stored size).
-pub fn level_data<'a>(file: &'a BlpFile, level: &Level) -> &'a [u8] {
+/// The bytes of a level [`levels`] returned (its stored size). A level of another file that
+/// does not lie inside this one's data is refused (as [`levels`] refuses it).
+pub fn level_data<'a>(file: &'a BlpFile, level: &Level) -> Result<&'a [u8], ReadError> {
     let c = file.chain();
-    let start = (u64::from(level.offset) - c.data_start.min(u64::from(level.offset))) as usize;
-    c.data.get(start..start + level.size as usize).unwrap_or_default()
+    let start = u64::from(level.offset).checked_sub(c.data_start);
+    let range = start.map(|s| s as usize..s as usize + level.size as usize);
+    range.and_then(|r| c.data.get(r)).ok_or_else(|| {
+        let file_len = c.data_start + c.data.len() as u64;
+        let kind = ReadErrorKind::OffsetOutOfBounds { target: level.offset.into(), len: level.size.into(), file_len };
+        ReadError::at(c.offsets_at, format!("{}.mip_offsets", c.header), kind)
+    })
 }
 
 /// All cross-checks of a parsed file.

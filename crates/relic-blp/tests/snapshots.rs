@@ -14,6 +14,7 @@ fn summary(bytes: &[u8]) -> serde_json::Value {
         Err(e) => return serde_json::json!({ "bytes": bytes.len(), "error": e.to_string() }),
     };
     let levels = relic_blp::validate::levels(&file).unwrap();
+    let pixels = relic_blp::validate::pixels(&file).unwrap();
     let mip0 = match relic_blp::decode(&file, 0, &TextureOptions::default()) {
         Ok(image) => serde_json::json!({
             "rgba_fnv": format!("{:016x}", relic_core::hash::fnv1a(&image.rgba)),
@@ -36,9 +37,15 @@ fn summary(bytes: &[u8]) -> serde_json::Value {
         "bytes": bytes.len(),
         "version": file.version(),
         "size": format!("{}×{}", file.width(), file.height()),
-        "pixels": relic_blp::validate::pixels(&file).unwrap().name(),
+        "pixels": pixels.name(),
         "header": header,
-        "levels": levels.iter().map(|l| format!("{}×{} @{:#x} +{}", l.width, l.height, l.offset, l.size)).collect::<Vec<_>>(),
+        "levels": levels
+            .iter()
+            .map(|l| {
+                let short = if l.is_short(&pixels) { " (short: fewer blocks than it covers)" } else { "" };
+                format!("{}×{} @{:#x} +{}{short}", l.width, l.height, l.offset, l.size)
+            })
+            .collect::<Vec<_>>(),
         "mip0": mip0,
     })
 }

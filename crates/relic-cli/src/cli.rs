@@ -41,7 +41,8 @@ pub enum Command {
   relic convert model.abc model_lod0.abc --lod 0 --force
   relic convert RabbitSkin.blp rabbit.png
   relic convert skin.png skin.blp --encoding dxt5
-  relic convert skin.png SKIN.DTX --version 2 --encoding palettized")]
+  relic convert skin.png SKIN.DTX --version 2 --encoding palettized --mips 1
+  relic convert SKIN.DTX copy.dtx          (an unchanged texture: the same bytes)")]
     Convert(ConvertArgs),
     /// Convert every model under a folder, in parallel, into a mirrored folder tree.
     #[command(after_help = "Examples:
@@ -85,15 +86,21 @@ pub struct ConvertArgs {
     /// Refuse the conversion (exit 1, nothing written) if the output cannot hold everything.
     #[arg(long)]
     pub strict: bool,
-    /// Compression of a texture output (.blp, .dtx): auto picks from the image's alpha.
+    /// Compression of a texture output (.blp, .dtx): auto keeps the input's own when a texture
+    /// goes back to its own format, else picks from the image's alpha.
     #[arg(long, value_enum, default_value_t = Encoding::Auto)]
     pub encoding: Encoding,
+    /// Mip levels of a texture output, level 0 included (default: the input's own count when a
+    /// texture goes back to its own format, else every level down to 1×1 for BLP, 4 for DTX).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=16))]
+    pub mips: Option<u32>,
 }
 
 /// Compression of a texture output.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Encoding {
-    /// From the image: DXT1 without (or with 1-bit) alpha, else DXT5 (BLP); 32-bit (DTX v5).
+    /// The input's own encoding when a texture goes back to its own format; otherwise from the
+    /// image: DXT1 without (or with 1-bit) alpha, else DXT5 (BLP); 32-bit (DTX v5).
     Auto,
     /// BC1.
     Dxt1,

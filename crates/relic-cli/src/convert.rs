@@ -129,12 +129,16 @@ fn print_comparison(model: &relic::Model, target: Target, files: &[(PathBuf, Vec
 }
 
 /// The texture options of a conversion: `--version` (checked against what the target writes) and
-/// `--encoding`.
+/// `--encoding` and `--mips`.
 fn texture_options(
     args: &ConvertArgs,
     target: relic::TextureTarget,
 ) -> Result<relic_core::texture::TextureOptions, CliError> {
-    texture_options_for(target, args.common.version, args.encoding)
+    let options = texture_options_for(target, args.common.version, args.encoding)?;
+    if let (relic::TextureTarget::Png, Some(m)) = (target, args.mips) {
+        return Err(CliError::Usage(format!("--mips {m}: PNG outputs hold one level")));
+    }
+    Ok(relic_core::texture::TextureOptions { mips: args.mips, ..options })
 }
 
 /// [`texture_options`] from its parts (`relic batch` too).

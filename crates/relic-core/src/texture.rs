@@ -99,7 +99,8 @@ pub trait TextureSource: Send + Sync + fmt::Debug {
 /// How a texture is compressed when it is encoded.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum TextureEncoding {
-    /// The codec's choice from the image (alpha or not) and the version.
+    /// The codec's choice from the image (alpha or not) and the version; when a file is
+    /// re-encoded into its own format, that file's encoding.
     #[default]
     Auto,
     /// BC1 (DXT1), 1-bit alpha at most.
@@ -123,8 +124,13 @@ pub const DEFAULT_MAX_PIXELS: u64 = 4096 * 4096;
 pub struct TextureOptions {
     /// Compression to encode with.
     pub encoding: TextureEncoding,
-    /// Format version to encode (`None`: the codec's default).
+    /// Format version to encode (`None`: the codec's default, or the version of the file being
+    /// re-encoded).
     pub version: Option<u32>,
+    /// Mip levels to write, level 0 included (`None`: the codec's default — BLP every level
+    /// down to 1 × 1, DTX 4 — or the count of the file being re-encoded); more than the image
+    /// has is clamped to its full chain.
+    pub mips: Option<u32>,
     /// Largest image (width × height) decoded or encoded; larger headers are refused before
     /// anything is allocated.
     pub max_pixels: u64,
@@ -132,7 +138,7 @@ pub struct TextureOptions {
 
 impl Default for TextureOptions {
     fn default() -> Self {
-        Self { encoding: TextureEncoding::Auto, version: None, max_pixels: DEFAULT_MAX_PIXELS }
+        Self { encoding: TextureEncoding::Auto, version: None, mips: None, max_pixels: DEFAULT_MAX_PIXELS }
     }
 }
 

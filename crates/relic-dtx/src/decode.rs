@@ -29,12 +29,15 @@ pub fn decode(file: &DtxFile, level: usize, options: &TextureOptions) -> Result<
     let (width, height) = file.mip_size(level);
     check_pixels(u64::from(width), u64::from(height), options, at::WIDTH, "DtxHeader.width")?;
     let needed = bpp.mip_bytes(width, height);
-    if (mip.len() as u64) < needed {
-        return Err(ReadError::invalid(
+    let short = || {
+        ReadError::invalid(
             at::MIP_COUNT,
             format!("DtxFile.mips[{level}]"),
             format!("{} bytes for a {width} × {height} {} mip that needs {needed}", mip.len(), bpp.name()),
-        ));
+        )
+    };
+    if (mip.len() as u64) < needed {
+        return Err(short());
     }
     let (w, h) = (width as usize, height as usize);
     let rgba = match bpp {
@@ -48,7 +51,8 @@ pub fn decode(file: &DtxFile, level: usize, options: &TextureOptions) -> Result<
             }
             rgba
         }
-        Bpp::Bgra32 => swap_red_blue(mip.get(..w * h * 4).unwrap_or_default()),
+        // `needed` bytes are there (checked above): w·h·4 for BPP_32.
+        Bpp::Bgra32 => mip.get(..needed as usize).map(swap_red_blue).ok_or_else(short)?,
         Bpp::Dxt1 => bc::decode(Bc::Bc1, mip, w, h),
         Bpp::Dxt3 => bc::decode(Bc::Bc2, mip, w, h),
         Bpp::Dxt5 => bc::decode(Bc::Bc3, mip, w, h),

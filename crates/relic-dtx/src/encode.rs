@@ -10,7 +10,7 @@ use relic_texture::quantize::Palette as Quantized;
 use relic_texture::{alpha, mips, swap_red_blue};
 
 use crate::file::header::{FLAG_ALPHA_MASKS, FLAG_SECTIONS_FIXED};
-use crate::file::{Bpp, DtxFile, DtxHeader, ExtraLt2, VERSION_LT1, VERSION_LT2, Xrgb};
+use crate::file::{Bpp, DtxFile, DtxHeader, ExtraLt2, VERSION_LT1, VERSION_LT2, VERSION_LT15, Xrgb};
 
 /// Mips written when no template gives a count: 4, as in every sample and LithTech's tools.
 pub const DEFAULT_MIPS: u16 = 4;
@@ -61,30 +61,77 @@ pub fn options_for(file: &DtxFile) -> TextureOptions {
     TextureOptions { encoding, version: Some(version), ..TextureOptions::default() }
 }
 
-/// Encodes `image` as a new DTX (see [`resolve`]) with [`DEFAULT_MIPS`] mips (fewer if the
-/// image is smaller). Losses say what the file does not keep exactly.
+/// True if `template` holds `image` as its mip 0 and `options` ask for nothing it is not.
+fn unchanged(image: &Image, options: &TextureOptions, template: &DtxFile) -> bool {
+    let own = options_for(template);
+    (options.encoding == TextureEncoding::Auto || options.encoding == own.encoding)
+        && options.version.is_none_or(|v| v == template.header.number())
+        && options.mips.is_none_or(|m| m == u32::from(template.header.mip_count))
+        && crate::decode(template, 0, options).is_ok_and(|mip0| mip0 == *image)
+}
+
+/// [`resolve`] with `template`'s version and encoding where `options` leave them open (its
+/// version only if it holds the encoding asked for; v−3 is written as v−2, with a loss).
+fn resolve_like(
+    options: &TextureOptions,
+    template: Option<&DtxFile>,
+    losses: &mut Vec<Loss>,
+) -> Result<(i32, Bpp), WriteError> {
+    let Some(own) = template.map(options_for) else { return resolve(options) };
+    // `Auto`: the template's encoding, where the version asked for holds it.
+    let holds = |encoding| resolve(&TextureOptions { encoding, version: options.version, ..*options }).is_ok();
+    let encoding = match options.encoding {
+        TextureEncoding::Auto if options.version.is_none() || holds(own.encoding) => own.encoding,
+        other => other,
+    };
+    let version = options.version.or_else(|| {
+        let holds = resolve(&TextureOptions { encoding, version: own.version, ..*options }).is_ok();
+        holds.then_some(own.version).flatten()
+    });
+    if options.version.is_none() && template.is_some_and(|t| t.header.version == VERSION_LT15) && version == Some(2) {
+        losses.push(Loss::new("version", "DTX version −3 is not written: written as −2 (the same palettized pixels)"));
+    }
+    resolve(&TextureOptions { encoding, version, ..*options })
+}
+
+/// Encodes `image` as a new DTX (see [`resolve`]) with `options.mips` or [`DEFAULT_MIPS`] mips
+/// (fewer if the image is smaller). Losses say what the file does not keep exactly.
 pub fn encode(image: &Image, options: &TextureOptions) -> Result<Converted<DtxFile>, WriteError> {
     encode_like(image, options, None)
 }
 
-/// [`encode`], keeping what `template` (a file of the same version, e.g. the one the image was
-/// decoded from) says beyond the pixels: flags, surface flags, extra bytes, command string, mip
-/// count, and in v−2 the palette words and the LIGHTDEFS block. v−5 sections (a `PALLETE32`
-/// palette, cube faces) belong to the old pixels: they are dropped, as a loss.
+/// [`encode`], shaped like `template` (e.g. the file the image was decoded from) where `options`
+/// leave it open: version `None` is the template's (v−3, which is not written, becomes v−2) when
+/// it holds the encoding asked for, encoding `Auto` the template's (where the version holds it),
+/// mips `None` its mip count. A template of the version written also gives what it says beyond the pixels: flags, surface
+/// flags, extra bytes, command string, and in v−2 the palette words and the LIGHTDEFS block.
+/// v−5 sections (a `PALLETE32` palette, cube faces) belong to the old pixels: they are dropped,
+/// as a loss.
+///
+/// An image equal to the template's mip 0, asked for nothing the template is not, gives the
+/// template itself, byte for byte. Otherwise the mips are made from the image; mip 0 of a DXT
+/// template of the variant and size written keeps each block that still decodes to its pixels.
 pub fn encode_like(
     image: &Image,
     options: &TextureOptions,
     template: Option<&DtxFile>,
 ) -> Result<Converted<DtxFile>, WriteError> {
     check_image(image, options)?;
-    let (version, bpp) = resolve(options)?;
-    let template = template.filter(|t| t.header.version == version);
+    if let Some(t) = template.filter(|t| unchanged(image, options, t)) {
+        return Ok(Converted::lossless(t.clone()));
+    }
+    let mut losses = Vec::new();
+    let (version, bpp) = resolve_like(options, template, &mut losses)?;
+    let source_mips = template.map(|t| t.header.mip_count);
+    let template = template
+        .filter(|t| t.header.version == version || (t.header.version == VERSION_LT15 && version == VERSION_LT1));
     let width: u16 = fit("DtxHeader.width", image.width as usize, "u16")?;
     let height: u16 = fit("DtxHeader.height", image.height as usize, "u16")?;
-    let most = mips::full_chain(image.width.min(image.height), 1) as u16;
-    let count = template.map_or(DEFAULT_MIPS, |t| t.header.mip_count).clamp(1, most);
+    let most = (mips::full_chain(image.width.min(image.height), 1) as u16).min(crate::validate::MAX_MIPS);
+    let asked = options.mips.map(|m| m.min(u32::from(most)) as u16);
+    let count = asked.or(source_mips).unwrap_or(DEFAULT_MIPS).clamp(1, most);
     let levels = mips::chain(image, count.into());
-    let mut losses = size_losses(version, image);
+    losses.extend(size_losses(version, image));
     if let Some(t) = template.filter(|t| !t.sections.is_empty()) {
         losses.push(Loss::new("sections", format!("{} section(s) of the template dropped", t.sections.len())));
     }
@@ -122,10 +169,12 @@ pub fn encode_like(
             Bpp::Dxt5 => 6,
             _ => 3,
         };
+        // Without a template: every extra byte 0 (no texture group, detail texture, priority…).
         let extra = template.and_then(|t| t.header.extra_lt2.clone()).unwrap_or_default();
         file.header.extra_lt2 = Some(ExtraLt2 { bpp: ident, ..extra });
         file.header.command = Some(template.and_then(|t| t.header.command).unwrap_or(FixedString([0; 128])));
-        file.mips = lt2_mips(bpp, image, &levels, &mut losses);
+        let blocks = template.filter(|t| t.bpp() == Some(bpp) && (t.header.width, t.header.height) == (width, height));
+        file.mips = lt2_mips(bpp, image, &levels, blocks.and_then(|t| t.mips.first()).map(Vec::as_slice), &mut losses);
     }
     Ok(Converted { value: file, losses })
 }
@@ -140,7 +189,9 @@ fn size_losses(version: i32, image: &Image) -> Vec<Loss> {
     Vec::new()
 }
 
-fn lt2_mips(bpp: Bpp, image: &Image, levels: &[Image], losses: &mut Vec<Loss>) -> Vec<Vec<u8>> {
+/// The mips of a v−5 file; mip 0 of a DXT keeps the blocks of `blocks` (the source's mip 0)
+/// that still decode to its pixels.
+fn lt2_mips(bpp: Bpp, image: &Image, levels: &[Image], blocks: Option<&[u8]>, losses: &mut Vec<Loss>) -> Vec<Vec<u8>> {
     let variant = match bpp {
         Bpp::Dxt1 => Bc::Bc1,
         Bpp::Dxt3 => Bc::Bc2,
@@ -151,8 +202,10 @@ fn lt2_mips(bpp: Bpp, image: &Image, levels: &[Image], losses: &mut Vec<Loss>) -
     let mut cut = 0;
     let mips = levels
         .iter()
-        .map(|l| {
-            let mut blocks = bc::encode(variant, &l.rgba, l.width as usize, l.height as usize);
+        .enumerate()
+        .map(|(i, l)| {
+            let like = bc::Like { blocks: blocks.filter(|_| i == 0), opaque: false };
+            let mut blocks = bc::encode_like(variant, &l.rgba, l.width as usize, l.height as usize, like);
             let keep = bpp.mip_bytes(l.width, l.height) as usize;
             cut += usize::from(keep < blocks.len());
             blocks.truncate(keep);
@@ -172,6 +225,7 @@ fn lt1(file: &mut DtxFile, image: &Image, levels: &[Image], template: Option<&Dt
         let what = format!("{} colours reduced to a 256-colour palette (median cut)", quantized.source_colours);
         losses.push(Loss::new("pixels", what));
     }
+    // The template's palette words, or 0 (their meaning is unknown; SHOGO1.DTX has made-up ones).
     let mut palette = template.and_then(|t| t.palette.clone()).unwrap_or_default();
     palette.entries = [Xrgb { x: 0xFF, r: 0, g: 0, b: 0 }; 256];
     for (entry, [r, g, b]) in palette.entries.iter_mut().zip(&quantized.colours) {
@@ -190,6 +244,7 @@ fn lt1(file: &mut DtxFile, image: &Image, levels: &[Image], template: Option<&Dt
     } else {
         file.header.flags &= !FLAG_ALPHA_MASKS;
     }
+    // Without a template: group, mips used, alpha cutoff and average 0, as in most samples.
     file.header.extra_lt1 = Some(template.and_then(|t| t.header.extra_lt1.clone()).unwrap_or_default());
     if let Some(t) = template.filter(|t| t.header.section_count != 0) {
         file.header.section_count = t.header.section_count;

@@ -80,6 +80,18 @@ pub fn decode_bytes(bytes: &[u8], level: usize, options: &TextureOptions) -> Res
     decode(&read(bytes)?, level, options)
 }
 
+/// [`encode_like`] of the file in `template`, and [`write()`]: `image` written back to the
+/// template's format (the template's own bytes when the image is its mip 0, unchanged).
+pub fn encode_like_bytes(
+    image: &Image,
+    options: &TextureOptions,
+    template: &[u8],
+) -> Result<Converted<Vec<u8>>, WriteError> {
+    let template = read(template).map_err(|e| WriteError::Unsupported(format!("the texture to write like: {e}")))?;
+    let Converted { value, losses } = encode_like(image, options, Some(&template))?;
+    Ok(Converted { value: write(&value)?, losses })
+}
+
 /// [`encode`] and [`write()`]: the bytes of a DTX holding `image` with its mips.
 pub fn encode_bytes(image: &Image, options: &TextureOptions) -> Result<Converted<Vec<u8>>, WriteError> {
     let Converted { value, losses } = encode(image, options)?;

@@ -97,6 +97,7 @@ pub fn validate(file: &DtxFile) -> Result<(), ReadError> {
     let sizes_match = |blocks: &[Vec<u8>], want: &[u64]| {
         blocks.len() == want.len() && blocks.iter().zip(want).all(|(b, w)| b.len() as u64 == *w)
     };
+    // No masks: the header must announce none either.
     let masks = file.alpha_masks.as_deref().unwrap_or_default();
     if !sizes_match(&file.mips, &layout.mips) || !sizes_match(masks, &layout.masks) {
         return Err(ReadError::invalid(

@@ -138,3 +138,49 @@ fn encoding_writes_the_variant_asked_for() {
         assert!(relic_dtx::encode_bytes(&image, &bad).is_err(), "{bad:?}");
     }
 }
+
+/// Writing like a template (what `relic convert X.dtx Y.dtx` does): unchanged, the template
+/// itself; edited, the template's version, encoding, mip count and header, its untouched DXT
+/// blocks kept; a v−3 template, which is not written, becomes v−2 with a loss.
+#[test]
+fn encoding_like_a_template_keeps_what_the_options_leave_open() {
+    let auto = TextureOptions::default();
+    let read = |name: &str| relic_dtx::read(&fixture(name)).unwrap();
+    for name in ["v2_pal.dtx", "v2_masks.dtx", "v3_pal.dtx", "v5_bgra.dtx", "v5_dxt1.dtx", "v5_dxt5.dtx"] {
+        let template = read(name);
+        let same = relic_dtx::encode_like(&decode(name, 0), &auto, Some(&template)).unwrap();
+        assert!(same.losses.is_empty(), "{name}: {:?}", same.losses);
+        assert_eq!(relic_dtx::write(&same.value).unwrap(), fixture(name), "{name}");
+    }
+    // Edited DXT1: still v−5 DXT1 with the template's header and mip count; the blocks the edit
+    // left alone keep their bytes.
+    let template = read("v5_dxt1.dtx");
+    let mut image = decode("v5_dxt1.dtx", 0);
+    image.rgba[..4].copy_from_slice(&[1, 2, 3, 255]);
+    let out = relic_dtx::encode_like(&image, &auto, Some(&template)).unwrap().value;
+    assert_eq!((out.header.version, out.bpp()), (-5, Some(relic_dtx::Bpp::Dxt1)));
+    assert_eq!(
+        (out.header.flags, out.header.command, out.mips.len()),
+        (template.header.flags, template.header.command, template.mips.len())
+    );
+    assert_ne!(out.mips[0][..8], template.mips[0][..8], "the edited block");
+    assert_eq!(out.mips[0][8..], template.mips[0][8..], "the others, byte for byte");
+    // Edited v−3: written as v−2, saying so.
+    let mut image = decode("v3_pal.dtx", 0);
+    image.rgba[0] ^= 1;
+    let out = relic_dtx::encode_like(&image, &auto, Some(&read("v3_pal.dtx"))).unwrap();
+    assert_eq!(out.value.header.version, -2);
+    assert!(out.losses.iter().any(|l| l.element == "version"), "{:?}", out.losses);
+    // Asked for another version, the encoding follows it where the template's does not fit.
+    let v5 = relic_dtx::encode_like(
+        &decode("v2_pal.dtx", 0),
+        &TextureOptions { version: Some(5), ..auto },
+        Some(&read("v2_pal.dtx")),
+    )
+    .unwrap()
+    .value;
+    assert_eq!(
+        (v5.header.version, v5.bpp(), v5.mips.len()),
+        (-5, Some(relic_dtx::Bpp::Bgra32), read("v2_pal.dtx").mips.len())
+    );
+}

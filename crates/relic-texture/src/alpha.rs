@@ -25,6 +25,7 @@ pub fn unpack_into(bits: u8, plane: &[u8], rgba: &mut [u8]) {
         match bits {
             1 => plane.get(i / 8).map_or(0, |b| if b >> (i % 8) & 1 == 1 { 255 } else { 0 }),
             4 => plane.get(i / 2).map_or(0, |b| (if i.is_multiple_of(2) { b & 0x0F } else { b >> 4 }) * 17),
+            // Past the plane: alpha 0 (see the module note; the 1- and 4-bit arms do the same).
             _ => plane.get(i).copied().unwrap_or(0),
         }
     };

@@ -1,12 +1,15 @@
 //! BC1–BC3 (DXT1, DXT3, DXT5) blocks: each 4 × 4 pixel block is 8 (BC1) or 16 bytes, blocks
 //! row after row. Blocks are decoded by `bcdec_rs` (a pure-Rust port of bcdec, several times
-//! faster than libsquish's decoder) and encoded by `texpresso` (a pure-Rust port of libsquish's
-//! cluster fit); this module places the 16 pixels of each block into the image, clipping the
-//! blocks that overhang the right and bottom edges.
+//! faster than libsquish's decoder) and encoded exactly where a block decodes to the pixels
+//! (`exact`: DXT decoded and encoded again comes back unchanged), else by `texpresso` (a
+//! pure-Rust port of libsquish's cluster fit); this module places the 16 pixels of each block
+//! into the image, clipping the blocks that overhang the right and bottom edges.
 
 use texpresso::{Algorithm, COLOUR_WEIGHTS_PERCEPTUAL, Format, Params};
 
 use relic_core::convert::Loss;
+
+use crate::exact::{self, Block};
 use relic_core::texture::Image;
 
 /// A block-compressed pixel format.
@@ -68,11 +71,6 @@ pub fn decode_into(bc: Bc, data: &[u8], width: usize, height: usize, out: &mut [
     let size = bc.block_bytes();
     let blocks_wide = width.div_ceil(4);
     let row_bytes = width * 4;
-    let decode_block = |block: &[u8], dst: &mut [u8], pitch: usize| match bc {
-        Bc::Bc1 => bcdec_rs::bc1(block, dst, pitch),
-        Bc::Bc2 => bcdec_rs::bc2(block, dst, pitch),
-        Bc::Bc3 => bcdec_rs::bc3(block, dst, pitch),
-    };
     let mut padded;
     let mut scratch = [0u8; 64];
     for (by, band) in out.chunks_mut(row_bytes * 4).take(height.div_ceil(4)).enumerate() {
@@ -82,6 +80,7 @@ pub fn decode_into(bc: Bc, data: &[u8], width: usize, height: usize, out: &mut [
             let block = match data.get(start..start + size) {
                 Some(block) => block,
                 None => {
+                    // A block cut short (LithTech's `w·h/2` below 4 × 4) or missing: zeros.
                     padded = [0; 16];
                     let tail = data.get(start..).unwrap_or_default();
                     if let Some(dst) = padded.get_mut(..tail.len()) {
@@ -96,10 +95,10 @@ pub fn decode_into(bc: Bc, data: &[u8], width: usize, height: usize, out: &mut [
                 && x + 4 <= width
                 && let Some(dst) = band.get_mut(x * 4..3 * row_bytes + x * 4 + 16)
             {
-                decode_block(block, dst, row_bytes);
+                decode_block(bc, block, dst, row_bytes);
                 continue;
             }
-            decode_block(block, &mut scratch, 16);
+            decode_block(bc, block, &mut scratch, 16);
             let n = (width - x).min(4) * 4;
             for (row, line) in band.chunks_mut(row_bytes).enumerate().take(4) {
                 if let (Some(dst), Some(src)) = (line.get_mut(x * 4..x * 4 + n), scratch.get(row * 16..row * 16 + n)) {
@@ -110,6 +109,17 @@ pub fn decode_into(bc: Bc, data: &[u8], width: usize, height: usize, out: &mut [
     }
 }
 
+/// One block into `dst`, rows `pitch` bytes apart (`dst` holds 4 rows of 4 pixels from its
+/// start).
+#[inline]
+fn decode_block(bc: Bc, block: &[u8], dst: &mut [u8], pitch: usize) {
+    match bc {
+        Bc::Bc1 => bcdec_rs::bc1(block, dst, pitch),
+        Bc::Bc2 => bcdec_rs::bc2(block, dst, pitch),
+        Bc::Bc3 => bcdec_rs::bc3(block, dst, pitch),
+    }
+}
+
 /// Decodes `width × height` pixels of `data` into a new RGBA8 buffer (see [`decode_into`]).
 pub fn decode(bc: Bc, data: &[u8], width: usize, height: usize) -> Vec<u8> {
     let mut out = vec![0u8; width * height * 4];
@@ -117,12 +127,37 @@ pub fn decode(bc: Bc, data: &[u8], width: usize, height: usize) -> Vec<u8> {
     out
 }
 
-/// Encodes `width × height` RGBA8 pixels as whole blocks ([`Bc::image_bytes`]) with libsquish's
-/// iterative cluster fit and perceptual colour weights (the single-pass cluster fit turned a
-/// four-colour gradient of PARTNER_DANCIN.DTX into one flat colour, an error of 57; the iterative
-/// fit's worst there is 6, at about the same speed). BC1 makes pixels with alpha below 128 transparent
-/// (3-colour blocks) and drops the rest of the alpha.
+/// What [`encode_like`] knows beyond the pixels.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Like<'a> {
+    /// The blocks the pixels were decoded from (the same variant and size): a block that still
+    /// decodes to its pixels is kept byte for byte.
+    pub blocks: Option<&'a [u8]>,
+    /// BC1 read back opaque (a BLP DXT1 of alpha depth 0 forces alpha to 255): index 3 of a
+    /// 3-colour block may then stand for opaque black.
+    pub opaque: bool,
+}
+
+/// Encodes `width × height` RGBA8 pixels as whole blocks ([`Bc::image_bytes`]), block by block
+/// (see [`encode_like`]). BC1 makes pixels with alpha below 128 transparent (3-colour blocks) and
+/// drops the rest of the alpha.
 pub fn encode(bc: Bc, rgba: &[u8], width: usize, height: usize) -> Vec<u8> {
+    encode_like(bc, rgba, width, height, Like::default())
+}
+
+/// [`encode`], each block the first of:
+///
+/// 1. the block of `like.blocks` at its place, if it still decodes to the pixels (an unedited
+///    block of an edited texture keeps its bytes);
+/// 2. the block that decodes to the pixels exactly, if there is one (a block decoded from DXT
+///    finds its own end points: an unedited texture comes back pixel for pixel);
+/// 3. libsquish's iterative cluster fit with perceptual colour weights (the single-pass cluster
+///    fit turned a four-colour gradient of PARTNER_DANCIN.DTX into one flat colour, an error of
+///    57; the iterative fit's worst there is 6, at about the same speed).
+///
+/// Blocks overhanging the right and bottom edges are fitted to the pixels inside.
+pub fn encode_like(bc: Bc, rgba: &[u8], width: usize, height: usize, like: Like<'_>) -> Vec<u8> {
+    let size = bc.block_bytes();
     let mut out = vec![0u8; bc.image_bytes(width as u64, height as u64) as usize];
     let params = Params {
         algorithm: Algorithm::IterativeClusterFit,
@@ -132,7 +167,34 @@ pub fn encode(bc: Bc, rgba: &[u8], width: usize, height: usize) -> Vec<u8> {
     if width == 0 || height == 0 || rgba.len() < width * height * 4 {
         return out;
     }
-    bc.format().compress(rgba, width, height, params, &mut out);
+    let blocks_wide = width.div_ceil(4);
+    for (k, dst) in out.chunks_exact_mut(size).enumerate() {
+        let (bx, by) = (k % blocks_wide * 4, k / blocks_wide * 4);
+        let mut pixels: Block = [[0; 4]; 16];
+        let mut mask = 0u32;
+        for (i, pixel) in pixels.iter_mut().enumerate() {
+            let (x, y) = (bx + i % 4, by + i / 4);
+            let at = (y * width + x) * 4;
+            if let Some(p) = rgba.get(at..at + 4).filter(|_| x < width && y < height) {
+                pixel.copy_from_slice(p);
+                mask |= 1 << i;
+            }
+        }
+        let kept = like.blocks.and_then(|b| b.get(k * size..(k + 1) * size)).filter(|old| {
+            let mut again = [0u8; 64];
+            decode_block(bc, old, &mut again, 16);
+            let opaque = like.opaque && bc == Bc::Bc1;
+            again.chunks_exact(4).zip(&pixels).enumerate().all(|(i, (q, p))| match *q {
+                [r, g, b, a] => mask >> i & 1 == 0 || [r, g, b, if opaque { 255 } else { a }] == *p,
+                _ => false,
+            })
+        });
+        if let Some(old) = kept {
+            dst.copy_from_slice(old);
+        } else if !exact::block(bc, &pixels, mask, like.opaque, dst) {
+            bc.format().compress_block_masked(pixels, mask, params, dst);
+        }
+    }
     out
 }
 
@@ -187,6 +249,19 @@ mod tests {
         assert_eq!(px, [0, 0, 0, 255].repeat(4));
         assert_eq!(Bc::Bc1.image_bytes(1, 1), 8);
         assert_eq!(Bc::Bc3.image_bytes(256, 128), 32768);
+    }
+
+    #[test]
+    fn blocks_of_the_source_are_kept_and_decoded_blocks_found_again() {
+        // An 8 × 4 image of two blocks; the second edited after decoding.
+        let source = [RED_BLUE, [0x00, 0xF8, 0x1F, 0x00, 0x1B, 0x1B, 0x1B, 0x1B]].concat();
+        let mut pixels = decode(Bc::Bc1, &source, 8, 4);
+        assert_eq!(encode(Bc::Bc1, &pixels, 8, 4), source, "unedited: the same bytes");
+        pixels[16..20].copy_from_slice(&[10, 200, 30, 255]);
+        let like = Like { blocks: Some(&source), opaque: false };
+        let again = encode_like(Bc::Bc1, &pixels, 8, 4, like);
+        assert_eq!(again[..8], source[..8], "the unedited block is kept");
+        assert_ne!(again[8..], source[8..]);
     }
 
     #[test]

@@ -1,8 +1,9 @@
 //! Pixel codecs shared by the texture format crates (`relic-blp`, `relic-dtx`): what they decode
 //! and encode alike, kept once.
 //!
-//! * [`bc`]: BC1–BC3 (DXT1/3/5) blocks, decoded and encoded by the `texpresso` crate (a port of
-//!   libsquish), laid out row by row here.
+//! * [`bc`]: BC1–BC3 (DXT1/3/5) blocks, decoded by `bcdec_rs`, encoded exactly where a block
+//!   decodes to the pixels (`exact`) and by `texpresso` (a port of libsquish) elsewhere, laid out
+//!   row by row here.
 //! * [`alpha`]: alpha planes of 1, 4 or 8 bits per pixel (BLP, DTX v−2 masks).
 //! * [`mips`]: the box filter that makes each mip level from the one above.
 //! * [`quantize`]: reduction to a 256-colour palette (exact when the image has at most 256
@@ -18,6 +19,7 @@ pub mod alpha;
 pub mod bc;
 #[cfg(feature = "verify")]
 pub mod checks;
+mod exact;
 pub mod mips;
 pub mod quantize;
 

@@ -6,7 +6,8 @@ use relic_core::texture::Image;
 /// Size of level `level` of a `width × height` image: `max(1, side >> level)` (BLP's rule,
 /// specs/textures.md §2.2; DTX's `side >> level` where that is not 0).
 pub fn level_size(width: u32, height: u32, level: u32) -> (u32, u32) {
-    let shrink = |side: u32| side.checked_shr(level).unwrap_or(0).max(1);
+    // Every level keeps at least one pixel, however far it is shifted.
+    let shrink = |side: u32| if level >= u32::BITS { 1 } else { (side >> level).max(1) };
     (shrink(width), shrink(height))
 }
 

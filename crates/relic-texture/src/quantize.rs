@@ -36,10 +36,14 @@ type Histogram = Vec<([u8; 3], u64)>;
 
 /// The channel with the widest range in `colours`, and that range weighted by the pixels.
 fn widest(colours: &[([u8; 3], u64)]) -> (usize, u64) {
+    let (mut lo, mut hi) = ([u8::MAX; 3], [0u8; 3]);
+    for (c, _) in colours {
+        lo.iter_mut().zip(c).for_each(|(l, v)| *l = (*l).min(*v));
+        hi.iter_mut().zip(c).for_each(|(h, v)| *h = (*h).max(*v));
+    }
     let mut best = (0, 0);
-    for channel in 0..3 {
-        let values = colours.iter().map(|(c, _)| c.get(channel).copied().unwrap_or(0));
-        let range = u64::from(values.clone().max().unwrap_or(0) - values.min().unwrap_or(0));
+    for (channel, (l, h)) in lo.into_iter().zip(hi).enumerate() {
+        let range = u64::from(h.saturating_sub(l));
         if range > best.1 {
             best = (channel, range);
         }
@@ -79,10 +83,11 @@ fn median_cut(histogram: Histogram) -> Vec<[u8; 3]> {
         .iter()
         .map(|b| {
             let total: u64 = b.iter().map(|(_, n)| n).sum::<u64>().max(1);
-            std::array::from_fn(|k| {
-                let sum: u64 = b.iter().map(|(c, n)| u64::from(c.get(k).copied().unwrap_or(0)) * n).sum();
-                ((sum + total / 2) / total) as u8
-            })
+            let mut sums = [0u64; 3];
+            for (c, n) in b {
+                sums.iter_mut().zip(c).for_each(|(s, v)| *s += u64::from(*v) * n);
+            }
+            sums.map(|sum| ((sum + total / 2) / total) as u8)
         })
         .collect()
 }

@@ -63,11 +63,15 @@ pub fn read_image(path: &Path, bytes: &[u8], options: &TextureOptions) -> Result
         return Err(crate::registry::Registry::builtin().not_read(path, bytes));
     };
     let codec = entry.texture.ok_or_else(|| crate::registry::Registry::builtin().not_read(path, bytes))?;
+    with_input(path, bytes, |input| (codec.decode)(input, 0, options)).map_err(|e| Error::read(path, e))
+}
+
+/// Runs `f` on the [`Input`] of the file `path` holding `bytes`.
+fn with_input<T>(path: &Path, bytes: &[u8], f: impl FnOnce(&Input<'_>) -> T) -> T {
     let siblings = FolderSiblings::of(path);
     // A path without a file name: the empty name, which Input::name means as unknown.
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let input = Input { bytes, name: &name, siblings: &siblings };
-    (codec.decode)(&input, 0, options).map_err(|e| Error::read(path, e))
+    f(&Input { bytes, name: &name, siblings: &siblings })
 }
 
 /// `image` as the bytes of `target`; what the target cannot hold comes back as losses.
@@ -91,6 +95,10 @@ pub fn write_image(
 /// Converts the texture file `input` (its `bytes`) to `target`: mip 0 through RGBA8, every mip
 /// of the target made from it. A PNG written from a texture whose alpha is the same everywhere
 /// (DTX 32-bit skins store 0 there: not opacity) is made opaque, with a loss saying so.
+///
+/// A texture written to its own format is encoded like itself (`TextureCodec::encode_like`):
+/// what `options` leave open (encoding `Auto`, version and mips `None`) is the input's, and an
+/// input asked for nothing it is not comes back byte for byte — version, encoding, mips, flags.
 pub fn convert_texture(
     input: &Path,
     bytes: &[u8],
@@ -114,7 +122,17 @@ pub fn convert_texture(
             format!("every texel had alpha {alpha} (not opacity in this file): written opaque"),
         ));
     }
-    let mut written = write_image(&image, target, options, out)?;
+    let own = match target {
+        TextureTarget::Format(entry) => {
+            formats::detect(bytes).filter(|(found, _)| found.name == entry.name).and_then(|(found, _)| found.texture)
+        }
+        TextureTarget::Png => None,
+    };
+    let mut written = match own {
+        Some(codec) => with_input(input, bytes, |template| (codec.encode_like)(&image, options, template))
+            .map_err(|source| Error::Write { file: out.to_path_buf(), source })?,
+        None => write_image(&image, target, options, out)?,
+    };
     losses.append(&mut written.losses);
     Ok(Converted { value: written.value, losses })
 }

@@ -8,7 +8,6 @@ use super::palette::Palette;
 
 /// Byte offsets of the BLP1 header fields (for error messages).
 pub(crate) mod at {
-    pub(crate) const CONTENT: u64 = 0x04;
     pub(crate) const ALPHA_BITS: u64 = 0x08;
     pub(crate) const WIDTH: u64 = 0x0C;
     pub(crate) const MIP_OFFSETS: u64 = 0x1C;

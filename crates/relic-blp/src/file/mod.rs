@@ -63,7 +63,21 @@ impl Pixels {
         }
     }
 
-    /// Bytes a `width × height` level needs.
+    /// The fewest bytes a `width × height` level may be stored in: [`Pixels::level_bytes`],
+    /// except DXT levels with a side under 4 texels, which Blizzard's writer stores with
+    /// `⌊w/4⌋·⌊h/4⌋` blocks, at least 1 (e.g. a 16 × 2 level in 1 block, not 4; ~3.5 % of the
+    /// WoW 1.12 and 2.4.3 interface BLPs). [`crate::decode`] fills the texels without a block.
+    pub fn least_level_bytes(&self, width: u32, height: u32) -> u64 {
+        match self {
+            Pixels::Dxt { bc, .. } => {
+                let blocks = (u64::from(width) / 4 * (u64::from(height) / 4)).max(1);
+                blocks * bc.block_bytes() as u64
+            }
+            _ => self.level_bytes(width, height),
+        }
+    }
+
+    /// Bytes a `width × height` level needs (DXT: whole blocks covering it).
     pub fn level_bytes(&self, width: u32, height: u32) -> u64 {
         let pixels = u64::from(width) * u64::from(height);
         match self {

@@ -151,6 +151,12 @@ pub type DecodeTexture = fn(&Input<'_>, usize, &TextureOptions) -> Result<Image,
 /// Encodes RGBA8 as a texture file (every mip made from the image).
 pub type EncodeTexture = fn(&Image, &TextureOptions) -> Result<Converted<Vec<u8>>, WriteError>;
 
+/// Encodes RGBA8 as a texture file of the format of `template` (the file the image was decoded
+/// from): what `options` leave open (encoding `Auto`, version and mips `None`) is the template's,
+/// and an image equal to the template's level 0, asked for nothing else, gives the template's
+/// own bytes (its mips and header fields as they were).
+pub type EncodeTextureLike = fn(&Image, &TextureOptions, &Input<'_>) -> Result<Converted<Vec<u8>>, WriteError>;
+
 /// Decoding and encoding textures.
 #[derive(Debug, Clone, Copy)]
 pub struct TextureCodec {
@@ -158,6 +164,8 @@ pub struct TextureCodec {
     pub decode: DecodeTexture,
     /// RGBA8 → file.
     pub encode: EncodeTexture,
+    /// RGBA8 → file, shaped like a file of the format (a texture written back to its own format).
+    pub encode_like: EncodeTextureLike,
 }
 
 /// Runs the format's own checks on one file (`cargo xtask corpus`).

@@ -114,7 +114,8 @@ impl DtxHeader {
 
     /// Size of mip `level`: `(width >> level) × (height >> level)`.
     pub fn mip_size(&self, level: usize) -> (u32, u32) {
-        let shift = |side: u16| u32::from(side).checked_shr(level as u32).unwrap_or(0);
+        // A shift past the side's bits leaves nothing, as LithTech's `width >> level` does.
+        let shift = |side: u16| if level >= 16 { 0 } else { u32::from(side) >> level };
         (shift(self.width), shift(self.height))
     }
 

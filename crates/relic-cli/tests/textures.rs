@@ -1,0 +1,141 @@
+//! `relic convert` of textures (issue 28 §4): a texture written to its own format, asked for
+//! nothing else, comes back byte for byte — every fixture and every corpus texture (BLP1 JPEG,
+//! palettized, DXT and raw BLP2, DTX v−2 palettized, v−5 32-bit and DXT) —; asked for a change,
+//! it gets that change and keeps the rest; from PNG the options are honoured and the defaults are
+//! the ones `--help` gives.
+
+// Test helpers may unwrap and index: a failure is a failed test.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use relic_core::texture::TextureOptions;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn run(args: &[&Path]) -> std::process::Output {
+    Command::cargo_bin("relic").unwrap().args(args).output().unwrap()
+}
+
+/// `relic info` of `file` as one line per fact.
+fn info(file: &Path) -> String {
+    let out = run(&[Path::new("info"), file]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// The value of `key` in [`info`].
+fn fact(info: &str, key: &str) -> String {
+    info.lines()
+        .find_map(|l| l.trim().strip_prefix(key).filter(|rest| rest.starts_with(' ')))
+        .map(|v| v.trim().to_string())
+        .unwrap_or_else(|| panic!("no {key} in {info}"))
+}
+
+/// Every texture under `dir` (BLP or DTX by extension) that relic decodes.
+fn textures(dir: &Path) -> Vec<(String, PathBuf)> {
+    let mut out = Vec::new();
+    for ext in ["blp", "dtx"] {
+        for (rel, bytes) in relic_testkit::files_with_extension(dir, ext) {
+            let path = dir.join(&rel);
+            if !rel.contains("hostile") && relic::read_image(&path, &bytes, &TextureOptions::default()).is_ok() {
+                out.push((rel, path));
+            }
+        }
+    }
+    out
+}
+
+fn same_format_is_byte_identical(files: &[(String, PathBuf)], at_least: usize) {
+    let tmp = tempfile::tempdir().unwrap();
+    for (rel, path) in files {
+        let ext = path.extension().unwrap().to_string_lossy().into_owned();
+        let out_path = tmp.path().join(format!("copy.{ext}"));
+        let out = run(&[Path::new("convert"), path, &out_path, Path::new("--force")]);
+        assert!(out.status.success(), "{rel}: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.stderr.is_empty(),
+            "{rel}: an unchanged texture loses nothing: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(std::fs::read(&out_path).unwrap() == std::fs::read(path).unwrap(), "{rel}: not byte-identical");
+    }
+    assert!(files.len() >= at_least, "{} textures", files.len());
+}
+
+#[test]
+fn every_fixture_texture_converts_to_its_own_format_byte_for_byte() {
+    let mut files = textures(&root().join("fixtures/blp"));
+    files.extend(textures(&root().join("fixtures/dtx")));
+    same_format_is_byte_identical(&files, 25);
+}
+
+#[test]
+fn every_corpus_texture_converts_to_its_own_format_byte_for_byte() {
+    let Some(corpus) = relic_testkit::corpus_dir("every_corpus_texture_converts_to_its_own_format_byte_for_byte")
+    else {
+        return;
+    };
+    let files = textures(&corpus);
+    for kind in
+        ["blp1/", "blp/pala8", "blp/dxt5", "blp/raw", "dtx/SHOGO1", "dtx/Sreddr1", "dtx/hero_thief", "dtx/PARTNER"]
+    {
+        assert!(files.iter().any(|(rel, _)| rel.starts_with(kind)), "{kind}");
+    }
+    same_format_is_byte_identical(&files, 40);
+}
+
+#[test]
+fn a_change_asked_for_is_made_and_the_rest_kept() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("out.dtx");
+    // A one-mip v−2 file to DXT5: v−5 (v−2 holds no DXT), its one mip kept.
+    let shogo = root().join("fixtures/dtx/v2_pal.dtx");
+    let before = info(&shogo);
+    let conv = run(&[Path::new("convert"), &shogo, &out, Path::new("--encoding"), Path::new("dxt5")]);
+    assert!(conv.status.success(), "{}", String::from_utf8_lossy(&conv.stderr));
+    let after = info(&out);
+    assert_eq!(fact(&after, "pixels"), "DXT5");
+    assert!(after.contains("dtx v5"), "{after}");
+    assert_eq!(fact(&after, "mips"), fact(&before, "mips"));
+    // A BLP2 DXT1 with --mips 2: DXT1 kept, two levels.
+    let blp = root().join("fixtures/blp/dxt1.blp");
+    let out = tmp.path().join("out.blp");
+    let conv = run(&[Path::new("convert"), &blp, &out, Path::new("--mips"), Path::new("2")]);
+    assert!(conv.status.success(), "{}", String::from_utf8_lossy(&conv.stderr));
+    let after = info(&out);
+    assert_eq!((fact(&after, "pixels"), fact(&after, "levels")), ("DXT1 a0".to_string(), "2".to_string()));
+}
+
+/// An output name, the options, and the facts `relic info` must then give.
+type Case = (&'static str, &'static [&'static str], &'static [(&'static str, &'static str)]);
+
+#[test]
+fn from_png_the_options_are_honoured_and_the_defaults_documented() {
+    let tmp = tempfile::tempdir().unwrap();
+    let png = tmp.path().join("skin.png");
+    let conv = run(&[Path::new("convert"), &root().join("fixtures/blp/dxt5.blp"), &png]);
+    assert!(conv.status.success(), "{}", String::from_utf8_lossy(&conv.stderr));
+    let cases: [Case; 4] = [
+        ("a.dtx", &[], &[("pixels", "BPP_32"), ("mips", "4")]),
+        ("b.dtx", &["--version", "2", "--encoding", "palettized", "--mips", "1"], &[("pixels", "8P"), ("mips", "1")]),
+        ("c.blp", &[], &[("pixels", "DXT5"), ("levels", "5")]),
+        ("d.blp", &["--encoding", "dxt3", "--mips", "3"], &[("pixels", "DXT3"), ("levels", "3")]),
+    ];
+    for (name, args, want) in cases {
+        let out = tmp.path().join(name);
+        let mut all: Vec<&Path> = vec![Path::new("convert"), &png, &out];
+        all.extend(args.iter().map(Path::new));
+        let conv = run(&all);
+        assert!(conv.status.success(), "{name}: {}", String::from_utf8_lossy(&conv.stderr));
+        let got = info(&out);
+        for (key, value) in want {
+            assert_eq!(fact(&got, key), *value, "{name}: {got}");
+        }
+    }
+    let out = run(&[Path::new("convert"), &png, &tmp.path().join("e.png"), Path::new("--mips"), Path::new("2")]);
+    assert_eq!(out.status.code(), Some(2), "--mips on a PNG output is bad usage");
+}
