@@ -192,7 +192,10 @@ pub(super) fn build_animations(
         });
         // A clip a tool baked (Blender keys every frame) goes back to the stored key times while
         // they still carry it (`resample`).
-        let rekeyed = stored.and_then(|s| super::resample::rekeyed_or_noted(anim, &s.times, losses));
+        let rekeyed = stored.and_then(|s| {
+            let own = key_times(anim, &[], &mut Vec::new());
+            super::resample::rekeyed_or_noted(anim, &own, &s.times, losses)
+        });
         let anim = rekeyed.as_ref().unwrap_or(anim);
         let element = || format!("animations[{a}] {:?}", anim.name);
         let tracks = bone_tracks(model, anim, losses);

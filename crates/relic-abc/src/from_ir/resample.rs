@@ -73,14 +73,16 @@ pub(crate) fn rekeyed(anim: &Animation, stored: &[u32]) -> Option<Animation> {
     Some(out)
 }
 
-/// The clip back at its stored key times (ms) when a tool baked it (its own key times differ),
-/// or `None` where it needs nothing or cannot be fitted — the latter with a note: the file's key
-/// times are then lost and the tool's keys written.
-pub(crate) fn rekeyed_or_noted(anim: &Animation, stored: &[u32], losses: &mut Vec<Loss>) -> Option<Animation> {
-    if stored.is_empty()
-        || anim.channels.is_empty()
-        || super::animation::key_times(anim, &[], &mut Vec::new()) == stored
-    {
+/// The clip back at its stored key times (ms) when a tool baked it (its own key times, `own`,
+/// differ), or `None` where it needs nothing or cannot be fitted — the latter with a note: the
+/// file's key times are then lost and the tool's keys written.
+pub(crate) fn rekeyed_or_noted(
+    anim: &Animation,
+    own: &[u32],
+    stored: &[u32],
+    losses: &mut Vec<Loss>,
+) -> Option<Animation> {
+    if stored.is_empty() || anim.channels.is_empty() || own == stored {
         return None;
     }
     let fitted = rekeyed(anim, stored);

@@ -5,9 +5,9 @@ use relic_core::frame::Frame;
 use relic_core::math;
 use relic_core::model::{Aabb, Animation, Model, Transform};
 
+use super::boxes::{Boxes, Stale};
 use super::deformation::Deformation;
 use super::geometry::Geo;
-use super::{Boxes, Stale};
 use crate::extras::V6Extras;
 use crate::file::common::len_string;
 use crate::file::{NodeKey, V6Animation, V6Keyframe, V6Node, V6NodeAnim};
@@ -66,7 +66,7 @@ pub(super) fn build_nodes(
 
 /// A v6 animation: every node keyed at every key time. Key boxes and the clip box come from the
 /// model when `boxes` says so (and it has them); the others are left empty (all zero) and listed
-/// in the [`Stale`] value, for [`super::recompute_boxes`].
+/// in the [`Stale`] value, for [`super::boxes::recompute_boxes`].
 #[allow(clippy::too_many_arguments)]
 pub(super) fn build_animation(
     model: &Model,
