@@ -52,7 +52,7 @@ pub fn read(bytes: &[u8]) -> Result<AbcFile, ReadError> {
         None => Err(ReadError::new(
             0,
             ReadErrorKind::BadMagic {
-                found: format!("{:02x?}", bytes.get(..8.min(bytes.len())).unwrap_or_default()),
+                found: format!("{:02x?}", bytes.iter().take(8).collect::<Vec<_>>()),
                 expected: "06 00 \"Header\" (a LithTech ABC section header)".into(),
             },
         )),

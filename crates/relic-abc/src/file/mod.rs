@@ -23,6 +23,7 @@ pub(crate) mod v6;
 pub use animation::{Animation, Animations, KeyCountForm, Keyframe, Tracks, V13Key, V13Track};
 pub use child_models::{ChildModel, ChildModels, SelfEntry};
 pub use common::{NodeKey, UnknownSection};
+pub(crate) use header::lod_distance;
 pub use header::{Header, HeaderCounts};
 pub use nodes::{Node, Nodes, WeightSet};
 pub use pieces::{Face, FaceCorner, Piece, PieceLod, Pieces, Vertex, Weight};

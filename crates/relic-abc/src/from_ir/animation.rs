@@ -200,7 +200,7 @@ pub(super) fn build_animations(
         let element = || format!("animations[{a}] {:?}", anim.name);
         let tracks = bone_tracks(model, anim, losses);
         // A clip without channels (a file without nodes) keeps its key times in the extras.
-        let stored_times = stored.filter(|_| anim.channels.is_empty()).map(|s| s.times.as_slice()).unwrap_or_default();
+        let stored_times = stored.filter(|_| anim.channels.is_empty()).map_or(&[][..], |s| s.times.as_slice());
         let extra: Vec<f32> = stored_times.iter().map(|&t| seconds(t)).collect();
         let mut times = key_times(anim, &extra, losses);
         // Keys a tool baked are reduced, unless they are the clip's stored key times (a clip as
@@ -222,6 +222,7 @@ pub(super) fn build_animations(
         let mut commands = key_commands(anim, losses);
         let keyframes: Vec<Keyframe> = times
             .iter()
+            // A key without an event has the empty command string, as the files store it.
             .map(|&t| Keyframe { time: t, command: len_string(&commands.remove(&t).unwrap_or_default()) })
             .collect();
         let mut transforms = Vec::with_capacity(sk.nodes.len() * times.len());
@@ -268,15 +269,16 @@ pub(super) fn build_animations(
 fn v13_tracks(transforms: Vec<NodeKey>, stored: Option<&AnimExtras>, nodes: usize, keys: usize) -> Tracks {
     let prefixes = stored.map(|s| s.node_prefixes.as_slice()).filter(|p| p.len() == nodes);
     let extras = stored.map(|s| s.key_extras.as_slice()).filter(|e| e.len() == transforms.len());
+    // Without stored ones, a key's 8 extra bytes are zeros (abc.md §4.5: zeros in every known
+    // file) and a track's prefix is −1.
+    let mut keyed = transforms
+        .iter()
+        .enumerate()
+        .map(|(i, &transform)| V13Key { transform, extra: extras.and_then(|e| e.get(i)).copied().unwrap_or_default() });
     let v13 = (0..nodes)
         .map(|n| V13Track {
             prefix: prefixes.and_then(|p| p.get(n)).copied().unwrap_or(-1),
-            keys: (n * keys..(n + 1) * keys)
-                .map(|i| V13Key {
-                    transform: transforms.get(i).copied().unwrap_or_default(),
-                    extra: extras.and_then(|e| e.get(i)).copied().unwrap_or_default(),
-                })
-                .collect(),
+            keys: keyed.by_ref().take(keys).collect(),
         })
         .collect();
     Tracks { transforms: Vec::new(), v13 }

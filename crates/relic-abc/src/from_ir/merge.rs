@@ -55,7 +55,8 @@ pub(crate) fn references(x: &LodExtras, binds: &[Mat4], frame: Frame) -> Vec<Opt
         .collect()
 }
 
-/// Each file vertex's stored weights.
+/// Each file vertex's stored weights (extras `to_ir` made, or checked by
+/// [`LodExtras::inconsistency`]: the counts add up to the weights, so no slice falls short).
 fn per_vertex_weights(x: &LodExtras) -> impl Iterator<Item = &[crate::file::Weight]> {
     let mut start = 0usize;
     x.weight_counts.iter().map(move |&count| {
@@ -143,7 +144,7 @@ fn near(grid: &HashMap<[i64; 3], Vec<u32>>, p: [f32; 3]) -> impl Iterator<Item =
     let [x, y, z] = cell(p);
     (0..27i64).flat_map(move |d| {
         let key = [x + d % 3 - 1, y + (d / 3) % 3 - 1, z + d / 9 - 1];
-        grid.get(&key).map(Vec::as_slice).unwrap_or_default().iter().copied()
+        grid.get(&key).into_iter().flatten().copied()
     })
 }
 
@@ -250,6 +251,7 @@ pub(crate) fn uv_seams(mesh: &Mesh, normals: &[[f32; 3]]) -> Matched {
         for inf in mesh.skin.vertex(v) {
             key.extend([inf.bone, inf.weight.to_bits()]);
         }
+        // One normal per vertex (the mesh's, or computed for it).
         let normal = normals.get(v).copied().unwrap_or_default();
         let group = groups.entry(key).or_default();
         let same = group.iter().copied().find(|&f| {

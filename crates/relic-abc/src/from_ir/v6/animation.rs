@@ -36,6 +36,7 @@ pub(super) fn build_nodes(
     }
     let mut out = Vec::with_capacity(sk.nodes.len());
     for (i, (&children, bounds)) in sk.child_counts.iter().zip(boxes).enumerate() {
+        // A node without deformed vertices has an empty list (flag 4 unset).
         let md_vertices = md.md_vertices.get(i).cloned().unwrap_or_default();
         let deform = if md_vertices.is_empty() { 0 } else { 4 };
         let stored = fits.and_then(|x| x.nodes.get(i));
@@ -119,6 +120,7 @@ pub(super) fn build_animation(
             time: t,
             bounds_min,
             bounds_max,
+            // A key without an event has the empty frame string, as the files store it.
             frame_string: len_string(&commands.remove(&t).unwrap_or_default()),
         });
     }
@@ -136,6 +138,7 @@ pub(super) fn build_animation(
                     }
                 })
                 .collect(),
+            // No deformed vertices: no vertex frames.
             vertex_frames: md.frames.get(a).and_then(|f| f.get(n)).cloned().unwrap_or_default(),
             scale: md.quantization.get(a).and_then(|q| q.get(n)).map_or([1.0; 3], |q| q[0]),
             translation: md.quantization.get(a).and_then(|q| q.get(n)).map_or([0.0; 3], |q| q[1]),
