@@ -89,7 +89,7 @@ fn originals(dir: &Path, work: &Path, known: &mut Vec<relic_testkit::KnownFailur
         // The record of the game file, as `relic convert` carries it into the glTF.
         model.original = relic::open(&path).ok().and_then(|o| o.model.original);
         let glb = work.join(format!("{}.glb", out.len()));
-        let textures = crate::gltf_validator::game_textures(&path);
+        let textures = crate::textured::game_textures(&path);
         let options = ConvertOptions { textures: Some(std::sync::Arc::new(textures)), ..ConvertOptions::default() };
         let exported = relic::convert(&model, Target::Glb, &glb, &options).map_err(|e| format!("{rel}: {e}"))?;
         for (file, bytes) in &exported.value {

@@ -30,6 +30,7 @@ mod gltf_validator;
 mod known;
 mod man;
 mod public_api;
+mod textured;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;

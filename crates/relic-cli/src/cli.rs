@@ -168,10 +168,14 @@ pub struct CommonArgs {
     /// (1 body, 2 cape, 6 hair, 8 fur, 11–13 creature skins; repeatable: --texture 11=skin.blp).
     #[arg(long = "texture", value_name = "TYPE=FILE", value_parser = parse_replaceable)]
     pub replaceable: Vec<(u32, PathBuf)>,
-    /// The file for a LithTech skin slot, slot 0 first (repeatable: --skin body.dtx --skin
-    /// head.dtx); default: SKINS/NAME.DTX and SKINS/NAME_HEAD.DTX beside the MODELS folder.
-    #[arg(long = "skin", value_name = "FILE")]
-    pub skins: Vec<PathBuf>,
+    /// The file for a LithTech skin slot (a piece's material index; LithTech models name no
+    /// texture). Repeatable: --skin body.dtx --skin head.dtx fill slots 0 and 1; --skin 1=FILE
+    /// names the slot. Given files win; without them, as the games lay out their files, slot 0 is
+    /// SKINS/NAME.DTX and slot 1 SKINS/NAME_HEAD.DTX in the SKINS folder beside the MODELS folder
+    /// above the model, then beside the model (NAME: the model's file name, also without a
+    /// trailing _MULTI; any case). A slot found nowhere is a note.
+    #[arg(long = "skin", value_name = "[SLOT=]FILE", value_parser = parse_skin)]
+    pub skins: Vec<(Option<u32>, PathBuf)>,
     /// A folder of PNG/JPEG versions of the textures, matched by game path or file name
     /// (repeatable).
     #[arg(long, value_name = "DIR")]
@@ -188,10 +192,39 @@ impl CommonArgs {
         relic::textures::TextureSearch {
             data: self.data.clone(),
             replaceable: self.replaceable.clone(),
-            skins: self.skins.clone(),
+            skins: skin_slots(&self.skins),
             image_dirs: self.textures.clone(),
         }
     }
+}
+
+/// `head.dtx` → (None, head.dtx); `1=head.dtx` → (Some(1), head.dtx).
+fn parse_skin(text: &str) -> Result<(Option<u32>, PathBuf), String> {
+    match text.split_once('=') {
+        Some((slot, file)) if !slot.is_empty() && slot.bytes().all(|b| b.is_ascii_digit()) => {
+            let slot: u32 = slot.parse().map_err(|_| format!("{slot:?} is not a skin slot number"))?;
+            if file.is_empty() {
+                return Err("expected a file after SLOT=".into());
+            }
+            Ok((Some(slot), PathBuf::from(file)))
+        }
+        _ => Ok((None, PathBuf::from(text))),
+    }
+}
+
+/// Skin files by slot: a named slot as named, the others slot 0, 1, … in the order given.
+fn skin_slots(skins: &[(Option<u32>, PathBuf)]) -> Vec<(u32, PathBuf)> {
+    let mut next = 0u32;
+    skins
+        .iter()
+        .map(|(slot, file)| match slot {
+            Some(s) => (*s, file.clone()),
+            None => {
+                next += 1;
+                (next - 1, file.clone())
+            }
+        })
+        .collect()
 }
 
 /// `11=skin.blp` → (11, skin.blp).

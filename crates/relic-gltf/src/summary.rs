@@ -187,6 +187,10 @@ pub struct Expectation {
     pub triangles: usize,
     /// Actions: one per clip for the armature, plus one per (clip, mesh) with morph weights.
     pub actions: usize,
+    /// Images: one per distinct texture file the export's texture source finds for the
+    /// materials of the exported meshes (the textures found, each embedded once).
+    #[serde(default)]
+    pub images: usize,
 }
 
 /// The counts Blender should show after importing the export of `model` with `options`.
@@ -233,5 +237,29 @@ pub fn expectation(model: &Model, options: &ExportOptions) -> Expectation {
         };
         actions += usize::from(skeletal) + morph_meshes;
     }
-    Expectation { bones: model.bones.len(), meshes: meshes.len(), vertices, triangles, actions }
+    let images = images(model, options, &meshes);
+    Expectation { bones: model.bones.len(), meshes: meshes.len(), vertices, triangles, actions, images }
+}
+
+/// The distinct texture files the export embeds for the materials of `meshes` (asked as the
+/// export asks: [`crate::export::base_texture`], one lookup per material).
+fn images(model: &Model, options: &ExportOptions, meshes: &[&relic_core::model::Mesh]) -> usize {
+    let Some(source) = &options.textures else { return 0 };
+    let mut materials: Vec<usize> = meshes.iter().filter_map(|m| m.material).collect();
+    materials.sort_unstable();
+    materials.dedup();
+    let mut keys = std::collections::HashSet::new();
+    for m in materials {
+        let Ok(Some((texture, _))) = crate::export::base_texture(model, m) else { continue };
+        if let crate::textures::Lookup::Found(found) = source.lookup(m, 0, texture) {
+            let embeddable = match &found.data {
+                crate::textures::ImageData::Rgba(image) => crate::textures::png_encodable(image).is_ok(),
+                _ => true,
+            };
+            if embeddable {
+                keys.insert(found.key);
+            }
+        }
+    }
+    keys.len()
 }
