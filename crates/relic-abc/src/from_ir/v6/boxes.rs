@@ -27,8 +27,9 @@ pub(super) struct Stale {
     pub(super) clip: bool,
 }
 
+/// A key box that states nothing ([`Aabb::is_unset`]): left out of the model box.
 pub(super) fn is_empty_box(min: [f32; 3], max: [f32; 3]) -> bool {
-    min == [0.0; 3] && max == [0.0; 3]
+    Aabb { min, max }.is_unset()
 }
 
 /// Fills the stale boxes: the written file is mapped to the model and posed by relic-anim at each
