@@ -70,6 +70,7 @@ pub mod summary;
 
 mod bake;
 mod deflate;
+mod faces;
 mod keys;
 mod naming;
 mod read;

@@ -182,8 +182,8 @@ pub struct Expectation {
     pub meshes: usize,
     /// Vertices over all mesh objects: the vertices the triangles use (Blender drops unused ones).
     pub vertices: usize,
-    /// Triangles over all mesh objects, without degenerate ones (two equal corners) and without
-    /// repeats of another triangle's corners (Blender keeps one face per vertex set).
+    /// Triangles over all mesh objects: every triangle (the export keeps repeated and degenerate
+    /// ones apart with vertex copies, which `vertices` counts).
     pub triangles: usize,
     /// Actions: one per clip for the armature, plus one per (clip, mesh) with morph weights.
     pub actions: usize,
@@ -202,11 +202,17 @@ pub fn expectation(model: &Model, options: &ExportOptions) -> Expectation {
     let mut vertices = 0;
     let mut triangles = 0;
     for m in &meshes {
-        let mut used = vec![false; m.positions.len()];
-        // Blender keeps one face per set of vertices: a triangle that repeats another's corners
-        // (in any order) is not a face of its own there (Rabbit.m2 has one).
+        // The export gives a triangle that repeats another's corners or names a vertex twice a
+        // vertex copy (`crate::faces`), so that Blender, which keeps one face per set of
+        // vertices and none with a vertex twice, keeps every triangle.
+        let separated = crate::faces::separated(m);
+        let (triangles_out, copies) = match &separated {
+            Some(s) => (&s.triangles, s.copies.len()),
+            None => (&m.triangles, 0),
+        };
+        let mut used = vec![false; m.positions.len() + copies];
         let mut faces = std::collections::HashSet::new();
-        for t in &m.triangles {
+        for t in triangles_out {
             let mut corners = *t;
             corners.sort_unstable();
             if t[0] == t[1] || t[1] == t[2] || t[0] == t[2] || !faces.insert(corners) {

@@ -196,19 +196,26 @@ pub(super) fn build_animations(
             let own = key_times(anim, &[], &mut Vec::new());
             super::resample::rekeyed_or_noted(anim, &own, &s.times, losses)
         });
-        let anim = rekeyed.as_ref().unwrap_or(anim);
-        let element = || format!("animations[{a}] {:?}", anim.name);
-        let tracks = bone_tracks(model, anim, losses);
+        let mut anim = rekeyed.as_ref().unwrap_or(anim);
         // A clip without channels (a file without nodes) keeps its key times in the extras.
         let stored_times = stored.filter(|_| anim.channels.is_empty()).map_or(&[][..], |s| s.times.as_slice());
         let extra: Vec<f32> = stored_times.iter().map(|&t| seconds(t)).collect();
         let mut times = key_times(anim, &extra, losses);
         // Keys a tool baked are reduced, unless they are the clip's stored key times (a clip as
-        // the file stored it keeps its keys, and is not searched for keys to drop).
+        // the file stored it keeps its keys, and is not searched for keys to drop); corners
+        // between the tool's frames become keys again (`corners`).
         let as_stored = stored.is_some_and(|s| s.times == times);
+        let mut recornered = None;
         if rekeyed.is_none() && !as_stored && super::resample::looks_baked(&times) {
-            times = super::resample::reduced(anim, &times);
+            let (reduced, rebuilt) = super::corners::reduced(anim, &times);
+            times = reduced;
+            recornered = rebuilt;
         }
+        if let Some(rebuilt) = &recornered {
+            anim = rebuilt;
+        }
+        let element = || format!("animations[{a}] {:?}", anim.name);
+        let tracks = bone_tracks(model, anim, losses);
         let duration = millis(anim.duration);
         if times.last().is_some_and(|&l| duration > l) {
             times.push(duration);

@@ -236,7 +236,7 @@ fn build_lod(
     }
     if let Some(x) = ex.filter(|_| !mesh.normals.is_empty()) {
         let refs = super::merge::references(x, &sk.original, frame);
-        if let Some(map) = super::merge::file_vertices(mesh, &refs, sk) {
+        if let Some(map) = super::merge::file_vertices(mesh, &refs, &x.splits, sk) {
             return Ok(matched_lod(mesh, x, &map, sk, inverse_binds, frame));
         }
     }

@@ -10,6 +10,7 @@
 //! same digest of the model data), so that ABC → model → ABC gives the same file.
 
 mod animation;
+mod corners;
 mod material;
 pub(crate) mod merge;
 mod mesh;

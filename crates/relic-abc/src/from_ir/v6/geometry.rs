@@ -48,7 +48,7 @@ fn stored_vertices(mesh: &Mesh, x: &V6Extras, binds_fit: bool, sk: &Skeleton, fr
             Some(Reference { position, nodes: vec![(u32::from(v.node), 1.0)] })
         })
         .collect();
-    file_vertices(mesh, &refs, sk).map(|m| (m.file_vertex, Some(m.source)))
+    file_vertices(mesh, &refs, &x.splits, sk).map(|m| (m.file_vertex, Some(m.source)))
 }
 
 pub(super) fn build_geometry(

@@ -95,11 +95,15 @@ pub(super) fn build(model: &Model, extras: Option<&AbcExtras>, losses: &mut Vec<
         anims.push(Animation { name: "base".into(), ..Animation::default() });
     }
     let key_ms: Vec<Vec<u32>> = anims
-        .iter()
+        .iter_mut()
         .map(|a| {
             let mut times = key_times(a, &a.key_bounds.iter().map(|k| k.time).collect::<Vec<_>>(), losses);
             if a.key_bounds.is_empty() && crate::from_ir::resample::looks_baked(&times) {
-                times = crate::from_ir::resample::reduced(a, &times);
+                let (reduced, rebuilt) = crate::from_ir::corners::reduced(a, &times);
+                times = reduced;
+                if let Some(rebuilt) = rebuilt {
+                    *a = rebuilt;
+                }
             }
             if times.is_empty() {
                 // The games crash on an animation without keys (abc.md §7).
