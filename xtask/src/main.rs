@@ -9,6 +9,7 @@
 //! * `public-api [--check]`: the public API listings in `docs/public-api/`.
 //! * `man [OUT]`: the man page and shell completions of `relic`.
 //! * `fresh-clone [--full]`: the README's two commands on a fresh clone.
+//! * `render [MODEL [OUT]]`: a picture of a textured export as Blender shows it (the README's).
 //! * `ci`: everything CI runs (set-up, fmt, clippy, doc, tests, fixtures --check, public API,
 //!   bench smoke, glTF validation, Blender, corpus, fresh clone).
 
@@ -30,6 +31,7 @@ mod gltf_validator;
 mod known;
 mod man;
 mod public_api;
+mod render;
 mod textured;
 
 use std::path::{Path, PathBuf};
@@ -56,6 +58,9 @@ commands:
                        (default target/dist)
   fresh-clone [--full] clone this repository into a temporary folder and run the README's
                        two commands there (default: quick; --full runs `cargo xtask ci` too)
+  render [MODEL [OUT]]  a picture of MODEL's glTF export (textured) as Blender shows it, rendered
+                       headless with Eevee (default: the README's PARTNER_DANCIN picture,
+                       docs/images/partner_dancin.png)
   ci                   everything CI runs";
 
 /// The real game files, next to the checkout. Never copied into the repository.
@@ -104,6 +109,9 @@ fn main() -> ExitCode {
         ["man", out] => man::run(Some(Path::new(out))),
         ["fresh-clone"] => fresh_clone::run(false),
         ["fresh-clone", "--full"] => fresh_clone::run(true),
+        ["render"] => render::run(None, None),
+        ["render", model] => render::run(Some(Path::new(model)), None),
+        ["render", model, out] => render::run(Some(Path::new(model)), Some(Path::new(out))),
         ["ci"] => ci::run(),
         _ => {
             eprintln!("{USAGE}");
