@@ -212,16 +212,22 @@ fn parse_skin(text: &str) -> Result<(Option<u32>, PathBuf), String> {
     }
 }
 
-/// Skin files by slot: a named slot as named, the others slot 0, 1, … in the order given.
+/// Skin files by slot: a named slot as named, the others the free slots 0, 1, … in the order
+/// given (a slot some `SLOT=FILE` names is never filled by an unnamed file as well).
 fn skin_slots(skins: &[(Option<u32>, PathBuf)]) -> Vec<(u32, PathBuf)> {
+    let named: std::collections::BTreeSet<u32> = skins.iter().filter_map(|(slot, _)| *slot).collect();
     let mut next = 0u32;
     skins
         .iter()
         .map(|(slot, file)| match slot {
             Some(s) => (*s, file.clone()),
             None => {
-                next += 1;
-                (next - 1, file.clone())
+                while named.contains(&next) {
+                    next = next.saturating_add(1);
+                }
+                let slot = next;
+                next = next.saturating_add(1);
+                (slot, file.clone())
             }
         })
         .collect()
@@ -277,5 +283,20 @@ pub fn parse() -> Cli {
     match Cli::from_arg_matches(&matches) {
         Ok(cli) => cli,
         Err(e) => e.exit(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn skins_fill_slots_in_order_unless_named() {
+        let given: Vec<(Option<u32>, PathBuf)> =
+            ["body.dtx", "1=head.dtx", "arm.dtx", "C:=odd.dtx"].iter().map(|t| parse_skin(t).unwrap()).collect();
+        let slots = skin_slots(&given);
+        let expect = [(0, "body.dtx"), (1, "head.dtx"), (2, "arm.dtx"), (3, "C:=odd.dtx")];
+        assert_eq!(slots, expect.map(|(s, f)| (s, PathBuf::from(f))));
+        assert!(parse_skin("1=").is_err());
     }
 }
