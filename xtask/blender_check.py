@@ -1,11 +1,11 @@
 # Imports glTF files into Blender, one after another in one Blender process, and reports what
-# Blender made of each: bones, mesh objects, vertices, triangles, actions.
+# Blender made of each: bones, mesh objects, vertices, triangles, actions, images.
 #
 # Run by `cargo xtask blender-check DIR` as
 #   blender -b --factory-startup --python xtask/blender_check.py -- LIST OUT [REEXPORT_DIR]
 # where LIST has one file path per line; OUT receives one JSON object per line and file:
 #   {"file": ..., "bones": n, "meshes": n, "vertices": n, "triangles": n, "actions": n,
-#    "reexport": path, "seconds": s}
+#    "blender_images": n, "reexport": path, "seconds": s}
 # or {"file": ..., "error": "..."} when the import fails. With REEXPORT_DIR, Blender also exports
 # each imported scene back to glTF (REEXPORT_DIR/<line number>.glb): the way back from Blender,
 # which relic then imports.
@@ -99,6 +99,8 @@ def counts(path):
         'vertices': vertices,
         'triangles': triangles,
         'actions': len(bpy.data.actions),
+        # The images Blender shows (loaded for the imported materials).
+        'blender_images': len(bpy.data.images),
     }
 
 

@@ -1,6 +1,7 @@
 //! `cargo xtask blender-check DIR`: imports every glTF export under DIR into Blender (headless,
 //! one Blender process for all files, `xtask/blender_check.py`) and checks bone, mesh, vertex,
-//! triangle and action counts against the sidecar `<file>.expect.json` that relic wrote beside
+//! triangle, action and image counts (the images Blender shows: as many as textures the export
+//! found) against the sidecar `<file>.expect.json` that relic wrote beside
 //! each export from its own model (`relic_gltf::summary::expectation`; `cargo xtask
 //! gltf-validate` writes both).
 //!
@@ -67,6 +68,7 @@ fn parse_reported(line: &str) -> Result<(String, Reported), String> {
         vertices: n("vertices"),
         triangles: n("triangles"),
         actions: n("actions"),
+        images: n("blender_images"),
     };
     Ok((file, (Ok(got), reexport, images)))
 }
@@ -107,8 +109,8 @@ fn run_blender(work: &Path, reexports: &Path, files: &[PathBuf], processes: usiz
 
 fn describe(e: &Expectation) -> String {
     format!(
-        "{} bones, {} meshes, {} vertices, {} triangles, {} actions",
-        e.bones, e.meshes, e.vertices, e.triangles, e.actions
+        "{} bones, {} meshes, {} vertices, {} triangles, {} actions, {} images",
+        e.bones, e.meshes, e.vertices, e.triangles, e.actions, e.images
     )
 }
 

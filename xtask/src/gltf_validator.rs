@@ -13,6 +13,7 @@ use std::sync::{Mutex, OnceLock};
 
 use relic_core::Model;
 use relic_gltf::ExportOptions;
+use relic_gltf::summary::Expectation;
 
 /// The validator's verdict on one file.
 #[derive(Debug, Clone)]
@@ -118,24 +119,36 @@ pub fn validate_shared(path: &Path) -> Result<Report, String> {
     result
 }
 
-/// Exports `model` to `dir/<stem>.glb` with its Blender expectation `dir/<stem>.glb.expect.json`.
-pub fn export_glb(model: &Model, dir: &Path, stem: &str, options: &ExportOptions) -> Result<PathBuf, String> {
+/// An export and the verdict of the textured-export check on it ([`crate::textured::check`]).
+pub type Exported = (PathBuf, Result<Option<String>, String>);
+
+/// Exports `model` (read from `source`, `None` for a sample) to `dir/<stem>.glb` with its Blender
+/// expectation `dir/<stem>.glb.expect.json`, and checks its images.
+pub fn export_glb(
+    model: &Model,
+    dir: &Path,
+    stem: &str,
+    options: &ExportOptions,
+    source: Option<&Path>,
+) -> Result<Exported, String> {
     let glb = relic_gltf::export_glb(model, options).map_err(|e| format!("{stem}: export: {e}"))?;
     let path = dir.join(format!("{stem}.glb"));
     if let Some(parent) = path.parent() {
         std::fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
     }
     std::fs::write(&path, &glb.value).map_err(|e| format!("{}: {e}", path.display()))?;
-    write_expectation(model, options, &path)?;
-    Ok(path)
+    let expect = write_expectation(model, options, &path)?;
+    let textured = crate::textured::check(source, &glb.value, &expect);
+    Ok((path, textured))
 }
 
 /// Writes `<file>.expect.json`: the counts `cargo xtask blender-check` wants Blender to show.
-pub fn write_expectation(model: &Model, options: &ExportOptions, file: &Path) -> Result<(), String> {
+pub fn write_expectation(model: &Model, options: &ExportOptions, file: &Path) -> Result<Expectation, String> {
     let expect = relic_gltf::summary::expectation(model, options);
     let text = serde_json::to_string_pretty(&expect).map_err(|e| e.to_string())?;
     let sidecar = PathBuf::from(format!("{}.expect.json", file.display()));
-    std::fs::write(&sidecar, text).map_err(|e| format!("{}: {e}", sidecar.display()))
+    std::fs::write(&sidecar, text).map_err(|e| format!("{}: {e}", sidecar.display()))?;
+    Ok(expect)
 }
 
 /// The common model of a game file (read with the files next to it), through the format registry;
@@ -164,8 +177,10 @@ pub fn corpus_checks(path: &Path, bytes: &[u8]) -> relic_core::check::Checks {
         }
         Some(Ok(m)) => m,
     };
-    let options =
-        ExportOptions { textures: Some(std::sync::Arc::new(game_textures(path))), ..ExportOptions::default() };
+    let options = ExportOptions {
+        textures: Some(std::sync::Arc::new(crate::textured::game_textures(path))),
+        ..ExportOptions::default()
+    };
     let glb = match relic_gltf::export_glb(&model, &options) {
         Ok(g) => g,
         Err(e) => {
@@ -176,6 +191,13 @@ pub fn corpus_checks(path: &Path, bytes: &[u8]) -> relic_core::check::Checks {
     let size = glb.value.len();
     let losses = glb.losses.len();
     checks.pass("gltf export", format!("{size} bytes, {losses} losses"));
+    // Issue 28 §1: every texture the search finds is in the export, each corpus skin among them.
+    let expect = relic_gltf::summary::expectation(&model, &options);
+    match crate::textured::check(Some(path), &glb.value, &expect) {
+        Ok(Some(line)) => checks.pass("gltf textures", line),
+        Ok(None) => {}
+        Err(e) => checks.fail("gltf textures", e),
+    }
     let dir = std::env::temp_dir().join(format!("relic-corpus-gltf-{}", std::process::id()));
     let path = dir.join("export.glb");
     let written = std::fs::create_dir_all(&dir).and_then(|()| std::fs::write(&path, &glb.value));
@@ -246,19 +268,6 @@ fn cross(rel: &str, bytes: &[u8], model: &Model) -> Vec<(String, Model, Option<P
     out
 }
 
-/// The textures of the model file `path` as `relic convert` finds them, plus the corpus's LithTech
-/// skins (`dtx/NAME.DTX` and `dtx/NAME_HEAD.DTX` beside `abc/NAME.ABC`), given as `--skin` would.
-pub fn game_textures(path: &Path) -> relic::textures::GameTextures {
-    let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-    let dtx = path.parent().and_then(Path::parent).map(|p| p.join("dtx"));
-    let skins: Vec<PathBuf> = [format!("{stem}.DTX"), format!("{stem}_HEAD.DTX")]
-        .iter()
-        .filter_map(|name| dtx.as_ref().map(|d| d.join(name)))
-        .take_while(|p| p.is_file())
-        .collect();
-    relic::textures::GameTextures::new(path, relic::textures::TextureSearch { skins, ..Default::default() })
-}
-
 /// `cargo xtask gltf-validate [OUT]`: export every sample, fixture and corpus model to OUT
 /// (default `target/gltf-exports`) as `.glb` (and the first sample also as `.gltf` + `.bin`),
 /// with Blender sidecars, then validate every export in one validator process.
@@ -271,9 +280,9 @@ pub fn run(out: Option<&Path>) -> Result<(), String> {
     let options = ExportOptions::default();
     let mut files = Vec::new();
     for (name, model) in relic_gltf::samples::all() {
-        files.push(export_glb(&model, &out, &format!("samples/{name}"), &options)?);
+        files.push(export_glb(&model, &out, &format!("samples/{name}"), &options, None)?);
         let lod0 = ExportOptions { lod0_only: true, ..options.clone() };
-        files.push(export_glb(&model, &out, &format!("samples/{name}.lod0"), &lod0)?);
+        files.push(export_glb(&model, &out, &format!("samples/{name}.lod0"), &lod0, None)?);
     }
     // The richest sample with PNG textures embedded.
     let textures = out.join("texture-source");
@@ -285,6 +294,7 @@ pub fn run(out: Option<&Path>) -> Result<(), String> {
         &out,
         "samples/skinned_animated.textured",
         &textured,
+        None,
     )?);
     // The .gltf + .bin form of the richest sample.
     let sample = relic_gltf::samples::skinned_animated();
@@ -294,16 +304,19 @@ pub fn run(out: Option<&Path>) -> Result<(), String> {
     std::fs::write(&path, json).map_err(|e| e.to_string())?;
     std::fs::write(out.join("samples/skinned_animated.bin"), bin).map_err(|e| e.to_string())?;
     write_expectation(&sample, &options, &path)?;
-    files.push(path);
+    files.push((path, Ok(None)));
     for (name, model, path) in real_models() {
         let stem = name.replace(['\\', ' '], "_");
         // Textured as a user's game folder would give them (the corpus keeps LithTech skins in
         // its dtx/ folder, which `--skin` names).
         let textured = match &path {
-            Some(p) => ExportOptions { textures: Some(std::sync::Arc::new(game_textures(p))), ..options.clone() },
+            Some(p) => ExportOptions {
+                textures: Some(std::sync::Arc::new(crate::textured::game_textures(p))),
+                ..options.clone()
+            },
             None => options.clone(),
         };
-        match export_glb(&model, &out, &stem, &textured) {
+        match export_glb(&model, &out, &stem, &textured, path.as_deref()) {
             Ok(p) => files.push(p),
             Err(e) => {
                 println!("FAIL {name}: {e}");
@@ -312,19 +325,27 @@ pub fn run(out: Option<&Path>) -> Result<(), String> {
         }
     }
     let mut validator = Validator::start()?;
-    let (mut passed, mut failed) = (0, 0);
-    for file in &files {
+    let (mut passed, mut failed, mut textured) = (0, 0, 0);
+    for (file, images) in &files {
         let rel = file.strip_prefix(&out).unwrap_or(file).display().to_string();
         let report = validator.validate(file)?;
-        if report.clean() {
-            passed += 1;
-            println!("ok   {rel}: {}", report.line());
-        } else {
-            failed += 1;
-            println!("FAIL {rel}: {}", report.line());
+        match (report.clean(), images) {
+            (true, Ok(images)) => {
+                passed += 1;
+                textured += usize::from(images.is_some());
+                let images = images.as_ref().map(|i| format!("; {i}")).unwrap_or_default();
+                println!("ok   {rel}: {}{images}", report.line());
+            }
+            (clean, images) => {
+                failed += 1;
+                let validator = (!clean).then(|| report.line());
+                let images = images.as_ref().err().map(|e| format!("images: {e}"));
+                println!("FAIL {rel}: {}", validator.into_iter().chain(images).collect::<Vec<_>>().join("; "));
+            }
         }
     }
     println!("gltf-validate: exports in {}", out.display());
+    println!("gltf-validate: {textured} textured exports, each with as many images as textures found");
     println!("gltf-validate: {passed} passed, {failed} failed");
     if failed > 0 { Err(format!("{failed} export(s) have validator errors or warnings")) } else { Ok(()) }
 }

@@ -12,6 +12,7 @@
 //! * `sweep DIR...`: what a user does, over every file of whole game trees.
 //! * `man [OUT]`: the man page and shell completions of `relic`.
 //! * `fresh-clone [--full]`: the README's two commands on a fresh clone.
+//! * `render [MODEL [OUT]]`: a picture of a textured export as Blender shows it (the README's).
 //! * `ci`: everything CI runs (set-up, fmt, module circles, clippy, one format per feature, doc,
 //!   tests, fixtures --check, public API, bench smoke, glTF validation, Blender, corpus, fresh clone).
 
@@ -37,6 +38,8 @@ mod known;
 mod man;
 mod public_api;
 mod sweep;
+mod render;
+mod textured;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -67,6 +70,9 @@ commands:
                        (default target/dist)
   fresh-clone [--full] clone this repository into a temporary folder and run the README's
                        two commands there (default: quick; --full runs `cargo xtask ci` too)
+  render [MODEL [OUT]]  a picture of MODEL's glTF export (textured) as Blender shows it, rendered
+                       headless with Eevee (default: the README's PARTNER_DANCIN picture,
+                       docs/images/partner_dancin.png)
   ci                   everything CI runs";
 
 /// The real game files, next to the checkout. Never copied into the repository.
@@ -118,6 +124,9 @@ fn main() -> ExitCode {
         ["man", out] => man::run(Some(Path::new(out))),
         ["fresh-clone"] => fresh_clone::run(false),
         ["fresh-clone", "--full"] => fresh_clone::run(true),
+        ["render"] => render::run(None, None),
+        ["render", model] => render::run(Some(Path::new(model)), None),
+        ["render", model, out] => render::run(Some(Path::new(model)), Some(Path::new(out))),
         ["ci"] => ci::run(),
         _ => {
             eprintln!("{USAGE}");

@@ -139,7 +139,7 @@ fn check_model(
         Ok(())
     });
     let (true, Some(model)) = (opened, model) else { return };
-    let textures = crate::gltf_validator::game_textures(path);
+    let textures = crate::textured::game_textures(path);
     let options = ConvertOptions { textures: Some(std::sync::Arc::new(textures)), ..ConvertOptions::default() };
     let mut glb = None;
     guarded("glb", failures, || {

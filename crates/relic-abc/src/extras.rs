@@ -220,6 +220,26 @@ pub struct LodExtras {
     pub digest: u64,
 }
 
+impl LodExtras {
+    /// What breaks the rules its lists keep (one weight count and one sub-LOD link per file
+    /// vertex, as many weights as the counts add up to, every split a file vertex), naming the
+    /// field; `None` when they hold. Extras from a glTF's JSON are checked before use.
+    pub(crate) fn inconsistency(&self) -> Option<String> {
+        let vertices = self.weight_counts.len();
+        let counted: usize = self.weight_counts.iter().map(|&c| usize::from(c)).sum();
+        if self.sub_lod.len() != vertices {
+            return Some(format!("sub_lod holds {} links for {vertices} vertices", self.sub_lod.len()));
+        }
+        if self.weights.len() != counted {
+            return Some(format!("weights holds {} for the {counted} its weight_counts add up to", self.weights.len()));
+        }
+        if let Some(s) = self.splits.iter().find(|&&s| s as usize >= vertices) {
+            return Some(format!("splits names vertex {s} of {vertices}"));
+        }
+        None
+    }
+}
+
 /// A file vertex whose stored position is not where its weights put it.
 #[repr(C)]
 #[derive(Debug, Clone, Copy, PartialEq, bytemuck::Pod, bytemuck::Zeroable, serde::Serialize, serde::Deserialize)]
@@ -261,6 +281,8 @@ pub struct AnimExtras {
     pub key_extras: Vec<[u8; 8]>,
 }
 
+// Serialising these plain structs cannot fail (string keys, no fallible `Serialize`); were it to,
+// the empty text is refused by `from_json` on the way back, so the extras are dropped, not bent.
 static OPS: relic_core::model::ExtrasOps =
     relic_core::extras_ops!(AbcExtras, |e: &AbcExtras| { serde_json::to_string(e).unwrap_or_default() });
 
@@ -351,6 +373,8 @@ pub(crate) fn morph_digest(
     channel: Option<&relic_core::model::MorphChannel>,
 ) -> u64 {
     let mut d = Digest::new();
+    // Targets the mesh no longer has digest as none: the digest then differs from the stored one
+    // and the extras are not used (the point of the digest).
     for t in mesh.morph_targets.get(targets).unwrap_or_default() {
         d.len(t.position_deltas.len());
         d.f32s(bytemuck::cast_slice(&t.position_deltas));

@@ -17,24 +17,25 @@ pub const LITHTECH_FLIPPED_Z: Frame = Frame::new([Axis::NegX, Axis::Y, Axis::Neg
 /// box's two corners on that axis (no min/max, so a box stored inverted or with NaN comes back
 /// as stored).
 pub(crate) fn box_to_ir(frame: Frame, min: [f32; 3], max: [f32; 3]) -> Aabb {
-    let (a, b) = (frame.vector_to_ir(min), frame.vector_to_ir(max));
     let negated = frame.vector_to_ir([1.0; 3]).map(|s| s < 0.0);
-    let pick = |i: usize, lo: bool| {
-        let (x, y) = (a.get(i).copied().unwrap_or(0.0), b.get(i).copied().unwrap_or(0.0));
-        if negated.get(i).copied().unwrap_or(false) == lo { y } else { x }
-    };
-    Aabb { min: [0, 1, 2].map(|i| pick(i, true)), max: [0, 1, 2].map(|i| pick(i, false)) }
+    let (min, max) = swapped(frame.vector_to_ir(min), frame.vector_to_ir(max), negated);
+    Aabb { min, max }
 }
 
 /// The inverse of [`box_to_ir`]: `(min, max)` in the file's frame.
 pub(crate) fn box_from_ir(frame: Frame, b: &Aabb) -> ([f32; 3], [f32; 3]) {
-    let (p, q) = (frame.vector_from_ir(b.min), frame.vector_from_ir(b.max));
     let negated = frame.vector_from_ir([1.0; 3]).map(|s| s < 0.0);
-    let pick = |i: usize, lo: bool| {
-        let (x, y) = (p.get(i).copied().unwrap_or(0.0), q.get(i).copied().unwrap_or(0.0));
-        if negated.get(i).copied().unwrap_or(false) == lo { y } else { x }
-    };
-    ([0, 1, 2].map(|i| pick(i, true)), [0, 1, 2].map(|i| pick(i, false)))
+    swapped(frame.vector_from_ir(b.min), frame.vector_from_ir(b.max), negated)
+}
+
+/// Two corners with their coordinates exchanged on the `negated` axes.
+fn swapped(mut lo: [f32; 3], mut hi: [f32; 3], negated: [bool; 3]) -> ([f32; 3], [f32; 3]) {
+    for ((l, h), n) in lo.iter_mut().zip(hi.iter_mut()).zip(negated) {
+        if n {
+            std::mem::swap(l, h);
+        }
+    }
+    (lo, hi)
 }
 
 #[cfg(test)]

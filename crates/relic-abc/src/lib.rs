@@ -15,7 +15,7 @@ pub use entry::ENTRY;
 pub use file::AbcFile;
 
 use relic_core::format::{Content, Detected};
-use relic_core::{Converted, Info, Model, ReadError, WriteError, WriteOptions};
+use relic_core::{Converted, Info, Model, ReadError, ReadErrorKind, WriteError, WriteOptions};
 
 /// LithTech ABC, as named in [`relic_core::model::SourceInfo`] and the format registry.
 pub const FORMAT: relic_core::FormatId = relic_core::FormatId::new("abc");
@@ -37,14 +37,46 @@ pub fn detect(bytes: &[u8]) -> Option<Detected> {
 
 /// Parses a file and checks its cross-references: the file layer, every byte kept.
 pub fn read(bytes: &[u8]) -> Result<AbcFile, ReadError> {
-    file::read(bytes)
+    match file::family(bytes) {
+        Some(file::Family::V6) => {
+            let (f, bodies) = file::v6::read(bytes)?;
+            validate::v6_read(&f, bodies)?;
+            Ok(AbcFile::V6(f))
+        }
+        Some(file::Family::Numbered(version)) => match file::refusal(version) {
+            None => {
+                let (f, bodies) = file::v12::read(bytes)?;
+                validate::v12_read(&f, bodies)?;
+                Ok(AbcFile::V12(f))
+            }
+            Some(reason) => {
+                Err(ReadError::at(12, "Header.version", ReadErrorKind::UnsupportedVersion { version, reason }))
+            }
+        },
+        None => Err(ReadError::new(
+            0,
+            ReadErrorKind::BadMagic {
+                found: format!("{:02x?}", bytes.iter().take(8).collect::<Vec<_>>()),
+                expected: "06 00 \"Header\" (a LithTech ABC section header)".into(),
+            },
+        )),
+    }
 }
 
 /// Writes a file; `write(&read(b)?)? == b` for every file `read` accepts. Counts and
 /// next-offsets are recomputed from the data; a struct that would not read back as itself is
 /// refused with the field that breaks it.
 pub fn write(file: &AbcFile) -> Result<Vec<u8>, WriteError> {
-    file::write(file)
+    match file {
+        AbcFile::V6(f) => {
+            validate::v6_write(f)?;
+            file::v6::write(f)
+        }
+        AbcFile::V12(f) => {
+            validate::v12_write(f)?;
+            file::v12::write(f)
+        }
+    }
 }
 
 /// File → common model (frame, winding and times as `to_ir`'s module documentation says; what
@@ -109,4 +141,16 @@ pub fn write_model(model: &Model, options: &WriteOptions) -> Result<Converted<Ve
     let converted = from_ir(model, options)?;
     let bytes = write(&converted.value)?;
     Ok(Converted { value: bytes, losses: converted.losses })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn versions_relic_does_not_read_and_foreign_bytes_are_refused() {
+        let err = read(&[0x06, 0, b'H', b'e', b'a', b'd', b'e', b'r', 0, 0, 0, 0, 108, 0, 0, 0]).unwrap_err();
+        assert!(matches!(err.kind, ReadErrorKind::UnsupportedVersion { version: 108, .. }));
+        assert_eq!(read(b"not an abc").unwrap_err().offset, 0);
+    }
 }

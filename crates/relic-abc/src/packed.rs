@@ -80,7 +80,7 @@ mod tests {
     #[test]
     fn packed_and_listed_forms_read_back() {
         let h = Holder { values: vec![1, 2, 65535], lists: vec![vec![[1, 2, 3]], vec![]] };
-        let json = serde_json::to_string(&h).unwrap_or_default();
+        let json = serde_json::to_string(&h).unwrap();
         assert_eq!(json, r#"{"values":"AQACAP//","lists":["AQID",""]}"#);
         assert_eq!(serde_json::from_str::<Holder>(&json).ok(), Some(h));
         let old: Option<Holder> = serde_json::from_str(r#"{"values":[7],"lists":[[[1,2,3]]]}"#).ok();

@@ -449,3 +449,28 @@ fn frames_of_both_families() {
     // Vertex 5 is "arm"-local (0, 0, 0); animation 0 key 0 places "arm" at (0, 1, 0) + (1, 2, 0).
     assert_eq!(model.meshes[0].positions[5], [-1.0, 3.0, -0.0]);
 }
+
+/// Issue 28 §1: LithTech models name no texture file, so every mesh's material names its skin
+/// slot (v9–v13: the piece's material index; v6: the model's one skin, slot 0) for the texture
+/// search (`--skin`, the game's SKINS folder) to fill; without it no export ever asked for a skin.
+#[test]
+fn every_mesh_names_its_skin_slot() {
+    for (name, bytes) in all_files() {
+        let model = read_model(&bytes).unwrap();
+        let slots: Vec<u32> = match read(&bytes).unwrap() {
+            AbcFile::V6(_) => vec![0],
+            AbcFile::V12(f) => f
+                .pieces
+                .iter()
+                .flat_map(|p| &p.pieces)
+                .flat_map(|p| p.lods.iter().map(move |_| u32::from(p.material_index)))
+                .collect(),
+        };
+        assert_eq!(slots.len(), model.meshes.len(), "{name}");
+        for (mesh, slot) in model.meshes.iter().zip(slots) {
+            let material = &model.materials[mesh.material.unwrap_or_else(|| panic!("{name}: {} has none", mesh.name))];
+            let texture = &material.textures[0];
+            assert_eq!((texture.slot, texture.path.as_str(), texture.uv_set), (Some(slot), "", Some(0)), "{name}");
+        }
+    }
+}

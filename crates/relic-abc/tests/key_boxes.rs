@@ -1,7 +1,8 @@
 //! Issue 17 class 2: v6 keyframe boxes that do not bound their own key's pose. The stored boxes
 //! are game data: the model carries them (`Animation::key_bounds`) and ABC → model → ABC gives
 //! them back as stored; they are recomputed only when the mesh or the animation changed. The
-//! key-box proof skips, and counts, exactly the all-zero boxes and the boxes stored from a
+//! key-box proof skips, and counts, exactly the boxes that state nothing (all zero, or never
+//! filled: JUGGERNAUT, issue 27 class 4) and the boxes stored from a
 //! neighbouring key's pose; any other mismatch fails.
 
 // Test helpers may fail loudly: a failed unwrap is a failed test.
@@ -43,6 +44,8 @@ fn the_proof_skips_exactly_the_two_kinds_and_counts_them() {
     for (name, detail) in [
         ("v6_basic.abc", "5 key boxes, 0 empty skipped, 0 stored from a neighbouring pose skipped"),
         ("v6_empty_key_box.abc", "4 key boxes, 1 empty skipped, 0 stored from a neighbouring pose skipped"),
+        // Issue 27 class 4: JUGGERNAUT's box of "Fire" at 733 ms is not all zero but never filled.
+        ("v6_unset_key_box.abc", "4 key boxes, 1 empty skipped, 0 stored from a neighbouring pose skipped"),
         ("v6_neighbour_key_box.abc", "4 key boxes, 0 empty skipped, 1 stored from a neighbouring pose skipped"),
     ] {
         let bytes = fixture(name);
@@ -68,7 +71,7 @@ fn any_other_stale_box_fails() {
 /// ABC → model → ABC gives back the stale boxes as stored: the same bytes, 0 losses.
 #[test]
 fn stale_boxes_survive_the_model() {
-    for name in ["v6_empty_key_box.abc", "v6_neighbour_key_box.abc", "v6_flags.abc"] {
+    for name in ["v6_empty_key_box.abc", "v6_unset_key_box.abc", "v6_neighbour_key_box.abc", "v6_flags.abc"] {
         let bytes = fixture(name);
         let model = read_model(&bytes).unwrap();
         assert!(write_lossless(&model) == bytes, "{name}: not byte-identical");

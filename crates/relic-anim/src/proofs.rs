@@ -43,7 +43,8 @@ pub fn rest_pose(model: &Model, tolerance: f32) -> Result<String, String> {
 /// Each stored key box must match the box of the posed LOD-0 meshes at that time, within
 /// `tolerance` per corner. Two kinds of stored box are skipped and counted, never silently:
 ///
-/// * all-zero boxes: exporters leave some empty (abc.md §3.2: JUGGERNAUT "Fire" at 733 ms);
+/// * boxes that state nothing ([`Aabb::is_unset`]): all zero, or the float junk an exporter left
+///   in a box it never filled (JUGGERNAUT "Fire" at 733 ms, which abc.md §3.2 calls all zero);
 /// * boxes stored from a neighbouring pose: a box that misses its own key's pose but equals
 ///   (within `tolerance`) the posed box at the previous or the next stored key of the same clip
 ///   (`boxes` lists a clip's keys in time order, as [`stored_key_boxes`] gives them) — the
@@ -55,7 +56,7 @@ pub fn key_boxes(model: &Model, boxes: &[KeyBox], tolerance: f32) -> Result<Stri
     let (mut compared, mut empty, mut neighbour) = (0usize, 0usize, 0usize);
     let mut probe = BoundsProbe::new(model);
     for (i, kb) in boxes.iter().enumerate() {
-        if kb.bounds.min == [0.0; 3] && kb.bounds.max == [0.0; 3] {
+        if kb.bounds.is_unset() {
             empty += 1;
             continue;
         }

@@ -63,7 +63,7 @@ impl StatedBoxFit {
 pub enum StatedBox {
     /// The box of the posed mesh, within both tolerances.
     Fits(StatedBoxFit),
-    /// All zero: the file states no box here.
+    /// All zero, or never filled ([`Aabb::is_unset`]): the file states no box here.
     NotStored,
     /// Reaches far beyond the mesh (effects the mesh does not show).
     NotAMeshBox(StatedBoxFit),
@@ -91,7 +91,7 @@ fn every(step: f32, duration: f32) -> Vec<f32> {
 /// Judges `stored`, the box a file states for clip `animation` (`None`: no such clip, or no LOD-0
 /// vertices to pose).
 pub fn judge(model: &Model, animation: usize, stored: Aabb) -> Result<Option<StatedBox>, SkinError> {
-    if stored.min == [0.0; 3] && stored.max == [0.0; 3] {
+    if stored.is_unset() {
         return Ok(Some(StatedBox::NotStored));
     }
     let Some(anim) = model.animations.get(animation) else { return Ok(None) };

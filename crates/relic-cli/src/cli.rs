@@ -175,10 +175,14 @@ pub struct CommonArgs {
     /// (1 body, 2 cape, 6 hair, 8 fur, 11–13 creature skins; repeatable: --texture 11=skin.blp).
     #[arg(long = "texture", value_name = "TYPE=FILE", value_parser = parse_replaceable)]
     pub replaceable: Vec<(u32, PathBuf)>,
-    /// The file for a LithTech skin slot, slot 0 first (repeatable: --skin body.dtx --skin
-    /// head.dtx); default: SKINS/NAME.DTX and SKINS/NAME_HEAD.DTX beside the MODELS folder.
-    #[arg(long = "skin", value_name = "FILE")]
-    pub skins: Vec<PathBuf>,
+    /// The file for a LithTech skin slot (a piece's material index; LithTech models name no
+    /// texture). Repeatable: --skin body.dtx --skin head.dtx fill slots 0 and 1; --skin 1=FILE
+    /// names the slot. Given files win; without them, as the games lay out their files, slot 0 is
+    /// SKINS/NAME.DTX and slot 1 SKINS/NAME_HEAD.DTX in the SKINS folder beside the MODELS folder
+    /// above the model, then beside the model (NAME: the model's file name, also without a
+    /// trailing _MULTI; any case). A slot found nowhere is a note.
+    #[arg(long = "skin", value_name = "[SLOT=]FILE", value_parser = parse_skin)]
+    pub skins: Vec<(Option<u32>, PathBuf)>,
     /// A folder of PNG/JPEG versions of the textures, matched by game path or file name
     /// (repeatable).
     #[arg(long, value_name = "DIR")]
@@ -195,10 +199,45 @@ impl CommonArgs {
         relic::textures::TextureSearch {
             data: self.data.clone(),
             replaceable: self.replaceable.clone(),
-            skins: self.skins.clone(),
+            skins: skin_slots(&self.skins),
             image_dirs: self.textures.clone(),
         }
     }
+}
+
+/// `head.dtx` → (None, head.dtx); `1=head.dtx` → (Some(1), head.dtx).
+fn parse_skin(text: &str) -> Result<(Option<u32>, PathBuf), String> {
+    match text.split_once('=') {
+        Some((slot, file)) if !slot.is_empty() && slot.bytes().all(|b| b.is_ascii_digit()) => {
+            let slot: u32 = slot.parse().map_err(|_| format!("{slot:?} is not a skin slot number"))?;
+            if file.is_empty() {
+                return Err("expected a file after SLOT=".into());
+            }
+            Ok((Some(slot), PathBuf::from(file)))
+        }
+        _ => Ok((None, PathBuf::from(text))),
+    }
+}
+
+/// Skin files by slot: a named slot as named, the others the free slots 0, 1, … in the order
+/// given (a slot some `SLOT=FILE` names is never filled by an unnamed file as well).
+fn skin_slots(skins: &[(Option<u32>, PathBuf)]) -> Vec<(u32, PathBuf)> {
+    let named: std::collections::BTreeSet<u32> = skins.iter().filter_map(|(slot, _)| *slot).collect();
+    let mut next = 0u32;
+    skins
+        .iter()
+        .map(|(slot, file)| match slot {
+            Some(s) => (*s, file.clone()),
+            None => {
+                while named.contains(&next) {
+                    next = next.saturating_add(1);
+                }
+                let slot = next;
+                next = next.saturating_add(1);
+                (slot, file.clone())
+            }
+        })
+        .collect()
 }
 
 /// `11=skin.blp` → (11, skin.blp).
@@ -271,5 +310,20 @@ pub fn parse() -> Cli {
     match Cli::from_arg_matches(&matches) {
         Ok(cli) => cli,
         Err(e) => e.exit(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn skins_fill_slots_in_order_unless_named() {
+        let given: Vec<(Option<u32>, PathBuf)> =
+            ["body.dtx", "1=head.dtx", "arm.dtx", "C:=odd.dtx"].iter().map(|t| parse_skin(t).unwrap()).collect();
+        let slots = skin_slots(&given);
+        let expect = [(0, "body.dtx"), (1, "head.dtx"), (2, "arm.dtx"), (3, "C:=odd.dtx")];
+        assert_eq!(slots, expect.map(|(s, f)| (s, PathBuf::from(f))));
+        assert!(parse_skin("1=").is_err());
     }
 }

@@ -17,8 +17,10 @@ fn corpus_models() -> Vec<(String, PathBuf)> {
     for path in relic_cli::batch::walk(&dir, None).unwrap() {
         let rel = path.strip_prefix(&dir).unwrap().display().to_string();
         let bytes = std::fs::read(&path).unwrap();
-        let Some(relic::Kind::Game(entry, d)) = relic::detect(&bytes) else { continue };
-        if d.content != relic::Content::Model || !entry.versions.reads(d.source.version) {
+        let Some(kind) = relic::detect(&bytes) else { continue };
+        let (entry, d) = (kind.entry, kind.detected);
+        let game = entry.model.is_some_and(|m| m.records_original);
+        if !game || d.content != relic::Content::Model || !entry.versions.reads(d.source.version) {
             continue;
         }
         if relic_testkit::known_failure("grouped notes", &rel).is_some_and(|k| k.what.starts_with("cannot be opened")) {
@@ -35,10 +37,10 @@ fn notes_of(path: &Path) -> Vec<Vec<Loss>> {
     let textures = relic::textures::GameTextures::new(path, relic::textures::TextureSearch::default());
     let glb = ConvertOptions { textures: Some(Arc::new(textures)), ..ConvertOptions::default() };
     let mut out = vec![opened.notes.clone()];
-    let converted = relic::convert(&opened.model, Target::Glb, Path::new("x.glb"), &glb).unwrap();
+    let converted = relic::convert(&opened.model, Target::from_name("glb").unwrap(), Path::new("x.glb"), &glb).unwrap();
     out.push(converted.losses);
-    for entry in relic::FORMATS.iter().filter(|f| f.model.is_some()) {
-        let target = Target::Format(entry);
+    for entry in relic::FORMATS.iter().filter(|f| f.model.is_some_and(|m| m.records_original)) {
+        let Some(target) = Target::new(entry) else { continue };
         let out_path = Path::new("x").with_extension(entry.name);
         // A model a format cannot hold at all is refused with an error, not noted.
         if let Ok(converted) = relic::convert(&opened.model, target, &out_path, &ConvertOptions::default()) {

@@ -94,6 +94,12 @@ pub trait TextureSource: Send + Sync + fmt::Debug {
     /// The image of `texture`, layer `layer` of material `material` (index into the model's
     /// materials).
     fn lookup(&self, material: usize, layer: usize, texture: &TextureRef) -> Lookup;
+
+    /// Notes on the search itself for the export of `model`: files the user gave for textures
+    /// the model does not have (a skin for a slot no material uses), which nothing shows.
+    fn unused(&self, _model: &crate::Model) -> Vec<String> {
+        Vec::new()
+    }
 }
 
 /// How a texture is compressed when it is encoded.

@@ -71,6 +71,7 @@ pub mod summary;
 mod bake;
 mod deflate;
 mod entry;
+mod faces;
 mod keys;
 mod naming;
 mod read;

@@ -182,11 +182,15 @@ pub struct Expectation {
     pub meshes: usize,
     /// Vertices over all mesh objects: the vertices the triangles use (Blender drops unused ones).
     pub vertices: usize,
-    /// Triangles over all mesh objects, without degenerate ones (two equal corners) and without
-    /// repeats of another triangle's corners (Blender keeps one face per vertex set).
+    /// Triangles over all mesh objects: every triangle (the export keeps repeated and degenerate
+    /// ones apart with vertex copies, which `vertices` counts).
     pub triangles: usize,
     /// Actions: one per clip for the armature, plus one per (clip, mesh) with morph weights.
     pub actions: usize,
+    /// Images: one per distinct texture file the export's texture source finds for the
+    /// materials of the exported meshes (the textures found, each embedded once).
+    #[serde(default)]
+    pub images: usize,
 }
 
 /// The counts Blender should show after importing the export of `model` with `options`.
@@ -198,11 +202,17 @@ pub fn expectation(model: &Model, options: &ExportOptions) -> Expectation {
     let mut vertices = 0;
     let mut triangles = 0;
     for m in &meshes {
-        let mut used = vec![false; m.positions.len()];
-        // Blender keeps one face per set of vertices: a triangle that repeats another's corners
-        // (in any order) is not a face of its own there (Rabbit.m2 has one).
+        // The export gives a triangle that repeats another's corners or names a vertex twice a
+        // vertex copy (`crate::faces`), so that Blender, which keeps one face per set of
+        // vertices and none with a vertex twice, keeps every triangle.
+        let separated = crate::faces::separated(m);
+        let (triangles_out, copies) = match &separated {
+            Some(s) => (&s.triangles, s.copies.len()),
+            None => (&m.triangles, 0),
+        };
+        let mut used = vec![false; m.positions.len() + copies];
         let mut faces = std::collections::HashSet::new();
-        for t in &m.triangles {
+        for t in triangles_out {
             let mut corners = *t;
             corners.sort_unstable();
             if t[0] == t[1] || t[1] == t[2] || t[0] == t[2] || !faces.insert(corners) {
@@ -233,5 +243,29 @@ pub fn expectation(model: &Model, options: &ExportOptions) -> Expectation {
         };
         actions += usize::from(skeletal) + morph_meshes;
     }
-    Expectation { bones: model.bones.len(), meshes: meshes.len(), vertices, triangles, actions }
+    let images = images(model, options, &meshes);
+    Expectation { bones: model.bones.len(), meshes: meshes.len(), vertices, triangles, actions, images }
+}
+
+/// The distinct texture files the export embeds for the materials of `meshes` (asked as the
+/// export asks: [`crate::export::base_texture`], one lookup per material).
+fn images(model: &Model, options: &ExportOptions, meshes: &[&relic_core::model::Mesh]) -> usize {
+    let Some(source) = &options.textures else { return 0 };
+    let mut materials: Vec<usize> = meshes.iter().filter_map(|m| m.material).collect();
+    materials.sort_unstable();
+    materials.dedup();
+    let mut keys = std::collections::HashSet::new();
+    for m in materials {
+        let Ok(Some((texture, _))) = crate::export::base_texture(model, m) else { continue };
+        if let crate::textures::Lookup::Found(found) = source.lookup(m, 0, texture) {
+            let embeddable = match &found.data {
+                crate::textures::ImageData::Rgba(image) => crate::textures::png_encodable(image).is_ok(),
+                _ => true,
+            };
+            if embeddable {
+                keys.insert(found.key);
+            }
+        }
+    }
+    keys.len()
 }

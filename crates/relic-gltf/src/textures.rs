@@ -22,13 +22,7 @@ pub const MAX_PNG_PIXELS: u64 = relic_core::texture::DEFAULT_MAX_PIXELS;
 /// An RGBA image as PNG bytes: RGB when every pixel is opaque (a quarter fewer bytes to
 /// compress; read back with alpha 255), at the png crate's balanced compression.
 pub fn encode_png(image: &Image) -> Result<Vec<u8>, String> {
-    let pixels = u64::from(image.width) * u64::from(image.height);
-    if image.width == 0 || image.height == 0 || pixels > MAX_PNG_PIXELS {
-        return Err(format!("{}×{} pixels cannot be embedded (at most {MAX_PNG_PIXELS})", image.width, image.height));
-    }
-    if image.rgba.len() as u64 != pixels * 4 {
-        return Err(format!("{} bytes of RGBA for {}×{} pixels", image.rgba.len(), image.width, image.height));
-    }
+    png_encodable(image)?;
     let opaque = image.rgba.chunks_exact(4).all(|p| p.get(3) == Some(&255));
     let rgb: Vec<u8>;
     let (color, data) = if opaque {
@@ -46,6 +40,18 @@ pub fn encode_png(image: &Image) -> Result<Vec<u8>, String> {
     writer.write_image_data(data).map_err(|e| e.to_string())?;
     writer.finish().map_err(|e| e.to_string())?;
     Ok(out)
+}
+
+/// Whether [`encode_png`] takes `image` (`Err` says why not), without encoding it.
+pub(crate) fn png_encodable(image: &Image) -> Result<(), String> {
+    let pixels = u64::from(image.width) * u64::from(image.height);
+    if image.width == 0 || image.height == 0 || pixels > MAX_PNG_PIXELS {
+        return Err(format!("{}×{} pixels cannot be embedded (at most {MAX_PNG_PIXELS})", image.width, image.height));
+    }
+    if image.rgba.len() as u64 != pixels * 4 {
+        return Err(format!("{} bytes of RGBA for {}×{} pixels", image.rgba.len(), image.width, image.height));
+    }
+    Ok(())
 }
 
 /// A PNG as RGBA8 (any colour type and depth the png crate expands to 8-bit RGB(A) or grey).

@@ -5,7 +5,7 @@
 //! |---|---|
 //! | a game path (M2 `CREATURE\GNOME\GNOME.BLP`) | under each `--data` folder, else under every folder above the model (the game's data root is one of them), case-insensitively; then PNG/JPEG under `--textures`; then the file name anywhere under the model's folder |
 //! | an M2 replaceable texture (types 1, 2, 6, 8, 11–13: chosen by the game's tables) | `--texture TYPE=FILE`; else a `.blp` in the model's folder named after the model (`RabbitSkin.blp` for `Rabbit.m2`), as extracted folders keep them |
-//! | a LithTech skin slot (ABC names no texture) | `--skin FILE` (one per slot, in order); else `SKINS/NAME.DTX` (slot 0) and `SKINS/NAME_HEAD.DTX` (slot 1) beside the `MODELS` folder above the model, without a trailing `_MULTI` too |
+//! | a LithTech skin slot (ABC names no texture: a piece's material index is a slot the game fills from its own tables) | `--skin FILE` (slot 0 first, then 1, …) or `--skin SLOT=FILE`; else, as the games lay out their files, `SKINS/NAME.DTX` (slot 0, the body) and `SKINS/NAME_HEAD.DTX` (slot 1, the head) in the `SKINS` folder beside the `MODELS` folder above the model (NOLF `CHARS/MODELS/MULTI/X.ABC` → `CHARS/SKINS/`), then beside the model itself; `NAME` is the model's file name without extension, tried again without a trailing `_MULTI` (`hero_thief_multi` → `hero_thief`); names match without regard to case, and any texture format relic reads counts (DTX in the LithTech games); other slots have no conventional name and need `--skin SLOT=FILE` |
 //!
 //! A texture that is not found is a note naming where relic looked; the export stays valid.
 
@@ -28,8 +28,9 @@ pub struct TextureSearch {
     pub data: Vec<PathBuf>,
     /// Files for M2 replaceable texture types (`--texture 11=FILE`).
     pub replaceable: Vec<(u32, PathBuf)>,
-    /// Files for LithTech skin slots, slot 0 first (`--skin FILE`).
-    pub skins: Vec<PathBuf>,
+    /// Files for LithTech skin slots (`--skin FILE`, `--skin SLOT=FILE`): (slot, file). They
+    /// win over the default search.
+    pub skins: Vec<(u32, PathBuf)>,
     /// Folders of PNG/JPEG versions of the textures (`--textures DIR`).
     pub image_dirs: Vec<PathBuf>,
 }
@@ -169,37 +170,70 @@ impl GameTextures {
     }
 
     fn skin(&self, slot: u32) -> Result<PathBuf, String> {
-        if let Some(file) = self.search.skins.get(slot as usize) {
+        if let Some((_, file)) = self.search.skins.iter().find(|(s, _)| *s == slot) {
             return Ok(file.clone());
         }
-        let stem = self.stem();
-        let names = |s: &str| if slot == 0 { format!("{s}.dtx") } else { format!("{s}_head.dtx") };
-        let mut wanted = vec![names(&stem)];
-        if let Some(base) = stem.to_lowercase().strip_suffix("_multi") {
-            wanted.push(names(base));
-        }
+        let Some(wanted) = skin_names(&self.stem(), slot) else {
+            return Err(format!(
+                "LithTech models name no skin file and slot {slot} has no conventional name: give it with --skin {slot}=FILE"
+            ));
+        };
         let models = self
             .model_dir()
             .ancestors()
             .find(|a| a.file_name().is_some_and(|n| n.eq_ignore_ascii_case("models")))
             .map(Path::to_path_buf);
-        if let Some(skins) = models.as_ref().and_then(|m| m.parent()).and_then(|p| self.resolve_dir(p, "skins")) {
+        let skins = models.as_ref().and_then(|m| m.parent()).and_then(|p| self.resolve_dir(p, "skins"));
+        let extensions: Vec<&str> = crate::formats::FORMATS
+            .iter()
+            .filter(|f| f.texture.is_some())
+            .flat_map(|f| f.extensions.iter().copied())
+            .collect();
+        for dir in skins.iter().chain([&self.model_dir()]) {
+            let listing = self.listing(dir);
             for name in &wanted {
-                if let Some(found) = self.resolve(&skins, name) {
-                    return Ok(found);
+                let found = listing.iter().find(|(file, path)| {
+                    file.rsplit_once('.').is_some_and(|(stem, ext)| stem == name && extensions.contains(&ext))
+                        && path.is_file()
+                });
+                if let Some((_, path)) = found {
+                    return Ok(path.clone());
                 }
             }
         }
+        let names = wanted.iter().map(|n| format!("{}.DTX", n.to_uppercase())).collect::<Vec<_>>().join(" or ");
+        let skins_dir = match (&skins, &models) {
+            (Some(dir), _) => dir.display().to_string(),
+            (None, Some(m)) => format!("SKINS beside {} (absent)", m.display()),
+            (None, None) => "SKINS beside a MODELS folder (none above the model)".into(),
+        };
         Err(format!(
-            "LithTech models name no texture: give skin slot {slot} with --skin FILE (looked for SKINS/{} beside the MODELS folder above {})",
-            wanted.join(" or SKINS/").to_uppercase(),
-            self.model.display()
+            "looked for {names} in {skins_dir} and in {}; LithTech models name no skin file: give it with --skin {slot}=FILE",
+            self.model_dir().display()
         ))
     }
 
     fn resolve_dir(&self, root: &Path, name: &str) -> Option<PathBuf> {
         self.listing(root).into_iter().find(|(n, p)| n == name && p.is_dir()).map(|(_, p)| p)
     }
+}
+
+/// The conventional file names (lower case, no extension) of skin slot `slot` of the model
+/// `stem`: slot 0 the body `NAME`, slot 1 the head `NAME_HEAD` (NOLF's `Skin0`/`Head0` in
+/// MODELBUTES.TXT, textures.md §4.2), each again without a trailing `_MULTI`; `None` for other
+/// slots, which no convention names.
+fn skin_names(stem: &str, slot: u32) -> Option<Vec<String>> {
+    let suffix = match slot {
+        0 => "",
+        1 => "_head",
+        _ => return None,
+    };
+    let stem = stem.to_lowercase();
+    let mut names = vec![format!("{stem}{suffix}")];
+    if let Some(base) = stem.strip_suffix("_multi") {
+        names.push(format!("{base}{suffix}"));
+    }
+    Some(names)
 }
 
 /// Reads and decodes a texture file: PNG/JPEG as they are, a format of the registry (BLP, DTX)
@@ -235,6 +269,17 @@ pub fn load_texture(path: &Path) -> Lookup {
 }
 
 impl TextureSource for GameTextures {
+    /// Skins given (`--skin`) for slots no material of the model uses.
+    fn unused(&self, model: &relic_core::Model) -> Vec<String> {
+        let used = |slot: u32| model.materials.iter().flat_map(|m| &m.textures).any(|t| t.slot == Some(slot));
+        let given = self.search.skins.iter().filter(|(slot, _)| !used(*slot));
+        given
+            .map(|(slot, file)| {
+                format!("--skin {slot}={}: the model has no skin slot {slot}; not used", file.display())
+            })
+            .collect()
+    }
+
     fn lookup(&self, _material: usize, _layer: usize, texture: &TextureRef) -> Lookup {
         let file = match (texture.path.is_empty(), texture.replaceable, texture.slot) {
             (false, _, _) => self.game_path(&texture.path),

@@ -207,3 +207,49 @@ fn a_scene_without_nodes_imports() {
     let model = import(foreign, None).unwrap_or_else(|e| panic!("{e}"));
     assert!(model.meshes.is_empty());
 }
+
+/// Issue 27 class 6: a triangle that repeats another's corners (double-sided: ABC lower LODs,
+/// UI_Draenei) or names a vertex twice is a face of its own in the glTF (its own copy of a
+/// corner), because Blender keeps one face per vertex set and none with a vertex twice. relic's
+/// import joins the copies exactly; an editor's file (no copy list, another generator) by their
+/// triangles, down to the recorded vertex count.
+#[test]
+fn repeated_and_degenerate_triangles_survive_an_editor() {
+    let mut model = samples::skinned_animated();
+    let mesh = &mut model.meshes[0];
+    let [a, b, c] = mesh.triangles[0];
+    mesh.triangles.extend([[a, c, b], [a, a, b], [b, c, a]]);
+    let glb = export_glb(&model, &exact()).unwrap().value;
+    // Every triangle has three vertices of its own set.
+    let doc = gltf::Gltf::from_slice(&glb).unwrap();
+    let blob = doc.blob.clone().unwrap();
+    let primitive = doc.meshes().next().unwrap().primitives().next().unwrap();
+    let reader = primitive.reader(|_| Some(&blob));
+    let indices: Vec<u32> = reader.read_indices().unwrap().into_u32().collect();
+    let mut sets: Vec<[u32; 3]> = indices.chunks(3).map(|t| [t[0], t[1], t[2]]).collect();
+    assert!(sets.iter().all(|t| t[0] != t[1] && t[1] != t[2] && t[0] != t[2]), "{sets:?}");
+    sets.iter_mut().for_each(|t| t.sort_unstable());
+    let triangles = sets.len();
+    sets.sort_unstable();
+    sets.dedup();
+    assert_eq!(sets.len(), triangles, "a triangle repeats another's vertices");
+    assert_eq!(reader.read_positions().unwrap().count(), model.meshes[0].positions.len() + 3);
+    // relic's own import: the model as it was.
+    let mut back = import(&glb, None).unwrap();
+    weights_match_then_align(&model, &mut back);
+    assert_eq!(back.meshes[0], model.meshes[0]);
+    // An editor's file: the same glTF from another generator, without the copy list.
+    let json_len = u32::from_le_bytes(glb[12..16].try_into().unwrap()) as usize;
+    let mut json: serde_json::Value = serde_json::from_slice(&glb[20..20 + json_len]).unwrap();
+    json["asset"]["generator"] = "Khronos glTF Blender I/O".into();
+    json["meshes"][0]["extras"]["relic"].as_object_mut().unwrap().remove("copies").unwrap();
+    let text = serde_json::to_string(&json).unwrap();
+    let foreign = gltf::binary::Glb {
+        header: gltf::binary::Header { magic: *b"glTF", version: 2, length: 0 },
+        json: std::borrow::Cow::Owned(text.into_bytes()),
+        bin: Some(std::borrow::Cow::Owned(blob)),
+    };
+    let back = import(&foreign.to_vec().unwrap(), None).unwrap();
+    assert_eq!(back.meshes[0].positions.len(), model.meshes[0].positions.len());
+    assert_eq!(back.meshes[0].triangles, model.meshes[0].triangles);
+}

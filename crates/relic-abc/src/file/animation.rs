@@ -130,7 +130,8 @@ pub struct Tracks {
 }
 
 impl Tracks {
-    /// The keys of node `n` (empty if out of range).
+    /// The keys of node `n`; empty if `n` is not a node of the tracks (a node past the file's
+    /// node count has no keys: that is the answer, not a fallback).
     pub fn node(&self, n: usize, keyframe_count: usize) -> Vec<NodeKey> {
         match self.v13.get(n) {
             Some(t) => t.keys.iter().map(|k| k.transform).collect(),

@@ -161,3 +161,10 @@ impl V12File {
         (seen.len() as u32, seen.iter().map(|s| s.len() as u32).sum())
     }
 }
+
+/// The switch distance of LOD `level` (0 for LOD 0). A file may store fewer distances than
+/// LODCount − 1 (io_scene_abc writes none, abc.md §6): a LOD without one switches at 0, which is
+/// what such a file gives the engine to read; `from_ir` writes the stored list back as it was.
+pub(crate) fn lod_distance(stored: &[f32], level: usize) -> f32 {
+    level.checked_sub(1).and_then(|l| stored.get(l)).copied().unwrap_or(0.0)
+}

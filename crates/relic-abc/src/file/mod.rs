@@ -23,6 +23,7 @@ pub(crate) mod v6;
 pub use animation::{Animation, Animations, KeyCountForm, Keyframe, Tracks, V13Key, V13Track};
 pub use child_models::{ChildModel, ChildModels, SelfEntry};
 pub use common::{NodeKey, UnknownSection};
+pub(crate) use header::lod_distance;
 pub use header::{Header, HeaderCounts};
 pub use nodes::{Node, Nodes, WeightSet};
 pub use pieces::{Face, FaceCorner, Piece, PieceLod, Pieces, Vertex, Weight};
@@ -32,8 +33,6 @@ pub use v6::{
     V6NodeAnim, V6Nodes, V6SectionId, V6Vertex,
 };
 pub use v12::{SectionId, V12File};
-
-use relic_core::{ReadError, ReadErrorKind, WriteError};
 
 /// A parsed ABC file of either family.
 #[derive(Debug, Clone, PartialEq)]
@@ -78,7 +77,7 @@ pub(crate) fn family(bytes: &[u8]) -> Option<Family> {
 }
 
 /// Why a version is not read, or `None` if it is.
-fn refusal(version: u32) -> Option<String> {
+pub(crate) fn refusal(version: u32) -> Option<String> {
     match version {
         v if v12::VERSIONS.contains(&v) => None,
         106..=108 => Some(format!(
@@ -86,48 +85,6 @@ fn refusal(version: u32) -> Option<String> {
              HitGroups section whose layout no public source settles; relic reads versions 6 and 9–13"
         )),
         _ => Some(format!("relic reads LithTech ABC versions 6 and 9–13, not {version}")),
-    }
-}
-
-/// Parses a whole file and checks its cross-references ([`crate::validate`]).
-pub(crate) fn read(bytes: &[u8]) -> Result<AbcFile, ReadError> {
-    match family(bytes) {
-        Some(Family::V6) => {
-            let (file, bodies) = v6::read(bytes)?;
-            crate::validate::v6_read(&file, bodies)?;
-            Ok(AbcFile::V6(file))
-        }
-        Some(Family::Numbered(version)) => match refusal(version) {
-            None => {
-                let (file, bodies) = v12::read(bytes)?;
-                crate::validate::v12_read(&file, bodies)?;
-                Ok(AbcFile::V12(file))
-            }
-            Some(reason) => {
-                Err(ReadError::at(12, "Header.version", ReadErrorKind::UnsupportedVersion { version, reason }))
-            }
-        },
-        None => Err(ReadError::new(
-            0,
-            ReadErrorKind::BadMagic {
-                found: format!("{:02x?}", bytes.get(..8.min(bytes.len())).unwrap_or_default()),
-                expected: "06 00 \"Header\" (a LithTech ABC section header)".into(),
-            },
-        )),
-    }
-}
-
-/// Writes a file after checking that it reads back as itself ([`crate::validate`]).
-pub(crate) fn write(file: &AbcFile) -> Result<Vec<u8>, WriteError> {
-    match file {
-        AbcFile::V6(f) => {
-            crate::validate::v6_write(f)?;
-            v6::write(f)
-        }
-        AbcFile::V12(f) => {
-            crate::validate::v12_write(f)?;
-            v12::write(f)
-        }
     }
 }
 
@@ -147,8 +104,5 @@ mod tests {
         assert!(refusal(12).is_none() && refusal(9).is_none() && refusal(13).is_none());
         assert!(refusal(106).is_some_and(|r| r.contains("Global Operations")));
         assert!(refusal(14).is_some());
-        let err = read(&[0x06, 0, b'H', b'e', b'a', b'd', b'e', b'r', 0, 0, 0, 0, 108, 0, 0, 0]).unwrap_err();
-        assert!(matches!(err.kind, ReadErrorKind::UnsupportedVersion { version: 108, .. }));
-        assert_eq!(read(b"not an abc").unwrap_err().offset, 0);
     }
 }

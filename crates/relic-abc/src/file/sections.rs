@@ -156,8 +156,19 @@ pub(crate) fn walk<K: SectionKind, H>(
         }
         let Some(id) = K::from_name(&span.name) else {
             out.order.push(K::unknown(out.unknown.len()));
+            // `Walk::next` ends every span inside the file; a span past it is refused, not cut.
             let range = span.body as usize..span.end as usize;
-            let body = bytes.get(range).unwrap_or_default().to_vec();
+            let body = bytes.get(range).map(<[u8]>::to_vec).ok_or_else(|| {
+                ReadError::at(
+                    span.body,
+                    span.label(),
+                    ReadErrorKind::OffsetOutOfBounds {
+                        target: span.body,
+                        len: span.end.saturating_sub(span.body),
+                        file_len: bytes.len() as u64,
+                    },
+                )
+            })?;
             out.unknown.push(UnknownSection { name: span.name.clone(), body });
             continue;
         };

@@ -12,7 +12,7 @@ use relic_core::{ReadError, WriteError};
 
 use crate::file::common::UnknownSection;
 use crate::file::sections::{SectionKind, Span, absent, body, walk, write_sections};
-use crate::file::{AnimBindings, Animations, ChildModels, Header, Nodes, Pieces, Sockets};
+use crate::file::{AnimBindings, Animations, ChildModels, Header, Node, Nodes, Piece, Pieces, Sockets};
 
 /// Versions of this family that are read and written.
 pub(crate) const VERSIONS: [u32; 5] = [9, 10, 11, 12, 13];
@@ -51,6 +51,17 @@ impl V12File {
             (SectionId::Sockets, self.sockets.is_some()),
             (SectionId::AnimBindings, self.anim_bindings.is_some()),
         ]
+    }
+
+    /// The nodes. A file without a `Nodes` section has none (the reader accepts such a file, as
+    /// it accepts one without `Pieces`: abc.md §2, animation-only and empty models).
+    pub(crate) fn node_list(&self) -> &[Node] {
+        self.nodes.as_ref().map_or(&[], |n| n.nodes.as_slice())
+    }
+
+    /// The pieces; none without a `Pieces` section (see [`Self::node_list`]).
+    pub(crate) fn piece_list(&self) -> &[Piece] {
+        self.pieces.as_ref().map_or(&[], |p| p.pieces.as_slice())
     }
 }
 

@@ -192,20 +192,30 @@ pub(super) fn build_animations(
         });
         // A clip a tool baked (Blender keys every frame) goes back to the stored key times while
         // they still carry it (`resample`).
-        let rekeyed = stored.and_then(|s| super::resample::rekeyed_or_noted(anim, &s.times, losses));
-        let anim = rekeyed.as_ref().unwrap_or(anim);
-        let element = || format!("animations[{a}] {:?}", anim.name);
-        let tracks = bone_tracks(model, anim, losses);
+        let rekeyed = stored.and_then(|s| {
+            let own = key_times(anim, &[], &mut Vec::new());
+            super::resample::rekeyed_or_noted(anim, &own, &s.times, losses)
+        });
+        let mut anim = rekeyed.as_ref().unwrap_or(anim);
         // A clip without channels (a file without nodes) keeps its key times in the extras.
-        let stored_times = stored.filter(|_| anim.channels.is_empty()).map(|s| s.times.as_slice()).unwrap_or_default();
+        let stored_times = stored.filter(|_| anim.channels.is_empty()).map_or(&[][..], |s| s.times.as_slice());
         let extra: Vec<f32> = stored_times.iter().map(|&t| seconds(t)).collect();
         let mut times = key_times(anim, &extra, losses);
         // Keys a tool baked are reduced, unless they are the clip's stored key times (a clip as
-        // the file stored it keeps its keys, and is not searched for keys to drop).
+        // the file stored it keeps its keys, and is not searched for keys to drop); corners
+        // between the tool's frames become keys again (`corners`).
         let as_stored = stored.is_some_and(|s| s.times == times);
+        let mut recornered = None;
         if rekeyed.is_none() && !as_stored && super::resample::looks_baked(&times) {
-            times = super::resample::reduced(anim, &times);
+            let (reduced, rebuilt) = super::corners::reduced(anim, &times);
+            times = reduced;
+            recornered = rebuilt;
         }
+        if let Some(rebuilt) = &recornered {
+            anim = rebuilt;
+        }
+        let element = || format!("animations[{a}] {:?}", anim.name);
+        let tracks = bone_tracks(model, anim, losses);
         let duration = millis(anim.duration);
         if times.last().is_some_and(|&l| duration > l) {
             times.push(duration);
@@ -219,6 +229,7 @@ pub(super) fn build_animations(
         let mut commands = key_commands(anim, losses);
         let keyframes: Vec<Keyframe> = times
             .iter()
+            // A key without an event has the empty command string, as the files store it.
             .map(|&t| Keyframe { time: t, command: len_string(&commands.remove(&t).unwrap_or_default()) })
             .collect();
         let mut transforms = Vec::with_capacity(sk.nodes.len() * times.len());
@@ -265,15 +276,16 @@ pub(super) fn build_animations(
 fn v13_tracks(transforms: Vec<NodeKey>, stored: Option<&AnimExtras>, nodes: usize, keys: usize) -> Tracks {
     let prefixes = stored.map(|s| s.node_prefixes.as_slice()).filter(|p| p.len() == nodes);
     let extras = stored.map(|s| s.key_extras.as_slice()).filter(|e| e.len() == transforms.len());
+    // Without stored ones, a key's 8 extra bytes are zeros (abc.md §4.5: zeros in every known
+    // file) and a track's prefix is −1.
+    let mut keyed = transforms
+        .iter()
+        .enumerate()
+        .map(|(i, &transform)| V13Key { transform, extra: extras.and_then(|e| e.get(i)).copied().unwrap_or_default() });
     let v13 = (0..nodes)
         .map(|n| V13Track {
             prefix: prefixes.and_then(|p| p.get(n)).copied().unwrap_or(-1),
-            keys: (n * keys..(n + 1) * keys)
-                .map(|i| V13Key {
-                    transform: transforms.get(i).copied().unwrap_or_default(),
-                    extra: extras.and_then(|e| e.get(i)).copied().unwrap_or_default(),
-                })
-                .collect(),
+            keys: keyed.by_ref().take(keys).collect(),
         })
         .collect();
     Tracks { transforms: Vec::new(), v13 }

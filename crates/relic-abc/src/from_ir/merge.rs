@@ -9,7 +9,9 @@
 //! gives back every file vertex's position. Each model vertex is matched to the file vertex at
 //! its position (within [`POSITION_TOLERANCE`]) that has the same nodes and biases (within
 //! [`BIAS_TOLERANCE`]); several model vertices may share a file vertex only while their normals
-//! agree (they are UV splits). The match holds when every file vertex has a model vertex and
+//! agree (they are UV splits): within [`NORMAL_TOLERANCE`], or within [`SPLIT_NORMAL_TOLERANCE`]
+//! for as many as the extras record the file vertex split into (Blender keeps each split's normal
+//! relative to its own face fan and gives them back up to about 1e-2 apart). The match holds when every file vertex has a model vertex and
 //! every model vertex a file vertex; otherwise the mesh was edited and is written from the model.
 
 use std::collections::HashMap;
@@ -26,8 +28,15 @@ use crate::extras::{LodExtras, MovedVertex};
 pub(crate) const POSITION_TOLERANCE: f32 = 1e-3;
 /// How far a normalised influence may be from the stored bias (normalised) and still match.
 pub(crate) const BIAS_TOLERANCE: f32 = 2e-2;
-/// How far (per component) the normals of two splits of one file vertex may differ.
-pub(crate) const NORMAL_TOLERANCE: f32 = 2e-3;
+/// How far (per component) the normals of two splits of one file vertex may differ: Blender's
+/// custom normals come back within about 1e-3, and up to 8e-3 for a vertex in two face fans
+/// (LOD seams of INTHERO_CASUAL, INTHERO_WINTER, COSMONAUT_STYLE2_MULTI); a hard edge 0.6° sharp
+/// or less is not one a viewer shows.
+pub(crate) const NORMAL_TOLERANCE: f32 = 1e-2;
+/// How far the normals of the splits the extras record for a file vertex may differ after a tool
+/// (Blender: up to about 1e-2, measured on INTHERO_CASUAL, INTHERO_WINTER and
+/// COSMONAUT_STYLE2_MULTI, whose LOD seams moved 6e-3 to 8e-3).
+pub(crate) const SPLIT_NORMAL_TOLERANCE: f32 = 5e-2;
 
 /// One file vertex as the stored weights give it.
 #[derive(Debug, Clone, PartialEq)]
@@ -55,7 +64,8 @@ pub(crate) fn references(x: &LodExtras, binds: &[Mat4], frame: Frame) -> Vec<Opt
         .collect()
 }
 
-/// Each file vertex's stored weights.
+/// Each file vertex's stored weights (extras `to_ir` made, or checked by
+/// [`LodExtras::inconsistency`]: the counts add up to the weights, so no slice falls short).
 fn per_vertex_weights(x: &LodExtras) -> impl Iterator<Item = &[crate::file::Weight]> {
     let mut start = 0usize;
     x.weight_counts.iter().map(move |&count| {
@@ -143,7 +153,7 @@ fn near(grid: &HashMap<[i64; 3], Vec<u32>>, p: [f32; 3]) -> impl Iterator<Item =
     let [x, y, z] = cell(p);
     (0..27i64).flat_map(move |d| {
         let key = [x + d % 3 - 1, y + (d / 3) % 3 - 1, z + d / 9 - 1];
-        grid.get(&key).map(Vec::as_slice).unwrap_or_default().iter().copied()
+        grid.get(&key).into_iter().flatten().copied()
     })
 }
 
@@ -171,7 +181,14 @@ const MAX_LOOSE: usize = 4;
 /// be the twin of one that was (same stored position and weights): a tool that welds vertices
 /// alike within float noise (relic-gltf's import does) made one of them; it is kept, with its
 /// twin's position and normal.
-pub(crate) fn file_vertices(mesh: &Mesh, refs: &[Option<Reference>], sk: &Skeleton) -> Option<Matched> {
+pub(crate) fn file_vertices(mesh: &Mesh, refs: &[Option<Reference>], splits: &[u32], sk: &Skeleton) -> Option<Matched> {
+    // The recorded splits each file vertex has left to match (`LodExtras::splits`).
+    let mut splits_left = vec![0usize; refs.len()];
+    for &f in splits {
+        if let Some(n) = splits_left.get_mut(f as usize) {
+            *n += 1;
+        }
+    }
     let mut grid: HashMap<[i64; 3], Vec<u32>> = HashMap::new();
     for (f, r) in refs.iter().enumerate() {
         grid.entry(cell(r.as_ref()?.position)).or_default().push(f as u32);
@@ -189,12 +206,15 @@ pub(crate) fn file_vertices(mesh: &Mesh, refs: &[Option<Reference>], sk: &Skelet
             if distance > POSITION_TOLERANCE || (skinned && !same_nodes(&nodes, &r.nodes)) {
                 continue;
             }
-            // An unclaimed file vertex first; a claimed one only as a split (same normal).
+            // An unclaimed file vertex first; a claimed one only as a split (same normal, or
+            // close to it while the file vertex has recorded splits left).
             let taken = match claimed.get(f as usize).copied().flatten() {
                 None => false,
                 Some(first) => {
                     let (a, b) = (mesh.normals.get(first), mesh.normals.get(v));
-                    if !a.zip(b).is_none_or(|(a, b)| math::max_abs_diff(a, b) <= NORMAL_TOLERANCE) {
+                    let apart = a.zip(b).map_or(0.0, |(a, b)| math::max_abs_diff(a, b));
+                    let recorded = splits_left.get(f as usize).is_some_and(|&n| n > 0);
+                    if apart > NORMAL_TOLERANCE && !(recorded && apart <= SPLIT_NORMAL_TOLERANCE) {
                         continue;
                     }
                     true
@@ -204,9 +224,12 @@ pub(crate) fn file_vertices(mesh: &Mesh, refs: &[Option<Reference>], sk: &Skelet
                 best = Some((taken, distance, f));
             }
         }
-        let (_, _, f) = best?;
+        let (taken, _, f) = best?;
         if let Some(slot @ None) = claimed.get_mut(f as usize) {
             *slot = Some(v);
+        }
+        if let Some(n) = splits_left.get_mut(f as usize).filter(|_| taken) {
+            *n = n.saturating_sub(1);
         }
         out.push(f);
     }
@@ -250,6 +273,7 @@ pub(crate) fn uv_seams(mesh: &Mesh, normals: &[[f32; 3]]) -> Matched {
         for inf in mesh.skin.vertex(v) {
             key.extend([inf.bone, inf.weight.to_bits()]);
         }
+        // One normal per vertex (the mesh's, or computed for it).
         let normal = normals.get(v).copied().unwrap_or_default();
         let group = groups.entry(key).or_default();
         let same = group.iter().copied().find(|&f| {
@@ -316,7 +340,7 @@ mod tests {
     fn matches_reordered_split_vertices() {
         let (x, mesh) = fixture();
         let refs = references(&x, &[IDENTITY], crate::frame::LITHTECH);
-        let map = file_vertices(&mesh, &refs, &skeleton());
+        let map = file_vertices(&mesh, &refs, &x.splits, &skeleton());
         // Vertices 0 and 2 of the file share a position: the first unclaimed one is taken, then
         // the other; the last model vertex is the split of file vertex 1.
         let map = map.map(|m| (m.file_vertex, m.source));
@@ -330,7 +354,7 @@ mod tests {
             p[0] += 0.01;
         }
         let refs = references(&x, &[IDENTITY], crate::frame::LITHTECH);
-        assert_eq!(file_vertices(&mesh, &refs, &skeleton()), None);
+        assert_eq!(file_vertices(&mesh, &refs, &x.splits, &skeleton()), None);
     }
 
     #[test]
@@ -360,8 +384,26 @@ mod tests {
         mesh.normals.remove(2);
         mesh.skin = Skin::from_vertices(vec![vec![Influence { bone: 0, weight: 1.0 }]; 3]);
         let refs = references(&x, &[IDENTITY], crate::frame::LITHTECH);
-        let map = file_vertices(&mesh, &refs, &skeleton()).map(|m| (m.file_vertex, m.source));
+        let map = file_vertices(&mesh, &refs, &x.splits, &skeleton()).map(|m| (m.file_vertex, m.source));
         assert_eq!(map, Some((vec![1, 0, 1], vec![1, 0, 1])));
+    }
+
+    /// Issue 27 class 6: Blender gives the splits of one file vertex back with normals up to 8e-3
+    /// apart (each split is a vertex of its own face fan there): such a split matches; further
+    /// apart, a recorded split still does, a vertex the extras do not record as split does not.
+    #[test]
+    fn a_recorded_split_matches_with_a_drifted_normal() {
+        let (mut x, mut mesh) = fixture();
+        mesh.normals[3] = [0.008, 0.99997, 0.0];
+        let refs = references(&x, &[IDENTITY], crate::frame::LITHTECH);
+        let blender = file_vertices(&mesh, &refs, &[], &skeleton()).map(|m| m.file_vertex);
+        assert_eq!(blender, Some(vec![1, 0, 2, 1]));
+        mesh.normals[3] = [0.03, 0.99955, 0.0];
+        let refs = references(&x, &[IDENTITY], crate::frame::LITHTECH);
+        let map = file_vertices(&mesh, &refs, &x.splits, &skeleton()).map(|m| (m.file_vertex, m.source));
+        assert_eq!(map, Some((vec![1, 0, 2, 1], vec![1, 0, 2])));
+        x.splits.clear();
+        assert_eq!(file_vertices(&mesh, &refs, &x.splits, &skeleton()), None);
     }
 
     #[test]
@@ -372,6 +414,6 @@ mod tests {
         }
         let refs = references(&x, &[IDENTITY], crate::frame::LITHTECH);
         // Vertex 3 may not join file vertex 1 (other normal), and every other one is taken.
-        assert_eq!(file_vertices(&mesh, &refs, &skeleton()), None);
+        assert_eq!(file_vertices(&mesh, &refs, &x.splits, &skeleton()), None);
     }
 }

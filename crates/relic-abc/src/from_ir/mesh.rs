@@ -57,15 +57,16 @@ fn group_pieces(model: &Model, ex: Option<&V12Extras>, losses: &mut Vec<Loss>) -
     if let Some(x) = ex {
         stored_order(model, x, &mut pieces);
     }
+    // No pieces: no LODs to even out.
     let lods = pieces.iter().map(Vec::len).max().unwrap_or(0);
     for p in &mut pieces {
         if p.len() < lods
             && let Some(&last) = p.last()
+            && let Some(mesh) = model.meshes.get(last)
         {
             {
-                let name = model.meshes.get(last).map(|m| m.name.clone()).unwrap_or_default();
                 losses.push(Loss::new(
-                    format!("meshes[{last}] {name:?}"),
+                    format!("meshes[{last}] {:?}", mesh.name),
                     format!("piece has {} LODs, every ABC piece has {lods}: the last one repeated", p.len()),
                 ));
                 p.resize(lods, last);
@@ -95,7 +96,7 @@ fn stored_order(model: &Model, x: &V12Extras, pieces: &mut Vec<Vec<usize>>) {
     } else {
         // Put back what was taken, in the model's order.
         let mut all: Vec<Vec<usize>> = ordered.into_iter().chain(left.into_iter().flatten()).collect();
-        all.sort_by_key(|p| p.first().copied().unwrap_or(0));
+        all.sort_by_key(|p| p.first().copied());
         *pieces = all;
     }
 }
@@ -121,7 +122,9 @@ pub(super) fn build_pieces(
     let mut pieces = Vec::with_capacity(groups.len());
     for (p, group) in groups.iter().enumerate() {
         let stored = pieces_fit.and_then(|x| x.pieces.get(p));
-        let Some(first) = group.first().and_then(|&m| model.meshes.get(m)) else { continue };
+        let Some((first_index, first)) = group.first().and_then(|&m| Some((m, model.meshes.get(m)?))) else {
+            continue;
+        };
         let (material, slot) = material_slot(model, first);
         let (power, scale) = specular(material, stored, pieces_fit, slot);
         let mut lods = Vec::with_capacity(group.len());
@@ -137,7 +140,7 @@ pub(super) fn build_pieces(
             specular_scale: scale,
             lod_weight: (version >= 10).then(|| stored.and_then(|s| s.lod_weight).unwrap_or(1.0)),
             unknown: stored.map_or(0, |s| s.unknown),
-            name: stored_name(|| format!("meshes[{}]", group.first().copied().unwrap_or(0)), &first.name, losses),
+            name: stored_name(|| format!("meshes[{first_index}]"), &first.name, losses),
             lods,
         });
     }
@@ -155,12 +158,13 @@ pub(super) fn build_pieces(
             // The stored list while the meshes have the distances `to_ir` gave them (it may hold
             // more or fewer values than LODCount − 1: io_scene_abc writes none).
             let stored = ex.map(|x| &x.lod_distances).filter(|d| {
-                let seen = (0..first.len()).map(|l| d.get(l).copied().unwrap_or(0.0));
+                let seen = (1..=first.len()).map(|level| crate::file::lod_distance(d, level));
                 seen.zip(&first).all(|(a, b)| a.to_bits() == b.to_bits())
             });
             stored.cloned().unwrap_or(first)
         }
-        None => ex.map(|x| x.lod_distances.clone()).unwrap_or_default(),
+        // No meshes: the stored distances, or none.
+        None => ex.map_or_else(Vec::new, |x| x.lod_distances.clone()),
     };
     let lod_count = lod_count.map_or_else(|| ex.map_or(1, |x| x.counts.lod_count), |n| n as u32);
     Ok((pieces, distances, lod_count))
@@ -196,6 +200,14 @@ fn build_lod(
             format!("{} morph targets dropped (v9–v13 has no vertex animation)", mesh.morph_targets.len()),
         ));
     }
+    // Stored extras come from a glTF's JSON too: ones whose lists disagree are not used.
+    let ex = match ex.map(|x| (x, x.inconsistency())) {
+        Some((_, Some(why))) => {
+            losses.push(Loss::new(element(), format!("stored LOD data not used ({why}): written from the mesh")));
+            None
+        }
+        other => other.map(|(x, _)| x),
+    };
     let exact = ex.filter(|x| {
         binds_fit
             && x.digest == mesh_digest(mesh)
@@ -205,33 +217,34 @@ fn build_lod(
     let uvs = mesh.uv_sets.first();
     let uv = |v: u32| uvs.and_then(|s| s.get(v as usize)).copied().unwrap_or([0.0; 2]);
     if let Some(x) = exact {
-        let file_n = x.weight_counts.len();
-        let vertex =
-            |v: u32| if (v as usize) < file_n { v } else { x.splits.get(v as usize - file_n).copied().unwrap_or(0) };
-        let faces = mesh
-            .triangles
+        // The file's vertices come first in the mesh, each split after them (`to_ir`).
+        let map: Vec<u32> = (0..x.weight_counts.len() as u32).chain(x.splits.iter().copied()).collect();
+        let faces = faces(mesh, &map, uv);
+        let vertices = x
+            .weight_counts
             .iter()
-            .map(|&[a, b, c]| Face { corners: [c, b, a].map(|v| FaceCorner { uv: uv(v), vertex: vertex(v) as u16 }) })
-            .collect();
-        let vertices = (0..file_n)
-            .map(|v| Vertex {
-                weight_count: x.weight_counts.get(v).copied().unwrap_or(0),
-                sub_lod_vertex: x.sub_lod.get(v).copied().unwrap_or(0),
-                position: frame.vector_from_ir(mesh.positions.get(v).copied().unwrap_or_default()),
-                normal: frame.vector_from_ir(mesh.normals.get(v).copied().unwrap_or_default()),
+            .zip(&x.sub_lod)
+            .zip(mesh.positions.iter().zip(&mesh.normals))
+            .map(|((&weight_count, &sub_lod_vertex), (&position, &normal))| Vertex {
+                weight_count,
+                sub_lod_vertex,
+                position: frame.vector_from_ir(position),
+                normal: frame.vector_from_ir(normal),
             })
             .collect();
         return Ok(PieceLod { faces, vertices, weights: x.weights.clone() });
     }
     if let Some(x) = ex.filter(|_| !mesh.normals.is_empty()) {
         let refs = super::merge::references(x, &sk.original, frame);
-        if let Some(map) = super::merge::file_vertices(mesh, &refs, sk) {
+        if let Some(map) = super::merge::file_vertices(mesh, &refs, &x.splits, sk) {
             return Ok(matched_lod(mesh, x, &map, sk, inverse_binds, frame));
         }
     }
     let normals = if mesh.normals.is_empty() { computed_normals(mesh) } else { mesh.normals.clone() };
     let seams = super::merge::uv_seams(mesh, &normals);
     let file_n = seams.source.len();
+    // The sub-LOD links survive while the file vertices do; otherwise they are written as 0, the
+    // value files store where a link means nothing (the last LOD, abc.md §4.2).
     let same_count = ex.filter(|x| x.weight_counts.len() == file_n && x.splits.is_empty());
     if ex.is_some() && same_count.is_none() && !last {
         losses.push(Loss::new(element(), "sub-LOD links dropped (the vertices changed); written as 0"));
@@ -243,6 +256,7 @@ fn build_lod(
     let mut weights = Vec::with_capacity(file_n);
     for (f, &v) in seams.source.iter().enumerate() {
         let v = v as usize;
+        // `uv_seams` names vertices of this mesh.
         let position = frame.vector_from_ir(mesh.positions.get(v).copied().unwrap_or_default());
         let mut count = 0usize;
         let mut push = |node: u32, w: f32| {
@@ -270,13 +284,18 @@ fn build_lod(
             normal: frame.vector_from_ir(normals.get(v).copied().unwrap_or([0.0, 1.0, 0.0])),
         });
     }
-    let file_vertex = |v: u32| seams.file_vertex.get(v as usize).copied().unwrap_or(0) as u16;
-    let faces = mesh
-        .triangles
+    Ok(PieceLod { faces: faces(mesh, &seams.file_vertex, uv), vertices, weights })
+}
+
+/// The file faces of a mesh's triangles: `map` gives each model vertex's file vertex (one entry
+/// per vertex of the mesh, whose triangles a valid model keeps inside it: the fallback is never
+/// taken), the corners reversed (`to_ir` reversed them), the UVs per corner.
+fn faces(mesh: &Mesh, map: &[u32], uv: impl Fn(u32) -> [f32; 2]) -> Vec<Face> {
+    let file_vertex = |v: u32| map.get(v as usize).copied().unwrap_or(0) as u16;
+    mesh.triangles
         .iter()
         .map(|&[a, b, c]| Face { corners: [c, b, a].map(|v| FaceCorner { uv: uv(v), vertex: file_vertex(v) }) })
-        .collect();
-    Ok(PieceLod { faces, vertices, weights })
+        .collect()
 }
 
 /// A LOD whose model vertices were matched to the stored file vertices (`map`: the file vertex of
@@ -291,27 +310,31 @@ fn matched_lod(
     frame: Frame,
 ) -> PieceLod {
     let file_n = x.weight_counts.len();
-    let map = &matched.file_vertex;
     let uvs = mesh.uv_sets.first();
     let uv = |v: u32| uvs.and_then(|s| s.get(v as usize)).copied().unwrap_or([0.0; 2]);
-    let file_vertex = |v: u32| map.get(v as usize).copied().unwrap_or(0) as u16;
-    let faces = mesh
-        .triangles
+    let faces = faces(mesh, &matched.file_vertex, uv);
+    // One source per file vertex (`merge::file_vertices`), and the extras are consistent.
+    let vertices: Vec<Vertex> = matched
+        .source
         .iter()
-        .map(|&[a, b, c]| Face { corners: [c, b, a].map(|v| FaceCorner { uv: uv(v), vertex: file_vertex(v) }) })
-        .collect();
-    let vertices: Vec<Vertex> = (0..file_n)
-        .map(|f| {
-            let v = matched.source.get(f).copied().unwrap_or(0) as usize;
+        .zip(x.weight_counts.iter().zip(&x.sub_lod))
+        .enumerate()
+        .take(file_n)
+        .map(|(f, (&v, (&weight_count, &sub_lod_vertex)))| {
             // A loose vertex (no face uses it): its stored position, an upward normal.
             let loose = matched.loose.iter().find(|(l, _)| *l as usize == f).map(|(_, p)| *p);
-            let position = loose.or_else(|| mesh.positions.get(v).copied()).unwrap_or_default();
-            let normal = if loose.is_some() { Some([0.0, 1.0, 0.0]) } else { mesh.normals.get(v).copied() };
+            let model = (mesh.positions.get(v as usize), mesh.normals.get(v as usize));
+            let (position, normal) = match (loose, model) {
+                (Some(p), _) => (p, [0.0, 1.0, 0.0]),
+                (None, (Some(&p), Some(&n))) => (p, n),
+                // A matched source is a vertex of the mesh, which has normals (`build_lod`).
+                (None, _) => ([0.0; 3], [0.0, 1.0, 0.0]),
+            };
             Vertex {
-                weight_count: x.weight_counts.get(f).copied().unwrap_or(0),
-                sub_lod_vertex: x.sub_lod.get(f).copied().unwrap_or(0),
+                weight_count,
+                sub_lod_vertex,
                 position: frame.vector_from_ir(position),
-                normal: frame.vector_from_ir(normal.unwrap_or_default()),
+                normal: frame.vector_from_ir(normal),
             }
         })
         .collect();
@@ -358,4 +381,26 @@ pub(super) fn computed_radius(pieces: &[Piece]) -> f32 {
             (x * x + y * y + z * z).sqrt()
         })
         .fold(0.0, f32::max)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::extras::{AbcExtras, FamilyExtras};
+
+    /// Stored LOD lists that disagree (JSON extras another tool edited) are not used: the LOD is
+    /// written from the mesh, with a note naming the field, instead of from zeros where a list
+    /// ran short.
+    #[test]
+    fn inconsistent_lod_extras_are_noted_not_filled_in() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/abc/v12_full.abc");
+        let mut model = crate::read_model(&std::fs::read(path).unwrap()).unwrap();
+        let mut x: AbcExtras = model.extras.as_ref().unwrap().get::<AbcExtras>().unwrap().clone();
+        let FamilyExtras::V12(v12) = &mut x.family else { panic!("v12 extras") };
+        v12.pieces[0].lods[0].sub_lod.pop();
+        model.extras = Some(x.into_format_extras());
+        let out = crate::write_model(&model, &relic_core::WriteOptions::default()).unwrap();
+        let noted = out.losses.iter().any(|l| l.what.contains("stored LOD data not used (sub_lod holds"));
+        assert!(noted, "{:?}", out.losses);
+        crate::read(&out.value).unwrap();
+    }
 }

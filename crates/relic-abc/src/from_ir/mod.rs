@@ -10,6 +10,7 @@
 //! same digest of the model data), so that ABC → model → ABC gives the same file.
 
 mod animation;
+mod corners;
 mod material;
 pub(crate) mod merge;
 mod mesh;
@@ -71,12 +72,7 @@ fn report_unstorable(model: &Model, version: u32, losses: &mut Vec<Loss>) {
     }
     if version != 6 {
         for (i, m) in model.materials.iter().enumerate() {
-            let plain = m.textures.is_empty()
-                && m.blend == relic_core::model::BlendMode::Opaque
-                && !m.double_sided
-                && !m.unlit
-                && !m.unfogged;
-            if !plain {
+            if !material::is_skin_slot(m) {
                 losses.push(Loss::new(
                     format!("materials[{i}] {:?}", m.name),
                     "textures and render flags not stored (ABC keeps a material slot; skins are set by the game)",

@@ -73,14 +73,16 @@ pub(crate) fn rekeyed(anim: &Animation, stored: &[u32]) -> Option<Animation> {
     Some(out)
 }
 
-/// The clip back at its stored key times (ms) when a tool baked it (its own key times differ),
-/// or `None` where it needs nothing or cannot be fitted — the latter with a note: the file's key
-/// times are then lost and the tool's keys written.
-pub(crate) fn rekeyed_or_noted(anim: &Animation, stored: &[u32], losses: &mut Vec<Loss>) -> Option<Animation> {
-    if stored.is_empty()
-        || anim.channels.is_empty()
-        || super::animation::key_times(anim, &[], &mut Vec::new()) == stored
-    {
+/// The clip back at its stored key times (ms) when a tool baked it (its own key times, `own`,
+/// differ), or `None` where it needs nothing or cannot be fitted — the latter with a note: the
+/// file's key times are then lost and the tool's keys written.
+pub(crate) fn rekeyed_or_noted(
+    anim: &Animation,
+    own: &[u32],
+    stored: &[u32],
+    losses: &mut Vec<Loss>,
+) -> Option<Animation> {
+    if stored.is_empty() || anim.channels.is_empty() || own == stored {
         return None;
     }
     let fitted = rekeyed(anim, stored);
@@ -97,9 +99,13 @@ pub(crate) fn rekeyed_or_noted(anim: &Animation, stored: &[u32], losses: &mut Ve
     fitted
 }
 
-/// The first `N` components of `v`, divided by `by`.
+/// The first `N` components of `v` (a fitted vector or quaternion, `N` long), divided by `by`.
 fn array<const N: usize>(v: &[f64], by: f64) -> [f32; N] {
-    std::array::from_fn(|i| (v.get(i).copied().unwrap_or(0.0) / by) as f32)
+    let mut out = [0.0; N];
+    for (o, c) in out.iter_mut().zip(v) {
+        *o = (c / by) as f32;
+    }
+    out
 }
 
 /// The samples a channel's fit must pass through: its keys, and the stored times more than a
@@ -141,6 +147,7 @@ fn segment(knots: &[f32], t: f32) -> (usize, f64) {
 /// The fitted curve at `t`.
 fn curve(knots: &[f32], values: &[Vec<f64>], t: f32) -> Vec<f64> {
     let (k, s) = segment(knots, t);
+    // One value per knot (`solve`): `k` is a knot, `j` the next one or past the last.
     let at = |j: usize| values.get(j).or(values.get(k)).cloned().unwrap_or_default();
     if knots.len() == 1 {
         return at(0);
@@ -254,6 +261,7 @@ fn thomas(diag: &[f64], upper: &[f64], rhs: &[Vec<f64>]) -> Option<Vec<Vec<f64>>
     // Back substitution.
     let mut x: Vec<Vec<f64>> = Vec::with_capacity(rows.len());
     for (i, (b, r)) in rows.iter().enumerate().rev() {
+        // The last row has no term above the diagonal.
         let u = upper.get(i).copied().unwrap_or(0.0);
         let value: Vec<f64> = match x.last() {
             Some(next) => r.iter().zip(next).map(|(v, nx)| (v - u * nx) / b).collect(),
@@ -298,6 +306,7 @@ pub(crate) fn reduced(anim: &Animation, times: &[u32]) -> Vec<u32> {
             let rotation = matches!(c.values, ChannelValues::Rotation(_));
             let tolerance = f64::from(if rotation { REDUCE_ROTATION } else { REDUCE_TRANSLATION });
             let (Some(Some(va)), Some(Some(vb))) = (vals.get(a), vals.get(b)) else { return true };
+            // `a`, `b` and every `k` between them index `secs` (one time per value).
             let (ta, tb) = (secs.get(a).copied().unwrap_or(0.0), secs.get(b).copied().unwrap_or(0.0));
             let flip = rotation && va.iter().zip(vb).map(|(x, y)| x * y).sum::<f64>() < 0.0;
             (a + 1..b).all(|k| {

@@ -56,8 +56,8 @@ impl Skeleton {
             }
             nodes.push(Some(bone));
             parents.push(parent);
-            let kids = children.get(bone).map(Vec::as_slice).unwrap_or_default();
-            stack.extend(kids.iter().rev().map(|&c| (c, Some(node))));
+            let kids = children.get(bone).into_iter().flatten();
+            stack.extend(kids.rev().map(|&c| (c, Some(node))));
         }
         let mut child_counts = vec![0u32; nodes.len()];
         for p in parents.iter().flatten() {
@@ -77,7 +77,8 @@ impl Skeleton {
         self.nodes.get(node).copied().flatten().and_then(|b| model.bones.get(b))
     }
 
-    /// The node of a model bone (0 if out of range).
+    /// The node of a model bone. A bone past the model's (which a valid model's influences never
+    /// name) gets node 0, the root every ABC skeleton has.
     pub(crate) fn node(&self, bone: usize) -> u32 {
         self.node_of.get(bone).copied().unwrap_or(0)
     }

@@ -94,6 +94,7 @@ pub(super) fn build(
             lod_count,
             ..HeaderCounts::default()
         },
+        // v13's extra header word has no known meaning (abc.md §4.1): the stored one, else 0.
         v13_unknown: (version >= 13).then(|| ex.and_then(|x| x.v13_unknown).unwrap_or(0)),
         string_count: 0,
         string_length_total: 0,
@@ -199,6 +200,7 @@ fn without_extras(
 /// The header counts of sections the file does not have: what the source file stated (nothing
 /// else determines them); without ChildModels, the count that sizes AnimBindings.
 fn absent_counts(file: &mut V12File, ex: Option<&V12Extras>, losses: &mut Vec<Loss>) {
+    // Nothing states them without extras: a section the file lacks counts 0.
     let stored = ex.map(|x| x.counts).unwrap_or_default();
     let h = &mut file.header;
     if file.pieces.is_none() {
@@ -392,6 +394,7 @@ fn build_bindings(animations: &[Animation], groups_wanted: usize, ex: Option<&V1
             .collect(),
     }];
     for i in 1..groups_wanted {
+        // A child model without stored bindings binds none of its animations (count 0).
         groups.push(stored.and_then(|s| s.groups.get(i)).cloned().unwrap_or_default());
     }
     AnimBindings { groups }

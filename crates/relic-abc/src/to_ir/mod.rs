@@ -27,7 +27,9 @@ use relic_core::ReadError;
 use relic_core::binary::LenString;
 use relic_core::frame::Frame;
 use relic_core::math::{self, Mat4};
-use relic_core::model::{Channel, ChannelValues, Clock, Event, Influence, Interpolation, Model, Skin, SourceInfo};
+use relic_core::model::{
+    Channel, ChannelValues, Clock, Event, Influence, Interpolation, Material, Model, Skin, SourceInfo, TextureRef,
+};
 
 use crate::file::common::text;
 use crate::file::{AbcFile, NodeKey};
@@ -49,6 +51,26 @@ pub(crate) fn to_ir(file: &AbcFile) -> Result<Model, ReadError> {
 /// The model of a v6 file (what `from_ir` poses to recompute keyframe boxes).
 pub(crate) fn v6_model(file: &crate::file::V6File) -> Result<Model, ReadError> {
     v6::to_ir(file)
+}
+
+/// The material of skin slot `slot` (a piece's material index; v6: the model's one skin, 0). No
+/// LithTech model names a texture file (textures.md §4.2): the game fills the slot from its own
+/// tables (NOLF: slot 0 the body skin, slot 1 the head), so the material's texture is the slot,
+/// which a texture search (`relic::textures`: `--skin`, the game's `SKINS` folder) turns into a
+/// file. Texture coordinates are the mesh's first set; LithTech skins repeat (textures.md §5).
+pub(crate) fn skin_material(slot: u32) -> Material {
+    Material {
+        name: format!("material {slot}"),
+        textures: vec![TextureRef {
+            slot: Some(slot),
+            uv_set: Some(0),
+            wrap_u: true,
+            wrap_v: true,
+            ..TextureRef::default()
+        }],
+        depth_write: true,
+        ..Material::default()
+    }
 }
 
 /// Milliseconds → seconds.
@@ -74,7 +96,7 @@ fn key_seconds(ms: impl Iterator<Item = u32>) -> Vec<f32> {
 
 /// A row-major file matrix as a column-major model matrix (same frame).
 pub(crate) fn column_major(row_major: &[f32; 16]) -> Mat4 {
-    std::array::from_fn(|i| row_major.get((i % 4) * 4 + i / 4).copied().unwrap_or(0.0))
+    math::transpose(row_major)
 }
 
 fn source(version: u32) -> SourceInfo {

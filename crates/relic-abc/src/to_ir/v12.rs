@@ -6,8 +6,8 @@ use relic_core::math::{self, IDENTITY, Mat4};
 use relic_core::model::{Animation, Bone, BoneFlags, Influence, Lod, Material, Mesh, Model, Specular, Transform};
 
 use super::{
-    CornerSplit, DEFAULT_BLEND_MS, column_major, key_events, key_seconds, node_channels, seconds, skin_with_copies,
-    source,
+    CornerSplit, DEFAULT_BLEND_MS, column_major, key_events, key_seconds, node_channels, seconds, skin_material,
+    skin_with_copies, source,
 };
 use crate::extras::{
     AbcExtras, AnimExtras, FamilyExtras, LodExtras, NodeExtras, PieceExtras, V12Extras, bind_digest, mesh_digest,
@@ -20,7 +20,7 @@ use crate::frame::LITHTECH;
 pub(super) fn to_ir(file: &V12File) -> Model {
     let frame = LITHTECH;
     let mut model = Model { source: Some(source(file.header.version)), ..Model::default() };
-    let nodes = file.nodes.as_ref().map(|n| n.nodes.as_slice()).unwrap_or_default();
+    let nodes = file.node_list();
     let parents = match depth_first_parents(nodes.iter().map(|n| n.child_count)) {
         (parents, None) => parents,
         (_, Some(_)) => vec![None; nodes.len()],
@@ -41,17 +41,15 @@ pub(super) fn to_ir(file: &V12File) -> Model {
             flags: BoneFlags { rotation_only: node.flags & 2 != 0, ..BoneFlags::default() },
         });
     }
-    let pieces = file.pieces.as_ref().map(|p| p.pieces.as_slice()).unwrap_or_default();
+    let pieces = file.piece_list();
     let mut slots: Vec<u16> = pieces.iter().map(|p| p.material_index).collect();
     slots.sort_unstable();
     slots.dedup();
     for &slot in &slots {
         let first = pieces.iter().find(|p| p.material_index == slot);
         model.materials.push(Material {
-            name: format!("material {slot}"),
             specular: first.map(|p| Specular { power: p.specular_power, scale: p.specular_scale }),
-            depth_write: true,
-            ..Material::default()
+            ..skin_material(u32::from(slot))
         });
     }
     let mut piece_extras = Vec::new();
@@ -59,13 +57,10 @@ pub(super) fn to_ir(file: &V12File) -> Model {
         let material = slots.binary_search(&piece.material_index).ok();
         let mut lods = Vec::new();
         for (level, lod) in piece.lods.iter().enumerate() {
-            let distance = match level {
-                0 => 0.0,
-                l => file.header.lod_distances.get(l - 1).copied().unwrap_or(0.0),
-            };
+            let distance = crate::file::lod_distance(&file.header.lod_distances, level);
             let (mut mesh, mut extras) = v12_lod_mesh(lod, frame);
-            let file_positions = mesh.positions.get(..lod.vertices.len()).unwrap_or_default();
-            extras.positions = crate::from_ir::merge::departures(&extras, file_positions, &binds, frame);
+            // The file's vertices come first (UV splits after them); `departures` stops at them.
+            extras.positions = crate::from_ir::merge::departures(&extras, &mesh.positions, &binds, frame);
             mesh.name = text(&piece.name);
             mesh.material = material;
             mesh.lod = Lod { level: level as u32, distance };
@@ -96,6 +91,7 @@ pub(super) fn to_ir(file: &V12File) -> Model {
             let events = key_events(anim.keyframes.iter().map(|k| (k.time, &k.command)));
             model.animations.push(Animation {
                 name: text(&anim.name),
+                // A clip without keys lasts 0 s (its stored length is its last key's time).
                 duration: times.last().copied().unwrap_or(0.0),
                 looping: false,
                 blend_in: seconds(anim.interpolation_time.unwrap_or(DEFAULT_BLEND_MS)),
@@ -140,7 +136,8 @@ pub(super) fn to_ir(file: &V12File) -> Model {
         bind_digest: bind_digest(&model.bones),
         node_matrices: nodes.iter().map(|n| n.matrix).collect(),
         nodes: nodes.iter().map(|n| NodeExtras { index: n.index, flags: n.flags }).collect(),
-        weight_sets: file.nodes.as_ref().map(|n| n.weight_sets.clone()).unwrap_or_default(),
+        // No `Nodes` section: no weight sets either.
+        weight_sets: file.nodes.as_ref().map_or_else(Vec::new, |n| n.weight_sets.clone()),
         child_models: file.child_models.clone(),
         animations: anim_extras,
         anim_bindings: file.anim_bindings.clone(),

@@ -9,7 +9,7 @@ use relic_core::model::{
 };
 use relic_core::{ReadError, ReadErrorKind};
 
-use super::{CornerSplit, key_events, key_seconds, node_channels, seconds, skin_with_copies, source};
+use super::{CornerSplit, key_events, key_seconds, node_channels, seconds, skin_material, skin_with_copies, source};
 use crate::extras::{
     AbcExtras, FamilyExtras, RawV6Vertex, V6AnimExtras, V6Extras, V6NodeExtras, bind_digest, mesh_digest, morph_digest,
     pose_digest,
@@ -84,8 +84,11 @@ pub(super) fn to_ir(file: &V6File) -> Result<Model, ReadError> {
     split.extend(&mut normals);
     let influences = g.vertices.iter().map(|v| [Influence { bone: u32::from(v.transformation_index), weight: 1.0 }]);
     let skin = skin_with_copies(influences, &split);
+    // The one skin of a v6 model (its only material).
+    model.materials.push(skin_material(0));
     let mut mesh = Mesh {
         name: "geometry".into(),
+        material: Some(0),
         positions,
         normals,
         uv_sets: vec![split.uvs.clone()],
@@ -214,19 +217,32 @@ fn v6_morphs(
     }
     let mut targets = Vec::with_capacity(total);
     let mut channels = Vec::with_capacity(anims.len());
-    for anim in anims {
+    for (a, anim) in anims.iter().enumerate() {
         let keys = anim.keyframes.len();
         let first = targets.len();
         for k in 0..keys {
             let mut deltas = vec![[0.0f32; 3]; vertices];
             for (n, (node, track)) in file.nodes.nodes.iter().zip(&anim.node_anims).enumerate() {
                 let bind = binds.get(n).copied().unwrap_or(IDENTITY);
-                let frames = track.vertex_frames.get(k * node.md_vertices.len()..).unwrap_or_default();
-                for (&v, bytes) in node.md_vertices.iter().zip(frames) {
+                // The reader checked both (keys × deformed vertices frames per node, every deformed
+                // vertex a vertex of the geometry); a file struct built otherwise is refused here.
+                let field = || format!("Animation.animations[{a}].node_anims[{n}].vertex_frames");
+                let frames = track
+                    .vertex_frames
+                    .get(k * node.md_vertices.len()..)
+                    .ok_or_else(|| ReadError::invalid(0, field(), format!("no frames for key {k} of {keys}")))?;
+                for (j, (&v, bytes)) in node.md_vertices.iter().zip(frames).enumerate() {
                     let local =
                         zip3(zip3(bytes.map(f32::from), track.scale, |b, s| b * s), track.translation, |p, t| p + t);
                     let p = math::transform_point(&bind, frame.vector_to_ir(local));
-                    for &m in copies.get(usize::from(v)).map(Vec::as_slice).unwrap_or_default() {
+                    let own = copies.get(usize::from(v)).ok_or_else(|| {
+                        ReadError::invalid(
+                            0,
+                            format!("Nodes.nodes[{n}].md_vertices[{j}]"),
+                            format!("vertex {v} is not in Geometry"),
+                        )
+                    })?;
+                    for &m in own {
                         if let (Some(d), Some(base)) = (deltas.get_mut(m as usize), mesh.positions.get(m as usize)) {
                             *d = [p[0] - base[0], p[1] - base[1], p[2] - base[2]];
                         }

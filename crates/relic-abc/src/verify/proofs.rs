@@ -25,7 +25,7 @@ pub(crate) struct WeightProof {
 
 /// Rebuilds every vertex position from its weights and the node matrices.
 pub(crate) fn weights(file: &V12File) -> WeightProof {
-    let nodes = file.nodes.as_ref().map(|n| n.nodes.as_slice()).unwrap_or_default();
+    let nodes = file.node_list();
     let matrices: Vec<Mat4> = nodes.iter().map(|n| column_major(&n.matrix)).collect();
     let mut proof = WeightProof::default();
     for piece in file.pieces.iter().flat_map(|p| &p.pieces) {

@@ -131,6 +131,18 @@ impl Aabb {
         out
     }
 
+    /// Whether a stored box states nothing: every coordinate zero, or so close to it that no box
+    /// of a model is (magnitude below [`Aabb::UNSET_MAGNITUDE`]: the negative zeros, denormals and
+    /// tiny floats an exporter leaves in a box it never filled; JUGGERNAUT.ABC "Fire" at 733 ms
+    /// holds −0.0, 8.5e-42, −9.8e-39 and −7.0e-30).
+    pub fn is_unset(&self) -> bool {
+        self.min.iter().chain(&self.max).all(|c| c.abs() < Self::UNSET_MAGNITUDE)
+    }
+
+    /// See [`Aabb::is_unset`]: 1e-20 game units, far below any model's size (the smallest known
+    /// models span about 1e-1) and far above the leftovers of uninitialised memory.
+    pub const UNSET_MAGNITUDE: f32 = 1e-20;
+
     /// Largest per-coordinate distance between the corners of two boxes.
     pub fn max_corner_distance(&self, other: &Aabb) -> f32 {
         crate::math::max_abs_diff(&self.min, &other.min).max(crate::math::max_abs_diff(&self.max, &other.max))

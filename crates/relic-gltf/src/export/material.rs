@@ -7,6 +7,7 @@ use gltf_json as json;
 use json::Index;
 use json::material::{AlphaCutoff, AlphaMode, PbrBaseColorFactor, PbrMetallicRoughness, StrengthFactor};
 use json::validation::Checked::Valid;
+use relic_core::Model;
 use relic_core::model::{BlendMode, Material, TextureRef};
 
 use crate::GltfError;
@@ -27,6 +28,11 @@ impl Exporter<'_> {
             let texture = self.texture(m, material, &mut images)?;
             out.push(self.material(material, texture)?);
         }
+        if let Some(source) = self.options.textures.clone() {
+            for note in source.unused(self.model) {
+                self.loss("textures", note);
+            }
+        }
         Ok(out)
     }
 
@@ -39,17 +45,15 @@ impl Exporter<'_> {
         images: &mut HashMap<String, Index<json::Image>>,
     ) -> Result<Option<json::texture::Info>, GltfError> {
         let Some(source) = self.options.textures.clone() else { return Ok(None) };
-        let Some(tex) = material.textures.first() else { return Ok(None) };
         let element = format!("materials[{m}] {:?}", material.name);
-        let Some(uv) = tex.uv_set else {
-            self.loss(element, "environment-mapped texture: no image referenced (glTF has no sphere mapping)");
-            return Ok(None);
+        let (tex, uv) = match base_texture(self.model, m) {
+            Ok(Some(found)) => found,
+            Ok(None) => return Ok(None),
+            Err(why) => {
+                self.loss(element, why);
+                return Ok(None);
+            }
         };
-        let users = self.model.meshes.iter().filter(|mesh| mesh.material == Some(m));
-        if users.clone().any(|mesh| mesh.uv_sets.len() <= uv as usize) || uv > 1 {
-            self.loss(element, format!("texture uses UV set {uv}, which a mesh lacks: no image referenced"));
-            return Ok(None);
-        }
         let found = match source.lookup(m, 0, tex) {
             Lookup::Found(found) => found,
             Lookup::Missing(looked) => {
@@ -183,6 +187,20 @@ impl Exporter<'_> {
             extras: ex::wrap(extras)?,
         }))
     }
+}
+
+/// The texture of material `m` an export asks its texture source for, and its UV set: the first
+/// layer, if glTF can show it (`Err` says why not: sphere mapping, a UV set a mesh lacks).
+pub(crate) fn base_texture(model: &Model, m: usize) -> Result<Option<(&TextureRef, u32)>, String> {
+    let Some(tex) = model.materials.get(m).and_then(|x| x.textures.first()) else { return Ok(None) };
+    let Some(uv) = tex.uv_set else {
+        return Err("environment-mapped texture: no image referenced (glTF has no sphere mapping)".into());
+    };
+    let users = model.meshes.iter().filter(|mesh| mesh.material == Some(m));
+    if users.clone().any(|mesh| mesh.uv_sets.len() <= uv as usize) || uv > 1 {
+        return Err(format!("texture uses UV set {uv}, which a mesh lacks: no image referenced"));
+    }
+    Ok(Some((tex, uv)))
 }
 
 /// A texture reference in the game's terms: its path, its replaceable type or its skin slot.

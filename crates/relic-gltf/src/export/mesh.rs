@@ -53,6 +53,11 @@ impl Exporter<'_> {
         materials: &[Index<json::Material>],
     ) -> Result<Index<json::Mesh>, GltfError> {
         let element = format!("meshes[{m}] {:?}", mesh.name);
+        let model_vertices = mesh.positions.len();
+        // Triangles an editor would merge away get their own vertex copies (`faces`).
+        let separated = crate::faces::separated(mesh);
+        let copied = separated.as_ref().map(|s| crate::faces::with_copies(mesh, s));
+        let mesh = copied.as_ref().unwrap_or(mesh);
         let mut attributes = std::collections::BTreeMap::new();
         let position = self.bin.accessor(&mut self.root, &mesh.positions, Some(Target::ArrayBuffer), true, false);
         attributes.insert(Valid(Semantic::Positions), position);
@@ -115,7 +120,8 @@ impl Exporter<'_> {
                 lod_distance: mesh.lod.distance,
                 part_id: mesh.part_id,
                 index: u32::try_from(m).ok(),
-                vertices: u32::try_from(mesh.positions.len()).ok(),
+                vertices: u32::try_from(model_vertices).ok(),
+                copies: separated.map(|s| s.copies).unwrap_or_default(),
             }),
         };
         Ok(self.root.push(json::Mesh {

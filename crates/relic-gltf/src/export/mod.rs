@@ -5,6 +5,8 @@ mod material;
 mod mesh;
 mod skeleton;
 
+pub(crate) use material::base_texture;
+
 use gltf_json as json;
 use json::scene::UnitQuaternion;
 use json::validation::USize64;

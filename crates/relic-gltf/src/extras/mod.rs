@@ -273,6 +273,11 @@ pub struct MeshExtras {
     /// here, so vertices the model holds twice stay two).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub vertices: Option<u32>,
+    /// The vertices after `vertices`: the model vertex each copies. The export gives a triangle
+    /// that repeats another's corners (double-sided) or names a vertex twice its own copy of a
+    /// corner, so that an editor keeps it as a face; the import joins them again.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub copies: Vec<u32>,
 }
 
 /// Mesh `extras` (with glTF's conventional `targetNames`).

@@ -121,6 +121,11 @@ impl Importer<'_> {
                 }
                 // relic's record of the mesh (one primitive per glTF mesh in its export).
                 let recorded = extras.as_ref().and_then(|e| e.relic.as_ref()).filter(|_| single_primitive);
+                // The vertex copies relic's export made, joined exactly (in relic's own file: an
+                // editor's file keeps them as vertices alike in everything, which welding joins).
+                if let Some((r, vertices)) = recorded.and_then(|r| Some((r, r.vertices?))).filter(|_| !self.foreign) {
+                    crate::faces::rejoin(&mut m, vertices as usize, &r.copies);
+                }
                 self.mesh_records.push(recorded.map_or((None, None), |r| (r.index, r.vertices)));
                 node_meshes.entry(n).or_default().push(self.model.meshes.len());
                 self.model.meshes.push(m);

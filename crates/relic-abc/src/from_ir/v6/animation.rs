@@ -5,9 +5,9 @@ use relic_core::frame::Frame;
 use relic_core::math;
 use relic_core::model::{Aabb, Animation, Model, Transform};
 
+use super::boxes::{Boxes, Stale};
 use super::deformation::Deformation;
 use super::geometry::Geo;
-use super::{Boxes, Stale};
 use crate::extras::V6Extras;
 use crate::file::common::len_string;
 use crate::file::{NodeKey, V6Animation, V6Keyframe, V6Node, V6NodeAnim};
@@ -36,6 +36,7 @@ pub(super) fn build_nodes(
     }
     let mut out = Vec::with_capacity(sk.nodes.len());
     for (i, (&children, bounds)) in sk.child_counts.iter().zip(boxes).enumerate() {
+        // A node without deformed vertices has an empty list (flag 4 unset).
         let md_vertices = md.md_vertices.get(i).cloned().unwrap_or_default();
         let deform = if md_vertices.is_empty() { 0 } else { 4 };
         let stored = fits.and_then(|x| x.nodes.get(i));
@@ -66,7 +67,7 @@ pub(super) fn build_nodes(
 
 /// A v6 animation: every node keyed at every key time. Key boxes and the clip box come from the
 /// model when `boxes` says so (and it has them); the others are left empty (all zero) and listed
-/// in the [`Stale`] value, for [`super::recompute_boxes`].
+/// in the [`Stale`] value, for [`super::boxes::recompute_boxes`].
 #[allow(clippy::too_many_arguments)]
 pub(super) fn build_animation(
     model: &Model,
@@ -119,6 +120,7 @@ pub(super) fn build_animation(
             time: t,
             bounds_min,
             bounds_max,
+            // A key without an event has the empty frame string, as the files store it.
             frame_string: len_string(&commands.remove(&t).unwrap_or_default()),
         });
     }
@@ -136,6 +138,7 @@ pub(super) fn build_animation(
                     }
                 })
                 .collect(),
+            // No deformed vertices: no vertex frames.
             vertex_frames: md.frames.get(a).and_then(|f| f.get(n)).cloned().unwrap_or_default(),
             scale: md.quantization.get(a).and_then(|q| q.get(n)).map_or([1.0; 3], |q| q[0]),
             translation: md.quantization.get(a).and_then(|q| q.get(n)).map_or([0.0; 3], |q| q[1]),

@@ -102,6 +102,7 @@ pub(super) fn mesh_deformation(
                 if let Some(c) = channel {
                     sample_morph_weights(c, weights.len(), t as f32 / 1000.0, &mut weights);
                 }
+                // `deformed` lists vertices of this mesh.
                 let mut p = mesh.positions.get(v).copied().unwrap_or_default();
                 for (target, w) in mesh.morph_targets.iter().zip(&weights) {
                     if let Some(d) = target.position_deltas.get(v) {

@@ -33,9 +33,8 @@ type StoredVertices = (Vec<u32>, Option<Vec<u32>>);
 fn stored_vertices(mesh: &Mesh, x: &V6Extras, binds_fit: bool, sk: &Skeleton, frame: Frame) -> Option<StoredVertices> {
     let n = x.vertices.len();
     if binds_fit && x.mesh_digest == mesh_digest(mesh) && n + x.splits.len() == mesh.positions.len() {
-        let file_vertex =
-            |v: u32| if (v as usize) < n { v } else { x.splits.get(v as usize - n).copied().unwrap_or(0) };
-        return Some(((0..mesh.positions.len() as u32).map(file_vertex).collect(), None));
+        // The file's vertices come first in the mesh, each split after them (`to_ir`).
+        return Some(((0..n as u32).chain(x.splits.iter().copied()).collect(), None));
     }
     if mesh.normals.is_empty() {
         return None;
@@ -49,7 +48,7 @@ fn stored_vertices(mesh: &Mesh, x: &V6Extras, binds_fit: bool, sk: &Skeleton, fr
             Some(Reference { position, nodes: vec![(u32::from(v.node), 1.0)] })
         })
         .collect();
-    file_vertices(mesh, &refs, sk).map(|m| (m.file_vertex, Some(m.source)))
+    file_vertices(mesh, &refs, &x.splits, sk).map(|m| (m.file_vertex, Some(m.source)))
 }
 
 pub(super) fn build_geometry(
@@ -69,10 +68,15 @@ pub(super) fn build_geometry(
     if lod0.len() > 1 {
         losses.push(Loss::new("meshes", format!("{} meshes merged into the one v6 mesh", lod0.len())));
     }
-    if !model.materials.is_empty() {
+    // A v6 model has one skin, the game's: a lone skin-slot-0 material (what `to_ir` gives) is
+    // that; any other material is not stored.
+    let the_skin = |m: &relic_core::model::Material| {
+        crate::from_ir::material::is_skin_slot(m) && m.textures.first().and_then(|t| t.slot) == Some(0)
+    };
+    if !(model.materials.is_empty() || matches!(model.materials.as_slice(), [only] if the_skin(only))) {
         losses.push(Loss::new(
             "materials",
-            format!("{} materials not stored (v6 models have none)", model.materials.len()),
+            format!("{} materials not stored (v6 models have one skin, chosen by the game)", model.materials.len()),
         ));
     }
     if let (Some(x), [only]) = (ex, lod0.as_slice())
@@ -80,6 +84,7 @@ pub(super) fn build_geometry(
         && x.face_normals.len() == mesh.triangles.len()
         && let Some((map, source)) = stored_vertices(mesh, x, binds_fit, sk, frame)
     {
+        // One file vertex per model vertex; a valid model's triangles stay inside the mesh.
         let file_vertex = |v: u32| map.get(v as usize).copied().unwrap_or(0);
         let uv = |v: u32| mesh.uv_sets.first().and_then(|s| s.get(v as usize)).copied().unwrap_or([0.0; 2]);
         let triangles = mesh

@@ -7,16 +7,16 @@
 //! an animation with a key (the games crash otherwise): a model without one gets `base`.
 
 mod animation;
+mod boxes;
 mod deformation;
 mod geometry;
 
-use relic_anim::bounds::BoundsProbe;
-use relic_anim::pose::ClipTime;
 use relic_core::math::{self, IDENTITY, Mat4};
 use relic_core::model::{Aabb, Animation, Model};
 use relic_core::{Loss, WriteError};
 
 use self::animation::{build_animation, build_nodes};
+use self::boxes::{Boxes, is_empty_box, recompute_boxes};
 use self::deformation::mesh_deformation;
 use self::geometry::build_geometry;
 use super::animation::{key_times, millis};
@@ -25,7 +25,7 @@ use super::skeleton::Skeleton;
 use crate::extras::{AbcExtras, FamilyExtras, bind_digest, pose_digest};
 use crate::file::v6::FILE_TOKEN;
 use crate::file::{AnimDims, V6Animation, V6Animations, V6File, V6Header, V6Nodes, V6SectionId};
-use crate::frame::{LITHTECH, LITHTECH_FLIPPED_Z, box_from_ir};
+use crate::frame::{LITHTECH, LITHTECH_FLIPPED_Z};
 
 /// Builds a v6 file from a valid model.
 pub(super) fn build(model: &Model, extras: Option<&AbcExtras>, losses: &mut Vec<Loss>) -> Result<V6File, WriteError> {
@@ -86,7 +86,8 @@ pub(super) fn build(model: &Model, extras: Option<&AbcExtras>, losses: &mut Vec<
         .iter()
         .map(|a| {
             let stored: Vec<u32> = a.key_bounds.iter().map(|k| millis(k.time)).collect();
-            crate::from_ir::resample::rekeyed_or_noted(a, &stored, losses).unwrap_or_else(|| a.clone())
+            let own = key_times(a, &[], &mut Vec::new());
+            crate::from_ir::resample::rekeyed_or_noted(a, &own, &stored, losses).unwrap_or_else(|| a.clone())
         })
         .collect();
     if anims.is_empty() {
@@ -94,11 +95,15 @@ pub(super) fn build(model: &Model, extras: Option<&AbcExtras>, losses: &mut Vec<
         anims.push(Animation { name: "base".into(), ..Animation::default() });
     }
     let key_ms: Vec<Vec<u32>> = anims
-        .iter()
+        .iter_mut()
         .map(|a| {
             let mut times = key_times(a, &a.key_bounds.iter().map(|k| k.time).collect::<Vec<_>>(), losses);
             if a.key_bounds.is_empty() && crate::from_ir::resample::looks_baked(&times) {
-                times = crate::from_ir::resample::reduced(a, &times);
+                let (reduced, rebuilt) = crate::from_ir::corners::reduced(a, &times);
+                times = reduced;
+                if let Some(rebuilt) = rebuilt {
+                    *a = rebuilt;
+                }
             }
             if times.is_empty() {
                 // The games crash on an animation without keys (abc.md §7).
@@ -189,66 +194,6 @@ pub(super) fn build(model: &Model, extras: Option<&AbcExtras>, losses: &mut Vec<
     file.unknown = unknown;
     file.order = order;
     Ok(file)
-}
-
-/// Whether an animation's boxes come from the model or are recomputed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Boxes {
-    /// The model's key boxes (by key time) and clip box, where it has them.
-    FromModel,
-    /// All recomputed: the pose changed since the model was read.
-    Recompute,
-}
-
-/// What [`animation::build_animation`] left for [`recompute_boxes`].
-#[derive(Debug, Clone, Default)]
-struct Stale {
-    /// Keys whose box is to be computed.
-    keys: Vec<usize>,
-    /// The clip box is to be computed (the union of its key boxes).
-    clip: bool,
-}
-
-fn is_empty_box(min: [f32; 3], max: [f32; 3]) -> bool {
-    min == [0.0; 3] && max == [0.0; 3]
-}
-
-/// Fills the stale boxes: the written file is mapped to the model and posed by relic-anim at each
-/// stale key's time (the one evaluator; what the engine does with the file), and the clip boxes
-/// are the union of their key boxes.
-fn recompute_boxes(file: &mut V6File, stale: &[Stale]) -> Result<(), WriteError> {
-    if stale.iter().all(|s| s.keys.is_empty()) {
-        return fill_clip_boxes(file, stale);
-    }
-    let frame = crate::to_ir::v6_frame(file);
-    let model = crate::to_ir::v6_model(file)
-        .map_err(|e| WriteError::Unsupported(format!("posing the written file for its keyframe boxes: {e}")))?;
-    let mut probe = BoundsProbe::new(&model);
-    for (a, s) in stale.iter().enumerate() {
-        for &k in &s.keys {
-            let Some(key) = file.animations.animations.get(a).and_then(|x| x.keyframes.get(k)) else { continue };
-            let posed = probe
-                .at(a, ClipTime::at(crate::to_ir::seconds(key.time)))
-                .map_err(|e| WriteError::Unsupported(format!("posing the written file for its keyframe boxes: {e}")))?;
-            let (min, max) = posed.map_or(([0.0; 3], [0.0; 3]), |b| box_from_ir(frame, &b));
-            if let Some(key) = file.animations.animations.get_mut(a).and_then(|x| x.keyframes.get_mut(k)) {
-                key.bounds_min = min;
-                key.bounds_max = max;
-            }
-        }
-    }
-    fill_clip_boxes(file, stale)
-}
-
-fn fill_clip_boxes(file: &mut V6File, stale: &[Stale]) -> Result<(), WriteError> {
-    for (anim, s) in file.animations.animations.iter_mut().zip(stale) {
-        if s.clip {
-            let corners: Vec<[f32; 3]> = anim.keyframes.iter().flat_map(|k| [k.bounds_min, k.bounds_max]).collect();
-            let b = Aabb::of_points(&corners).unwrap_or(Aabb { min: [0.0; 3], max: [0.0; 3] });
-            (anim.bounds_min, anim.bounds_max) = (b.min, b.max);
-        }
-    }
-    Ok(())
 }
 
 fn half_extents(a: &V6Animation) -> [f32; 3] {
