@@ -1,0 +1,20 @@
+//! Every real file parses and writes back byte for byte (the LZMA wrapper kept).
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
+
+#[test]
+fn corpus_files_rewrite_byte_for_byte() {
+    let Some(dir) = relic_testkit::corpus_dir("corpus_files_rewrite_byte_for_byte") else { return };
+    let files = relic_testkit::files_in(&dir.join("ltb"));
+    assert_eq!(files.len(), 12, "the corpus has 12 LTB files");
+    for (name, bytes) in files {
+        let file = relic_ltb::read(&bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let out = relic_ltb::write(&file).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(out == bytes, "{name}: {} bytes written for {}", out.len(), bytes.len());
+        let mut payload = file.clone();
+        payload.wrapper = None;
+        let plain = relic_ltb::write(&payload).unwrap();
+        assert_eq!(relic_ltb::read(&plain).unwrap(), payload, "{name}");
+        assert_eq!(file.recounted(), file.header.counts, "{name}");
+    }
+}
