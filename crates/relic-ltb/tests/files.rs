@@ -18,3 +18,20 @@ fn corpus_files_rewrite_byte_for_byte() {
         assert_eq!(file.recounted(), file.header.counts, "{name}");
     }
 }
+
+#[test]
+fn corpus_models_pass_the_rest_pose_proof() {
+    let Some(dir) = relic_testkit::corpus_dir("corpus_models_pass_the_rest_pose_proof") else { return };
+    for (name, bytes) in relic_testkit::files_in(&dir.join("ltb")) {
+        let model = relic_ltb::read_model(&bytes).unwrap();
+        model.validate().unwrap_or_else(|e| panic!("{name}: {e}"));
+        let proof = relic_anim::proofs::rest_pose(&model, 1e-3).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let fast = relic_anim::proofs::fast_matches_reference(&model, 1e-5).unwrap_or_else(|e| panic!("{name}: {e}"));
+        println!(
+            "{name}: {} bones, {} meshes, {} clips; {proof}; {fast}",
+            model.bones.len(),
+            model.meshes.len(),
+            model.animations.len()
+        );
+    }
+}

@@ -2,10 +2,11 @@
 
 use relic_core::format::{Detected, FormatEntry};
 
-/// Every format relic reads, in detection order (strong signatures first; DTX, whose signature is
-/// weak but whose detection requires the sizes to add up to the file, then NOD/NAD, weak, last).
+/// Every format relic reads, in detection order (strong signatures first; LTB, whose container
+/// header or LZMA wrapper must decode to one; DTX, whose signature is weak but whose detection
+/// requires the sizes to add up to the file, then NOD/NAD, weak, last).
 pub static FORMATS: &[&FormatEntry] =
-    &[&relic_abc::ENTRY, &relic_m2::ENTRY, &relic_blp::ENTRY, &relic_dtx::ENTRY, &relic_nod::ENTRY];
+    &[&relic_abc::ENTRY, &relic_m2::ENTRY, &relic_blp::ENTRY, &relic_ltb::ENTRY, &relic_dtx::ENTRY, &relic_nod::ENTRY];
 
 /// The format of a file, judged by its bytes only.
 pub fn detect(bytes: &[u8]) -> Option<(&'static FormatEntry, Detected)> {
@@ -62,7 +63,7 @@ mod tests {
         assert_eq!(by_name("nad").map(|f| f.name), Some("nod"));
         assert!(by_name("obj").is_none());
         let names: Vec<&str> = FORMATS.iter().map(|f| f.name).collect();
-        assert_eq!(names, ["abc", "m2", "blp", "dtx", "nod"]);
+        assert_eq!(names, ["abc", "m2", "blp", "ltb", "dtx", "nod"]);
         assert_eq!(by_name("BLP").map(|f| f.name), Some("blp"));
         assert!(by_name("dtx").is_some_and(|f| f.texture.is_some() && f.model.is_none()));
     }

@@ -49,7 +49,7 @@ pub use texture_convert::{TextureTarget, convert_texture, is_png, is_texture, re
 pub use relic_core::format::{Content, Detected, FormatEntry, FormatId};
 pub use relic_core::{Converted, Loss, Model};
 
-/// The model formats relic reads, for messages: `ABC, M2, NOD/NAD or glTF` (textures are not
+/// The model formats relic reads, for messages: `ABC, M2, LTB, NOD/NAD or glTF` (textures are not
 /// models and are not listed).
 pub fn known_formats() -> String {
     let models = FORMATS.iter().filter(|f| f.model.is_some());
@@ -63,7 +63,7 @@ pub fn known_formats() -> String {
 mod tests {
     #[test]
     fn known_formats_lists_every_entry_and_gltf() {
-        assert_eq!(super::known_formats(), "ABC, M2, NOD/NAD or glTF");
+        assert_eq!(super::known_formats(), "ABC, M2, LTB, NOD/NAD or glTF");
     }
 }
 
