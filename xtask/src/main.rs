@@ -28,6 +28,7 @@ mod fixtures;
 mod fresh_clone;
 mod gltf_validator;
 mod known;
+mod ltb_probe;
 mod man;
 mod public_api;
 

@@ -35,3 +35,14 @@ fn corpus_models_pass_the_rest_pose_proof() {
         );
     }
 }
+
+#[test]
+fn corpus_files_pass_the_format_checks() {
+    let Some(dir) = relic_testkit::corpus_dir("corpus_files_pass_the_format_checks") else { return };
+    for (name, bytes) in relic_testkit::files_in(&dir.join("ltb")) {
+        let checks = relic_ltb::verify::corpus_checks(&bytes);
+        let line: Vec<String> = checks.0.iter().map(ToString::to_string).collect();
+        println!("{name}: {}", line.join("; "));
+        assert!(checks.passed(), "{name}");
+    }
+}
