@@ -61,12 +61,14 @@ pub(crate) fn what(bytes: &[u8]) -> Option<What> {
 
 /// The error for a file that is not a PC model of a version relic reads (`None` if it is one).
 pub(crate) fn refusal(what: &What) -> Option<ReadError> {
-    let (version, reason) = match what {
+    let (at, path, version, reason) = match what {
         What::Model(v) if crate::file::VERSIONS.contains(v) => return None,
-        What::Model(v) => (*v, "relic reads LTB model versions 23–25 (the engine's range)".to_string()),
-        What::Other { version, what } => (*version, what.clone()),
+        What::Model(v) => {
+            (20, "header.version", *v, "relic reads LTB model versions 23–25 (the engine's range)".to_string())
+        }
+        What::Other { version, what } => (0, "container", *version, what.clone()),
     };
-    Some(ReadError::at(0, "container", ReadErrorKind::UnsupportedVersion { version, reason }))
+    Some(ReadError::at(at, path, ReadErrorKind::UnsupportedVersion { version, reason }))
 }
 
 #[cfg(test)]

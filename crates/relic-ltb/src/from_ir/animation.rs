@@ -1,7 +1,7 @@
 //! Clips → animations: every node keyed at every key time (the model's channels sampled with
-//! relic-core's one sampler), tracks encoded in the animation's compression mode (the stored
-//! one, else none) with the packer's truncating 16-bit encoding, stored tracks kept where every
-//! value is within float noise of the model's; and the animation bindings.
+//! relic-core's one sampler; a clip a tool baked fitted at the stored key times first), tracks
+//! encoded in the animation's compression mode (the stored one, else the recorded original's,
+//! else "relevant") by `tracks.rs`; and the animation bindings.
 
 use std::collections::BTreeMap;
 
@@ -11,19 +11,11 @@ use relic_core::sample::Sample;
 use relic_core::{Loss, WriteError};
 use relic_lithtech::frame::LITHTECH;
 
-use super::{Ctx, close, nodes::stored_name, same_rotation};
+use super::{Ctx, nodes::stored_name};
 use crate::extras::animation_digest;
 use crate::file::{
-    AnimBinding, AnimBindingGroup, Animation as FileAnimation, Keyframe, Piece, PositionKeys, RenderObject,
-    RotationKeys, Track, compression,
+    AnimBinding, AnimBindingGroup, Animation as FileAnimation, Keyframe, Piece, RenderObject, compression,
 };
-use crate::quantize;
-use crate::to_ir::track_values;
-
-/// How far (game units) a key's position may be from the stored one and still be it.
-const POSITION_TOLERANCE: f32 = 2e-3;
-/// How far a rotation component may be from the stored one.
-const ROTATION_TOLERANCE: f32 = 2e-3;
 
 /// Seconds → milliseconds, clamped to what a u32 holds.
 fn millis(t: f32) -> u32 {
@@ -122,13 +114,36 @@ pub(super) fn build(ctx: &Ctx<'_>, pieces: &[Piece], losses: &mut Vec<Loss>) -> 
             ));
         }
         let stored_times: Vec<u32> = stored.map(|s| s.keyframes.iter().map(|k| k.time).collect()).unwrap_or_default();
-        let times = match stored_times.last() {
-            Some(&last) if last.abs_diff(millis(anim.duration)) <= 1 => stored_times.clone(),
-            _ => key_times(anim, &element, losses),
+        // A clip a tool baked (Blender keys every frame) goes back to the stored key times while
+        // a fit there reproduces it (`relic_core::rekey`).
+        let knots = crate::to_ir::key_seconds(stored_times.iter().copied());
+        let at_knots = anim.channels.iter().all(|c| c.times.len() <= 1 || c.times == knots);
+        let rekeyed = match stored_times.is_empty() || at_knots {
+            true => None,
+            false => {
+                let fitted = relic_core::rekey::rekeyed(anim, &knots);
+                if fitted.is_none() {
+                    losses.push(Loss::new(
+                        &element,
+                        format!(
+                            "the file's {} key times do not fit the model's keys (the motion changed between them): written at the model's key times",
+                            stored_times.len()
+                        ),
+                    ));
+                }
+                fitted
+            }
         };
+        let keyed_at_stored = !stored_times.is_empty() && (at_knots || rekeyed.is_some());
+        let anim = rekeyed.as_ref().unwrap_or(anim);
+        let times = if keyed_at_stored { stored_times.clone() } else { key_times(anim, &element, losses) };
+        // The stored mode; none where a vertex-animated mesh needs vertex tracks (§9.3); else
+        // what the game file the model came from suggests (`recorded_mode`); else "relevant"
+        // (full floats, one value for a constant channel: no precision lost).
         let mode = match stored.map(|s| s.compression) {
-            Some(m) if !(vertex_animated && m != compression::NONE) => m,
-            _ => compression::NONE,
+            _ if vertex_animated => compression::NONE,
+            Some(m) => m,
+            None => recorded_mode(ctx).unwrap_or(compression::RELEVANT),
         };
         let channels = bone_channels(model.bones.len(), anim, &element, losses);
         let same_keys = stored.filter(|s| s.compression == mode && stored_times == times);
@@ -148,11 +163,8 @@ pub(super) fn build(ctx: &Ctx<'_>, pieces: &[Piece], losses: &mut Vec<Loss>) -> 
                     (LITHTECH.vector_from_ir(local.translation), LITHTECH.quat_from_ir(local.rotation))
                 })
                 .unzip();
-            let kept = same_keys.and_then(|s| s.tracks.get(n)).filter(|t| snaps(t, &positions, &rotations));
-            tracks.push(match kept {
-                Some(t) => t.clone(),
-                None => encode(mode, positions, rotations, &mut saturated),
-            });
+            let stored_track = same_keys.and_then(|s| s.tracks.get(n));
+            tracks.push(super::tracks::track(mode, &positions, &rotations, stored_track, &mut saturated));
         }
         if saturated > 0 {
             losses.push(Loss::new(
@@ -205,51 +217,18 @@ pub(super) fn build(ctx: &Ctx<'_>, pieces: &[Piece], losses: &mut Vec<Loss>) -> 
     Ok(out)
 }
 
-/// Whether a stored track decodes to values within float noise of the model's, key for key.
-fn snaps(stored: &Track, positions: &[[f32; 3]], rotations: &[[f32; 4]]) -> bool {
-    if matches!(stored, Track::Vertex { .. }) {
-        return false;
+/// The compression of the game file a model without its extras came from (`relic info`'s counts,
+/// which glTF keeps in the `relic original` nodes): none where its animation bytes are 28 per
+/// key and node (every track stored whole, §9.5), else 16-bit "relevant" (what CrossFire's
+/// weapons use): the original's tracks took less than full floats.
+fn recorded_mode(ctx: &Ctx<'_>) -> Option<u32> {
+    let o = ctx.model.original.as_ref().filter(|o| o.format == crate::FORMAT.as_str())?;
+    let (bytes, keys, nodes) = (o.count("animation_bytes"), o.count("keyframes"), o.count("nodes"));
+    match bytes {
+        0 => None,
+        b if b == 28 * keys * nodes => Some(compression::NONE),
+        _ => Some(compression::RELEVANT_16),
     }
-    let (p, r) = track_values(stored);
-    let at = |i: usize, len: usize| if len == 1 { 0 } else { i };
-    let tolerance = match stored {
-        // A 16-bit value is within half a step of what it encodes.
-        Track::Compressed { positions: PositionKeys::Short(_), .. } => 1.0 / quantize::POSITION_SCALE,
-        _ => POSITION_TOLERANCE,
-    };
-    positions.iter().enumerate().all(|(i, x)| p.get(at(i, p.len())).is_some_and(|s| close(s, x, tolerance)))
-        && rotations.iter().enumerate().all(|(i, q)| {
-            r.get(at(i, r.len())).is_some_and(|s| same_rotation(crate::to_ir::unit(*s), *q, ROTATION_TOLERANCE))
-        })
-        && (p.len() == 1 || p.len() == positions.len())
-        && (r.len() == 1 || r.len() == rotations.len())
-}
-
-/// A track in `mode`: every key (mode 0), else one value where every key holds the same (the
-/// packer's rule, compared before quantisation) and one per key otherwise.
-fn encode(mode: u32, positions: Vec<[f32; 3]>, rotations: Vec<[f32; 4]>, saturated: &mut usize) -> Track {
-    if mode == compression::NONE {
-        return Track::Transform { positions, rotations };
-    }
-    fn relevant<T: PartialEq + Copy>(mut v: Vec<T>) -> Vec<T> {
-        if v.first().is_some_and(|f| v.iter().all(|x| x == f)) {
-            v.truncate(1);
-        }
-        v
-    }
-    let (p, r) = (relevant(positions), relevant(rotations));
-    let positions = match mode {
-        compression::RELEVANT_16 => {
-            *saturated += p.iter().filter(|x| !quantize::position_fits(**x)).count();
-            PositionKeys::Short(p.iter().map(|&x| quantize::encode_position(x)).collect())
-        }
-        _ => PositionKeys::Full(p),
-    };
-    let rotations = match mode {
-        compression::RELEVANT => RotationKeys::Full(r),
-        _ => RotationKeys::Short(r.iter().map(|&q| quantize::encode_rotation(q)).collect()),
-    };
-    Track::Compressed { positions, rotations }
 }
 
 /// Dims of an animation without stored ones: the half-extents of the full-detail bind-pose mesh

@@ -14,13 +14,15 @@
 //!
 //! A model without LTB extras (from glTF, ABC, M2) writes a valid LTB: nodes depth first under
 //! one root, rigid meshes for one-bone meshes, render-direct skeletal meshes with bone sets
-//! built by the packer's rules (§6.5), uncompressed animations keyed at the channels' key times;
+//! built by the packer's rules (§6.5), animations keyed at the channels' key times in the
+//! lossless "relevant" mode (one value for a constant channel);
 //! what LTB cannot hold is reported as `Loss`.
 
 mod animation;
 mod nodes;
 mod pieces;
 mod render;
+mod tracks;
 
 use relic_core::model::Model;
 use relic_core::{Converted, Loss, WriteError, WriteOptions};
@@ -301,8 +303,9 @@ fn without_extras(model: &Model, file: &LtbFile, losses: &mut Vec<Loss>) {
         note(
             "keyframes",
             format!(
-                "key times, dims and compression modes {why}: {} animations keyed at their channels' key times ({keys} keyframes), uncompressed (animation bytes {})",
+                "key times, dims and compression modes {why}: {} animations keyed at their channels' key times ({keys} keyframes), compression mode {} (animation bytes {})",
                 file.animations.len(),
+                file.animations.first().map_or(0, |a| a.compression),
                 file.recounted().anim_data_size
             ),
         );

@@ -12,8 +12,9 @@ use crate::file::{Lod, LtbFile, Piece};
 
 /// How far (game units) a vertex may be from its stored position and still be it.
 pub(crate) const POSITION_TOLERANCE: f32 = 1e-3;
-/// How far a normal component may be (Blender's custom normals come back within about 1e-3).
-const NORMAL_TOLERANCE: f32 = 5e-3;
+/// How far a normal component may be (Blender's custom normals come back within about 1e-3,
+/// a few within 1e-2 where it welds or splits them).
+const NORMAL_TOLERANCE: f32 = 5e-2;
 /// How far a texture coordinate may be.
 const UV_TOLERANCE: f32 = 1e-4;
 /// How far a weight may be (glTF stores weights in 8 or 16 bits).
@@ -132,15 +133,19 @@ fn build_lod(
 }
 
 /// The texture slots of a mesh's material: its textures' slots (`TextureRef::slot`), else the
-/// number in its name (`skin 1`, ABC's `material 1`), else its index. Unused entries hold their
+/// numbers in its name (`skin 1`, `skins 1 4`, ABC's `material 1`), else its index. Unused entries hold their
 /// own position, as the packer's leftovers do in the samples (`0, 1, 2, 3` with slot 0 set).
 fn texture_slots(model: &Model, mesh: &Mesh) -> (u32, [i32; 4]) {
     let material = mesh.material.and_then(|m| model.materials.get(m));
     let mut slots: Vec<i32> =
         material.map(|m| m.textures.iter().filter_map(|t| t.slot).map(|s| s as i32).collect()).unwrap_or_default();
     if slots.is_empty() {
-        let named = material.and_then(|m| m.name.rsplit(' ').next()).and_then(|n| n.parse::<i32>().ok());
-        slots.push(named.or(mesh.material.map(|m| m as i32)).unwrap_or(0));
+        // `skin 0`, `skins 1 4` (what `to_ir` names them), ABC's `material 1`.
+        let words = material.map(|m| m.name.split(' ').skip(1).map(str::parse::<i32>).collect::<Result<Vec<_>, _>>());
+        slots = match words {
+            Some(Ok(numbers)) if !numbers.is_empty() => numbers,
+            _ => vec![mesh.material.map_or(0, |m| m as i32)],
+        };
     }
     slots.truncate(4);
     let mut textures = [0, 1, 2, 3];
@@ -151,49 +156,57 @@ fn texture_slots(model: &Model, mesh: &Mesh) -> (u32, [i32; 4]) {
 }
 
 /// Whether a model mesh is the stored LOD's mesh after a tool rewrote it (Blender reorders the
-/// vertices in the order its triangles use them and moves every value by float noise): the
-/// triangles, in order, name vertices that agree one for one in position, normal, texture
-/// coordinates and influences.
+/// vertices in the order its triangles use them, moves every value by float noise and keeps one
+/// of two triangles on the same three corners): the triangles, in order, have corners that agree
+/// in position, normal, texture coordinates and influences with the stored triangles' corners,
+/// where a stored triangle the model lacks has the corners of an earlier one (in any order) or
+/// two corners on one point. A stored normal of zero length (SAS_BODY_GR has three) matches any.
 fn same_geometry(mesh: &Mesh, stored: &Mesh) -> bool {
-    let n = stored.positions.len();
-    if mesh.positions.len() != n
-        || mesh.triangles.len() != stored.triangles.len()
-        || mesh.uv_sets.len() != stored.uv_sets.len()
-    {
+    if mesh.positions.len() != stored.positions.len() || mesh.uv_sets.len() != stored.uv_sets.len() {
         return false;
     }
-    // The stored vertex of each model vertex, from the triangles' corners.
-    let mut map: Vec<Option<u32>> = vec![None; n];
-    let mut taken = vec![false; n];
-    for (a, b) in mesh.triangles.iter().zip(&stored.triangles) {
-        for (&m, &s) in a.iter().zip(b) {
-            match map.get_mut(m as usize) {
-                Some(slot @ None) => {
-                    if taken.get(s as usize).copied().unwrap_or(true) {
-                        return false;
-                    }
-                    *slot = Some(s);
-                    if let Some(t) = taken.get_mut(s as usize) {
-                        *t = true;
-                    }
+    let corners_match =
+        |a: &[u32; 3], b: &[u32; 3]| a.iter().zip(b).all(|(&m, &s)| same_vertex(mesh, m as usize, stored, s as usize));
+    let position = |t: &[u32; 3]| t.map(|i| stored.positions.get(i as usize).copied().unwrap_or_default());
+    let mut model = mesh.triangles.iter().peekable();
+    for (j, s) in stored.triangles.iter().enumerate() {
+        match model.peek() {
+            Some(m) if corners_match(m, s) => {
+                model.next();
+            }
+            _ => {
+                // A repeat of an earlier stored triangle (the same corner positions in any order:
+                // a double-sided pair too, which Blender cannot keep as two faces).
+                let corners = position(s);
+                let repeat = stored.triangles.get(..j).unwrap_or_default().iter().any(|e| {
+                    let e = position(e);
+                    corners.iter().all(|c| e.iter().any(|x| close(x, c, POSITION_TOLERANCE)))
+                        && e.iter().all(|x| corners.iter().any(|c| close(x, c, POSITION_TOLERANCE)))
+                });
+                // Or degenerate: two corners on one point (Blender's import removes such faces).
+                let degenerate = (0..3).any(|c| {
+                    corners.get(c).zip(corners.get((c + 1) % 3)).is_some_and(|(a, b)| close(a, b, POSITION_TOLERANCE))
+                });
+                if !repeat && !degenerate {
+                    return false;
                 }
-                Some(Some(x)) if *x == s => {}
-                _ => return false,
             }
         }
     }
-    map.iter().enumerate().all(|(m, s)| {
-        // A vertex no triangle uses stays where it is.
-        let s = s.map_or(m, |s| s as usize);
-        let get3 = |v: &[[f32; 3]], i: usize| v.get(i).copied().unwrap_or_default();
-        close(&get3(&mesh.positions, m), &get3(&stored.positions, s), POSITION_TOLERANCE)
-            && (stored.normals.is_empty()
-                || close(&get3(&mesh.normals, m), &get3(&stored.normals, s), NORMAL_TOLERANCE))
-            && mesh.uv_sets.iter().zip(&stored.uv_sets).all(|(a, b)| {
-                close(&a.get(m).copied().unwrap_or_default(), &b.get(s).copied().unwrap_or_default(), UV_TOLERANCE)
-            })
-            && same_influences(mesh, m, stored, s)
-    })
+    model.next().is_none()
+}
+
+/// Whether model vertex `m` is stored vertex `s` up to float noise.
+fn same_vertex(mesh: &Mesh, m: usize, stored: &Mesh, s: usize) -> bool {
+    let get3 = |v: &[[f32; 3]], i: usize| v.get(i).copied().unwrap_or_default();
+    close(&get3(&mesh.positions, m), &get3(&stored.positions, s), POSITION_TOLERANCE)
+        && (stored.normals.is_empty()
+            || get3(&stored.normals, s) == [0.0; 3]
+            || close(&get3(&mesh.normals, m), &get3(&stored.normals, s), NORMAL_TOLERANCE))
+        && mesh.uv_sets.iter().zip(&stored.uv_sets).all(|(a, b)| {
+            close(&a.get(m).copied().unwrap_or_default(), &b.get(s).copied().unwrap_or_default(), UV_TOLERANCE)
+        })
+        && same_influences(mesh, m, stored, s)
 }
 
 fn same_influences(mesh: &Mesh, m: usize, stored: &Mesh, s: usize) -> bool {

@@ -21,7 +21,7 @@
 mod animation;
 mod mesh;
 
-pub(crate) use animation::{key_seconds, track_values, unit};
+pub(crate) use animation::{key_seconds, unit};
 pub(crate) use mesh::lod_mesh;
 
 use std::sync::Arc;
