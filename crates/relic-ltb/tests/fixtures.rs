@@ -69,3 +69,18 @@ fn every_version_is_written() {
     }
     assert!(relic_ltb::write_model(&model, &WriteOptions { version: Some(26) }).is_err());
 }
+
+/// A LOD rebuilt from a changed mesh says what of the stored LOD it could not keep.
+#[test]
+fn rebuilt_lods_report_what_the_stored_ones_had() {
+    let (_, bytes) = fixtures("ltb").into_iter().find(|(n, _)| n == "v25_streams.ltb").unwrap();
+    let mut model = relic_ltb::read_model(&bytes).unwrap();
+    model.meshes[0].positions[0][1] += 1.0;
+    let out = relic_ltb::write_model(&model, &WriteOptions::default()).unwrap();
+    let text: Vec<String> = out.losses.iter().map(ToString::to_string).collect();
+    for what in ["vertex colours", "UV sets 3 and 4", "basis vectors"] {
+        assert!(text.iter().any(|l| l.contains(what) && l.contains("every_field")), "{what}: {text:?}");
+    }
+    let back = relic_ltb::read(&out.value).unwrap();
+    assert_eq!(back.pieces[1..], relic_ltb::read(&bytes).unwrap().pieces[1..], "the other pieces are stored ones");
+}

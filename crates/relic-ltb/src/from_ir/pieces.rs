@@ -118,6 +118,9 @@ fn build_lod(
     losses: &mut Vec<Loss>,
 ) -> Result<Lod, WriteError> {
     let (object, used_nodes) = render::build(ctx, mesh, index, losses)?;
+    if let Some(s) = stored {
+        dropped_fields(s, mesh, index, losses);
+    }
     let (texture_count, textures) = match stored {
         Some(s) => (s.texture_count, s.textures),
         None => texture_slots(ctx.model, mesh),
@@ -130,6 +133,28 @@ fn build_lod(
         object,
         used_nodes,
     })
+}
+
+/// Reports what the stored LOD held that a LOD rebuilt from its changed mesh cannot: vertex
+/// colours, UV sets past the second, basis vectors, a matrix palette, an unknown object.
+fn dropped_fields(stored: &Lod, mesh: &Mesh, index: usize, losses: &mut Vec<Loss>) {
+    let element = || format!("meshes[{index}] {:?}", mesh.name);
+    let streams = stored.object.streams().map(|(s, _, _)| s).unwrap_or_default();
+    for (what, had) in [
+        ("vertex colours", streams.iter().any(|s| !s.colors.is_empty())),
+        ("UV sets 3 and 4", streams.iter().map(|s| s.uv_sets.len()).sum::<usize>() > 2),
+        ("basis vectors (S, T)", streams.iter().any(|s| !s.basis.is_empty())),
+        (
+            "the matrix palette (written as bone sets)",
+            matches!(&stored.object, crate::file::RenderObject::Skeletal(m) if m.matrix_palette != 0),
+        ),
+        ("the vertex animation", matches!(stored.object, crate::file::RenderObject::VertexAnimated(_))),
+        ("the render object of an unknown type", matches!(stored.object, crate::file::RenderObject::Opaque { .. })),
+    ] {
+        if had {
+            losses.push(Loss::new(element(), format!("{what} of the stored LOD dropped: the mesh changed")));
+        }
+    }
 }
 
 /// The texture slots of a mesh's material: its textures' slots (`TextureRef::slot`), else the
