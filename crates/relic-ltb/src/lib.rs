@@ -123,14 +123,14 @@ pub fn to_ir(file: &LtbFile) -> Result<Model, ReadError> {
 
 /// `to_ir(&read(bytes)?)`: parses a file and maps it to the common model.
 pub fn read_model(bytes: &[u8]) -> Result<Model, ReadError> {
-    to_ir(&read(bytes)?)
+    Ok(to_ir::to_ir_owned(read(bytes)?))
 }
 
 /// [`read_model`] with notes on what the model does not show (render objects of unknown types,
 /// vertex colours, UV sets past the second, basis vectors: kept in the extras).
 pub fn read_model_noted(bytes: &[u8]) -> Result<Converted<Model>, ReadError> {
     let file = read(bytes)?;
-    Ok(Converted { losses: to_ir::notes(&file), value: to_ir(&file)? })
+    Ok(Converted { losses: to_ir::notes(&file), value: to_ir::to_ir_owned(file) })
 }
 
 /// Common model → file, version from `options` (23–25; default the version the model came from,

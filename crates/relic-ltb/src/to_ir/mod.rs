@@ -49,8 +49,24 @@ pub(crate) fn binds(file: &LtbFile) -> Vec<Mat4> {
     file.nodes.iter().map(|n| LITHTECH.matrix_to_ir(&column_major(&n.matrix))).collect()
 }
 
-/// Maps a parsed file to the common model.
+/// Maps a parsed file to the common model (the extras keep a copy of it).
 pub(crate) fn to_ir(file: &LtbFile) -> Model {
+    let mut model = mapped(file);
+    let digests = Digests::of(&model);
+    model.extras = Some(LtbExtras { file: Arc::new(file.clone()), digests }.into_format_extras());
+    model
+}
+
+/// [`to_ir`] of a file read for it (the extras keep the file itself, no copy).
+pub(crate) fn to_ir_owned(file: LtbFile) -> Model {
+    let mut model = mapped(&file);
+    let digests = Digests::of(&model);
+    model.extras = Some(LtbExtras { file: Arc::new(file), digests }.into_format_extras());
+    model
+}
+
+/// The model without its extras.
+fn mapped(file: &LtbFile) -> Model {
     let mut model =
         Model { source: Some(SourceInfo { format: crate::FORMAT, version: file.version() }), ..Model::default() };
     let parents = parents(file);
@@ -84,8 +100,6 @@ pub(crate) fn to_ir(file: &LtbFile) -> Model {
             },
         });
     }
-    let digests = Digests::of(&model);
-    model.extras = Some(LtbExtras { file: Arc::new(file.clone()), digests }.into_format_extras());
     model
 }
 
