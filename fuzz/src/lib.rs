@@ -97,8 +97,18 @@ pub const M2_SAME: Writer =
 pub const NOD: Writer =
     Writer { name: "nod", write: |m| relic_nod::write_model(m, &WriteOptions::default()), read: relic_nod::read_model };
 
+/// LTB in the version the model came from (25 for foreign models).
+pub const LTB_SAME: Writer =
+    Writer { name: "ltb", write: |m| relic_ltb::write_model(m, &WriteOptions::default()), read: relic_ltb::read_model };
+/// LTB model version 23 (64-byte OBBs).
+pub const LTB_V23: Writer = Writer {
+    name: "ltb v23",
+    write: |m| relic_ltb::write_model(m, &WriteOptions { version: Some(23) }),
+    read: relic_ltb::read_model,
+};
+
 /// Every writer relic has (NAD is checked by the nod target on its own).
-pub const ALL_WRITERS: [Writer; 5] = [ABC_V6, ABC_V12, M2_256, M2_263, NOD];
+pub const ALL_WRITERS: [Writer; 6] = [ABC_V6, ABC_V12, M2_256, M2_263, NOD, LTB_SAME];
 
 /// True if a bone's matrices or rest transform hold values a format's derived math cannot carry:
 /// beyond 1e18 in magnitude (matrices, rest transforms, positions, key times and values), or a

@@ -17,7 +17,7 @@
 //!   check results, conversion losses).
 //!
 //! # Design
-//! Format crates (`relic-abc`, `relic-m2`, `relic-nod`) declare their file layouts with binrw
+//! Format crates (`relic-abc`, `relic-ltb`, `relic-m2`, `relic-nod`) declare their file layouts with binrw
 //! derives on top of these primitives, parse from a byte slice, and convert to and from
 //! [`model::Model`]. Nothing here knows any format.
 //!

@@ -139,9 +139,21 @@ pub fn from_ir(model: &Model, options: &WriteOptions) -> Result<Converted<LtbFil
     from_ir::from_ir(model, options)
 }
 
-/// `write(&from_ir(model, options)?)`: maps a model to LTB and writes it.
+/// `write(&from_ir(model, options)?)`: maps a model to LTB and writes it. A payload that would
+/// compress past the ratio relic's reader takes for a decompression bomb is written without the
+/// LZMA wrapper (CrossFire loads plain LTB files too), with a note.
 pub fn write_model(model: &Model, options: &WriteOptions) -> Result<Converted<Vec<u8>>, WriteError> {
-    let converted = from_ir(model, options)?;
-    let bytes = write(&converted.value)?;
-    Ok(Converted { value: bytes, losses: converted.losses })
+    let Converted { value: file, mut losses } = from_ir(model, options)?;
+    let payload = file::write_payload(&file)?;
+    let bytes = match &file.wrapper {
+        None => payload,
+        Some(w) => match lzma::wrap(&payload, Some(w)) {
+            Ok(bytes) => bytes,
+            Err(why) => {
+                losses.push(relic_core::Loss::new("LZMA wrapper", format!("written without it: {why}")));
+                payload
+            }
+        },
+    };
+    Ok(Converted { value: bytes, losses })
 }
