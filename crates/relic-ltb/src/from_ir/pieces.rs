@@ -8,7 +8,7 @@ use relic_core::{Loss, WriteError};
 use super::render;
 use super::{Ctx, close, nodes::stored_name};
 use crate::extras::mesh_digest;
-use crate::file::{Lod, LtbFile, Piece};
+use crate::file::{Lod, LtbFile, Piece, RenderObject};
 
 /// How far (game units) a vertex may be from its stored position and still be it.
 pub(crate) const POSITION_TOLERANCE: f32 = 1e-3;
@@ -90,6 +90,17 @@ pub(super) fn build(ctx: &Ctx<'_>, losses: &mut Vec<Loss>) -> Result<Vec<Piece>,
                 _ => mesh.lod.distance,
             });
         }
+        // A stored LOD that draws nothing (null, or of a type the engine skips) has no mesh a
+        // glTF can carry (its accessors cannot be empty): kept where the model ends before it.
+        if let Some((_, sp)) = stored {
+            for (l, lod) in sp.lods.iter().enumerate().skip(lods.len()) {
+                if !matches!(lod.object, RenderObject::Null | RenderObject::Opaque { .. }) {
+                    break;
+                }
+                lods.push(lod.clone());
+                distances.push(sp.lod_distances.get(l).copied().unwrap_or(0.0));
+            }
+        }
         out.push(Piece {
             name: stored_name(|| format!("meshes[{}]", group.first().copied().unwrap_or(0)), &first.name, losses),
             lod_distances: distances,
@@ -97,6 +108,16 @@ pub(super) fn build(ctx: &Ctx<'_>, losses: &mut Vec<Loss>) -> Result<Vec<Piece>,
             max_lod_offset: stored.map_or(0, |(_, s)| s.max_lod_offset),
             lods,
         });
+    }
+    // A stored piece that draws nothing at all has no mesh in a glTF: kept in its place.
+    if let Some(stored) = ctx.stored.filter(|_| ctx.same_nodes) {
+        let empty =
+            |p: &Piece| p.lods.iter().all(|l| matches!(l.object, RenderObject::Null | RenderObject::Opaque { .. }));
+        for (i, piece) in stored.pieces.iter().enumerate() {
+            if empty(piece) && !out.iter().any(|p| p.name == piece.name) {
+                out.insert(i.min(out.len()), piece.clone());
+            }
+        }
     }
     Ok(out)
 }
