@@ -56,7 +56,7 @@ fn target_for(group: &str, function: &str) -> Option<Target> {
     let f = function.split('/').next().unwrap_or(function);
     let parse = |gbps: f64| Some(Target::BytesPerSec(gbps * 1e9));
     match (group, f) {
-        (g, "parse") if g.starts_with("abc/") => parse(1.0),
+        (g, "parse") if g.starts_with("abc/") || g.starts_with("ltb/") => parse(1.0),
         (g, "parse") if g.starts_with("m2/") => parse(2.0),
         ("nod parse", f) if f.starts_with("parse_nod") || f.starts_with("read_nod") => parse(2.0),
         ("nad parse", "parse_nad") => parse(2.0),

@@ -15,6 +15,7 @@ fn extra_checks(path: &Path, bytes: &[u8]) -> Checks {
     let mut checks = animation_checks(path, bytes);
     // glTF: export, Khronos validator (0 errors, 0 warnings), import back.
     checks.extend(crate::gltf_validator::corpus_checks(path, bytes));
+    checks.extend(crate::ltb_probe::checks(path, bytes));
     checks
 }
 

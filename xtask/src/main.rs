@@ -35,6 +35,7 @@ mod fresh_clone;
 mod games;
 mod gltf_validator;
 mod known;
+mod ltb_probe;
 mod man;
 mod public_api;
 mod sweep;

@@ -12,7 +12,7 @@
 //!
 //! | constant | games | game axes | canonical from game `(x, y, z)` | kind |
 //! |---|---|---|---|---|
-//! | `relic_abc::frame::LITHTECH` | ABC v9–v13, v6 with FlipMat 0 | left-handed, +Y up, facing +Z | `(−x, y, z)` | mirror: winding and rotation sense flip |
+//! | `relic_abc::frame::LITHTECH`, `relic_lithtech::frame::LITHTECH` | ABC v9–v13, v6 with FlipMat 0, LTB | left-handed, +Y up, facing +Z | `(−x, y, z)` | mirror: winding and rotation sense flip |
 //! | `relic_abc::frame::LITHTECH_FLIPPED_Z` | ABC v6 as LithTech 1.0/1.5 exported it (the engine flips Z) | right-handed, +Y up, facing −Z | `(−x, y, −z)` | half turn about Y |
 //! | `relic_m2::frame::WARCRAFT` | WoW M2 | right-handed, +Z up, facing +X | `(y, z, x)` | rotation |
 //! | `relic_nod::frame::NOD` | Nod NOD/NAD | right-handed, +Z up, facing +Y | `(−x, z, y)` | rotation |

@@ -8,6 +8,7 @@
 //!   [`validate`]: the rules a model must satisfy before any writer accepts it.
 //! * [`frame`]: the only place where game coordinate frames are converted to the model's.
 //! * [`sample`]: the one implementation of keyframe interpolation (step, linear/slerp, cubic).
+//! * [`rekey`]: a clip a tool baked, keyed again at a game file's stored key times (a fit).
 //! * [`format`](mod@format): the registry entry every format crate provides ([`FormatEntry`]) and the
 //!   [`FormatId`] that names a format without this crate knowing which formats exist.
 //! * [`texture`]: decoded images and texture-codec options.
@@ -16,7 +17,7 @@
 //!   check results, conversion losses).
 //!
 //! # Design
-//! Format crates (`relic-abc`, `relic-m2`, `relic-nod`) declare their file layouts with binrw
+//! Format crates (`relic-abc`, `relic-ltb`, `relic-m2`, `relic-nod`) declare their file layouts with binrw
 //! derives on top of these primitives, parse from a byte slice, and convert to and from
 //! [`model::Model`]. Nothing here knows any format.
 //!
@@ -50,6 +51,7 @@ pub mod hash;
 pub mod info;
 pub mod math;
 pub mod model;
+pub mod rekey;
 pub mod sample;
 pub mod text;
 pub mod texture;

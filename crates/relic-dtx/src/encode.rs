@@ -153,6 +153,7 @@ pub fn encode_like(
         header.user_flags = t.header.user_flags;
     }
     let mut file = DtxFile {
+        wrapper: None,
         header,
         palette: None,
         mips: Vec::new(),

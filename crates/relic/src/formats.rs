@@ -5,7 +5,8 @@
 
 use relic_core::format::{Detected, FormatEntry};
 
-/// Every format relic reads, in detection order: strong signatures first; DTX, whose signature is
+/// Every format relic reads, in detection order: strong signatures first; LTB, whose container
+/// header or LZMA wrapper must decode to one; DTX, whose signature is
 /// weak but whose detection requires the sizes to add up to the file; NOD/NAD (weak, strict
 /// sizes); then glTF, binary (a magic) and JSON (an object with an `asset` member).
 pub static FORMATS: &[&FormatEntry] = &[
@@ -15,6 +16,8 @@ pub static FORMATS: &[&FormatEntry] = &[
     &relic_m2::ENTRY,
     #[cfg(feature = "blp")]
     &relic_blp::ENTRY,
+    #[cfg(feature = "ltb")]
+    &relic_ltb::ENTRY,
     #[cfg(feature = "dtx")]
     &relic_dtx::ENTRY,
     #[cfg(feature = "nod")]
@@ -82,7 +85,7 @@ mod tests {
         assert_eq!(by_name("nad").map(|f| f.name), Some("nod"));
         assert!(by_name("obj").is_none());
         let names: Vec<&str> = FORMATS.iter().map(|f| f.name).collect();
-        assert_eq!(names, ["abc", "m2", "blp", "dtx", "nod", "glb", "gltf"]);
+        assert_eq!(names, ["abc", "m2", "blp", "ltb", "dtx", "nod", "glb", "gltf"]);
         assert_eq!(by_name("BLP").map(|f| f.name), Some("blp"));
         assert!(by_name("dtx").is_some_and(|f| f.texture.is_some() && f.model.is_none()));
     }

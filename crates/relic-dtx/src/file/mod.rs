@@ -107,6 +107,10 @@ pub struct Layout {
 #[br(import(layout: &Layout))]
 #[derive(Debug, Clone, PartialEq)]
 pub struct DtxFile {
+    /// CrossFire's LZMA-alone wrapper around the file, if it had one (its original bytes are
+    /// written back while the texture is unchanged); not part of the DTX layout.
+    #[brw(ignore)]
+    pub wrapper: Option<relic_lithtech::lzma::Wrapper>,
     /// The header.
     pub header: DtxHeader,
     /// v−2 and v−3: the palette.
