@@ -6,6 +6,8 @@
 //! * `blender-check DIR`: import every glTF under DIR into Blender and compare counts.
 //! * `bench-report [--no-run] [--update FILE] [-- ARGS]`: run the benches, print one table of
 //!   medians, throughputs, ratios to memcpy and targets (see `bench_report.rs`).
+//! * `perf [--before BIN] [--runs N]`: conversions as whole processes against copying the same
+//!   bytes (see `perf/mod.rs`).
 //! * `public-api [--check]`: the public API listings in `docs/public-api/`.
 //! * `man [OUT]`: the man page and shell completions of `relic`.
 //! * `fresh-clone [--full]`: the README's two commands on a fresh clone.
@@ -29,6 +31,7 @@ mod fresh_clone;
 mod gltf_validator;
 mod known;
 mod man;
+mod perf;
 mod public_api;
 
 use std::path::{Path, PathBuf};
@@ -49,6 +52,10 @@ commands:
                        run the benches (unless --no-run) and print one table: median,
                        throughput, ratio to memcpy, target, met; --update replaces the table in
                        FILE (docs/PERFORMANCE.md)
+  perf [--before BIN] [--after BIN] [--corpus DIR] [--runs N]
+                       time `relic batch` of the corpus to glb against `cp -r` of its outputs and
+                       `relic convert` of each model against a copy of its bytes, as whole
+                       processes (this checkout's release build; BIN: another, e.g. an older one)
   public-api [--check]  list every library crate's public items in docs/public-api/
                        (--check: fail if a listing is stale)
   man [OUT]            write the man page and shell completions of `relic` to OUT
@@ -97,6 +104,7 @@ fn main() -> ExitCode {
         ["blender-roundtrip"] => blender_roundtrip::run(None),
         ["blender-roundtrip", dir] => blender_roundtrip::run(Some(Path::new(dir))),
         ["bench-report", rest @ ..] => bench_report::run(rest),
+        ["perf", rest @ ..] => perf::run(rest),
         ["public-api"] => public_api::run(false),
         ["public-api", "--check"] => public_api::run(true),
         ["man"] => man::run(None),
