@@ -126,7 +126,12 @@ pub fn run() -> Result<(), String> {
     if corpus.is_dir() || !wanted("corpus") {
         step("corpus", || crate::corpus::run(&corpus))?;
         // Every corpus model through Blender and back, with and without Custom Properties.
-        with_blender("blender-roundtrip", || crate::blender_roundtrip::run(Some(&corpus)))?;
+        with_blender("blender-roundtrip", || {
+            crate::blender_roundtrip::run(Some(&corpus))?;
+            // Every channel Blender baked, reduced by the certified spans and the literal check.
+            let test = ["test", "-p", "relic-gltf", "--lib", "keys::tests::every_blender", "--", "--ignored"];
+            cargo_with(&test, &[("RELIC_REQUIRE_BLENDER_ROUNDTRIP", "1")])
+        })?;
     } else {
         println!(
             "==> corpus: SKIPPED, {} is absent (CI always has it; a user's clone may not)",
