@@ -112,7 +112,11 @@ pub fn run() -> Result<(), String> {
     step("test", || cargo(&["test", "--workspace"]))?;
     step("fixtures --check", || crate::fixtures::run(true))?;
     step("public API unchanged (docs/public-api)", || crate::public_api::run(true))?;
-    step("bench smoke (cargo test --benches)", || cargo(&["test", "--workspace", "--benches"]))?;
+    // The benches once each, then the conversions timed against copying the same bytes.
+    step("bench smoke (cargo test --benches) and conversion guard (cargo xtask perf --check)", || {
+        cargo(&["test", "--workspace", "--benches"])?;
+        crate::perf::guard()
+    })?;
     // The fuzz targets live outside the workspace (they need libFuzzer); type-checking them keeps
     // them in step with the crates. Running them is `cargo fuzz` (fuzz/README.md).
     step("fuzz targets build (cargo check)", || {

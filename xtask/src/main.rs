@@ -6,13 +6,13 @@
 //! * `blender-check DIR`: import every glTF under DIR into Blender and compare counts.
 //! * `bench-report [--no-run] [--update FILE] [-- ARGS]`: run the benches, print one table of
 //!   medians, throughputs, ratios to memcpy and targets (see `bench_report.rs`).
-//! * `perf [--before BIN] [--runs N]`: conversions as whole processes against copying the same
-//!   bytes (see `perf/mod.rs`).
+//! * `perf [--before BIN] [--runs N] [--check] [--update-baseline]`: conversions as whole processes
+//!   against copying the same bytes, and the CI guard (see `perf/mod.rs`).
 //! * `public-api [--check]`: the public API listings in `docs/public-api/`.
 //! * `man [OUT]`: the man page and shell completions of `relic`.
 //! * `fresh-clone [--full]`: the README's two commands on a fresh clone.
 //! * `ci`: everything CI runs (set-up, fmt, clippy, doc, tests, fixtures --check, public API,
-//!   bench smoke, glTF validation, Blender, corpus, fresh clone).
+//!   bench smoke and conversion guard, glTF validation, Blender, corpus, fresh clone).
 
 // A binary: `pub` marks what sibling modules use, not an API.
 #![allow(unreachable_pub)]
@@ -52,10 +52,11 @@ commands:
                        run the benches (unless --no-run) and print one table: median,
                        throughput, ratio to memcpy, target, met; --update replaces the table in
                        FILE (docs/PERFORMANCE.md)
-  perf [--before BIN] [--after BIN] [--corpus DIR] [--runs N]
+  perf [--before BIN] [--after BIN] [--corpus DIR] [--runs N] [--check] [--update-baseline]
                        time `relic batch` of the corpus to glb against `cp -r` of its outputs and
                        `relic convert` of each model against a copy of its bytes, as whole
-                       processes (this checkout's release build; BIN: another, e.g. an older one)
+                       processes (this checkout's release build; BIN: another, e.g. an older one);
+                       --check: fail past 2× benches/perf-baseline.txt (the CI guard)
   public-api [--check]  list every library crate's public items in docs/public-api/
                        (--check: fail if a listing is stale)
   man [OUT]            write the man page and shell completions of `relic` to OUT

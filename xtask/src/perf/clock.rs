@@ -88,7 +88,7 @@ pub fn load() -> String {
         .unwrap_or_else(|_| "unknown".into())
 }
 
-/// `1.23 ms`, `456 µs`, `1.20 s`.
+/// `1.20 s`, `1.2 ms`, `45.6 µs`, `31 ns`.
 pub fn seconds(s: f64) -> String {
     if !s.is_finite() {
         "—".into()
@@ -96,7 +96,9 @@ pub fn seconds(s: f64) -> String {
         format!("{s:.2} s")
     } else if s >= 1e-3 {
         format!("{:.1} ms", s * 1e3)
-    } else {
+    } else if s >= 1e-6 {
         format!("{:.1} µs", s * 1e6)
+    } else {
+        format!("{:.0} ns", s * 1e9)
     }
 }

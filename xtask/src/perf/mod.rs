@@ -12,14 +12,19 @@
 //! accounts to it (user + system: the figure a busy machine disturbs least). The report gives
 //! medians, the load average before and after, and the glb sizes of both binaries.
 //!
-//! See docs/PERFORMANCE.md.
+//! `--check` compares the guard's figures with `benches/perf-baseline.txt` and fails when one is
+//! more than [`guard::LIMIT`] times its baseline; `--update-baseline` writes that file from the
+//! run. See docs/PERFORMANCE.md.
 
 mod clock;
+mod guard;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use clock::{Sample, best, median, seconds};
+
+pub use guard::run_guard as guard;
 
 /// What to run.
 struct Options {
@@ -27,10 +32,19 @@ struct Options {
     after: Option<PathBuf>,
     corpus: PathBuf,
     runs: usize,
+    check: bool,
+    update_baseline: bool,
 }
 
 fn options(args: &[&str]) -> Result<Options, String> {
-    let mut o = Options { before: None, after: None, corpus: crate::workspace_root().join(crate::CORPUS), runs: 5 };
+    let mut o = Options {
+        before: None,
+        after: None,
+        corpus: crate::workspace_root().join(crate::CORPUS),
+        runs: 5,
+        check: false,
+        update_baseline: false,
+    };
     let mut args = args.iter();
     while let Some(&a) = args.next() {
         let mut value = || args.next().copied().ok_or(format!("{a} needs a value"));
@@ -39,6 +53,8 @@ fn options(args: &[&str]) -> Result<Options, String> {
             "--after" => o.after = Some(PathBuf::from(value()?)),
             "--corpus" => o.corpus = PathBuf::from(value()?),
             "--runs" => o.runs = value()?.parse().map_err(|e| format!("--runs: {e}"))?,
+            "--check" => o.check = true,
+            "--update-baseline" => o.update_baseline = true,
             _ => return Err(format!("unknown argument {a} (see `cargo xtask` for usage)")),
         }
     }
@@ -48,12 +64,16 @@ fn options(args: &[&str]) -> Result<Options, String> {
     Ok(o)
 }
 
-/// `cargo xtask perf [--before BIN] [--after BIN] [--corpus DIR] [--runs N]`
+/// `cargo xtask perf [--before BIN] [--after BIN] [--corpus DIR] [--runs N] [--check] [--update-baseline]`
 pub fn run(args: &[&str]) -> Result<(), String> {
     let o = options(args)?;
     let report = measure(&o)?;
     println!("{}", report.markdown());
-    Ok(())
+    let figures = report.guard_figures();
+    if o.update_baseline {
+        guard::write_baseline(&figures)?;
+    }
+    if o.check { guard::check(&figures) } else { Ok(()) }
 }
 
 fn target_dir() -> PathBuf {
@@ -281,5 +301,19 @@ impl Report {
             );
         }
         s
+    }
+
+    /// What the guard holds: the batch's CPU time over its `cp -r`'s, and each model's conversion
+    /// CPU time over a memcpy of its bytes; each the best round of the binary under test.
+    fn guard_figures(&self) -> Vec<(String, f64)> {
+        let mut out = Vec::new();
+        if let Some(r) = self.batches.last() {
+            out.push((guard::BATCH.to_string(), best(&cpus(&r.batch)) / best(&cpus(&r.copy))));
+        }
+        for m in &self.models {
+            let after = m.convert.last().map(|c| c.0.as_slice()).unwrap_or_default();
+            out.push((m.model.name.clone(), best(&cpus(after)) / best(&m.memcpy)));
+        }
+        out
     }
 }
