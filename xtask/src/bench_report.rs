@@ -267,7 +267,7 @@ fn command_output(program: &str, args: &[&str]) -> String {
 }
 
 /// CPU model, cores, rustc, commit, date and load: the machine the figures belong to.
-fn machine(no_run: bool) -> String {
+pub fn machine(no_run: bool) -> String {
     let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
     let cpu = cpuinfo
         .lines()

@@ -105,7 +105,11 @@ pub fn run() -> Result<(), String> {
     step("test", || cargo(&["test", "--workspace"]))?;
     step("fixtures --check", || crate::fixtures::run(true))?;
     step("public API unchanged (docs/public-api)", || crate::public_api::run(true))?;
-    step("bench smoke (cargo test --benches)", || cargo(&["test", "--workspace", "--benches"]))?;
+    // The benches once each, then the conversions timed against copying the same bytes.
+    step("bench smoke (cargo test --benches) and conversion guard (cargo xtask perf --check)", || {
+        cargo(&["test", "--workspace", "--benches"])?;
+        crate::perf::guard()
+    })?;
     // The fuzz targets live outside the workspace (they need libFuzzer); type-checking them keeps
     // them in step with the crates. Running them is `cargo fuzz` (fuzz/README.md).
     step("fuzz targets build (cargo check)", || {
@@ -119,7 +123,12 @@ pub fn run() -> Result<(), String> {
     if corpus.is_dir() || !wanted("corpus") {
         step("corpus", || crate::corpus::run(&corpus))?;
         // Every corpus model through Blender and back, with and without Custom Properties.
-        with_blender("blender-roundtrip", || crate::blender_roundtrip::run(Some(&corpus)))?;
+        with_blender("blender-roundtrip", || {
+            crate::blender_roundtrip::run(Some(&corpus))?;
+            // Every channel Blender baked, reduced by the certified spans and the literal check.
+            let test = ["test", "-p", "relic-gltf", "--lib", "keys::tests::every_blender", "--", "--ignored"];
+            cargo_with(&test, &[("RELIC_REQUIRE_BLENDER_ROUNDTRIP", "1")])
+        })?;
     } else {
         println!(
             "==> corpus: SKIPPED, {} is absent (CI always has it; a user's clone may not)",

@@ -8,13 +8,15 @@
 //! * `blender-check DIR`: import every glTF under DIR into Blender and compare counts.
 //! * `bench-report [--no-run] [--update FILE] [-- ARGS]`: run the benches, print one table of
 //!   medians, throughputs, ratios to memcpy and targets (see `bench_report.rs`).
+//! * `perf [--before BIN] [--runs N] [--check] [--update-baseline]`: conversions as whole processes
+//!   against copying the same bytes, and the CI guard (see `perf/mod.rs`).
 //! * `public-api [--check]`: the public API listings in `docs/public-api/`.
 //! * `sweep DIR...`: what a user does, over every file of whole game trees.
 //! * `man [OUT]`: the man page and shell completions of `relic`.
 //! * `fresh-clone [--full]`: the README's two commands on a fresh clone.
 //! * `render [MODEL [OUT]]`: a picture of a textured export as Blender shows it (the README's).
 //! * `ci`: everything CI runs (set-up, fmt, module circles, clippy, one format per feature, doc,
-//!   tests, fixtures --check, public API, bench smoke, glTF validation, Blender, corpus, fresh clone).
+//!   tests, fixtures --check, public API, bench smoke and conversion guard, glTF validation, Blender, corpus, fresh clone).
 
 // A binary: `pub` marks what sibling modules use, not an API.
 #![allow(unreachable_pub)]
@@ -37,6 +39,7 @@ mod gltf_validator;
 mod known;
 mod ltb_probe;
 mod man;
+mod perf;
 mod public_api;
 mod sweep;
 mod render;
@@ -62,6 +65,11 @@ commands:
                        run the benches (unless --no-run) and print one table: median,
                        throughput, ratio to memcpy, target, met; --update replaces the table in
                        FILE (docs/PERFORMANCE.md)
+  perf [--before BIN] [--after BIN] [--corpus DIR] [--runs N] [--check] [--update-baseline]
+                       time `relic batch` of the corpus to glb against `cp -r` of its outputs and
+                       `relic convert` of each model against a copy of its bytes, as whole
+                       processes (this checkout's release build; BIN: another, e.g. an older one);
+                       --check: fail past 2× benches/perf-baseline.txt (the CI guard)
   public-api [--check]  list every library crate's public items in docs/public-api/
                        (--check: fail if a listing is stale)
   sweep DIR...         what a user does (info, open, convert to glb + validator, textures to
@@ -118,6 +126,7 @@ fn main() -> ExitCode {
         ["blender-roundtrip"] => blender_roundtrip::run(None),
         ["blender-roundtrip", dir] => blender_roundtrip::run(Some(Path::new(dir))),
         ["bench-report", rest @ ..] => bench_report::run(rest),
+        ["perf", rest @ ..] => perf::run(rest),
         ["public-api"] => public_api::run(false),
         ["public-api", "--check"] => public_api::run(true),
         ["sweep", dirs @ ..] => sweep::run(&dirs.iter().map(Path::new).collect::<Vec<_>>()),

@@ -6,12 +6,18 @@
 /// (4 KiB: the extras of a model with a few bones already deflate to a fifth.)
 pub(crate) const DEFLATE_ABOVE: usize = 4 * 1024;
 
+/// miniz_oxide's level. On the scene extras of every corpus model (7.3 MB of JSON) level 9 made
+/// 1.94 MB in 445 ms, level 2 2.04 MB (+5 %) in 51 ms, level 1 2.31 MB in 30 ms; but level 1 is
+/// up to 38 % larger on the small, repetitive extras of UI models, whose glb it grew by 11 %
+/// (issue 29 allows 10 %). Level 2 grows no corpus glb by more than 3.5 % (docs/PERFORMANCE.md).
+const LEVEL: u8 = 2;
+
 /// What starts a deflated string; base64 of raw deflate data follows.
 const DEFLATED: &str = "deflate+base64:";
 
 /// `text` deflated, as a [`DEFLATED`] string.
 pub(crate) fn pack(text: &str) -> String {
-    let packed = miniz_oxide::deflate::compress_to_vec(text.as_bytes(), 9);
+    let packed = miniz_oxide::deflate::compress_to_vec(text.as_bytes(), LEVEL);
     format!("{DEFLATED}{}", relic_core::base64::encode(&packed))
 }
 
