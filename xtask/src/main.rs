@@ -41,8 +41,8 @@ mod ltb_probe;
 mod man;
 mod perf;
 mod public_api;
-mod sweep;
 mod render;
+mod sweep;
 mod textured;
 
 use std::path::{Path, PathBuf};

@@ -26,7 +26,8 @@ pub fn run(model: Option<&Path>, out: Option<&Path>) -> Result<(), String> {
     let work = root.join("target/render");
     std::fs::create_dir_all(&work).map_err(|e| format!("{}: {e}", work.display()))?;
     let glb = work.join("model.glb");
-    let exported = relic::convert(&opened.model, Target::from_name("glb").ok_or("no glb target")?, &glb, &options).map_err(|e| e.to_string())?;
+    let exported = relic::convert(&opened.model, Target::from_name("glb").ok_or("no glb target")?, &glb, &options)
+        .map_err(|e| e.to_string())?;
     for note in &exported.losses {
         println!("render: note: {note}");
     }

@@ -143,7 +143,9 @@ fn check_model(
     let options = ConvertOptions { textures: Some(std::sync::Arc::new(textures)), ..ConvertOptions::default() };
     let mut glb = None;
     guarded("glb", failures, || {
-        let out = relic::convert(&model, Target::from_name("glb").ok_or("no glb target")?, Path::new("out.glb"), &options).map_err(|e| e.to_string())?;
+        let out =
+            relic::convert(&model, Target::from_name("glb").ok_or("no glb target")?, Path::new("out.glb"), &options)
+                .map_err(|e| e.to_string())?;
         glb = out.value.into_iter().next().map(|(_, b)| b);
         Ok(())
     });
@@ -174,8 +176,13 @@ fn check_model(
 /// files beside it that the writer writes again.
 fn rewrite(path: &Path, bytes: &[u8], entry: &'static relic::FormatEntry, model: &relic::Model) -> Result<(), String> {
     let out = path.with_file_name(format!("{}.sweep", relic::stem(path))).with_extension(entry.name);
-    let written =
-        relic::convert(model, Target::new(entry).ok_or("the format writes no models")?, &out, &ConvertOptions::default()).map_err(|e| e.to_string())?;
+    let written = relic::convert(
+        model,
+        Target::new(entry).ok_or("the format writes no models")?,
+        &out,
+        &ConvertOptions::default(),
+    )
+    .map_err(|e| e.to_string())?;
     let stem = relic::stem(&out);
     let siblings = relic::FolderSiblings::of(path);
     for (file, data) in &written.value {

@@ -115,7 +115,9 @@ fn target_version(model: &Model, options: &WriteOptions) -> Result<u32, WriteErr
         Some(v) => {
             Err(WriteError::Unsupported(format!("LTB model version {v} cannot be written; choose 23, 24 or 25")))
         }
-        None => Ok(model.recorded_version(crate::FORMAT).filter(|v| VERSIONS.contains(v)).unwrap_or(crate::DEFAULT_VERSION)),
+        None => {
+            Ok(model.recorded_version(crate::FORMAT).filter(|v| VERSIONS.contains(v)).unwrap_or(crate::DEFAULT_VERSION))
+        }
     }
 }
 
