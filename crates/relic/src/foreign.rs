@@ -1,7 +1,8 @@
 //! Files relic recognises by their bytes but does not read: when no format of the registry reads
 //! a file, these say what it is ("LZMA-compressed data, as CrossFire stores its LithTech LTB
 //! models") instead of only that it is not a model. They are consulted after every registered
-//! format, so a format that comes to read one of them (an LTB crate) takes precedence.
+//! format, so a format that reads one of them takes precedence; the LTB entries apply only while
+//! the `ltb` feature (relic-ltb) is off.
 //!
 //! | what | recognised by | source |
 //! |---|---|---|
@@ -21,8 +22,13 @@ pub struct Foreign {
 
 /// Every kind of file relic recognises without reading it, most specific first.
 pub static FOREIGN: &[Foreign] = &[
-    Foreign { what: "a LithTech LTB model (PC)", recognise: ltb_model },
-    Foreign { what: "LZMA-compressed data, as CrossFire stores its LithTech LTB models", recognise: lzma_alone },
+    #[cfg(not(feature = "ltb"))]
+    Foreign { what: "a LithTech LTB model (PC) (not read by this build: the `ltb` feature is off)", recognise: ltb_model },
+    #[cfg(not(feature = "ltb"))]
+    Foreign {
+        what: "LZMA-compressed data, as CrossFire stores its LithTech LTB models (not read by this build: the `ltb` feature is off)",
+        recognise: lzma_alone,
+    },
     Foreign { what: "LithTech LTA model text (what the Model Packer compiles into an LTB)", recognise: lta_model },
     Foreign { what: "a LithTech world", recognise: lithtech_world },
 ];
@@ -41,6 +47,7 @@ fn u32_at(bytes: &[u8], at: usize) -> Option<u32> {
 }
 
 /// An uncompressed LTB of the D3D (PC) model type, in a version the engine accepts.
+#[cfg_attr(feature = "ltb", allow(dead_code))]
 fn ltb_model(bytes: &[u8]) -> bool {
     bytes.first() == Some(&1)
         && u16_at(bytes, 2) == Some(9)
@@ -51,6 +58,7 @@ fn ltb_model(bytes: &[u8]) -> bool {
 /// The properties byte is lc + 9·(lp + 5·pb) (below 225) and above 20, the rule CrossFire's readers
 /// tell it from an LTB's file type by (0x5D, the LZMA SDK's default, in every sample); the
 /// unpacked size is at most 4 GiB, or unknown (all ones).
+#[cfg_attr(feature = "ltb", allow(dead_code))]
 fn lzma_alone(bytes: &[u8]) -> bool {
     let Some(&properties) = bytes.first() else { return false };
     let Some(dictionary) = u32_at(bytes, 1) else { return false };
@@ -82,16 +90,16 @@ mod tests {
         let mut ltb = vec![1, 0, 9, 0];
         ltb.extend([0; 16]);
         ltb.extend(25u32.to_le_bytes());
-        assert_eq!(describe(&ltb), Some(FOREIGN[0].what));
+        assert!(ltb_model(&ltb) && !lzma_alone(&ltb) && !lta_model(&ltb) && !lithtech_world(&ltb));
         let mut lzma = vec![0x5D, 0, 0, 0, 1];
         lzma.extend(556_055u64.to_le_bytes());
         lzma.extend([0, 0x7F, 0x12]);
-        assert_eq!(describe(&lzma), Some(FOREIGN[1].what));
-        assert_eq!(describe(b"\n(lt-model-0 \n\t(hierarchy"), Some(FOREIGN[2].what));
+        assert!(lzma_alone(&lzma) && !ltb_model(&lzma) && !lithtech_world(&lzma));
+        assert_eq!(describe(b"\n(lt-model-0 \n\t(hierarchy").map(|w| w.starts_with("LithTech LTA")), Some(true));
         let mut world = 66u32.to_le_bytes().to_vec();
         world.extend(16u32.to_le_bytes());
         world.extend([0; 24]);
-        assert_eq!(describe(&world), Some(FOREIGN[3].what));
+        assert_eq!(describe(&world), Some("a LithTech world"));
         // A world version whose object data would lie past the end is not a world.
         world[4] = 200;
         assert_eq!(describe(&world), None);

@@ -156,13 +156,13 @@ impl Registry {
 }
 
 #[cfg(test)]
-#[cfg(all(feature = "abc", feature = "m2", feature = "nod", feature = "blp", feature = "dtx", feature = "gltf"))]
+#[cfg(all(feature = "abc", feature = "m2", feature = "nod", feature = "blp", feature = "dtx", feature = "ltb", feature = "gltf"))]
 mod tests {
     use super::*;
 
     #[test]
     fn the_message_lists_every_model_and_texture_format() {
-        assert_eq!(Registry::builtin().reads(), "models: ABC, M2, NOD/NAD, GLB, GLTF; textures: BLP, DTX");
+        assert_eq!(Registry::builtin().reads(), "models: ABC, M2, LTB, NOD/NAD, GLB, GLTF; textures: BLP, DTX");
         assert_eq!(Registry::empty().reads(), "models: none; textures: none");
     }
 
