@@ -23,7 +23,10 @@ pub struct Foreign {
 /// Every kind of file relic recognises without reading it, most specific first.
 pub static FOREIGN: &[Foreign] = &[
     #[cfg(not(feature = "ltb"))]
-    Foreign { what: "a LithTech LTB model (PC) (not read by this build: the `ltb` feature is off)", recognise: ltb_model },
+    Foreign {
+        what: "a LithTech LTB model (PC) (not read by this build: the `ltb` feature is off)",
+        recognise: ltb_model,
+    },
     #[cfg(not(feature = "ltb"))]
     Foreign {
         what: "LZMA-compressed data, as CrossFire stores its LithTech LTB models (not read by this build: the `ltb` feature is off)",

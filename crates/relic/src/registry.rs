@@ -156,7 +156,15 @@ impl Registry {
 }
 
 #[cfg(test)]
-#[cfg(all(feature = "abc", feature = "m2", feature = "nod", feature = "blp", feature = "dtx", feature = "ltb", feature = "gltf"))]
+#[cfg(all(
+    feature = "abc",
+    feature = "m2",
+    feature = "nod",
+    feature = "blp",
+    feature = "dtx",
+    feature = "ltb",
+    feature = "gltf"
+))]
 mod tests {
     use super::*;
 
