@@ -7,7 +7,6 @@ mod from_ir;
 mod identify;
 pub mod quantize;
 mod to_ir;
-mod validate;
 #[cfg(feature = "verify")]
 pub mod verify;
 
@@ -58,7 +57,7 @@ pub fn read(bytes: &[u8]) -> Result<LtbFile, ReadError> {
         }
     }
     let (mut file, offsets) = file::read_payload(&payload)?;
-    validate::node_references(&file, &offsets)?;
+    file::validate::node_references(&file, &offsets)?;
     file.wrapper = wrapper;
     Ok(file)
 }

@@ -9,7 +9,9 @@ use texpresso::{Algorithm, COLOUR_WEIGHTS_PERCEPTUAL, Format, Params};
 
 use relic_core::convert::Loss;
 
-use crate::exact::{self, Block};
+mod exact;
+
+use exact::Block;
 use relic_core::texture::Image;
 
 /// A block-compressed pixel format.

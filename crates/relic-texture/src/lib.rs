@@ -19,7 +19,6 @@ pub mod alpha;
 pub mod bc;
 #[cfg(feature = "verify")]
 pub mod checks;
-mod exact;
 pub mod mips;
 pub mod quantize;
 

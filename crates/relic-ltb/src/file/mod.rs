@@ -24,6 +24,7 @@ mod pieces;
 mod render;
 mod sockets;
 pub mod streams;
+pub(crate) mod validate;
 
 pub use animation::{Animation, Keyframe, PositionKeys, RotationKeys, Track, compression};
 pub use header::{ContainerHeader, Header, HeaderCounts, Obb};
@@ -315,7 +316,7 @@ impl LtbFile {
                 self.child_models.len() + 1
             ));
         }
-        crate::validate::node_references(self, &[]).err().map(|e| e.to_string())
+        validate::node_references(self, &[]).err().map(|e| e.to_string())
     }
 }
 

@@ -20,7 +20,7 @@ use super::ctx::Ctx;
 use super::layout::Layout;
 use super::record::Walk;
 use super::track::{EventTrack, RotationTrack, SplineTrack, Track};
-use super::wrath::{SeqEventTrack, SeqSplineTrack, SeqTrack};
+use super::wrath::track::{SeqEventTrack, SeqSplineTrack, SeqTrack};
 
 /// A value a track keys: plain old data, compared and carried in JSON as it is.
 pub trait Value: Pod + Default + Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync {}

@@ -21,7 +21,7 @@ mod header;
 mod particle;
 mod records;
 mod skin;
-mod track;
+pub(super) mod track;
 mod write;
 
 pub use header::{FLAG_COMBINER_COMBOS, WRATH_HEADER_SIZE, WrathFile, resolve_alias};

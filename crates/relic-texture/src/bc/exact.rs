@@ -15,7 +15,7 @@
 //! Alpha (BC3): at most eight values; the end points are tried as the extremes of the block's
 //! values in both of BC3's modes, then solved from the extremes placed anywhere on the ramp.
 
-use crate::bc::Bc;
+use super::Bc;
 
 /// A 4 × 4 block of RGBA pixels, row after row.
 pub(crate) type Block = [[u8; 4]; 16];

@@ -2,14 +2,14 @@
 //! every node a render object, used-node list or OBB names must exist, and matrix-palette bone
 //! indices must name a palette slot. Each failure names the field path and its byte offset. Used
 //! by the reader (with the offsets it recorded) and by the writer (which refuses what the reader
-//! would refuse).
+//! would refuse); it lives in the file layer because the writer's own check uses it.
 //!
 //! Checked where they are read instead: socket nodes and weight-set lengths (after the tree),
 //! indices below the vertex count, bone-set tiling and duplicate entries (inside the object).
 
 use relic_core::ReadError;
 
-use crate::file::{LtbFile, Obb, RenderObject};
+use super::{LtbFile, Obb, RenderObject};
 
 /// Byte offsets of fields inside a render object, from the start of its type field.
 mod at {
