@@ -7,7 +7,7 @@
 //! | `rewrap` | a wrapped file's payload compressed anew (lc 3, lp 0, pb 2, 16 MiB, no end marker) reads back as the same file |
 //! | `header-counts` | every header count the data determines equals the stored one (ltb.md §4.2) |
 //! | `ir-round-trip` | LTB → model → LTB gives the same bytes |
-//! | `bind-pose` | the stored vertices skinned in the bind pose rebuilt down the tree come back where they are stored ([`proofs::bind_pose`]) |
+//! | `bind-pose` | the stored vertices skinned in the bind pose rebuilt down the tree come back where they are stored (`proofs::bind_pose`) |
 //! | `animation-decode` | the reader's key values equal an independent scalar decode of the bytes (`scalar.rs`) |
 //!
 //! `cargo xtask corpus` adds `ltb-probe`: the independent walker's header counts equal `relic
