@@ -6,7 +6,7 @@ use relic_core::model::Aabb;
 
 /// ABC v9–v13, and v6 with `TransformInfo.FlipMat` 0: left-handed, +Y up, facing +Z; canonical
 /// `(−x, y, z)` (a mirror on X, so the model still faces glTF's front).
-pub const LITHTECH: Frame = Frame::new([Axis::NegX, Axis::Y, Axis::Z]);
+pub const LITHTECH: Frame = relic_lithtech::frame::LITHTECH;
 
 /// ABC v6 as LithTech 1.0/1.5 exported it when the engine flips Z on load (`TransformInfo`
 /// FlipMat ≠ 0, or no `TransformInfo`): right-handed, +Y up, facing −Z; canonical `(−x, y, −z)`

@@ -14,8 +14,8 @@
 //! [`TRANSLATION_TOLERANCE`] / [`ROTATION_TOLERANCE`]; a clip edited in the tool (a pose changed
 //! between stored times, keys past the stored end) does not, and keeps its own keys.
 //!
-//! (Written for relic-abc, whose `from_ir::resample` holds the same fit; shared here for every
-//! format that keys clips at stored times.)
+//! (Shared by every format that keys clips at stored times: relic-abc's `from_ir::resample` and
+//! relic-ltb.)
 
 use crate::model::{Animation, Channel, ChannelValues, Interpolation};
 use crate::sample::Sample;
@@ -75,9 +75,13 @@ pub fn rekeyed(anim: &Animation, knots: &[f32]) -> Option<Animation> {
     Some(out)
 }
 
-/// The first `N` components of `v`, divided by `by`.
+/// The first `N` components of `v` (a fitted vector or quaternion, `N` long), divided by `by`.
 fn array<const N: usize>(v: &[f64], by: f64) -> [f32; N] {
-    std::array::from_fn(|i| (v.get(i).copied().unwrap_or(0.0) / by) as f32)
+    let mut out = [0.0; N];
+    for (o, c) in out.iter_mut().zip(v) {
+        *o = (c / by) as f32;
+    }
+    out
 }
 
 /// The samples a channel's fit must pass through: its keys, and the stored times more than a

@@ -71,41 +71,6 @@ impl WeightSet {
     }
 }
 
-/// The parents of a depth-first node list given each node's child count (a node's parent is the
-/// last node before it that still expects children; several roots are allowed), and the first
-/// node still expecting children at the end (`None` for a complete tree). The one walk the v6
-/// and v9–v13 node lists share.
-pub(crate) fn depth_first_parents(child_counts: impl IntoIterator<Item = u32>) -> (Vec<Option<usize>>, Option<usize>) {
-    let mut open: Vec<(usize, u64)> = Vec::new();
-    let mut parents = Vec::new();
-    for (i, children) in child_counts.into_iter().enumerate() {
-        while open.last().is_some_and(|&(_, left)| left == 0) {
-            open.pop();
-        }
-        let parent = open.last_mut().map(|(p, left)| {
-            *left -= 1;
-            *p
-        });
-        parents.push(parent);
-        open.push((i, u64::from(children)));
-    }
-    let unfinished = open.iter().find(|&&(_, left)| left > 0).map(|&(i, _)| i);
-    (parents, unfinished)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::depth_first_parents;
-
-    #[test]
-    fn depth_first_child_counts_give_parents() {
-        // root(2) → a(1) → b(0); root → c(0)
-        assert_eq!(depth_first_parents([2, 1, 0, 0]), (vec![None, Some(0), Some(1), Some(0)], None));
-        // Two roots are allowed: the second starts after the first tree closes.
-        assert_eq!(depth_first_parents([1, 0, 0]), (vec![None, Some(0), None], None));
-        // A node announcing more children than follow.
-        assert_eq!(depth_first_parents([1, 3, 0]).1, Some(1));
-        assert_eq!(depth_first_parents([u32::MAX]).1, Some(0));
-        assert_eq!(depth_first_parents([]), (vec![], None));
-    }
-}
+/// The parents of a depth-first node list (the one walk the v6 and v9–v13 node lists share, and
+/// LTB's): relic-lithtech's.
+pub(crate) use relic_lithtech::tree::depth_first_parents;

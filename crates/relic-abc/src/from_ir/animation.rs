@@ -232,10 +232,10 @@ pub(super) fn build_animations(
             // A key without an event has the empty command string, as the files store it.
             .map(|&t| Keyframe { time: t, command: len_string(&commands.remove(&t).unwrap_or_default()) })
             .collect();
-        let mut transforms = Vec::with_capacity(sk.nodes.len() * times.len());
-        for n in 0..sk.nodes.len() {
-            let bone = sk.bone(model, n);
-            let tr = sk.nodes.get(n).copied().flatten().and_then(|b| tracks.get(b));
+        let mut transforms = Vec::with_capacity(sk.tree.nodes.len() * times.len());
+        for n in 0..sk.tree.nodes.len() {
+            let bone = sk.tree.bone(model, n);
+            let tr = sk.tree.nodes.get(n).copied().flatten().and_then(|b| tracks.get(b));
             for &t in &times {
                 let local = sample_local(bone, tr, t as f32 / 1000.0);
                 transforms.push(NodeKey {
@@ -245,7 +245,7 @@ pub(super) fn build_animations(
             }
         }
         let tracks = if version >= 13 {
-            v13_tracks(transforms, stored, sk.nodes.len(), times.len())
+            v13_tracks(transforms, stored, sk.tree.nodes.len(), times.len())
         } else {
             Tracks { transforms, v13: Vec::new() }
         };

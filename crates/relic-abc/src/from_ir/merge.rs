@@ -118,8 +118,13 @@ pub(crate) fn departures(x: &LodExtras, positions: &[[f32; 3]], binds: &[Mat4], 
 /// The (node, weight) pairs of a model vertex, by node; weights under 1e-4 left out (tools drop
 /// zero weights).
 fn vertex_nodes(mesh: &Mesh, v: usize, sk: &Skeleton) -> Vec<(u32, f32)> {
-    let mut nodes: Vec<(u32, f32)> =
-        mesh.skin.vertex(v).iter().filter(|i| i.weight > 1e-4).map(|i| (sk.node(i.bone as usize), i.weight)).collect();
+    let mut nodes: Vec<(u32, f32)> = mesh
+        .skin
+        .vertex(v)
+        .iter()
+        .filter(|i| i.weight > 1e-4)
+        .map(|i| (sk.tree.node(i.bone as usize), i.weight))
+        .collect();
     nodes.sort_by_key(|&(n, _)| n);
     nodes
 }
@@ -299,15 +304,15 @@ mod tests {
     use relic_core::model::{Influence, Skin};
 
     fn skeleton() -> Skeleton {
-        Skeleton {
+        let tree = relic_lithtech::tree::DepthFirst {
             nodes: vec![Some(0)],
             node_of: vec![0],
             parents: vec![None],
             child_counts: vec![0],
             binds: vec![IDENTITY],
-            original: vec![IDENTITY],
             identity: true,
-        }
+        };
+        Skeleton { tree, original: vec![IDENTITY] }
     }
 
     /// Three file vertices; the model has them out of order, one split in two, with noise.

@@ -118,7 +118,7 @@ pub(super) fn build_pieces(
         x.pieces.len() == groups.len() && x.pieces.iter().zip(&groups).all(|(p, g)| p.lods.len() == g.len())
     });
     let inverse_binds: Vec<Mat4> =
-        sk.binds.iter().map(|b| math::inverse(&frame.matrix_from_ir(b)).unwrap_or(IDENTITY)).collect();
+        sk.tree.binds.iter().map(|b| math::inverse(&frame.matrix_from_ir(b)).unwrap_or(IDENTITY)).collect();
     let mut pieces = Vec::with_capacity(groups.len());
     for (p, group) in groups.iter().enumerate() {
         let stored = pieces_fit.and_then(|x| x.pieces.get(p));
@@ -269,7 +269,7 @@ fn build_lod(
             push(0, 1.0);
         } else {
             for inf in mesh.skin.vertex(v) {
-                push(sk.node(inf.bone as usize), inf.weight);
+                push(sk.tree.node(inf.bone as usize), inf.weight);
             }
         }
         let weight_count = u16::try_from(count).map_err(|_| WriteError::DoesNotFit {
@@ -345,8 +345,8 @@ fn matched_lod(
 /// The stored weights, each offset made again from its vertex's position where its node's matrix
 /// is no longer the stored one (the offsets are node-local).
 fn restored_weights(x: &LodExtras, vertices: &[Vertex], sk: &Skeleton, inverse_binds: &[Mat4]) -> Vec<Weight> {
-    let moved = |n: usize| sk.binds.get(n) != sk.original.get(n);
-    if !(0..sk.binds.len()).any(moved) {
+    let moved = |n: usize| sk.tree.binds.get(n) != sk.original.get(n);
+    if !(0..sk.tree.binds.len()).any(moved) {
         return x.weights.clone();
     }
     let mut out = Vec::with_capacity(x.weights.len());

@@ -43,9 +43,9 @@ pub(super) fn build(
         snap_binds(&mut sk, x, frame);
     }
     let nodes_fit =
-        ex.is_some_and(|x| x.nodes.len() == sk.nodes.len() && x.counts.node_count as usize == sk.nodes.len());
-    let binds_fit = ex.is_some_and(|x| sk.identity && x.bind_digest == bind_digest(&model.bones));
-    let node_count = sk.nodes.len() as u32;
+        ex.is_some_and(|x| x.nodes.len() == sk.tree.nodes.len() && x.counts.node_count as usize == sk.tree.nodes.len());
+    let binds_fit = ex.is_some_and(|x| sk.tree.identity && x.bind_digest == bind_digest(&model.bones));
+    let node_count = sk.tree.nodes.len() as u32;
 
     let nodes = build_nodes(model, &sk, ex.filter(|_| nodes_fit), frame, losses);
     let weight_sets = match ex {
@@ -136,10 +136,10 @@ const BIND_TOLERANCE: f32 = 1e-4;
 /// exact values come back after a tool moved every value a little, and the stored weights (made
 /// with them) stay exact. `sk.original` gets every stored matrix, for placing stored weights.
 fn snap_binds(sk: &mut Skeleton, x: &V12Extras, frame: Frame) {
-    if x.node_matrices.len() != sk.binds.len() {
+    if x.node_matrices.len() != sk.tree.binds.len() {
         return;
     }
-    for ((bind, original), stored) in sk.binds.iter_mut().zip(&mut sk.original).zip(&x.node_matrices) {
+    for ((bind, original), stored) in sk.tree.binds.iter_mut().zip(&mut sk.original).zip(&x.node_matrices) {
         let stored_ir = frame.matrix_to_ir(&column_major(stored));
         let scale = stored.iter().fold(1.0f32, |m, v| m.max(v.abs()));
         if relic_core::math::max_abs_diff(bind, &stored_ir) <= BIND_TOLERANCE * scale {
@@ -281,13 +281,15 @@ fn build_nodes(
     frame: Frame,
     losses: &mut Vec<Loss>,
 ) -> Vec<Node> {
-    let mut out = Vec::with_capacity(sk.nodes.len());
-    for (i, (bind, (&parent, &children))) in sk.binds.iter().zip(sk.parents.iter().zip(&sk.child_counts)).enumerate() {
-        let bone = sk.bone(model, i);
+    let mut out = Vec::with_capacity(sk.tree.nodes.len());
+    for (i, (bind, (&parent, &children))) in
+        sk.tree.binds.iter().zip(sk.tree.parents.iter().zip(&sk.tree.child_counts)).enumerate()
+    {
+        let bone = sk.tree.bone(model, i);
         let stored = ex.and_then(|x| x.nodes.get(i));
         let rotation_only = bone.is_some_and(|b| b.flags.rotation_only);
         let base = stored.map_or(if parent.is_none() { 1 } else { 0 }, |s| s.flags & !2);
-        let name = sk.name(model, i);
+        let name = sk.tree.name(model, i);
         out.push(Node {
             name: stored_name(|| format!("bones[{i}]"), &name, losses),
             index: stored.map_or(i as u16, |s| s.index),
@@ -313,7 +315,7 @@ fn build_sockets(model: &Model, sk: &Skeleton, frame: Frame, losses: &mut Vec<Lo
                 losses.push(Loss::new(element(), "numeric id dropped"));
             }
             Socket {
-                node_index: sk.node(a.bone),
+                node_index: sk.tree.node(a.bone),
                 name: stored_name(element, &a.name, losses),
                 rotation: frame.quat_from_ir(a.transform.rotation),
                 position: frame.vector_from_ir(a.transform.translation),
@@ -323,7 +325,7 @@ fn build_sockets(model: &Model, sk: &Skeleton, frame: Frame, losses: &mut Vec<Lo
 }
 
 fn build_child_models(sk: &Skeleton, ex: Option<&V12Extras>, nodes_fit: bool, losses: &mut Vec<Loss>) -> ChildModels {
-    let n = sk.nodes.len();
+    let n = sk.tree.nodes.len();
     let identity = vec![NodeKey::IDENTITY; n];
     match ex.and_then(|x| x.child_models.as_ref()) {
         Some(c) if nodes_fit => c.clone(),

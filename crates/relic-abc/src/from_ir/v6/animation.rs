@@ -28,14 +28,14 @@ pub(super) fn build_nodes(
     fits: Option<&V6Extras>,
     losses: &mut Vec<Loss>,
 ) -> Vec<V6Node> {
-    let mut boxes: Vec<Option<Aabb>> = vec![None; sk.nodes.len()];
+    let mut boxes: Vec<Option<Aabb>> = vec![None; sk.tree.nodes.len()];
     for v in &geo.geometry.vertices {
         if let Some(b) = boxes.get_mut(usize::from(v.transformation_index)) {
             *b = Some(b.map_or(Aabb { min: v.position, max: v.position }, |b| b.including(v.position)));
         }
     }
-    let mut out = Vec::with_capacity(sk.nodes.len());
-    for (i, (&children, bounds)) in sk.child_counts.iter().zip(boxes).enumerate() {
+    let mut out = Vec::with_capacity(sk.tree.nodes.len());
+    for (i, (&children, bounds)) in sk.tree.child_counts.iter().zip(boxes).enumerate() {
         // A node without deformed vertices has an empty list (flag 4 unset).
         let md_vertices = md.md_vertices.get(i).cloned().unwrap_or_default();
         let deform = if md_vertices.is_empty() { 0 } else { 4 };
@@ -51,7 +51,7 @@ pub(super) fn build_nodes(
             Some(s) => (s.bounds[0], s.bounds[1]),
             None => bounds.map_or(([0.0; 3], [0.0; 3]), |b| (b.min, b.max)),
         };
-        let name = sk.name(model, i);
+        let name = sk.tree.name(model, i);
         out.push(V6Node {
             bounds_min,
             bounds_max,
@@ -84,10 +84,10 @@ pub(super) fn build_animation(
     let tracks: Vec<BoneTracks<'_>> = bone_tracks(model, anim, losses);
     let mut commands = key_commands(anim, losses);
     // Local transforms per node and key (model frame).
-    let locals: Vec<Vec<Transform>> = (0..sk.nodes.len())
+    let locals: Vec<Vec<Transform>> = (0..sk.tree.nodes.len())
         .map(|n| {
-            let bone = sk.bone(model, n);
-            let tr = sk.nodes.get(n).copied().flatten().and_then(|b| tracks.get(b));
+            let bone = sk.tree.bone(model, n);
+            let tr = sk.tree.nodes.get(n).copied().flatten().and_then(|b| tracks.get(b));
             // v6 has no "rotation only" nodes: such a bone keeps its rest translation, as it would
             // when posed.
             let rotation_only = bone.is_some_and(|b| b.flags.rotation_only);

@@ -43,7 +43,7 @@ fn stored_vertices(mesh: &Mesh, x: &V6Extras, binds_fit: bool, sk: &Skeleton, fr
         .vertices
         .iter()
         .map(|v| {
-            let bind = frame.matrix_from_ir(sk.binds.get(usize::from(v.node))?);
+            let bind = frame.matrix_from_ir(sk.tree.binds.get(usize::from(v.node))?);
             let position = frame.vector_to_ir(math::transform_point(&bind, v.position));
             Some(Reference { position, nodes: vec![(u32::from(v.node), 1.0)] })
         })
@@ -155,7 +155,7 @@ pub(super) fn build_geometry(
                 Some(b) if b.weight >= i.weight => Some(b),
                 _ => Some(i),
             });
-            let node = strongest.map_or(0, |i| sk.node(i.bone as usize));
+            let node = strongest.map_or(0, |i| sk.tree.node(i.bone as usize));
             let node_byte = u8::try_from(node).map_err(|_| WriteError::DoesNotFit {
                 field: format!("{} vertex {v}: node", element()),
                 value: u64::from(node),

@@ -56,9 +56,9 @@ pub(super) fn build(model: &Model, extras: Option<&AbcExtras>, losses: &mut Vec<
         losses.push(Loss::new("attachments", format!("{} sockets dropped (v6 has none)", model.attachments.len())));
     }
     let inverse_binds: Vec<Mat4> =
-        sk.binds.iter().map(|b| math::inverse(&frame.matrix_from_ir(b)).unwrap_or(IDENTITY)).collect();
-    let binds_fit = ex.is_some_and(|x| sk.identity && x.bind_digest == bind_digest(&model.bones));
-    let nodes_fit = ex.filter(|x| x.nodes.len() == sk.nodes.len());
+        sk.tree.binds.iter().map(|b| math::inverse(&frame.matrix_from_ir(b)).unwrap_or(IDENTITY)).collect();
+    let binds_fit = ex.is_some_and(|x| sk.tree.identity && x.bind_digest == bind_digest(&model.bones));
+    let nodes_fit = ex.filter(|x| x.nodes.len() == sk.tree.nodes.len());
 
     let geo = build_geometry(model, &sk, ex, binds_fit, &inverse_binds, frame, losses)?;
     if extras.is_none() && super::v12::from_plain_gltf(model) {
@@ -116,7 +116,7 @@ pub(super) fn build(model: &Model, extras: Option<&AbcExtras>, losses: &mut Vec<
             times
         })
         .collect();
-    let md = mesh_deformation(model, &anims, &key_ms, &geo, ex, &inverse_binds, sk.nodes.len(), frame);
+    let md = mesh_deformation(model, &anims, &key_ms, &geo, ex, &inverse_binds, sk.tree.nodes.len(), frame);
     let nodes = build_nodes(model, &sk, &geo, &md, nodes_fit.filter(|_| geo.exact), nodes_fit, losses);
 
     // The model's boxes are game data: written as they are (stale or not) while nothing that
