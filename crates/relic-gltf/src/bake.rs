@@ -15,6 +15,7 @@ pub(crate) fn flagged(bone: &Bone) -> bool {
 /// The glTF local transform of bone `b` in a pose: the pose's own local for ordinary bones, the
 /// evaluated `inverse(parent global) · global` for flagged ones.
 pub(crate) fn gltf_local(model: &Model, pose: &Pose, b: usize) -> Transform {
+    // The pose has a local per bone of `model` and `b` is one of them: never the default.
     let own = pose.locals.get(b).copied().unwrap_or_default();
     let Some(bone) = model.bones.get(b) else { return own };
     let (Some(parent), true) = (bone.parent, flagged(bone)) else { return own };
@@ -45,6 +46,7 @@ pub(crate) fn sample_times(model: &Model, anim: &Animation, fps: f32) -> Vec<f32
         match ch.clock {
             Clock::Animation => times.extend(ch.times.iter().copied().filter(|t| (0.0..=d).contains(t))),
             Clock::Global(g) => {
+                // The validated model's global clocks exist; a period of 0 is skipped below all the same.
                 let period = model.global_sequences.get(g).copied().unwrap_or(0.0);
                 if period <= 0.0 || !period.is_finite() {
                     continue;

@@ -100,7 +100,8 @@ fn info(input: &Input<'_>) -> Result<Info, ReadError> {
 /// A `.gltf`'s external buffers and images (nothing for a `.glb`, whose buffer is inside it).
 fn references(input: &Input<'_>) -> Vec<std::path::PathBuf> {
     let Some(folder) = input.siblings.folder() else { return Vec::new() };
-    // A document that does not parse names nothing (it is not converted then).
+    // A document that does not parse names nothing (it is not converted then: the import
+    // reports the error), so the empty list.
     crate::referenced_files(input.bytes, folder).unwrap_or_default()
 }
 

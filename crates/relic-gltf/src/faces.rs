@@ -63,6 +63,8 @@ pub(crate) fn separated(mesh: &Mesh) -> Option<Separated> {
 /// `mesh` with its copies appended (every attribute of the original vertex) and the separated
 /// triangles.
 pub(crate) fn with_copies(mesh: &Mesh, separated: &Separated) -> Mesh {
+    // The copies are vertices of the validated mesh's triangles, and every attribute has one
+    // value per vertex: the defaults below are never taken.
     let extend = |values: &[[f32; 3]]| -> Vec<[f32; 3]> {
         let copied = separated.copies.iter().map(|&v| values.get(v as usize).copied().unwrap_or_default());
         values.iter().copied().chain(copied).collect()

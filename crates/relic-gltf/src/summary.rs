@@ -99,6 +99,7 @@ pub fn summarize(root: &json::Root, bin: &[u8]) -> Summary {
         })
         .collect();
     let count = |a: json::Index<json::Accessor>| root.get(a).map_or(0, |a| a.count.0);
+    // glTF's absent names, extras and generator: empty strings in the summary.
     let meshes = root
         .meshes
         .iter()

@@ -180,6 +180,7 @@ impl TextureSource for DirTextures {
                     Some(_) => ImageData::Jpeg(bytes),
                     None => return Lookup::Failed(format!("{} is not a PNG or JPEG", path.display())),
                 };
+                // `find` returns a file, whose path ends in its name: the default is never taken.
                 let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
                 Lookup::Found(FoundTexture { key: path.display().to_string(), name, data, opaque: false })
             }

@@ -144,6 +144,7 @@ fn checked_header(bytes: &[u8], limits: &Limits) -> Result<(u8, u32, u64), ReadE
 
 /// A decoder of the stream after the header, for `size` payload bytes.
 fn decoder(bytes: &[u8], props: u8, dict: u32, size: u64) -> Result<LzmaReader<&[u8]>, ReadError> {
+    // `checked_header` read the whole header first: never the default.
     let stream = bytes.get(HEADER_LEN..).unwrap_or_default();
     LzmaReader::new_with_props(stream, size, props, dict, None)
         .map_err(|e| error(HEADER_LEN as u64, "LzmaStream", format!("cannot start the LZMA stream: {e}")))

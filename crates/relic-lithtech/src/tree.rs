@@ -77,6 +77,7 @@ impl DepthFirst {
             }
             nodes.push(Some(bone));
             parents.push(parent);
+            // `bone` is a root or a child, both indices of `bones` (as `children`): never the default.
             let kids = children.get(bone).map(Vec::as_slice).unwrap_or_default();
             stack.extend(kids.iter().rev().map(|&c| (c, Some(node))));
         }
@@ -98,6 +99,8 @@ impl DepthFirst {
 
     /// The node of a model bone (0 if out of range).
     pub fn node(&self, bone: usize) -> u32 {
+        // The writers ask for the bones a validated model's influences and attachments name, all in
+        // range: the 0 is never taken there.
         self.node_of.get(bone).copied().unwrap_or(0)
     }
 

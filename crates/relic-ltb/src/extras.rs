@@ -69,7 +69,9 @@ struct Json {
 
 fn to_json(e: &LtbExtras) -> String {
     let bytes = e.file.wrapper.as_ref().map(|w| w.original.clone()).or_else(|| crate::write(&e.file).ok());
+    // A file that was read (or decoded from these extras) writes: never the empty default.
     let json = Json { file: relic_core::base64::encode(&bytes.unwrap_or_default()), digests: e.digests.clone() };
+    // Serializing fails only on a map with other keys than strings; there is none.
     serde_json::to_string(&json).unwrap_or_default()
 }
 

@@ -115,8 +115,14 @@ pub fn write(file: &LtbFile) -> Result<Vec<u8>, WriteError> {
 
 /// File → common model (frame, winding, times and weights as `to_ir`'s module documentation
 /// says; what the model does not describe travels in [`extras::LtbExtras`]).
-/// Every file `read` accepts maps (the `Result` is the verb's shape in every format crate).
+/// Every file `read` accepts maps; a file built or changed in code that breaks a rule the reader
+/// checks (a LOD without its distance, a stream shorter than the vertex count, a palette index
+/// past the re-index list, ...) is refused with the field, as `write` refuses it: the mapping
+/// relies on those rules and would otherwise fill zeros in.
 pub fn to_ir(file: &LtbFile) -> Result<Model, ReadError> {
+    if let Some(why) = file.write_problem() {
+        return Err(ReadError::invalid(0, "LtbFile", format!("not a file the reader accepts: {why}")));
+    }
     Ok(to_ir::to_ir(file))
 }
 

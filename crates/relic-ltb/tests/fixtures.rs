@@ -84,3 +84,44 @@ fn rebuilt_lods_report_what_the_stored_ones_had() {
     let back = relic_ltb::read(&out.value).unwrap();
     assert_eq!(back.pieces[1..], relic_ltb::read(&bytes).unwrap().pieces[1..], "the other pieces are stored ones");
 }
+
+/// A file changed in code so that it breaks a rule the reader checks is refused by `to_ir`, with
+/// the field, instead of mapped with zeros where its data is missing (issue 30): a LOD without its
+/// distance (it became distance 0), a palette index past the re-index list (it became node 0), a
+/// stream short of weights (they became weight 0).
+#[test]
+fn to_ir_refuses_a_file_that_breaks_the_readers_rules() {
+    let read = |name: &str| {
+        let (_, bytes) = fixtures("ltb").into_iter().find(|(n, _)| n == name).unwrap();
+        let file = relic_ltb::read(&bytes).unwrap();
+        assert!(relic_ltb::to_ir(&file).is_ok(), "{name}");
+        file
+    };
+    let refused = |file: &relic_ltb::LtbFile, field: &str| {
+        let e = relic_ltb::to_ir(file).err().unwrap_or_else(|| panic!("{field}: mapped"));
+        assert!(e.to_string().contains(field), "{field}: {e}");
+    };
+    let mut file = read("v25_full.ltb");
+    file.pieces[0].lod_distances.pop();
+    refused(&file, "pieces[0]: 1 LOD distances for 2 LODs");
+
+    let palette = read("v25_matrix_palette.ltb");
+    let skeletal = |file: &relic_ltb::LtbFile| -> relic_ltb::file::SkeletalMesh {
+        match &file.pieces[0].lods[0].object {
+            relic_ltb::file::RenderObject::Skeletal(m) => m.clone(),
+            other => panic!("{other:?}"),
+        }
+    };
+    let mut file = palette.clone();
+    let mut mesh = skeletal(&file);
+    let slots = mesh.palette.as_ref().and_then(|p| p.reindex.as_ref()).map_or(file.nodes.len(), Vec::len);
+    mesh.streams[0].bone_indices[0][0] = slots as u8;
+    file.pieces[0].lods[0].object = relic_ltb::file::RenderObject::Skeletal(mesh);
+    refused(&file, "bone index");
+
+    let mut file = palette;
+    let mut mesh = skeletal(&file);
+    mesh.streams[0].blend_weights.pop();
+    file.pieces[0].lods[0].object = relic_ltb::file::RenderObject::Skeletal(mesh);
+    refused(&file, "pieces[0]: lods[0].object: streams[0]");
+}

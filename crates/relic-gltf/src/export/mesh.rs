@@ -121,6 +121,7 @@ impl Exporter<'_> {
                 part_id: mesh.part_id,
                 index: u32::try_from(m).ok(),
                 vertices: u32::try_from(model_vertices).ok(),
+                // No triangle needed separating: no copies.
                 copies: separated.map(|s| s.copies).unwrap_or_default(),
             }),
         };
@@ -162,16 +163,17 @@ impl Exporter<'_> {
             flat.extend(list.iter().map(|&(b, w)| (b, (w / sum) as f32)));
             offsets.push(flat.len());
         }
-        let most = offsets.windows(2).map(|w| w.get(1).zip(w.first()).map_or(0, |(b, a)| b - a)).max().unwrap_or(0);
+        let vertices = || offsets.iter().zip(offsets.iter().skip(1)).map(|(&start, &end)| (start, end));
+        let most = vertices().map(|(start, end)| end - start).fold(0, usize::max);
         let sets = most.div_ceil(4).max(1);
         let wide = self.model.bones.len() > 256;
         for set in 0..sets {
             let mut joints: Vec<[u16; 4]> = Vec::with_capacity(n);
             let mut weights: Vec<[f32; 4]> = Vec::with_capacity(n);
-            for w in offsets.windows(2) {
-                let (start, end) = (w.first().copied().unwrap_or(0), w.get(1).copied().unwrap_or(0));
+            for (start, end) in vertices() {
                 let mut j = [0u16; 4];
                 let mut x = [0f32; 4];
+                // The offsets are `flat`'s lengths as it grew: the range is in it, never the default.
                 let group = flat.get(start..end).unwrap_or_default().iter().skip(set * 4).take(4);
                 for ((js, ws), (b, weight)) in j.iter_mut().zip(x.iter_mut()).zip(group) {
                     *js = *b as u16;

@@ -129,33 +129,18 @@ impl StashedChannel {
             _ => return None,
         };
         let v3 = || -> Option<Vec<[f32; 3]>> {
-            let chunks = self.values.chunks_exact(3);
-            if !chunks.remainder().is_empty() {
-                return None;
-            }
-            Some(
-                chunks
-                    .map(|c| {
-                        [
-                            c.first().copied().unwrap_or(0.0),
-                            c.get(1).copied().unwrap_or(0.0),
-                            c.get(2).copied().unwrap_or(0.0),
-                        ]
-                    })
-                    .collect(),
-            )
+            let (chunks, remainder) = self.values.as_chunks::<3>();
+            remainder.is_empty().then(|| chunks.to_vec())
         };
         let values = match self.property.as_str() {
             "translation" => ChannelValues::Translation(v3()?),
             "scale" => ChannelValues::Scale(v3()?),
             "rotation" => {
-                let chunks = self.values.chunks_exact(4);
-                if !chunks.remainder().is_empty() {
+                let (chunks, remainder) = self.values.as_chunks::<4>();
+                if !remainder.is_empty() {
                     return None;
                 }
-                ChannelValues::Rotation(
-                    chunks.map(|c| std::array::from_fn(|i| c.get(i).copied().unwrap_or(0.0))).collect(),
-                )
+                ChannelValues::Rotation(chunks.to_vec())
             }
             _ => return None,
         };

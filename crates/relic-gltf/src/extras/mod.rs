@@ -144,18 +144,16 @@ mod packed_record {
 
     pub(super) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<BoneRecord>, D::Error> {
         let numbers = super::packed_f32::deserialize(d)?;
-        let n: &[f32; LEN] = numbers
-            .as_slice()
-            .try_into()
-            .map_err(|_| D::Error::custom(format!("bone record: {} numbers, not {LEN}", numbers.len())))?;
-        let take = |from: usize| -> [f32; 16] { std::array::from_fn(|i| n.get(from + i).copied().unwrap_or(0.0)) };
-        let head = take(0);
+        let wrong = || D::Error::custom(format!("bone record: {} numbers, not {LEN}", numbers.len()));
+        let (head, matrices) = numbers.split_first_chunk::<10>().ok_or_else(wrong)?;
+        let (bind_matrix, inverse) = matrices.split_first_chunk::<16>().ok_or_else(wrong)?;
+        let inverse_bind_matrix: [f32; 16] = inverse.try_into().map_err(|_| wrong())?;
         let rest = super::Transform {
             translation: [head[0], head[1], head[2]],
             rotation: [head[3], head[4], head[5], head[6]],
             scale: [head[7], head[8], head[9]],
         };
-        Ok(Some(BoneRecord { rest, bind_matrix: take(10), inverse_bind_matrix: take(26) }))
+        Ok(Some(BoneRecord { rest, bind_matrix: *bind_matrix, inverse_bind_matrix }))
     }
 }
 
@@ -422,11 +420,7 @@ mod packed_f32 {
             Form::List(v) => Ok(v),
             Form::Packed(text) => relic_core::base64::decode(text.as_bytes())
                 .filter(|b| b.len() % 4 == 0)
-                .map(|b| {
-                    b.chunks_exact(4)
-                        .map(|c| f32::from_le_bytes(std::array::from_fn(|i| c.get(i).copied().unwrap_or(0))))
-                        .collect()
-                })
+                .map(|b| b.as_chunks::<4>().0.iter().map(|c| f32::from_le_bytes(*c)).collect())
                 .ok_or_else(|| D::Error::custom("stashed channel: not base64 of f32 values")),
         }
     }

@@ -49,6 +49,7 @@ impl Importer<'_> {
                     _ => None,
                 };
                 let times = self.times(&element, sampler.input)?;
+                // A fold: an input without keys does not move the end (which starts at 0).
                 last_time = last_time.max(times.last().copied().unwrap_or(0.0));
                 let interpolation = match interp {
                     GltfInterpolation::Step => Interpolation::Step,
@@ -163,6 +164,7 @@ impl Importer<'_> {
                 blend_in: extras.as_ref().map_or(0.0, |e| e.blend_in),
                 channels: channels.into_iter().map(|(_, c)| c).collect(),
                 morph_channels,
+                // Without relic's extras the clip has no events and no per-key bounds (glTF has neither).
                 events: extras.as_ref().map(|e| e.events.iter().map(Into::into).collect()).unwrap_or_default(),
                 bounds: extras.as_ref().and_then(|e| e.bounds).map(bounds),
                 key_bounds: extras

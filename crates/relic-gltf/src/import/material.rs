@@ -13,10 +13,8 @@ impl Importer<'_> {
         for m in &self.root.materials {
             let extras: Option<ex::MaterialExtras> = ex::unwrap(&m.extras);
             let unlit = m.extensions.as_ref().is_some_and(|e| e.unlit.is_some());
-            let blend = match (&extras, &m.alpha_mode) {
-                (Some(e), _) if ex::blend_from_name(&e.blend).is_some() => {
-                    ex::blend_from_name(&e.blend).unwrap_or_default()
-                }
+            let blend = match (extras.as_ref().and_then(|e| ex::blend_from_name(&e.blend)), &m.alpha_mode) {
+                (Some(blend), _) => blend,
                 (_, Valid(json::material::AlphaMode::Mask)) => BlendMode::AlphaKey,
                 (_, Valid(json::material::AlphaMode::Blend)) => BlendMode::Alpha,
                 _ => BlendMode::Opaque,
@@ -26,6 +24,7 @@ impl Importer<'_> {
                 None => self.texture_from_gltf(m).into_iter().collect(),
             };
             self.model.materials.push(Material {
+                // An absent glTF name is an empty one.
                 name: m.name.as_deref().map(|n| self.clean_name(n).to_string()).unwrap_or_default(),
                 textures,
                 blend,
@@ -51,6 +50,7 @@ impl Importer<'_> {
             .as_deref()
             .map(crate::naming::texture_path)
             .or_else(|| image.uri.clone().filter(|u| !u.starts_with("data:")))
+            // An embedded image without a name: glTF gives it no path, so the path is empty.
             .unwrap_or_default();
         let sampler = texture.sampler.and_then(|s| self.root.get(s));
         let repeat = |w: Option<&json::validation::Checked<json::texture::WrappingMode>>| {

@@ -344,18 +344,15 @@ pub(super) fn unroll(mode: Mode, indices: &[u32]) -> Vec<[u32; 3]> {
             })
             .collect(),
         Mode::TriangleFan => {
-            let Some(&first) = indices.first() else { return Vec::new() };
-            indices
-                .get(1..)
-                .unwrap_or_default()
-                .windows(2)
+            let Some((&first, rest)) = indices.split_first() else { return Vec::new() };
+            rest.windows(2)
                 .filter_map(|w| match w {
                     [b, c] => Some([first, *b, *c]),
                     _ => None,
                 })
                 .collect()
         }
-        _ => indices.chunks_exact(3).map(|c| std::array::from_fn(|i| c.get(i).copied().unwrap_or(0))).collect(),
+        _ => indices.as_chunks::<3>().0.to_vec(),
     }
 }
 

@@ -138,6 +138,7 @@ impl Importer<'_> {
         let root_extras: Option<ex::RootExtras> =
             scene.and_then(|s| ex::unwrap_root(&s.extras)).or_else(|| ex::unwrap_root(&self.root.extras));
         self.model_info(root_extras.as_ref());
+        // No relic extras on the scene or root (another tool's file): no clip extras.
         self.animation_extras = root_extras.as_ref().map(|r| r.animations.clone()).unwrap_or_default();
         let synthetic = root_extras.as_ref().and_then(|r| r.synthetic_root);
         let node_bone = self.bones(&tree, synthetic)?;

@@ -114,6 +114,9 @@ impl Importer<'_> {
         }
         for (b, &n) in placed.iter().enumerate() {
             let Some(node) = nodes.get(n) else { continue };
+            // A node without relic's extras (another tool's bone; `ex::unwrap` also reads extras that
+            // do not parse so) has the default ones: without flags it inherits all of its parent's
+            // transform, as glTF composes nodes, and its rest is the node's own transform.
             let extras: ex::BoneExtras = ex::unwrap(&node.extras).unwrap_or_default();
             let parent = bone_parent(n).and_then(|p| node_bone.get(p).copied().flatten());
             let flags = extras.flags.as_ref().map(BoneFlags::from).unwrap_or_default();
@@ -125,6 +128,7 @@ impl Importer<'_> {
         // Bind matrices: the stated inverse, or the rest pose where a bone is no joint.
         let globals = self.model.rest_globals();
         for (b, &n) in placed.iter().enumerate() {
+            // As above: no extras are the default ones (`placed` holds nodes that exist).
             let extras: ex::BoneExtras = nodes.get(n).and_then(|node| ex::unwrap(&node.extras)).unwrap_or_default();
             let global = globals.get(b).copied().unwrap_or(math::IDENTITY);
             let (bind, inverse) = match ibm.get(n).copied().flatten() {
@@ -159,6 +163,7 @@ impl Importer<'_> {
             };
             let extras: Option<ex::AttachmentExtras> = ex::unwrap(&node.extras);
             let is_leaf = node.children.as_ref().is_none_or(Vec::is_empty);
+            // An absent glTF name is an empty one.
             let full_name = node.name.clone().unwrap_or_default();
             // `attachment 11: Head` / `socket: Chin`: what the node is, in its name.
             let named = crate::naming::parse_attachment_name(self.clean_name(&full_name));

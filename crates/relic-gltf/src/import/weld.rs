@@ -38,6 +38,8 @@ struct Key {
 fn key(mesh: &Mesh, v: usize) -> Key {
     let mut bits = Vec::with_capacity(16);
     let push3 = |bits: &mut Vec<u32>, p: [f32; 3]| bits.extend(p.map(f32::to_bits));
+    // `v` is a vertex of `mesh`, and the import checked that every attribute has one value per
+    // position (`Importer::primitive`): the defaults are never taken.
     push3(&mut bits, mesh.positions.get(v).copied().unwrap_or_default());
     for set in &mesh.uv_sets {
         bits.extend(set.get(v).copied().unwrap_or_default().map(f32::to_bits));
@@ -178,6 +180,8 @@ fn copies_in_degenerate<'g>(
             }
         }
     }
+    // A mesh without normals: all zero, so every distance is 0 as [`Plan::of`] gives two vertices
+    // without normals (with normals, `v` is one of the mesh's, never the default).
     let normal = |v: usize| mesh.normals.get(v).copied().unwrap_or_default();
     let zero_area = |v: usize| state.get(&v).is_some_and(|&(_, used, faced)| used && !faced);
     for group in groups {
@@ -243,7 +247,7 @@ pub(crate) fn limit(plans: &mut [&mut Plan], allowed: usize) {
         return;
     }
     all.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
-    for &(_, p, v) in all.get(allowed..).unwrap_or_default() {
+    for &(_, p, v) in all.iter().skip(allowed) {
         if let Some(plan) = plans.get_mut(p) {
             plan.cancel(v);
         }
@@ -277,6 +281,7 @@ pub(crate) fn apply(mesh: &mut Mesh, plan: &Plan) -> usize {
         }
         v
     };
+    // `kept_target` returns a vertex of the mesh (the plan merges only into them): never the 0.
     let remap: Vec<u32> = (0..n).map(|v| new_index.get(kept_target(v)).copied().unwrap_or(0)).collect();
     let merged = n - kept.len();
     if merged == 0 {

@@ -23,6 +23,7 @@ impl<'a> Linear<'a> {
     }
 
     fn at(&self, i: usize) -> [f32; 3] {
+        // `i` is a key, and `reduce` runs only where every key has a value: never the default.
         self.values.get(i).copied().unwrap_or_default()
     }
 }
@@ -74,10 +75,7 @@ impl Motion<3> for Linear<'_> {
     fn slope(&mut self, end: usize) -> Option<[f64; 3]> {
         let (x, y) = (self.at(self.anchor), self.at(end));
         let per_second = 1.0 / seconds(self.times, self.anchor, end);
-        Some(std::array::from_fn(|c| {
-            let (x, y) = (x.get(c).copied().unwrap_or(0.0), y.get(c).copied().unwrap_or(0.0));
-            (f64::from(y) - f64::from(x)) * per_second
-        }))
+        Some(relic_core::math::zip3(x, y, |x, y| (f64::from(y) - f64::from(x)) * per_second))
     }
 
     /// `x + (x − x)·f` is `x` exactly for finite `x` and `f`.

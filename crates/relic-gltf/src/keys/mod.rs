@@ -39,6 +39,7 @@ fn near<const N: usize>(a: [f32; N], b: [f32; N], tolerance: f32) -> bool {
 
 /// Where key `k` lies between keys `a` and `b` (0 for step channels and empty spans).
 fn fraction(times: &[f32], step: bool, a: usize, b: usize, k: usize) -> f32 {
+    // `a`, `b` and `k` are keys of the channel (below `Motion::len`): the 0s are never taken.
     let (ta, tb, tk) = (
         times.get(a).copied().unwrap_or(0.0),
         times.get(b).copied().unwrap_or(0.0),
@@ -63,7 +64,9 @@ fn pick<T: Copy>(values: &[T], kept: &[usize]) -> Vec<T> {
 
 /// Reduces a linear or step channel in place; returns how many keys were dropped.
 pub(crate) fn reduce(channel: &mut Channel) -> usize {
-    if channel.interpolation == Interpolation::CubicSpline {
+    // A channel whose values do not match its keys one to one is left as it is, for the model's
+    // validation to refuse: below, every key index is also a value's.
+    if channel.interpolation == Interpolation::CubicSpline || channel.values.len() != channel.times.len() {
         return 0;
     }
     #[cfg(test)]

@@ -64,6 +64,7 @@ pub(super) fn increasing(times: &[f32]) -> bool {
 
 /// `times[k] − times[a]` in f64 (exact: both are f32).
 pub(super) fn seconds(times: &[f32], a: usize, k: usize) -> f64 {
+    // `a` and `k` are keys of the channel: the 0s are never taken.
     f64::from(times.get(k).copied().unwrap_or(0.0)) - f64::from(times.get(a).copied().unwrap_or(0.0))
 }
 

@@ -361,3 +361,16 @@ fn every_blender_export_keeps_the_keys_the_literal_check_keeps() {
     eprintln!("{} Blender glbs imported: {n} distinct channels reduced, {keys} keys, {kept} kept", glbs.len());
     assert!(n >= glbs.len(), "{n} channels from {} glbs: Blender's exports must be reduced", glbs.len());
 }
+
+#[test]
+fn a_channel_with_more_values_than_keys_is_left_for_validation_to_refuse() {
+    // Three keys on a straight line and a fourth value no key has: the reduction dropped the middle
+    // key and, picking values by key, the stray value with it, so the broken channel came out
+    // looking whole (and an import passed the model's validation).
+    let values = vec![[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [2.0, 0.0, 0.0], [9.0, 0.0, 0.0]];
+    let mut c = channel(vec![0.0, 1.0, 2.0], ChannelValues::Translation(values.clone()));
+    assert_eq!(reduce(&mut c), 0);
+    assert_eq!(c.times.len(), 3);
+    assert_eq!(c.values, ChannelValues::Translation(values));
+    recorded();
+}

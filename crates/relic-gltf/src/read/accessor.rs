@@ -40,6 +40,8 @@ fn component_count(t: Type) -> usize {
 /// One component as f32 (normalized integers mapped to [0, 1] or [-1, 1]).
 #[inline]
 pub(crate) fn decode(c: ComponentType, normalized: bool, b: &[u8]) -> f32 {
+    // `b` runs from the component to the end of a whole element (`Span::elements`), so it holds
+    // the component's bytes: the zero byte is never taken.
     let byte = |i: usize| b.get(i).copied().unwrap_or(0);
     match (c, normalized) {
         (ComponentType::F32, _) => f32::from_le_bytes([byte(0), byte(1), byte(2), byte(3)]),
@@ -57,6 +59,7 @@ pub(crate) fn decode(c: ComponentType, normalized: bool, b: &[u8]) -> f32 {
 
 #[inline]
 fn decode_int(c: ComponentType, b: &[u8]) -> Option<u32> {
+    // As in `decode`: `b` is a whole element (a sparse index) or what follows a component in one.
     let byte = |i: usize| b.get(i).copied().unwrap_or(0);
     match c {
         ComponentType::U8 => Some(u32::from(byte(0))),
@@ -79,6 +82,12 @@ impl<'b> Span<'b> {
     fn get(&self, i: usize) -> Option<&'b [u8]> {
         let start = i.checked_mul(self.stride)?;
         self.bytes.get(start..start.checked_add(self.element)?)
+    }
+
+    /// The `count` elements in order. [`Reader::span`] checked that they all lie in `bytes`, so
+    /// the empty element is never taken.
+    fn elements(&self) -> impl Iterator<Item = &'b [u8]> + '_ {
+        (0..self.count).map(|i| self.get(i).unwrap_or_default())
     }
 }
 
@@ -145,6 +154,7 @@ impl<'a> Reader<'a> {
             ));
         }
         let start = (view_offset + offset) as usize;
+        // In range: `offset + needed` ≤ the view's length, and the view ends within the buffer.
         let bytes = data.get(start..view_end as usize).unwrap_or_default();
         Ok(Span { bytes, stride: stride as usize, element: element_size as usize, count: count as usize })
     }
@@ -173,6 +183,8 @@ impl<'a> Reader<'a> {
     /// Reads accessor `index` as `N` unsigned integers per element (u8, u16, u32; not normalized).
     pub(crate) fn ints<const N: usize>(&mut self, index: Index<json::Accessor>) -> Result<Vec<[u32; N]>, GltfError> {
         let types = [ComponentType::U8, ComponentType::U16, ComponentType::U32];
+        // `elements` checked the component type against `types`, all of which `decode_int` reads:
+        // the 0 is never taken.
         self.elements(index, &types, true, |component, _, bytes| decode_int(component, bytes).unwrap_or(0))
     }
 
@@ -205,23 +217,23 @@ impl<'a> Reader<'a> {
             None => None,
         };
         self.charge(&element, count.saturating_mul(4 * N as u64))?;
+        // Component `c` < N of an element of N components of `size` bytes: never the empty default.
         let one = |bytes: &[u8]| -> [E; N] {
             std::array::from_fn(|c| decode(component, normalized, bytes.get(c * size..).unwrap_or_default()))
         };
         let mut out: Vec<[E; N]> = Vec::with_capacity(count as usize);
         match span {
             Some(span) => {
-                for i in 0..span.count {
-                    out.push(one(span.get(i).unwrap_or_default()));
-                }
+                out.extend(span.elements().map(&one));
             }
             None => out.resize(count as usize, [E::default(); N]),
         }
         if let Some(sparse) = &a.sparse {
             let (indices, values) = self.sparse(&element, sparse, count, component, N)?;
-            for (k, &i) in indices.iter().enumerate() {
+            // As many values as indices: both spans hold the sparse count.
+            for (&i, value) in indices.iter().zip(values) {
                 if let Some(slot) = out.get_mut(i as usize) {
-                    *slot = one(values.get(k).copied().unwrap_or_default());
+                    *slot = one(value);
                 }
             }
         }
@@ -269,8 +281,8 @@ impl<'a> Reader<'a> {
         let ispan = self.span(&element, sparse.indices.buffer_view, sparse.indices.byte_offset.0, k, isize)?;
         self.charge(&element, k.saturating_mul(4 + 8))?;
         let mut indices = Vec::with_capacity(k as usize);
-        for i in 0..ispan.count {
-            let v = decode_int(ic.0, ispan.get(i).unwrap_or_default()).unwrap_or(u32::MAX);
+        for (i, bytes) in ispan.elements().enumerate() {
+            let v = decode_int(ic.0, bytes).unwrap_or(u32::MAX);
             if u64::from(v) >= count || indices.last().is_some_and(|&last| v <= last) {
                 return Err(GltfError::invalid(element, format!("index {v} at {i} is out of range or not ascending")));
             }
@@ -278,7 +290,7 @@ impl<'a> Reader<'a> {
         }
         let vsize = element_size(component_size(component), n);
         let vspan = self.span(&element, sparse.values.buffer_view, sparse.values.byte_offset.0, k, vsize)?;
-        let values = (0..vspan.count).map(|i| vspan.get(i).unwrap_or_default()).collect();
+        let values = vspan.elements().collect();
         Ok((indices, values))
     }
 }

@@ -42,11 +42,10 @@ pub(crate) fn split_container(bytes: &[u8]) -> Result<(&[u8], Option<&[u8]>), Gl
             return Err(bad(format!("truncated chunk header at byte {at}")));
         };
         let start = at + 8;
-        let end = start.checked_add(len as usize).filter(|&e| e <= body.len());
-        let Some(end) = end else {
+        let end = start.checked_add(len as usize);
+        let Some((end, data)) = end.and_then(|end| Some((end, body.get(start..end)?))) else {
             return Err(bad(format!("chunk at byte {at} of {len} bytes runs past the end ({} bytes)", body.len())));
         };
-        let data = body.get(start..end).unwrap_or_default();
         match &kind.to_le_bytes() {
             b"JSON" if json_chunk.is_none() => json_chunk = Some(data),
             b"BIN\0" if bin_chunk.is_none() && json_chunk.is_some() => bin_chunk = Some(data),

@@ -112,6 +112,7 @@ fn read_prefix(path: &Path, limit: u64) -> Result<Vec<u8>, String> {
     if !meta.is_file() {
         return Err(format!("{} is not a regular file", path.display()));
     }
+    // A capacity hint only: a length past usize reserves nothing up front.
     let mut data = Vec::with_capacity(usize::try_from(limit.min(meta.len())).unwrap_or(0));
     file.take(limit).read_to_end(&mut data).map_err(fail)?;
     Ok(data)

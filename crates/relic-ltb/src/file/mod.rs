@@ -189,6 +189,7 @@ pub(crate) fn validate_bone_sets(mesh: &SkeletalMesh) -> Option<(usize, String)>
             format!("lists {} nodes, more than max_bones_per_tri {}", set.nodes().count(), mesh.max_bones_per_tri)
         } else {
             let range = u32::from(set.first_vertex)..u32::from(set.first_vertex) + u32::from(set.vertex_count);
+            // In range: the branch above refused an end before `next_index` or past the indices.
             let own = mesh.indices.get(next_index as usize..set.index_end as usize).unwrap_or_default();
             match own.iter().find(|&&x| !range.contains(&u32::from(x))) {
                 Some(x) => format!("its triangles use vertex {x}, outside its vertices {range:?}"),

@@ -42,6 +42,7 @@ pub struct Lod {
 impl Lod {
     /// The slots the LOD uses: the first `texture_count` (at most 4).
     pub fn used_textures(&self) -> &[i32] {
+        // `textures` holds four slots and the count is capped at 4: never the default.
         self.textures.get(..(self.texture_count as usize).min(4)).unwrap_or_default()
     }
 }

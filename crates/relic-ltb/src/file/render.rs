@@ -250,6 +250,7 @@ pub(crate) fn read_render_object(src: &mut Source<'_>) -> BinResult<RenderObject
     let start = src.position();
     check_count(src, u64::from(size), 1).map_err(|e| in_field(e, "obj_size"))?;
     let end = start + u64::from(size);
+    // `check_count` found `size` bytes left after `start`: the window and its body are in range.
     let window = src.bytes().get(..end as usize).unwrap_or_default();
     let object = match kind {
         kind::RIGID | kind::SKELETAL | kind::VERTEX_ANIMATED => {
@@ -334,9 +335,8 @@ fn read_indices(s: &mut Source<'_>, tri_count: u32, vertex_count: u32) -> BinRes
     let at = s.position();
     let indices: Vec<u16> =
         pod_vec(s, binrw::Endian::Little, (u64::from(tri_count) * 3,)).map_err(|e| in_field(e, "indices"))?;
-    let greatest = indices.iter().copied().max().unwrap_or(0);
-    if !indices.is_empty() && u32::from(greatest) >= vertex_count {
-        let i = indices.iter().position(|&x| u32::from(x) >= vertex_count).unwrap_or(0);
+    if let Some(i) = indices.iter().position(|&x| u32::from(x) >= vertex_count) {
+        let greatest = indices.iter().copied().fold(0, u16::max);
         return Err(in_field(
             invalid(at + 2 * i as u64, format!("index {greatest} ≥ vertex count {vertex_count}")),
             &format!("indices[{i}]"),

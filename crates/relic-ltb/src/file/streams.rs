@@ -197,6 +197,8 @@ impl VertexStream {
     pub(crate) fn encode(&self, count: usize, layout: &Layout, out: &mut Vec<u8>) {
         out.reserve(count * layout.stride());
         let weights = layout.skin.blend_weights;
+        // The columns fit the layout (`mismatch`, checked by `write_problem` first): each has
+        // `count` values, so none of the defaults below is taken.
         for v in 0..count {
             if layout.position {
                 out.put_f32s(self.positions.get(v).map_or(&[0.0; 3][..], |p| &p[..]));

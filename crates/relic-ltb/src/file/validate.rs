@@ -37,6 +37,8 @@ pub(crate) fn node_references(file: &LtbFile, offsets: &[Vec<(u64, u64)>]) -> Re
     }
     for (p, piece) in file.pieces.iter().enumerate() {
         for (l, lod) in piece.lods.iter().enumerate() {
+            // The reader's offsets have a span per piece and LOD; the writer's check passes none, and
+            // then an offset 0 only places the message (the path names the field).
             let (start, end) = offsets.get(p).and_then(|o| o.get(l)).copied().unwrap_or_default();
             let path = |field: &str| format!("pieces[{p}].lods[{l}].{field}");
             if let Some((j, &u)) = lod.used_nodes.iter().enumerate().find(|(_, u)| bad(u32::from(**u))) {

@@ -93,6 +93,7 @@ pub(super) fn build(ctx: &Ctx<'_>, pieces: &[Piece], losses: &mut Vec<Loss>) -> 
     let model = ctx.model;
     let vertex_animated =
         pieces.iter().flat_map(|p| &p.lods).any(|l| matches!(l.object, RenderObject::VertexAnimated(_)));
+    // Without a stored file (or clip, below): nothing stored, no stored key times or strings.
     let stored_all = ctx.stored.map(|s| s.animations.as_slice()).unwrap_or_default();
     let mut out = Vec::with_capacity(model.animations.len());
     for (a, anim) in model.animations.iter().enumerate() {
@@ -196,6 +197,7 @@ pub(super) fn build(ctx: &Ctx<'_>, pieces: &[Piece], losses: &mut Vec<Loss>) -> 
                 });
                 let command = match stored {
                     Some(s) => s.command.clone(),
+                    // A key without an event has the empty command string, LTB's "none".
                     None => stored_name(|| element.clone(), &commands.remove(&t).unwrap_or_default(), losses),
                 };
                 Keyframe { time: t, command }

@@ -98,6 +98,7 @@ pub(crate) fn from_ir(model: &Model, options: &WriteOptions) -> Result<Converted
         animations,
         sockets,
         anim_bindings,
+        // Without a stored file: no trailing bytes (the packer writes none).
         trailing: stored.map(|s| s.trailing.clone()).unwrap_or_default(),
     };
     if stored.is_none() && from_plain_gltf(model) {
@@ -163,6 +164,7 @@ fn header(ctx: &Ctx<'_>, pieces: &[crate::file::Piece], losses: &mut Vec<Loss>) 
     };
     Header {
         version: ctx.version,
+        // Without a stored header: counts 0 (recounted before writing) and no command string.
         counts: stored.map(|h| h.counts).unwrap_or_default(),
         command_string: stored.map(|h| h.command_string.clone()).unwrap_or_default(),
         radius: stored.map_or_else(|| computed_radius(pieces), |h| h.radius),
@@ -187,6 +189,7 @@ fn computed_radius(pieces: &[crate::file::Piece]) -> f32 {
 /// Attachments → sockets (the stored socket's values where the attachment is within float noise
 /// of it).
 fn sockets(ctx: &Ctx<'_>, losses: &mut Vec<Loss>) -> Vec<Socket> {
+    // Without a stored file: no stored sockets.
     let stored = ctx.stored.map(|s| s.sockets.as_slice()).unwrap_or_default();
     ctx.model
         .attachments

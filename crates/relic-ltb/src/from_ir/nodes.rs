@@ -24,7 +24,8 @@ pub(crate) fn stored_name(element: impl FnOnce() -> String, name: &str, losses: 
 pub(super) fn build(ctx: &Ctx<'_>, losses: &mut Vec<Loss>) -> Result<(Vec<Node>, Vec<WeightSet>), WriteError> {
     let order = &ctx.order;
     let mut nodes = Vec::with_capacity(order.nodes.len());
-    for (i, bind) in order.binds.iter().enumerate() {
+    // A bind matrix and a child count per node (`DepthFirst`).
+    for (i, (bind, &child_count)) in order.binds.iter().zip(&order.child_counts).enumerate() {
         let name = order.name(ctx.model, i);
         let stored = ctx.stored.and_then(|s| s.nodes.get(i)).filter(|n| n.name.to_text() == name);
         let mut matrix = column_major(&LITHTECH.matrix_from_ir(bind));
@@ -41,7 +42,7 @@ pub(super) fn build(ctx: &Ctx<'_>, losses: &mut Vec<Loss>) -> Result<(Vec<Node>,
             index: relic_core::error::fit("nodes: index", i, "u16")?,
             flags,
             matrix,
-            child_count: order.child_counts.get(i).copied().unwrap_or(0),
+            child_count,
         });
     }
     let weight_sets = match ctx.stored {

@@ -65,6 +65,7 @@ fn stored_piece<'s>(stored: &'s LtbFile, p: usize, name: &str) -> Option<(usize,
 /// The pieces.
 pub(super) fn build(ctx: &Ctx<'_>, losses: &mut Vec<Loss>) -> Result<Vec<Piece>, WriteError> {
     let model = ctx.model;
+    // Without a stored file (no extras) there is nothing stored: no binds, no stored pieces.
     let stored_binds: Vec<Mat4> = ctx.stored.map(crate::to_ir::binds).unwrap_or_default();
     let mut out = Vec::new();
     for (p, group) in group(model, losses).iter().enumerate() {
@@ -98,10 +99,12 @@ pub(super) fn build(ctx: &Ctx<'_>, losses: &mut Vec<Loss>) -> Result<Vec<Piece>,
                     break;
                 }
                 lods.push(lod.clone());
+                // The stored file was read: a distance per LOD, the 0 is never taken.
                 distances.push(sp.lod_distances.get(l).copied().unwrap_or(0.0));
             }
         }
         out.push(Piece {
+            // The group is not empty (`first` above): the 0 is never taken.
             name: stored_name(|| format!("meshes[{}]", group.first().copied().unwrap_or(0)), &first.name, losses),
             lod_distances: distances,
             min_lod_offset: stored.map_or(0, |(_, s)| s.min_lod_offset),
@@ -160,6 +163,7 @@ fn build_lod(
 /// colours, UV sets past the second, basis vectors, a matrix palette, an unknown object.
 fn dropped_fields(stored: &Lod, mesh: &Mesh, index: usize, losses: &mut Vec<Loss>) {
     let element = || format!("meshes[{index}] {:?}", mesh.name);
+    // A null or unknown object has no streams.
     let streams = stored.object.streams().map(|(s, _, _)| s).unwrap_or_default();
     for (what, had) in [
         ("vertex colours", streams.iter().any(|s| !s.colors.is_empty())),
@@ -183,6 +187,7 @@ fn dropped_fields(stored: &Lod, mesh: &Mesh, index: usize, losses: &mut Vec<Loss
 /// own position, as the packer's leftovers do in the samples (`0, 1, 2, 3` with slot 0 set).
 fn texture_slots(model: &Model, mesh: &Mesh) -> (u32, [i32; 4]) {
     let material = mesh.material.and_then(|m| model.materials.get(m));
+    // No material: no slots from it (the name and index rules below apply).
     let mut slots: Vec<i32> =
         material.map(|m| m.textures.iter().filter_map(|t| t.slot).map(|s| s as i32).collect()).unwrap_or_default();
     if slots.is_empty() {
@@ -213,6 +218,7 @@ fn same_geometry(mesh: &Mesh, stored: &Mesh) -> bool {
     }
     let corners_match =
         |a: &[u32; 3], b: &[u32; 3]| a.iter().zip(b).all(|(&m, &s)| same_vertex(mesh, m as usize, stored, s as usize));
+    // The stored mesh is a read LOD's: its triangles name its vertices, the default is never taken.
     let position = |t: &[u32; 3]| t.map(|i| stored.positions.get(i as usize).copied().unwrap_or_default());
     let mut model = mesh.triangles.iter().peekable();
     for (j, s) in stored.triangles.iter().enumerate() {
@@ -224,7 +230,7 @@ fn same_geometry(mesh: &Mesh, stored: &Mesh) -> bool {
                 // A repeat of an earlier stored triangle (the same corner positions in any order:
                 // a double-sided pair too, which Blender cannot keep as two faces).
                 let corners = position(s);
-                let repeat = stored.triangles.get(..j).unwrap_or_default().iter().any(|e| {
+                let repeat = stored.triangles.iter().take(j).any(|e| {
                     let e = position(e);
                     corners.iter().all(|c| e.iter().any(|x| close(x, c, POSITION_TOLERANCE)))
                         && e.iter().all(|x| corners.iter().any(|c| close(x, c, POSITION_TOLERANCE)))
@@ -244,6 +250,9 @@ fn same_geometry(mesh: &Mesh, stored: &Mesh) -> bool {
 
 /// Whether model vertex `m` is stored vertex `s` up to float noise.
 fn same_vertex(mesh: &Mesh, m: usize, stored: &Mesh, s: usize) -> bool {
+    // `m` and `s` are vertices of the validated model mesh and of the read LOD, whose columns have
+    // a value per vertex; only a model mesh without normals gives zeros, which match no stored
+    // normal of length (the LOD is rebuilt then).
     let get3 = |v: &[[f32; 3]], i: usize| v.get(i).copied().unwrap_or_default();
     close(&get3(&mesh.positions, m), &get3(&stored.positions, s), POSITION_TOLERANCE)
         && (stored.normals.is_empty()

@@ -113,6 +113,7 @@ struct Columns<'m> {
 
 impl<'m> Columns<'m> {
     fn new(mesh: &'m Mesh, normals: &[[f32; 3]]) -> Self {
+        // In range (at most the sets there are): never the default.
         let uv_sets = mesh.uv_sets.get(..mesh.uv_sets.len().min(2)).unwrap_or_default();
         let uv_flags = [flag::UV1, flag::UV2].iter().take(uv_sets.len()).fold(0, |a, b| a | b);
         Columns {
@@ -125,6 +126,9 @@ impl<'m> Columns<'m> {
 
     /// The stream of the model vertices `vertices` (with `blend` weights per vertex, if any).
     fn stream(&self, vertices: impl Iterator<Item = u32> + Clone, blend: Option<Vec<f32>>) -> VertexStream {
+        // `vertices` are the validated mesh's, and every column has a value per vertex (normals
+        // computed where the mesh has none): the defaults are never taken. No `blend`: a rigid
+        // stream, without weights.
         let pick3 =
             |col: &[[f32; 3]]| vertices.clone().map(|v| col.get(v as usize).copied().unwrap_or_default()).collect();
         VertexStream {
@@ -180,6 +184,7 @@ fn skeletal(
         .map(|tri| {
             let mut total: HashMap<u32, f32> = HashMap::new();
             for &v in tri {
+                // A list per vertex of the validated mesh: never the default (nor below).
                 for i in influences.get(v as usize).map(Vec::as_slice).unwrap_or_default() {
                     *total.entry(i.bone).or_default() += i.weight;
                 }

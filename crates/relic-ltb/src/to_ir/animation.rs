@@ -73,7 +73,8 @@ pub(crate) fn unit(q: [f32; 4]) -> [f32; 4] {
 
 fn channel(bone: usize, times: &[f32], values: ChannelValues) -> Channel {
     // One stored value holds for the whole clip: one key.
-    let times = if values.len() == 1 { times.get(..1).unwrap_or_default().to_vec() } else { times.to_vec() };
+    let keys = if values.len() == 1 { 1 } else { times.len() };
+    let times = times.iter().take(keys).copied().collect();
     Channel { bone, clock: Clock::Animation, interpolation: Interpolation::Linear, times, values }
 }
 
@@ -100,6 +101,7 @@ pub(super) fn animations(file: &LtbFile, binds: &[Mat4], model: &mut Model) {
             .collect();
         model.animations.push(Animation {
             name: anim.name.to_text(),
+            // A clip without keyframes lasts 0 seconds.
             duration: times.last().copied().unwrap_or(0.0),
             looping: false,
             blend_in: seconds(anim.interpolation_ms),
@@ -170,9 +172,9 @@ fn target(
 ) -> MorphTarget {
     let mut deltas = vec![[0.0f32; 3]; reference.len()];
     let undup = (va.undup_vertex_count as usize).min(reference.len());
-    for (v, (d, p)) in deltas.iter_mut().zip(frame).take(undup).enumerate() {
+    for (d, (p, r)) in deltas.iter_mut().zip(frame.iter().zip(reference)).take(undup) {
         let moved = math::transform_point(place, LITHTECH.vector_to_ir(*p));
-        *d = math::sub3(moved, reference.get(v).copied().unwrap_or_default());
+        *d = math::sub3(moved, *r);
     }
     for &[src, dst] in &va.dups {
         if let Some(&d) = deltas.get(usize::from(src))

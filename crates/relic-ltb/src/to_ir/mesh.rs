@@ -71,6 +71,8 @@ pub(super) fn meshes(file: &LtbFile, binds: &[Mat4], model: &mut Model) {
             let mut mesh = Mesh {
                 name: piece.name.to_text(),
                 material: Some(material),
+                // A distance per LOD (the reader reads both with one count; `to_ir` refuses a file
+                // where they differ): the 0 is never taken.
                 lod: ModelLod { level: level as u32, distance: piece.lod_distances.get(level).copied().unwrap_or(0.0) },
                 ..Mesh::default()
             };
@@ -91,6 +93,7 @@ pub(crate) fn lod_mesh(object: &RenderObject, binds: &[Mat4]) -> Mesh {
 /// The model-frame columns of a render object's streams.
 fn vertices(object: &RenderObject, binds: &[Mat4], mesh: &mut Mesh) {
     let n = object.vertex_count() as usize;
+    // No position (normal) stream: no positions (normals); a mesh without positions is emptied below.
     let positions = object.stream_with(flag::POSITION).map(|s| s.positions.as_slice()).unwrap_or_default();
     let normals = object.stream_with(flag::NORMAL).map(|s| s.normals.as_slice()).unwrap_or_default();
     // A vertex-animated mesh's vertices are in its effector's space.
@@ -149,6 +152,10 @@ pub(crate) fn skeletal_skin(m: &SkeletalMesh, n: usize) -> Skin {
     let empty = VertexStream::default();
     let stream = m.streams.iter().find(|s| !s.positions.is_empty()).unwrap_or(&empty);
     let per = m.skin_layout().blend_weights;
+    // Mapped files passed the reader's checks (`to_ir` refuses others): the stream has `per`
+    // weights and (palette) four indices per vertex, the bone sets tile the vertices, every
+    // palette index has a re-index entry, and a set has at most `per + 1` bones. So no default in
+    // this function is taken.
     let blends = |v: usize| stream.blend_weights.get(v * per..(v + 1) * per).unwrap_or_default();
     let mut out: Vec<Four> = vec![Four::one(0); n];
     if m.matrix_palette != 0 {

@@ -36,7 +36,7 @@ use crate::file::LtbFile;
 
 /// A row-major file matrix as a column-major model matrix (same frame).
 pub(crate) fn column_major(row_major: &[f32; 16]) -> Mat4 {
-    std::array::from_fn(|i| row_major.get((i % 4) * 4 + i / 4).copied().unwrap_or(0.0))
+    math::transpose(row_major)
 }
 
 /// The parent of every node (the tree was checked when the file was read).

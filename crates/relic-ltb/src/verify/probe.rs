@@ -32,6 +32,7 @@ pub fn compare(probe_json: &str, info: &Info) -> Result<String, String> {
     if failed > 0 {
         return Err(format!(
             "the probe's own checks failed: {}",
+            // Present: `failed` counted its entries.
             v.get("checks_failed").map(ToString::to_string).unwrap_or_default()
         ));
     }
