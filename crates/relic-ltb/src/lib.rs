@@ -20,16 +20,25 @@ use relic_lithtech::lzma;
 /// LithTech LTB, as named in [`relic_core::model::SourceInfo`] and the format registry.
 pub const FORMAT: relic_core::FormatId = relic_core::FormatId::new("ltb");
 
-/// Recognises an LTB by its bytes (a wrapped one by the first 24 bytes of its payload). Files
-/// named `.ltb` that are not PC models relic reads (PS2 and Xbox models, render styles, lone render
-/// objects, other model versions, LithTech worlds renamed `.ltb`) are recognised too: [`read`]
-/// refuses them, naming what they are.
+/// Recognises an LTB model by its bytes (a wrapped one by the first 24 bytes of its payload), in
+/// any model version ([`read`] refuses those outside 23–25, naming the version). Files named
+/// `.ltb` that are not PC models (PS2 and Xbox models, render styles, lone render objects,
+/// LithTech worlds renamed `.ltb`) are not models: [`not_a_model`] names them, and a folder
+/// conversion skips them as it skips every file that is not a model.
 pub fn detect(bytes: &[u8]) -> Option<Detected> {
-    let version = match identify::what(bytes)? {
-        identify::What::Model(v) => v,
-        identify::What::Other { version, .. } => version,
-    };
-    Some(Detected::new(FORMAT, version, Content::Model))
+    match identify::what(bytes)? {
+        identify::What::Model(v) => Some(Detected::new(FORMAT, v, Content::Model)),
+        identify::What::Other { .. } => None,
+    }
+}
+
+/// What a file in LTB's container is when it is not a PC model (`a LithTech world file (world
+/// version 66) named .ltb, not a model`), for messages; `None` for models and other files.
+pub fn not_a_model(bytes: &[u8]) -> Option<String> {
+    match identify::what(bytes)? {
+        identify::What::Other { what, .. } => Some(what),
+        identify::What::Model(_) => None,
+    }
 }
 
 /// Parses a file (unwrapping CrossFire's LZMA wrapper) and checks its cross-references: the file

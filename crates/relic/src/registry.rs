@@ -147,11 +147,7 @@ impl Registry {
     /// The error for `file`, whose `bytes` no format of the registry reads as a model: what it is
     /// when relic can tell ([`crate::foreign`]), and what relic reads.
     pub fn not_read(&self, file: &Path, bytes: &[u8]) -> Error {
-        Error::NotModel {
-            file: file.to_path_buf(),
-            what: crate::foreign::describe(bytes).map(str::to_string),
-            reads: self.reads(),
-        }
+        Error::NotModel { file: file.to_path_buf(), what: crate::foreign::describe(bytes), reads: self.reads() }
     }
 }
 
