@@ -32,7 +32,7 @@ pub mod verify;
 pub mod wrath;
 
 pub use entry::ENTRY;
-pub use extras::M2Extras;
+pub use extras::{EmitterRecord, M2Extras};
 pub use file::M2File;
 
 use relic_core::format::{Content, Detected, Written};
