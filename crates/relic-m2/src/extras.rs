@@ -53,7 +53,7 @@ pub(crate) fn vertex_digest(vertices: &[Vertex]) -> String {
 /// [`Emitter::record`](relic_core::model::Emitter::record) holds for M2, with the records its
 /// indices name, so that the emitter is written back exactly even into a file whose texture and
 /// render-flag tables were rebuilt (a model without its M2 extras).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct EmitterRecord {
     /// The particle emitter as read (its `bone` and `texture` are the file's indices).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -68,6 +68,14 @@ pub struct EmitterRecord {
     /// The render-flag records a ribbon's material indices name, in their order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub render_flags: Vec<crate::file::RenderFlag>,
+    /// From Wrath on: the particle emitter as the Wrath file holds it (`particle` is its 256–263
+    /// form, which cannot hold all of it); written back where its 256–263 form is still the
+    /// emitter written.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wrath_particle: Option<crate::file::wrath::WrathParticle>,
+    /// From Wrath on: the ribbon emitter as the Wrath file holds it (see `wrath_particle`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wrath_ribbon: Option<crate::file::wrath::WrathRibbon>,
 }
 
 /// The emitter records' operations (JSON through serde).

@@ -33,7 +33,7 @@ pub(super) fn emitters_to_ir(file: &M2File, rank: &[usize]) -> Vec<Emitter> {
         add("emission_area_width", &p.emission_area_width);
         add("z_source", &p.z_source);
         tracks.extend(keys(file, "enabled", &p.enabled_in, |v| vec![f32::from(*v)]));
-        let record = EmitterRecord { particle: Some(p.clone()), ribbon: None, textures, render_flags: Vec::new() };
+        let record = EmitterRecord { particle: Some(p.clone()), textures, ..EmitterRecord::default() };
         Some(emitter(file, EmitterKind::Particle, i, bone, p.bone.into(), p.position, largest, tracks, record))
     });
     let ribbons = file.ribbon_emitters.iter().enumerate().filter_map(|(i, r)| {
@@ -50,10 +50,25 @@ pub(super) fn emitters_to_ir(file: &M2File, rank: &[usize]) -> Vec<Emitter> {
         tracks.extend(keys(file, "height_below", &r.height_below, |v| vec![*v]));
         tracks.extend(keys(file, "texture_slot", &r.texture_slot, |v| vec![f32::from(*v)]));
         tracks.extend(keys(file, "visibility", &r.visibility, |v| vec![f32::from(*v)]));
-        let record = EmitterRecord { particle: None, ribbon: Some(r.clone()), textures, render_flags };
+        let record = EmitterRecord { ribbon: Some(r.clone()), textures, render_flags, ..EmitterRecord::default() };
         Some(emitter(file, EmitterKind::Ribbon, i, bone, i64::from(r.bone), r.position, height, tracks, record))
     });
     particles.chain(ribbons).collect()
+}
+
+/// Gives the emitters of a model read from a Wrath file (`emitters_to_ir` of its 256–263 form,
+/// particles then ribbons in file order) the records of that file.
+pub(super) fn attach_wrath(emitters: &mut [Emitter], wrath: &crate::file::wrath::WrathFile) {
+    let mut particles = wrath.particle_emitters.iter();
+    let mut ribbons = wrath.ribbon_emitters.iter();
+    for e in emitters {
+        let Some(mut record) = e.record.as_ref().and_then(|r| r.get::<EmitterRecord>()).cloned() else { continue };
+        match e.kind {
+            EmitterKind::Particle => record.wrath_particle = particles.next().cloned(),
+            EmitterKind::Ribbon => record.wrath_ribbon = ribbons.next().cloned(),
+        }
+        e.record = Some(record.attach());
+    }
 }
 
 /// One emitter of the model (`file_bone` is the file's index of its bone, `position` in model

@@ -58,6 +58,7 @@ pub(crate) fn wrath_form_to_ir(
     classic_losses: Vec<relic_core::Loss>,
 ) -> Result<(relic_core::Converted<Model>, M2Extras), ReadError> {
     let mut model = to_ir(&flat)?;
+    emitters::attach_wrath(&mut model.emitters, &wrath.file);
     model.source = Some(SourceInfo { format: crate::FORMAT, version: wrath.file.version });
     let losses = wrath.notes.iter().map(|n| relic_core::Loss::new("skins", n.clone())).collect();
     wrath.file.vertices = Default::default();
