@@ -74,3 +74,20 @@ pub struct EmitterTrack {
     /// The values, key after key (`times × components`, three times that for cubic keys).
     pub values: Vec<f32>,
 }
+
+impl Model {
+    /// What a writer of a format that holds no emitters reports for this model: the emitters of
+    /// each kind it leaves out (`None` for a model without emitters).
+    pub fn emitters_not_held(&self, format: &str) -> Option<crate::Loss> {
+        let count = |kind: EmitterKind| self.emitters.iter().filter(|e| e.kind == kind).count();
+        let (particles, ribbons) = (count(EmitterKind::Particle), count(EmitterKind::Ribbon));
+        let mut kinds = Vec::new();
+        if particles > 0 {
+            kinds.push(format!("{particles} particle emitters"));
+        }
+        if ribbons > 0 {
+            kinds.push(format!("{ribbons} ribbon emitters"));
+        }
+        (!kinds.is_empty()).then(|| crate::Loss::new("emitters", format!("{}: {format} holds none", kinds.join(", "))))
+    }
+}
