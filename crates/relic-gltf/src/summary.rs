@@ -193,8 +193,13 @@ pub struct Expectation {
     pub images: usize,
     /// Of `meshes`, the emitters' stand-ins (a quad each, in `vertices` and `triangles` too):
     /// not model geometry, so the import drops them again.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_zero")]
     pub stand_ins: usize,
+}
+
+/// Serde's test for a count left out when 0.
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 /// The counts Blender should show after importing the export of `model` with `options`.
