@@ -101,6 +101,9 @@ def counts(path):
         'actions': len(bpy.data.actions),
         # The images Blender shows (loaded for the imported materials).
         'blender_images': len(bpy.data.images),
+        # Emitters' stand-ins (relic names their meshes `particle 0 (stand-in)`).
+        'stand_ins': sum(1 for o in meshes if o.data.name.rsplit('.', 1)[0].endswith(' (stand-in)')
+                         or o.data.name.endswith(' (stand-in)')),
     }
 
 

@@ -1,6 +1,10 @@
 # Renders a picture of a glTF model: Blender's own import (so what a user sees), its full-detail
 # meshes only (relic names lower LODs `piece LOD1 (300)`), in its rest pose, seen from the front
 # three-quarters, lit by a sun and a grey sky, with Eevee (which shows the embedded textures).
+# A model with emitters is framed on their stand-ins (`particle 3 (stand-in)`: a quad of the
+# emitter's texture at its size, unlit) with what surrounds them, its other meshes drawn
+# see-through in grey and the stand-ins with bloom, so that the small quads of a glue screen's
+# effects show inside the scene.
 #
 # Run by `cargo xtask render` as
 #   blender -b --factory-startup --python xtask/render.py -- MODEL.glb OUT.png WIDTH HEIGHT
@@ -22,6 +26,20 @@ except ImportError:  # the importer will report it
     pass
 
 LOWER_LOD = re.compile(r' LOD[1-9][0-9]* \(')
+STAND_IN = re.compile(r' \(stand-in\)(\.[0-9]{3})?$')
+
+
+def see_through():
+    """A grey material that lets what is behind it show."""
+    material = bpy.data.materials.new('see-through')
+    material.use_nodes = True
+    material.blend_method = 'BLEND'
+    material.shadow_method = 'NONE'
+    material.show_transparent_back = False
+    shader = material.node_tree.nodes['Principled BSDF']
+    shader.inputs['Base Color'].default_value = (0.55, 0.6, 0.7, 1.0)
+    shader.inputs['Alpha'].default_value = 0.25
+    return material
 
 
 def main():
@@ -49,16 +67,25 @@ def main():
             meshes.append(obj)
     if not meshes:
         raise RuntimeError('no full-detail mesh to render')
+    stand_ins = [o for o in meshes if STAND_IN.search(o.data.name)]
     bpy.context.view_layer.update()
     depsgraph = bpy.context.evaluated_depsgraph_get()
     corners = []
-    for obj in meshes:
+    for obj in stand_ins or meshes:
         evaluated = obj.evaluated_get(depsgraph)
         corners.extend(evaluated.matrix_world @ Vector(c) for c in evaluated.bound_box)
     low = Vector([min(c[i] for c in corners) for i in range(3)])
     high = Vector([max(c[i] for c in corners) for i in range(3)])
     center = (low + high) / 2
     size = high - low
+    if stand_ins:
+        # The emitters with some of the scene around them, which is drawn see-through.
+        size = Vector([max(s, max(size) * 0.5) * 1.5 for s in size])
+        glass = see_through()
+        for obj in meshes:
+            if obj not in stand_ins:
+                obj.data.materials.clear()
+                obj.data.materials.append(glass)
 
     # glTF's front (+Z) is Blender's −Y: the camera stands in front, a little to the side.
     camera_data = bpy.data.cameras.new('camera')
@@ -82,12 +109,17 @@ def main():
     world = bpy.data.worlds.new('sky')
     world.use_nodes = True
     background = world.node_tree.nodes['Background']
-    background.inputs['Color'].default_value = (0.42, 0.45, 0.5, 1.0)
+    # A night sky behind a model with emitters: their glowing stand-ins stand out.
+    background.inputs['Color'].default_value = (0.03, 0.035, 0.05, 1.0) if stand_ins else (0.42, 0.45, 0.5, 1.0)
     background.inputs['Strength'].default_value = 0.9
     scene.world = world
 
     scene.render.engine = 'BLENDER_EEVEE'
     scene.eevee.taa_render_samples = 32
+    # The stand-ins glow a little: a spark a few pixels wide stays visible.
+    scene.eevee.use_bloom = bool(stand_ins)
+    scene.eevee.bloom_intensity = 0.4
+    scene.eevee.bloom_radius = 3.0
     scene.view_settings.view_transform = 'Standard'
     scene.render.resolution_x = width
     scene.render.resolution_y = height
@@ -98,7 +130,8 @@ def main():
     scene.render.filepath = out
     bpy.ops.render.render(write_still=True)
     images = sorted(i.name for i in bpy.data.images if i.size[0] > 0)
-    print('relic-render: %d mesh objects, %d images (%s) -> %s' % (len(meshes), len(images), ', '.join(images), out))
+    print('relic-render: %d mesh objects (%d stand-ins), %d images (%s) -> %s'
+          % (len(meshes), len(stand_ins), len(images), ', '.join(images), out))
 
 
 main()

@@ -2,7 +2,10 @@
 //! relic's glTF export (textured as `relic convert` finds the textures, plus the corpus's
 //! LithTech skins) imported by Blender and rendered headless with Eevee (`xtask/render.py`). The
 //! default is the README's picture: PARTNER_DANCIN.ABC (No One Lives Forever) with its two DTX
-//! skins, written to `docs/images/partner_dancin.png`.
+//! skins, written to `docs/images/partner_dancin.png`. A model with particle or ribbon emitters is
+//! framed on their stand-ins, its other meshes see-through (the README's
+//! `docs/images/ui_draenei_emitters.png`:
+//! `cargo xtask render ../shared/corpus/wow-tbc/Interface/Glues/Models/UI_Draenei/UI_Draenei.m2 docs/images/ui_draenei_emitters.png`).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -14,6 +17,9 @@ const DEFAULT_MODEL: &str = "abc/PARTNER_DANCIN.ABC";
 const DEFAULT_OUT: &str = "docs/images/partner_dancin.png";
 /// Pixels: small enough for the repository (about 200 KB as PNG).
 const SIZE: (u32, u32) = (400, 600);
+/// Pixels of a model with emitters (a glue screen: a scene, wider than tall), framed on the
+/// emitters' stand-ins.
+const SIZE_EMITTERS: (u32, u32) = (640, 420);
 
 pub fn run(model: Option<&Path>, out: Option<&Path>) -> Result<(), String> {
     crate::blender::available()?;
@@ -21,6 +27,7 @@ pub fn run(model: Option<&Path>, out: Option<&Path>) -> Result<(), String> {
     let model = model.map_or_else(|| root.join(crate::CORPUS).join(DEFAULT_MODEL), Path::to_path_buf);
     let out = out.map_or_else(|| root.join(DEFAULT_OUT), Path::to_path_buf);
     let opened = relic::open(&model).map_err(|e| format!("{}: {e}", model.display()))?;
+    let size = if opened.model.emitters.is_empty() { SIZE } else { SIZE_EMITTERS };
     let textures = crate::textured::game_textures(&model);
     let options = ConvertOptions { textures: Some(std::sync::Arc::new(textures)), ..ConvertOptions::default() };
     let work = root.join("target/render");
@@ -44,7 +51,7 @@ pub fn run(model: Option<&Path>, out: Option<&Path>) -> Result<(), String> {
         .arg("--")
         .arg(&glb)
         .arg(&out)
-        .args([SIZE.0.to_string(), SIZE.1.to_string()])
+        .args([size.0.to_string(), size.1.to_string()])
         .output()
         .map_err(|e| format!("cannot run blender: {e}"))?;
     let text = String::from_utf8_lossy(&output.stdout);

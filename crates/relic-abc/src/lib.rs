@@ -88,7 +88,9 @@ pub fn to_ir(file: &AbcFile) -> Result<Model, ReadError> {
 /// Common model → file, version from `options` (6 or 9–13; default the source version when the
 /// model came from ABC, else 12). Losses say what the file could not hold.
 pub fn from_ir(model: &Model, options: &WriteOptions) -> Result<Converted<AbcFile>, WriteError> {
-    from_ir::from_ir(model, options)
+    let mut converted = from_ir::from_ir(model, options)?;
+    converted.losses.extend(model.emitters_not_held("ABC"));
+    Ok(converted)
 }
 
 /// The format's own counts as the file states them.

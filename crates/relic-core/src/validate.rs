@@ -11,7 +11,7 @@
 //! | per-vertex arrays as long as the positions | — |
 
 use crate::math::Mat4;
-use crate::model::{ChannelValues, Interpolation, Model, Transform};
+use crate::model::{ChannelValues, Clock, Interpolation, Model, Transform};
 
 /// How far a vertex's weights may sum from 1.
 pub const WEIGHT_SUM_TOLERANCE: f32 = 1e-4;
@@ -201,6 +201,30 @@ impl Model {
             let element = format!("attachments[{i}] {:?}", a.name);
             check_index(&element, "bone", a.bone, self.bones.len(), &mut out);
             check_transform(&element, &a.transform, &mut out);
+        }
+        for (i, e) in self.emitters.iter().enumerate() {
+            let element = format!("emitters[{i}] {:?}", e.name);
+            check_index(&element, "bone", e.bone, self.bones.len(), &mut out);
+            check_transform(&element, &e.transform, &mut out);
+            if !e.size.is_finite() {
+                out.push(err(element.clone(), Problem::NotFinite { what: "size" }));
+            }
+            for t in &e.tracks {
+                if let Some(a) = t.animation {
+                    check_index(&element, "animation", a, self.animations.len(), &mut out);
+                }
+                if let Clock::Global(g) = t.clock {
+                    check_index(&element, "global sequence", g, self.global_sequences.len(), &mut out);
+                }
+                check_times(&element, &t.times, &mut out);
+                let per_key = t.components * if t.interpolation == Interpolation::CubicSpline { 3 } else { 1 };
+                if per_key == 0 || t.values.len() != t.times.len() * per_key {
+                    let (values, keys) = (t.values.len(), t.times.len());
+                    out.push(err(element.clone(), Problem::ValueCount { values, keys, per_key }));
+                } else if !finite(&t.values) {
+                    out.push(err(element.clone(), Problem::NotFinite { what: "track value" }));
+                }
+            }
         }
         for (i, d) in self.global_sequences.iter().enumerate() {
             if !d.is_finite() {
@@ -548,6 +572,26 @@ mod tests {
         assert!(m.validate().is_ok());
         m.attachments.push(Attachment { name: "hand".into(), bone: 5, ..Attachment::default() });
         assert_eq!(problem(&m).problem, Problem::IndexOutOfRange { what: "bone", index: 5, count: 2 });
+    }
+
+    #[test]
+    fn emitters_are_checked_like_attachments_and_channels() {
+        let mut m = valid();
+        m.emitters.push(Emitter { name: "particle 0".into(), bone: 1, size: 1.0, ..Emitter::default() });
+        assert!(m.validate().is_ok());
+        m.emitters[0].bone = 2;
+        assert_eq!(problem(&m).problem, Problem::IndexOutOfRange { what: "bone", index: 2, count: 2 });
+        m.emitters[0].bone = 1;
+        m.emitters[0].size = f32::NAN;
+        assert_eq!(problem(&m).problem, Problem::NotFinite { what: "size" });
+        m.emitters[0].size = 1.0;
+        let track = EmitterTrack { times: vec![0.0, 1.0], components: 1, values: vec![1.0], ..EmitterTrack::default() };
+        m.emitters[0].tracks.push(track);
+        assert_eq!(problem(&m).problem, Problem::ValueCount { values: 1, keys: 2, per_key: 1 });
+        m.emitters[0].tracks[0].values.push(2.0);
+        assert!(m.validate().is_ok());
+        m.emitters[0].tracks[0].animation = Some(7);
+        assert_eq!(problem(&m).problem, Problem::IndexOutOfRange { what: "animation", index: 7, count: 1 });
     }
 
     #[test]

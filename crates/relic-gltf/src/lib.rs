@@ -25,6 +25,7 @@
 //! | materials | alpha mode from the blend mode (MASK with the game's cutoff), double-sided, `KHR_materials_unlit`, a fixed UV transform as `KHR_texture_transform`; the base texture embedded as PNG where the [`ExportOptions::textures`] source finds it (samplers from the wrap flags), every texture reference in layer order in `extras` |
 //! | animations | one glTF animation per clip: translation, rotation, scale channels with STEP, LINEAR or CUBICSPLINE as stored; morph weight channels on the mesh nodes; events, looping, duration and boxes in `extras` |
 //! | attachments | named child nodes of their bones |
+//! | emitters | named child nodes of their bones with the `RELIC_particle_emitter` / `RELIC_ribbon_emitter` extension (`extensionsUsed` only: the record whole, the animated values as accessors; `docs/schema/RELIC_emitter.schema.json`), the record again in the node's `extras` (editors drop extensions), and a stand-in mesh (a quad of the emitter's texture at its base size) that import drops |
 //! | format extras | root `extras.relic.format_extras`, handed back on import as [`FormatExtras::from_json`](relic_core::model::FormatExtras::from_json) |
 //!
 //! See [`extras`] for the exact JSON shapes.

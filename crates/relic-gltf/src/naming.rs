@@ -6,6 +6,7 @@
 //! | LOD ≥ 1 mesh | `torso LOD2 (600)`: the piece's name, the level, the switch distance | level 2, distance 600, piece `torso` |
 //! | attachment with an id (M2) | `attachment 11: Head` | id 11, name `Head` |
 //! | attachment without one (ABC socket) | `socket: Chin` | name `Chin` |
+//! | emitter's stand-in mesh and material | `particle 3 (stand-in)` | not model geometry: dropped |
 //! | image of a game texture | `CREATURE\GNOME\GNOME.BLP.png` | texture path `CREATURE\GNOME\GNOME.BLP` |
 //! | skin (Blender's armature) | the model's name | the model's name |
 //! | the game file's counts ([`relic_core::model::Original`]) | an empty `relic original: m2 v256` with one child per count, `relic original: particles = 12` | the record the file written back is compared with |
@@ -82,6 +83,19 @@ pub(crate) fn texture_path(image_name: &str) -> String {
         }
     }
     image_name.to_string()
+}
+
+/// What ends the name of an emitter's stand-in mesh and material.
+const STAND_IN: &str = " (stand-in)";
+
+/// The name of the stand-in mesh and material of an emitter named `emitter`.
+pub(crate) fn stand_in_name(emitter: &str) -> String {
+    format!("{emitter}{STAND_IN}")
+}
+
+/// True for a name written by [`stand_in_name`] (Blender's `.001` suffix taken off first).
+pub(crate) fn is_stand_in_name(name: &str) -> bool {
+    strip_duplicate_suffix(name).ends_with(STAND_IN)
 }
 
 /// What every node name of the original's record starts with.

@@ -341,6 +341,7 @@ pub fn skinned_animated() -> Model {
             FormatId::new("abc"),
             r#"{"child_models":["base","extra"],"weight_sets":[{"name":"upper","weights":[0.0,0.5,1.0]}]}"#.into(),
         )),
+        emitters: Vec::new(),
         original: None,
     }
 }
@@ -457,6 +458,7 @@ pub fn flagged_bones() -> Model {
         global_sequences: vec![0.75, 0.8],
         attachments: Vec::new(),
         extras: None,
+        emitters: Vec::new(),
         original: None,
     }
 }
@@ -499,6 +501,7 @@ pub fn rigid_two_roots() -> Model {
         global_sequences: Vec::new(),
         attachments: Vec::new(),
         extras: None,
+        emitters: Vec::new(),
         original: None,
     }
 }

@@ -179,7 +179,7 @@ pub fn summarize(root: &json::Root, bin: &[u8]) -> Summary {
 pub struct Expectation {
     /// Bones of the armature (one per model bone).
     pub bones: usize,
-    /// Mesh objects (one per exported mesh).
+    /// Mesh objects (one per exported mesh, and one per emitter: its stand-in).
     pub meshes: usize,
     /// Vertices over all mesh objects: the vertices the triangles use (Blender drops unused ones).
     pub vertices: usize,
@@ -192,6 +192,15 @@ pub struct Expectation {
     /// materials of the exported meshes (the textures found, each embedded once).
     #[serde(default)]
     pub images: usize,
+    /// Of `meshes`, the emitters' stand-ins (a quad each, in `vertices` and `triangles` too):
+    /// not model geometry, so the import drops them again.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub stand_ins: usize,
+}
+
+/// Serde's test for a count left out when 0.
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 /// The counts Blender should show after importing the export of `model` with `options`.
@@ -245,19 +254,35 @@ pub fn expectation(model: &Model, options: &ExportOptions) -> Expectation {
         actions += usize::from(skeletal) + morph_meshes;
     }
     let images = images(model, options, &meshes);
-    Expectation { bones: model.bones.len(), meshes: meshes.len(), vertices, triangles, actions, images }
+    // Each stand-in is a quad: 4 vertices, 2 triangles.
+    let stand_ins = model.emitters.len();
+    Expectation {
+        bones: model.bones.len(),
+        meshes: meshes.len() + stand_ins,
+        vertices: vertices + 4 * stand_ins,
+        triangles: triangles + 2 * stand_ins,
+        actions,
+        images,
+        stand_ins,
+    }
 }
 
 /// The distinct texture files the export embeds for the materials of `meshes` (asked as the
-/// export asks: [`crate::export::base_texture`], one lookup per material).
+/// export asks: [`crate::export::base_texture`], one lookup per material) and the emitters'
+/// stand-ins.
 fn images(model: &Model, options: &ExportOptions, meshes: &[&relic_core::model::Mesh]) -> usize {
     let Some(source) = &options.textures else { return 0 };
     let mut materials: Vec<usize> = meshes.iter().filter_map(|m| m.material).collect();
     materials.sort_unstable();
     materials.dedup();
     let mut keys = std::collections::HashSet::new();
-    for m in materials {
-        let Ok(Some((texture, _))) = crate::export::base_texture(model, m) else { continue };
+    let of_materials = materials.into_iter().filter_map(|m| match crate::export::base_texture(model, m) {
+        Ok(Some((texture, _))) => Some((m, texture)),
+        _ => None,
+    });
+    // The stand-ins' textures, asked as the export asks (for no material).
+    let of_emitters = model.emitters.iter().filter_map(|e| Some((usize::MAX, e.texture.as_ref()?)));
+    for (m, texture) in of_materials.chain(of_emitters) {
         if let crate::textures::Lookup::Found(found) = source.lookup(m, 0, texture) {
             let embeddable = match &found.data {
                 crate::textures::ImageData::Rgba(image) => crate::textures::png_encodable(image).is_ok(),

@@ -154,7 +154,9 @@ pub(crate) const DEFAULT_VERSION: u32 = 25;
 /// Common model → file, version from `options` (23–25; default the version the model came from,
 /// else 25). Losses say what the file could not hold.
 pub fn from_ir(model: &Model, options: &WriteOptions) -> Result<Converted<LtbFile>, WriteError> {
-    from_ir::from_ir(model, options)
+    let mut converted = from_ir::from_ir(model, options)?;
+    converted.losses.extend(model.emitters_not_held("LTB"));
+    Ok(converted)
 }
 
 /// `write(&from_ir(model, options)?)`: maps a model to LTB and writes it. A payload that would

@@ -9,6 +9,9 @@
 //!   Which tracks those are is decided by building the bone tracks alone
 //!   ([`from_ir::built_bones`]), never the whole file, and a track is left out only when it is
 //!   equal to the one built, so the text restores exactly the extras it came from.
+//! * Beside the model, a 256–263 file's particle and ribbon emitters are left out when they are
+//!   the model's emitters' records (which travel with the model: glTF nodes of their own); the
+//!   text then restores them from the model's emitters, as they are now.
 //!
 //! [`decode`] turns the model's extras, typed or text, into [`M2Extras`] once per write; the
 //! writers take them from there.
@@ -19,9 +22,9 @@ use relic_core::model::{ExtrasOps, FormatExtras};
 use relic_core::{Loss, Model};
 use serde::{Deserialize, Serialize};
 
-use crate::extras::M2Extras;
+use crate::extras::{EmitterRecord, M2Extras};
 use crate::file::wrath::{SeqTrack, WrathBone};
-use crate::file::{Bone, M2File, RotationTrack, Track, TrackKind};
+use crate::file::{Bone, M2File, Particle, Ribbon, RotationTrack, Track, TrackKind};
 use crate::from_ir;
 use crate::wrath::Wrath;
 use crate::wrath::convert::to_classic;
@@ -46,6 +49,10 @@ struct Carried {
     /// build (in `file`, and split per sequence in `wrath`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     rebuilt_tracks: Vec<Slot>,
+    /// `file`'s particle and ribbon emitters are left out: they are the model's emitters' records
+    /// ([`EmitterRecord`]), which travel with the model.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    emitters_in_model: bool,
 }
 
 /// One of a bone's three tracks.
@@ -131,6 +138,13 @@ fn to_json_beside(e: &M2Extras, model: &Model) -> Option<String> {
     if let Some(built) = from_ir::built_bones(model, &e.file) {
         c.leave_out(e, &built);
     }
+    if let Some(file) = c.file.as_mut()
+        && emitters_of(model).is_some_and(|(p, r)| p == *file.particle_emitters && r == *file.ribbon_emitters)
+    {
+        file.particle_emitters = Default::default();
+        file.ribbon_emitters = Default::default();
+        c.emitters_in_model = true;
+    }
     serde_json::to_string(&c).ok()
 }
 
@@ -151,6 +165,7 @@ impl Carried {
             wrath: e.wrath.clone(),
             classic_losses: if derived { Vec::new() } else { e.classic_losses.clone() },
             rebuilt_tracks: Vec::new(),
+            emitters_in_model: false,
         }
     }
 
@@ -186,7 +201,7 @@ impl Carried {
 /// The extras `c` stands for: the derived parts derived again, the listed tracks built from
 /// `model` (needed only when some are listed); an error says why the text does not read as them.
 fn restore(c: Carried, model: &Model) -> Result<M2Extras, String> {
-    let Carried { file, vertex_digest, mut wrath, classic_losses, rebuilt_tracks } = c;
+    let Carried { file, vertex_digest, mut wrath, classic_losses, rebuilt_tracks, emitters_in_model } = c;
     let (mut file, classic_losses) = match (file, &wrath) {
         (Some(file), _) => (file, classic_losses),
         (None, Some(w)) => {
@@ -216,7 +231,27 @@ fn restore(c: Carried, model: &Model) -> Result<M2Extras, String> {
             }
         }
     }
+    if emitters_in_model {
+        // The model's emitters as they are now (those without an M2 record are reported by the
+        // writer, which takes the emitters from the model).
+        let (particles, ribbons) = emitters_of(model).unwrap_or_default();
+        file.particle_emitters = particles.into();
+        file.ribbon_emitters = ribbons.into();
+    }
     Ok(M2Extras { file, vertex_digest, wrath, classic_losses })
+}
+
+/// The particle and ribbon records of the model's emitters, in model order; `None` if an
+/// emitter carries no M2 record.
+fn emitters_of(model: &Model) -> Option<(Vec<Particle>, Vec<Ribbon>)> {
+    let mut particles = Vec::new();
+    let mut ribbons = Vec::new();
+    for e in &model.emitters {
+        let record = EmitterRecord::of(e).ok()?;
+        particles.extend(record.particle.clone());
+        ribbons.extend(record.ribbon.clone());
+    }
+    Some((particles, ribbons))
 }
 
 /// The sequences' windows on the shared timeline (what splits a track per sequence).

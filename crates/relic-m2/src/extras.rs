@@ -48,3 +48,57 @@ pub(crate) fn vertex_digest(vertices: &[Vertex]) -> String {
     }
     format!("{}:{h:016x}", vertices.len())
 }
+
+/// One particle or ribbon emitter of the file, whole: what
+/// [`Emitter::record`](relic_core::model::Emitter::record) holds for M2, with the records its
+/// indices name, so that the emitter is written back exactly even into a file whose texture and
+/// render-flag tables were rebuilt (a model without its M2 extras).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct EmitterRecord {
+    /// The particle emitter as read (its `bone` and `texture` are the file's indices).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub particle: Option<crate::file::Particle>,
+    /// The ribbon emitter as read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ribbon: Option<crate::file::Ribbon>,
+    /// The texture records its texture indices name, in their order (absent where an index is
+    /// out of the file's table).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub textures: Vec<crate::file::Texture>,
+    /// The render-flag records a ribbon's material indices name, in their order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub render_flags: Vec<crate::file::RenderFlag>,
+    /// From Wrath on: the particle emitter as the Wrath file holds it (`particle` is its 256–263
+    /// form, which cannot hold all of it); written back where its 256–263 form is still the
+    /// emitter written.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wrath_particle: Option<crate::file::wrath::WrathParticle>,
+    /// From Wrath on: the ribbon emitter as the Wrath file holds it (see `wrath_particle`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wrath_ribbon: Option<crate::file::wrath::WrathRibbon>,
+}
+
+/// The emitter records' operations (JSON through serde).
+static EMITTER_OPS: relic_core::model::ExtrasOps =
+    relic_core::extras_ops!(EmitterRecord, |r: &EmitterRecord| serde_json::to_string(r).unwrap_or_default());
+
+impl EmitterRecord {
+    /// The record as an emitter's [`FormatExtras`](relic_core::model::FormatExtras).
+    pub(crate) fn attach(self) -> relic_core::model::FormatExtras {
+        relic_core::model::FormatExtras::new(crate::FORMAT, self, &EMITTER_OPS)
+    }
+
+    /// The M2 record of an emitter, typed or from its JSON text (after glTF); `Err` says why
+    /// there is none.
+    pub(crate) fn of(e: &relic_core::model::Emitter) -> Result<std::borrow::Cow<'_, EmitterRecord>, String> {
+        let record = e.record.as_ref().ok_or("it carries no record of a game format")?;
+        if record.format() != crate::FORMAT {
+            return Err(format!("it carries a {} record, not an M2 one", record.format()));
+        }
+        match record.typed_or_decoded(|text| serde_json::from_str::<EmitterRecord>(text)) {
+            Some(Ok(r)) => Ok(r),
+            Some(Err(e)) => Err(format!("its M2 record does not read ({e})")),
+            None => Err("its record holds another type than relic_m2::EmitterRecord".into()),
+        }
+    }
+}

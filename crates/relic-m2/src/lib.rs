@@ -16,7 +16,8 @@
 //! | vertices, view 0 | [`file::Vertex`], [`file::View`] | one mesh per submesh of view 0 |
 //! | textures, render flags, texture units | [`file::Texture`], [`file::RenderFlag`], [`file::TextureUnit`] | materials |
 //! | attachments, events | [`file::Attachment`], [`file::Event`] | attachments, animation events |
-//! | views 1–3, colours, transparency, UV animations, lookups, collision, lights, cameras, ribbons, particles | their records | [`M2Extras`] in `Model::extras` |
+//! | ribbons, particles | [`file::Ribbon`], [`file::Particle`] | `Model::emitters`, each with its record ([`EmitterRecord`]) |
+//! | views 1–3, colours, transparency, UV animations, lookups, collision, lights, cameras | their records | [`M2Extras`] in `Model::extras` |
 
 mod carried;
 mod entry;
@@ -32,7 +33,7 @@ pub mod verify;
 pub mod wrath;
 
 pub use entry::ENTRY;
-pub use extras::M2Extras;
+pub use extras::{EmitterRecord, M2Extras};
 pub use file::M2File;
 
 use relic_core::format::{Content, Detected, Written};

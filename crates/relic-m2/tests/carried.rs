@@ -144,3 +144,22 @@ fn edited_text_extras_never_make_unreadable_wrath_files() {
         relic_m2::read_input(&input).unwrap();
     }
 }
+
+/// The emitters travel with the model (glTF nodes of their own), so the text beside it leaves
+/// them out: an emitter deleted from the model (in an editor) is not written back from the text.
+#[test]
+fn emitters_travel_with_the_model_not_in_the_text() {
+    let bytes = common::fixture("v256_effects.m2");
+    let model = relic_m2::read_model(&bytes).unwrap();
+    assert_eq!(model.emitters.len(), 2, "one particle, one ribbon");
+    let (via_text, _, _) = carried(&model);
+    let text = via_text.extras.as_ref().unwrap().json().unwrap();
+    assert!(text.contains("\"emitters_in_model\":true"), "{text}");
+    let out = relic_m2::write_model(&via_text, &WriteOptions::default()).unwrap();
+    assert!(out.value == bytes, "the emitters come back from the model");
+    let mut without = via_text.clone();
+    without.emitters.clear();
+    let out = relic_m2::write_model(&without, &WriteOptions::default()).unwrap();
+    let file = relic_m2::read(&out.value).unwrap();
+    assert_eq!((file.particle_emitters.len(), file.ribbon_emitters.len()), (0, 0), "deleted emitters stay deleted");
+}

@@ -132,7 +132,9 @@ fn from_ir_with(model: &Model, options: &WriteOptions, nod: &NodOptions) -> Resu
             "NOD version {v} cannot be written; relic-nod writes version {NOD_VERSION}"
         )));
     }
-    nod_from_model(model, nod)
+    let mut converted = nod_from_model(model, nod)?;
+    converted.losses.extend(model.emitters_not_held("NOD"));
+    Ok(converted)
 }
 
 /// The format's own counts and the layout readings taken (`relic info`). For a NOD: `bones`,

@@ -8,7 +8,9 @@ mod common;
 
 use relic_core::Model;
 
-use common::{normals_match_then_align, posed, strip_extras, weights_match_then_align, worst};
+use common::{
+    emitter_records_match_then_align, normals_match_then_align, posed, strip_extras, weights_match_then_align, worst,
+};
 use relic_gltf::{ExportOptions, export, export_glb, import, summary};
 
 fn corpus(rel: &str) -> Option<Vec<u8>> {
@@ -37,6 +39,7 @@ fn gnome_pounder_round_trips() {
     back.extras = model.extras.clone();
     weights_match_then_align(&model, &mut back);
     normals_match_then_align(&model, &mut back);
+    emitter_records_match_then_align(&model, &mut back);
     assert_eq!(back.bones, model.bones);
     assert_eq!(back.meshes, model.meshes);
     assert_eq!(back.materials, model.materials);
@@ -125,6 +128,7 @@ fn every_corpus_model_round_trips_and_animates_the_same() {
         assert_eq!(back.extras.is_some(), model.extras.is_some(), "{rel}");
         weights_match_then_align(&model, &mut back);
         normals_match_then_align(&model, &mut back);
+        emitter_records_match_then_align(&model, &mut back);
         assert_eq!(back, model, "{rel}");
         // A viewer's view.
         let plain = import(&strip_extras(&export_glb(&model, &ExportOptions::default()).unwrap().value), None).unwrap();

@@ -90,8 +90,13 @@ fn with_extras_nothing_is_lost_and_without_them_each_lost_kind_is_named_with_cou
     let (_, losses) = round_trip("losses", true);
     let lost: Vec<String> =
         losses.iter().filter(|l| l.what.contains("in the original")).map(ToString::to_string).collect();
-    for kind in ["particles: 1 in the original, 0 written", "ribbons: 1", "lights: 1", "cameras: 1", "events: 1"] {
+    for kind in ["lights: 1", "cameras: 1", "events: 1"] {
         assert!(lost.iter().any(|l| l.starts_with(kind)), "no note {kind:?} in {lost:#?}");
+    }
+    // The emitters travel on their own nodes, in the `RELIC_…_emitter` extensions an editor
+    // that drops extras may keep (tests/emitters.rs takes the extensions away too).
+    for kind in ["particles", "ribbons"] {
+        assert!(!lost.iter().any(|l| l.starts_with(kind)), "{kind} lost: {lost:#?}");
     }
 }
 

@@ -5,7 +5,7 @@
 //! quaternions `[x, y, z, w]`; matrices column-major. Each format converts into this frame exactly
 //! once, in its `to_ir`, and back once, in its `from_ir`.
 //!
-//! What the model does not describe (M2 particles, ABC child models, …) travels in
+//! What the model does not describe (M2 lights, ABC child models, …) travels in
 //! [`Model::extras`] as the source format's own typed data, so that format → IR → the same format
 //! loses nothing (see [`FormatExtras`]).
 
@@ -17,12 +17,14 @@ use crate::format::id::FormatId;
 use crate::math::{IDENTITY, Mat4};
 
 mod animation;
+mod emitter;
 mod extras;
 mod material;
 mod mesh;
 mod skeleton;
 
 pub use animation::*;
+pub use emitter::*;
 pub use extras::*;
 pub use material::*;
 pub use mesh::*;
@@ -49,6 +51,8 @@ pub struct Model {
     pub global_sequences: Vec<f32>,
     /// Named points attached to bones (ABC sockets, M2 attachments).
     pub attachments: Vec<Attachment>,
+    /// Particle and ribbon emitters on bones.
+    pub emitters: Vec<Emitter>,
     /// Source-format data the model does not describe.
     #[cfg_attr(feature = "serde", serde(skip))]
     pub extras: Option<FormatExtras>,

@@ -1,8 +1,6 @@
 //! Materials and textures: the game's render state as glTF material properties, the base texture
 //! embedded where the export's texture source finds it.
 
-use std::collections::HashMap;
-
 use gltf_json as json;
 use json::Index;
 use json::material::{AlphaCutoff, AlphaMode, PbrBaseColorFactor, PbrMetallicRoughness, StrengthFactor};
@@ -22,10 +20,9 @@ const DEFAULT_ALPHA_CUTOFF: f32 = 0.5;
 impl Exporter<'_> {
     /// Materials in model order.
     pub(super) fn materials(&mut self) -> Result<Vec<Index<json::Material>>, GltfError> {
-        let mut images: HashMap<String, Index<json::Image>> = HashMap::new();
         let mut out = Vec::with_capacity(self.model.materials.len());
         for (m, material) in self.model.materials.iter().enumerate() {
-            let texture = self.texture(m, material, &mut images)?;
+            let texture = self.texture(m, material)?;
             out.push(self.material(material, texture)?);
         }
         if let Some(source) = self.options.textures.clone() {
@@ -38,13 +35,10 @@ impl Exporter<'_> {
 
     /// The base texture of a material, if the texture source finds it and every mesh using the
     /// material has the UV set it names. What cannot be embedded is a note.
-    fn texture(
-        &mut self,
-        m: usize,
-        material: &Material,
-        images: &mut HashMap<String, Index<json::Image>>,
-    ) -> Result<Option<json::texture::Info>, GltfError> {
-        let Some(source) = self.options.textures.clone() else { return Ok(None) };
+    fn texture(&mut self, m: usize, material: &Material) -> Result<Option<json::texture::Info>, GltfError> {
+        if self.options.textures.is_none() {
+            return Ok(None);
+        }
         let element = format!("materials[{m}] {:?}", material.name);
         let (tex, uv) = match base_texture(self.model, m) {
             Ok(Some(found)) => found,
@@ -54,6 +48,20 @@ impl Exporter<'_> {
                 return Ok(None);
             }
         };
+        self.embed_texture(element, m, tex, uv)
+    }
+
+    /// `tex` as a texture of the document, its image embedded once however many materials use
+    /// it, if the texture source finds it (`m`: the material it is asked for). What cannot be
+    /// embedded is a note on `element`.
+    pub(super) fn embed_texture(
+        &mut self,
+        element: String,
+        m: usize,
+        tex: &TextureRef,
+        uv: u32,
+    ) -> Result<Option<json::texture::Info>, GltfError> {
+        let Some(source) = self.options.textures.clone() else { return Ok(None) };
         let found = match source.lookup(m, 0, tex) {
             Lookup::Found(found) => found,
             Lookup::Missing(looked) => {
@@ -68,7 +76,7 @@ impl Exporter<'_> {
                 return Ok(None);
             }
         };
-        let image = match images.get(&found.key) {
+        let image = match self.images.get(&found.key) {
             Some(i) => *i,
             None => {
                 let (bytes, mime) = match found.data {
@@ -92,7 +100,7 @@ impl Exporter<'_> {
                     extensions: None,
                     extras: Default::default(),
                 });
-                images.insert(found.key.clone(), i);
+                self.images.insert(found.key.clone(), i);
                 i
             }
         };
@@ -107,7 +115,8 @@ impl Exporter<'_> {
                 extras: Default::default(),
             }
         });
-        let extensions = texture_transform.map(|t| json::extensions::texture::Info { texture_transform: Some(t) });
+        let extensions = texture_transform
+            .map(|t| json::extensions::texture::Info { texture_transform: Some(t), others: Default::default() });
         Ok(Some(json::texture::Info { index: texture, tex_coord: uv, extensions, extras: Default::default() }))
     }
 
@@ -134,7 +143,7 @@ impl Exporter<'_> {
         })
     }
 
-    fn use_extension(&mut self, name: &str) {
+    pub(super) fn use_extension(&mut self, name: &str) {
         if !self.root.extensions_used.iter().any(|e| e == name) {
             self.root.extensions_used.push(name.into());
         }
@@ -152,9 +161,10 @@ impl Exporter<'_> {
             }
             _ => (AlphaMode::Blend, None),
         };
-        let extensions = material
-            .unlit
-            .then_some(json::extensions::material::Material { unlit: Some(json::extensions::material::Unlit {}) });
+        let extensions = material.unlit.then_some(json::extensions::material::Material {
+            unlit: Some(json::extensions::material::Unlit {}),
+            others: Default::default(),
+        });
         if material.unlit {
             self.use_extension("KHR_materials_unlit");
         }

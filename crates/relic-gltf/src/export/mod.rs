@@ -1,6 +1,7 @@
 //! Common model → glTF 2.0 (`.glb`, or `.gltf` + `.bin`).
 
 mod animation;
+mod emitters;
 mod material;
 mod mesh;
 mod skeleton;
@@ -71,6 +72,7 @@ pub fn build(model: &Model, options: &ExportOptions, bin_uri: Option<&str>) -> R
         synthetic_root: None,
         rest: bake::rest_locals(model),
         animation_extras: Vec::new(),
+        images: Default::default(),
     };
     e.asset()?;
     e.bones()?;
@@ -82,6 +84,8 @@ pub fn build(model: &Model, options: &ExportOptions, bin_uri: Option<&str>) -> R
     for anim in &model.animations {
         e.animation(anim)?;
     }
+    // In the pool too: their tracks are small accessors like the animations' keys.
+    e.emitters()?;
     e.bin.close_pool(&mut e.root);
     e.root_extras()?;
     let Exporter { mut root, bin, losses, .. } = e;
@@ -115,6 +119,8 @@ struct Exporter<'m> {
     rest: Vec<Transform>,
     /// The exported clips' extras, for the scene's extras.
     animation_extras: Vec<ex::AnimationExtras>,
+    /// The image of each texture the texture source found (by its key), embedded once.
+    images: std::collections::HashMap<String, Index<json::Image>>,
 }
 
 fn node(name: &str) -> json::Node {

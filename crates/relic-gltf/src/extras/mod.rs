@@ -8,6 +8,8 @@
 //! | asset | `{ "units": … }`: lengths are the game's own units, not metres |
 //! | bone node | [`BoneExtras`]: flags, and the original rest transform and bind matrix where glTF could not hold them |
 //! | attachment node | [`AttachmentExtras`]: the attachment id |
+//! | emitter node | [`EmitterExtras`]: kind, place, size, texture and the format's record as a string (the `RELIC_particle_emitter` / `RELIC_ribbon_emitter` extension, [`EmitterExtension`], holds the same for viewers) |
+//! | stand-in mesh and material | [`StandInExtras`]: not model geometry |
 //! | mesh | [`MeshExtras`]: LOD level and distance, part id |
 //! | material | [`MaterialExtras`]: the game's texture references, exact blend mode, fog, depth write, specular |
 //! | animation | [`AnimationExtras`]: duration, looping, blend-in, events, stated boxes, and the channels stored as they were where the glTF channels are baked |
@@ -18,8 +20,12 @@ use relic_core::model::{
 use serde::{Deserialize, Serialize};
 
 mod animation;
+mod emitter;
 
 pub use animation::{AnimationExtras, EventJson, StashedChannel};
+pub use emitter::{
+    EmitterExtension, EmitterExtras, PARTICLE_EXTENSION, RIBBON_EXTENSION, RecordJson, StandInExtras, TrackJson,
+};
 
 /// `{ "relic": T }`.
 #[derive(Debug, Clone, Serialize, Deserialize)]

@@ -11,7 +11,8 @@ use crate::read::{Reader, load_buffers, parse_json, resolve_file, split_containe
 /// The base colour image of one material.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MaterialImage {
-    /// Index of the material (the model's materials are the glTF's, in order).
+    /// Index of the material in the model (the glTF's materials in order, less emitters'
+    /// stand-ins).
     pub material: usize,
     /// The image's name in the glTF (relic writes the game path with `.png`), or its URI.
     pub name: String,
@@ -31,7 +32,8 @@ pub fn material_images(
     let buffers = load_buffers(&root, blob, base_dir)?;
     let reader = Reader::new(&root, &buffers, u64::MAX);
     let mut out = Vec::new();
-    for (m, material) in root.materials.iter().enumerate() {
+    let model_materials = root.materials.iter().filter(|m| !super::emitters::is_stand_in(&m.extras, m.name.as_deref()));
+    for (m, material) in model_materials.enumerate() {
         let Some(info) = material.pbr_metallic_roughness.base_color_texture.as_ref() else { continue };
         let Some(texture) = root.get(info.index) else { continue };
         let Some(image) = root.get(texture.source) else { continue };

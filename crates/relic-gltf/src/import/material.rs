@@ -11,6 +11,11 @@ use super::Importer;
 impl Importer<'_> {
     pub(super) fn materials(&mut self) {
         for m in &self.root.materials {
+            if super::emitters::is_stand_in(&m.extras, m.name.as_deref()) {
+                self.material_map.push(None);
+                continue;
+            }
+            self.material_map.push(Some(self.model.materials.len()));
             let extras: Option<ex::MaterialExtras> = ex::unwrap(&m.extras);
             let unlit = m.extensions.as_ref().is_some_and(|e| e.unlit.is_some());
             let blend = match (extras.as_ref().and_then(|e| ex::blend_from_name(&e.blend)), &m.alpha_mode) {

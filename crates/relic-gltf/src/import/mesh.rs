@@ -42,6 +42,10 @@ impl Importer<'_> {
             let Some(node) = root.nodes.get(n) else { continue };
             let Some(mesh_index) = node.mesh else { continue };
             let Some(mesh) = root.get(mesh_index) else { continue };
+            // An emitter's stand-in shows where the emitter is: it is not the model's geometry.
+            if super::emitters::is_stand_in(&mesh.extras, mesh.name.as_deref()) {
+                continue;
+            }
             let last_use = uses.get_mut(&mesh_index.value()).is_none_or(|left| {
                 *left = left.saturating_sub(1);
                 *left == 0
@@ -213,7 +217,7 @@ impl Importer<'_> {
             }
             morph_targets.push(MorphTarget { name: format!("target_{t}"), position_deltas, normal_deltas });
         }
-        let material = primitive.material.map(|m| m.value()).filter(|&m| m < self.model.materials.len());
+        let material = primitive.material.and_then(|m| self.material_map.get(m.value()).copied().flatten());
         Ok(Some(Mesh {
             name: String::new(),
             material,

@@ -14,6 +14,8 @@
 //!   nodes; channels of other nodes are ignored. Where relic's own `extras` are present (a relic
 //!   export), the channels it baked are replaced by the originals kept there.
 //! * Attachments: relic's attachment nodes, or any leaf node without a mesh under a bone.
+//! * Emitters: relic's emitter nodes (their extension, else their extras); their stand-in meshes
+//!   and materials are dropped (`import/emitters.rs`).
 //!
 //! A file another tool wrote (Blender) is brought back to the model relic exported where relic's
 //! records in the extras survived ("Custom Properties"): bones turned back to their recorded axes
@@ -23,6 +25,7 @@
 //! value dropped.
 
 mod animation;
+mod emitters;
 mod frames;
 mod images;
 mod material;
@@ -71,6 +74,7 @@ pub fn import(bytes: &[u8], base_dir: Option<&Path>) -> Result<Model, GltfError>
         bone_records: Vec::new(),
         mesh_records: Vec::new(),
         attachment_records: Vec::new(),
+        material_map: Vec::new(),
     };
     importer.run()?;
     let model = importer.model;
@@ -128,6 +132,8 @@ struct Importer<'a> {
     attachment_records: Vec<frames::RecordedAttachment>,
     /// Per model mesh: its index and vertex count in the model relic exported, where recorded.
     mesh_records: Vec<(Option<u32>, Option<u32>)>,
+    /// Per glTF material: the model's material, `None` for an emitter's stand-in.
+    material_map: Vec<Option<usize>>,
 }
 
 impl Importer<'_> {
@@ -148,6 +154,7 @@ impl Importer<'_> {
         self.restore_mesh_order(&mut node_meshes);
         self.attachments(&tree, &node_bone);
         self.animations(&node_bone, &node_meshes)?;
+        self.emitters(&tree, &node_bone);
         frames::restore(&mut self.model, &self.bone_records, &self.attachment_records);
         if self.foreign {
             self.drop_rest_channels();

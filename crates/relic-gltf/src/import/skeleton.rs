@@ -154,7 +154,9 @@ impl Importer<'_> {
         in_scene.sort_unstable();
         for &n in &in_scene {
             let Some(node) = self.root.nodes.get(n) else { continue };
-            if node_bone.get(n).copied().flatten().is_some() || node.mesh.is_some() || node.camera.is_some() {
+            let emitter = super::emitters::emitter_of(node).is_some();
+            if node_bone.get(n).copied().flatten().is_some() || node.mesh.is_some() || node.camera.is_some() || emitter
+            {
                 continue;
             }
             let Some(bone) = tree.parent.get(n).copied().flatten().and_then(|p| node_bone.get(p).copied().flatten())

@@ -136,16 +136,7 @@ fn retarget(file: &mut M2File, version: u32) -> Vec<Loss> {
             })
         };
     }
-    let mut colour_indices = 0;
-    for p in file.particle_emitters.iter_mut() {
-        // Classic reads bytes 0x28–0x2B as u16 blend, u16 emitter only (spec §14).
-        if version < 260
-            && let ParticleBlend::Split { blend_mode, emitter_type, color_index } = p.blending
-        {
-            colour_indices += usize::from(color_index != 0);
-            p.blending = ParticleBlend::Wide { blend_mode: blend_mode.into(), emitter_type: emitter_type.into() };
-        }
-    }
+    let colour_indices = if version < 260 { classic_blends(&mut file.particle_emitters) } else { 0 };
     if colour_indices > 0 {
         let what = format!("{colour_indices} particle colour indices dropped: versions 256–259 have none");
         losses.push(Loss::new("particle emitters", what));
@@ -163,6 +154,19 @@ fn retarget(file: &mut M2File, version: u32) -> Vec<Loss> {
         file.blend_overrides = Some(Default::default());
     }
     losses
+}
+
+/// Moves particle emitters to Classic's reading of bytes 0x28–0x2B (u16 blend, u16 emitter
+/// only, spec §14); returns how many colour indices that drops.
+fn classic_blends(particles: &mut [Particle]) -> usize {
+    let mut colour_indices = 0;
+    for p in particles {
+        if let ParticleBlend::Split { blend_mode, emitter_type, color_index } = p.blending {
+            colour_indices += usize::from(color_index != 0);
+            p.blending = ParticleBlend::Wide { blend_mode: blend_mode.into(), emitter_type: emitter_type.into() };
+        }
+    }
+    colour_indices
 }
 
 impl Builder<'_> {

@@ -6,8 +6,11 @@
 use relic_core::{Converted, Model, WriteOptions};
 
 use super::builder::Result;
-use crate::extras::{M2Extras, vertex_digest};
+use crate::extras::{EmitterRecord, M2Extras, vertex_digest};
+use crate::file::wrath::{WrathParticle, WrathRibbon};
+use crate::file::{M2File, Particle, Ribbon};
 use crate::wrath::Wrath;
+use crate::wrath::convert::Timeline;
 
 /// `model` as a Wrath-or-later model of `version`, with its extras decoded once by the caller.
 pub(crate) fn to_wrath(model: &Model, extras: Option<&M2Extras>, version: u32) -> Result<Converted<Wrath>> {
@@ -29,7 +32,81 @@ pub(crate) fn to_wrath(model: &Model, extras: Option<&M2Extras>, version: u32) -
         return Ok(Converted { value: wrath, losses });
     }
     classic.vertices = vertices;
-    let (wrath, more) = crate::wrath::convert::from_classic(&classic, version);
+    let (mut wrath, more) = crate::wrath::convert::from_classic(&classic, version);
     losses.extend(more);
+    wrath_emitters(model, &classic, &mut wrath);
     Ok(Converted { value: wrath, losses })
+}
+
+/// Puts back the Wrath records of the model's emitters ([`EmitterRecord`]) in place of the ones
+/// converted from 256–263 (the conversion cannot restore what 256–263 does not hold of a Wrath
+/// emitter), each where the emitter `classic` holds (at the bone and texture indices the file has
+/// now) is its 256–263 form on this file's timeline, or is the record's own 256–263 form while
+/// the record's timelines fit this file's sequences (one or one per sequence: the sequences
+/// written are laid out anew when an alias did not come back, and the emitter is unchanged).
+fn wrath_emitters(model: &Model, classic: &M2File, wrath: &mut Wrath) {
+    let records: Vec<_> = model.emitters.iter().filter_map(|e| EmitterRecord::of(e).ok()).collect();
+    let mut used = vec![false; records.len()];
+    let mut take = |matches: &dyn Fn(&EmitterRecord) -> bool| {
+        let at = records.iter().zip(&used).position(|(r, used)| !used && matches(r))?;
+        *used.get_mut(at)? = true;
+        records.get(at)
+    };
+    let file = &mut wrath.file;
+    let Some(timeline) = Timeline::of(file) else { return };
+    let sequences = file.sequences.len();
+    for (c, w) in classic.particle_emitters.iter().zip(file.particle_emitters.iter_mut()) {
+        let placed = |r: &EmitterRecord| {
+            let mut p = r.wrath_particle.clone()?;
+            let kept = r.particle.as_ref()?;
+            (p.bone, p.texture) = (
+                if kept.bone == c.bone { p.bone } else { c.bone },
+                if kept.texture == c.texture { p.texture } else { c.texture },
+            );
+            Some(p)
+        };
+        let unchanged = |r: &EmitterRecord, p: &WrathParticle| {
+            r.particle.as_ref().is_some_and(|k| Particle { bone: c.bone, texture: c.texture, ..k.clone() } == *c)
+                && fits(p, sequences)
+        };
+        let same = |r: &EmitterRecord, p: &WrathParticle| timeline.particle(p) == *c || unchanged(r, p);
+        if let Some(p) = take(&|r| placed(r).is_some_and(|p| same(r, &p))).and_then(|r| placed(r)) {
+            *w = p;
+        }
+    }
+    for (c, w) in classic.ribbon_emitters.iter().zip(file.ribbon_emitters.iter_mut()) {
+        let placed = |r: &EmitterRecord| {
+            let mut x = r.wrath_ribbon.clone()?;
+            (x.bone, x.textures, x.materials) = (c.bone, c.textures.clone(), c.materials.clone());
+            Some(x)
+        };
+        let unchanged = |r: &EmitterRecord, x: &WrathRibbon| {
+            r.ribbon.as_ref().is_some_and(|k| {
+                Ribbon { bone: c.bone, textures: c.textures.clone(), materials: c.materials.clone(), ..k.clone() } == *c
+            }) && fits(x, sequences)
+        };
+        let same = |r: &EmitterRecord, x: &WrathRibbon| timeline.ribbon(x) == *c || unchanged(r, x);
+        if let Some(x) = take(&|r| placed(r).is_some_and(|x| same(r, &x))).and_then(|r| placed(r)) {
+            *w = x;
+        }
+    }
+}
+
+/// True if every per-sequence track of `record` has no timeline, one (a constant or global
+/// sequence) or one per sequence of a file of `sequences` sequences.
+fn fits(record: &impl serde::Serialize, sequences: usize) -> bool {
+    fn walk(v: &serde_json::Value, sequences: usize) -> bool {
+        match v {
+            serde_json::Value::Object(map) => map.iter().all(|(k, v)| {
+                let timelines = match v.as_array() {
+                    Some(list) if k == "timestamps" && list.iter().all(serde_json::Value::is_array) => list.len(),
+                    _ => 0,
+                };
+                timelines <= 1 || timelines == sequences
+            } && walk(v, sequences)),
+            serde_json::Value::Array(items) => items.iter().all(|v| walk(v, sequences)),
+            _ => true,
+        }
+    }
+    serde_json::to_value(record).is_ok_and(|v| walk(&v, sequences))
 }

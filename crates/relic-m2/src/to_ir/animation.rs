@@ -48,7 +48,7 @@ pub(crate) struct Head<'a> {
 }
 
 impl<'a> Head<'a> {
-    fn of<T: bytemuck::Pod>(t: &'a Track<T>) -> Self {
+    pub(crate) fn of<T: bytemuck::Pod>(t: &'a Track<T>) -> Self {
         Self {
             interpolation: t.interpolation,
             global_sequence: t.global_sequence,
@@ -62,12 +62,12 @@ impl<'a> Head<'a> {
         Self { interpolation, global_sequence, ranges, timestamps }
     }
 
-    fn per_key(&self) -> usize {
+    pub(crate) fn per_key(&self) -> usize {
         values_per_key(self.interpolation)
     }
 
     /// True if every sequence gets all the keys: a global-sequence track or one without ranges.
-    fn shared(&self) -> bool {
+    pub(crate) fn shared(&self) -> bool {
         self.global_sequence >= 0 || self.ranges.is_empty()
     }
 
@@ -84,7 +84,7 @@ impl<'a> Head<'a> {
     }
 
     /// The keys (index range) and clock of sequence `s`, or `None` if the track does not animate it.
-    fn keys_for(&self, s: usize) -> Option<(std::ops::Range<usize>, Clock)> {
+    pub(crate) fn keys_for(&self, s: usize) -> Option<(std::ops::Range<usize>, Clock)> {
         let n = self.timestamps.len();
         if n == 0 {
             return None;

@@ -23,11 +23,14 @@
 //! * Shared keys are copied once per sequence they serve (the model has no shared tracks), so the
 //!   channels and events are counted before they are built and a file whose model would exceed
 //!   `budget::BUILD_PER_FILE_BYTE` × its data + `budget::BUILD_FIXED` is refused.
+//! * Particle and ribbon emitters: one model emitter each, at its place on its bone, with its
+//!   texture, base size and tracks, and its record whole (`emitters`).
 //! * Everything else, and the file itself for exact writing back, goes into [`M2Extras`]
 //!   ([`kept`]), which the verbs attach to the model (`carried::attach`).
 
 mod animation;
 mod budget;
+mod emitters;
 mod material;
 mod mesh;
 mod skeleton;
@@ -55,6 +58,7 @@ pub(crate) fn wrath_form_to_ir(
     classic_losses: Vec<relic_core::Loss>,
 ) -> Result<(relic_core::Converted<Model>, M2Extras), ReadError> {
     let mut model = to_ir(&flat)?;
+    emitters::attach_wrath(&mut model.emitters, &wrath.file);
     model.source = Some(SourceInfo { format: crate::FORMAT, version: wrath.file.version });
     let losses = wrath.notes.iter().map(|n| relic_core::Loss::new("skins", n.clone())).collect();
     wrath.file.vertices = Default::default();
@@ -82,6 +86,7 @@ pub(crate) fn to_ir(file: &M2File) -> Result<Model, ReadError> {
         animations: build_animations(file, &order, &rank),
         global_sequences: file.global_sequences.iter().map(|&g| seconds(i64::from(g))).collect(),
         attachments: attachments_to_ir(file, &rank)?,
+        emitters: emitters::emitters_to_ir(file, &rank),
         ..Model::default()
     })
 }

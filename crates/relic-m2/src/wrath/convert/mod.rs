@@ -30,6 +30,27 @@ fn next_mark(after: u64) -> u64 {
     mark(k)
 }
 
+/// The sequences of a Wrath file laid on one timeline as [`to_classic`] lays them: what turns
+/// its emitters into their 256–263 forms, which a model read from a Wrath file holds.
+pub(crate) struct Timeline(Windows);
+
+impl Timeline {
+    /// The timeline of `f`; `None` when its sequences cannot be laid out.
+    pub(crate) fn of(f: &WrathFile) -> Option<Self> {
+        windows(f).ok().map(Timeline)
+    }
+
+    /// The 256–263 form of a Wrath particle emitter.
+    pub(crate) fn particle(&self, p: &WrathParticle) -> Particle {
+        particles::to_classic(p, &Flatten(&self.0))
+    }
+
+    /// The 256–263 form of a Wrath ribbon emitter.
+    pub(crate) fn ribbon(&self, r: &WrathRibbon) -> Ribbon {
+        r.retime(&Flatten(&self.0))
+    }
+}
+
 /// Lays the sequences on one timeline: each non-alias on the next mark after the last, each alias
 /// on its target's window (reusing its keys where they are equal).
 fn windows(f: &WrathFile) -> Result<Windows, ReadError> {
