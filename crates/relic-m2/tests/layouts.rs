@@ -123,7 +123,12 @@ fn wrath_same_both_ways(what: &str, stem: &str, files: &[(String, Vec<u8>)]) {
         assert!(out == bytes, "{what}: the .m2 differs from byte {:?}", first_difference(&out, &bytes));
         for s in beside {
             let original = &files.iter().find(|(n, _)| *n == format!("{stem}{}", s.suffix)).unwrap().1;
-            assert!(s.bytes == *original, "{what}: {} differs from byte {:?}", s.suffix, first_difference(&s.bytes, original));
+            assert!(
+                s.bytes == *original,
+                "{what}: {} differs from byte {:?}",
+                s.suffix,
+                first_difference(&s.bytes, original)
+            );
         }
     }
 }
