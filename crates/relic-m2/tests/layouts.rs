@@ -1,7 +1,7 @@
 //! Issue 27 class 3: every layout a real file was found in writes back byte for byte, through
 //! `write` and through the common model (a same-format convert with nothing changed). Each file
-//! here is a fixture of the independent builder changed the way the layout's description says
-//! (docs/FORMAT-NOTES.md, "M2 layouts").
+//! here is a fixture changed the way the layout's description says by relic-testkit's
+//! `m2::layouts` (docs/FORMAT-NOTES.md, "M2 layouts").
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
 mod common;
@@ -10,13 +10,10 @@ use common::fixture;
 use relic_core::WriteOptions;
 use relic_core::format::Input;
 use relic_m2::wrath::{self, SiblingBytes};
+use relic_testkit::m2::layouts;
 
 fn u32_at(bytes: &[u8], at: usize) -> usize {
     u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap()) as usize
-}
-
-fn put_u32(bytes: &mut [u8], at: usize, v: usize) {
-    bytes[at..at + 4].copy_from_slice(&(v as u32).to_le_bytes());
 }
 
 fn first_difference(a: &[u8], b: &[u8]) -> Option<usize> {
@@ -67,10 +64,9 @@ fn a_grown_block_lays_the_file_out_anew() {
 #[test]
 fn an_inverted_sequence_box_is_kept() {
     let mut bytes = fixture("v256_linear.m2");
-    let sequences = u32_at(&bytes, 0x20);
-    for (i, v) in [f32::MAX, f32::MAX, f32::MAX, -f32::MAX, -f32::MAX, -f32::MAX].into_iter().enumerate() {
-        bytes[sequences + 0x24 + 4 * i..][..4].copy_from_slice(&v.to_le_bytes());
-    }
+    layouts::inverted_box(&mut bytes, 0);
+    let sequence = u32_at(&bytes, 0x20);
+    assert_eq!(bytes[sequence + 0x24..sequence + 0x28], f32::MAX.to_le_bytes());
     same_both_ways("v256_linear.m2 with an inverted box", &bytes);
 }
 
@@ -79,11 +75,8 @@ fn an_inverted_sequence_box_is_kept() {
 #[test]
 fn a_name_behind_a_nul_is_read_and_kept() {
     let mut bytes = fixture("v256_linear.m2");
-    let (count, at) = (u32_at(&bytes, 0x08), u32_at(&bytes, 0x0C));
-    let stored = bytes[at..at + count].to_vec();
-    let text = String::from_utf8(stored[..count - 1].to_vec()).unwrap();
-    bytes[at] = 0;
-    bytes[at + 1..at + count].copy_from_slice(&stored[..count - 1]);
+    let text = layouts::name_behind_nul(&mut bytes);
+    assert!(!text.is_empty());
     assert_eq!(relic_m2::read(&bytes).unwrap().name_text(), text);
     assert_eq!(relic_m2::read_model(&bytes).unwrap().name, text);
     same_both_ways("v256_linear.m2 with its name behind a NUL", &bytes);
@@ -93,8 +86,7 @@ fn a_name_behind_a_nul_is_read_and_kept() {
 #[test]
 fn no_name_text_is_reported_when_another_name_is_written() {
     let mut bytes = fixture("v256_linear.m2");
-    let (count, at) = (u32_at(&bytes, 0x08), u32_at(&bytes, 0x0C));
-    bytes[at..at + count].fill(0);
+    layouts::no_name_text(&mut bytes);
     let mut model = relic_m2::read_model(&bytes).unwrap();
     assert_eq!(model.name, "");
     model.name = "file stem".into();
@@ -140,10 +132,9 @@ fn a_lookup_sharing_a_longer_ones_bytes_is_kept() {
     let mut files = wrath_fixture("v264_skins");
     let m2 = files.iter_mut().find(|(n, _)| n == "v264_skins.m2").unwrap();
     let bytes = &mut m2.1;
-    let (bone_lookup, texture_lookup) = (u32_at(bytes, 0x78 + 4), u32_at(bytes, 0x80 + 4));
-    assert_eq!(u32_at(bytes, 0x80), 2);
-    assert_eq!(bytes[texture_lookup..texture_lookup + 4], bytes[bone_lookup..bone_lookup + 4]);
-    put_u32(bytes, 0x80 + 4, bone_lookup);
+    // Wrath header: bone lookup (u16) at 0x78, texture lookup (u16) at 0x80 (m2-wrath.md §2.1).
+    assert!(layouts::shared_prefix(bytes, 0x80, 0x78, 2), "the texture lookup is the bone lookup's start");
+    assert_eq!(u32_at(bytes, 0x80 + 4), u32_at(bytes, 0x78 + 4));
     wrath_same_both_ways("v264 with a shared lookup", "v264_skins", &files);
 }
 
@@ -153,17 +144,8 @@ fn a_lookup_sharing_a_longer_ones_bytes_is_kept() {
 fn a_cataclysm_skin_header_on_264_is_kept() {
     let mut files = wrath_fixture("v264_skins");
     for (name, bytes) in files.iter_mut().filter(|(n, _)| n.ends_with(".skin")) {
-        let mut skin = bytes[..0x30].to_vec();
-        skin.extend_from_slice(&[0; 16]);
-        skin.extend_from_slice(&bytes[0x30..]);
-        for pair in [0x04, 0x0C, 0x14, 0x1C, 0x24] {
-            let offset = u32_at(&skin, pair + 4);
-            if offset != 0 {
-                put_u32(&mut skin, pair + 4, offset + 16);
-            }
-        }
-        assert_eq!(u32_at(&skin, 0x04 + 4), 0x40, "{name}");
-        *bytes = skin;
+        *bytes = layouts::cataclysm_skin_header(bytes);
+        assert_eq!(u32_at(bytes, 0x04 + 4), 0x40, "{name}");
     }
     let name = "v264_skins.m2".to_string();
     let m2 = files.iter().find(|(n, _)| *n == name).unwrap().1.clone();
