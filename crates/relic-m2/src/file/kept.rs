@@ -49,6 +49,9 @@ pub(crate) struct Recorded {
     pub(crate) pairs: Vec<[u32; 2]>,
     /// Runs of bytes outside the header and every block that are not zero: `(offset, bytes)`.
     pub(crate) loose: Vec<(u64, Vec<u8>)>,
+    /// Which sequences kept their keys in a `.anim` (Wrath on): a sequence moved in or out has
+    /// its keys elsewhere, and the layout is not kept.
+    pub(crate) external: Vec<bool>,
 }
 
 impl AsRead {
@@ -64,7 +67,8 @@ impl AsRead {
     ) -> Self {
         let mut recorder = Recorder { version, pairs: Vec::new(), spans: vec![(0, header_size)], external };
         visit(&mut recorder);
-        let Recorder { pairs, mut spans, .. } = recorder;
+        let Recorder { pairs, mut spans, external, .. } = recorder;
+        let external = external.to_vec();
         let size = bytes.len() as u64;
         spans.sort_unstable();
         let mut loose = Vec::new();
@@ -75,7 +79,7 @@ impl AsRead {
             }
             covered = covered.max(start.saturating_add(len));
         }
-        AsRead(Some(Arc::new(Recorded { version, size, pairs, loose })))
+        AsRead(Some(Arc::new(Recorded { version, size, pairs, loose, external })))
     }
 
     /// The recorded layout, if the file was read as `version`.

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use relic_core::format::{Input, SiblingFile};
 use relic_core::{ReadError, ReadErrorKind, WriteError};
 
-use crate::file::wrath::{SEQUENCE_NOT_EXTERNAL, Skin, WrathFile, WrathSequence, resolve_alias};
+use crate::file::wrath::{Skin, WrathFile, WrathSequence, resolve_alias};
 
 /// Versions read and written from Wrath on.
 pub const WRATH_VERSIONS: [u32; 2] = [264, 272];
@@ -61,8 +61,7 @@ pub fn anim_name(stem: &str, sequence: &WrathSequence) -> String {
 
 /// True if the keys of sequence `s` live in a `.anim` file (after alias resolution, §3.4).
 pub fn is_external(sequences: &[WrathSequence], s: usize) -> bool {
-    let r = resolve_alias(sequences, s).unwrap_or(s);
-    sequences.get(r).is_some_and(|q| q.flags & SEQUENCE_NOT_EXTERNAL == 0)
+    crate::file::wrath::keys_external(sequences, s)
 }
 
 fn load_error(name: &str, e: std::io::Error) -> ReadError {

@@ -241,3 +241,10 @@ pub fn resolve_alias(sequences: &[WrathSequence], s: usize) -> Option<usize> {
     }
     None
 }
+
+/// True if the keys of sequence `s` live in a `.anim` file (after alias resolution, m2-wrath.md
+/// §3.4).
+pub(crate) fn keys_external(sequences: &[WrathSequence], s: usize) -> bool {
+    let r = resolve_alias(sequences, s).unwrap_or(s);
+    sequences.get(r).is_some_and(|q| q.flags & super::records::SEQUENCE_NOT_EXTERNAL == 0)
+}

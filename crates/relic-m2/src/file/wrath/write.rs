@@ -22,8 +22,8 @@ use std::collections::BTreeMap;
 
 use relic_core::WriteError;
 
-use super::header::{WrathFile, resolve_alias};
-use super::records::{SEQUENCE_NOT_EXTERNAL, WrathSequence};
+use super::header::{WrathFile, keys_external, resolve_alias};
+use super::records::WrathSequence;
 use super::skin::Skin;
 use crate::file::write::{Block, Place, Placed, Timelines, align};
 
@@ -43,7 +43,7 @@ fn place_keys<'f>(place: &mut Place<'f>, sequences: &[WrathSequence]) -> BTreeMa
     let mut own_keys: Vec<u64> = vec![0; groups];
     for s in 0..groups {
         let resolved = resolve_alias(sequences, s).unwrap_or(s);
-        let external = sequences.get(resolved).is_some_and(|q| q.flags & SEQUENCE_NOT_EXTERNAL == 0);
+        let external = keys_external(sequences, s);
         if resolved < s && shares_keys(&place.timelines, s, resolved) {
             for t in &place.timelines {
                 if let Some(table) = place.tables.get_mut(t.table)
@@ -109,7 +109,7 @@ fn place_kept_keys<'f>(place: &mut Place<'f>, sequences: &[WrathSequence]) -> BT
                 continue;
             }
             let resolved = resolve_alias(sequences, s).unwrap_or(s);
-            let external = sequences.get(resolved).is_some_and(|q| q.flags & SEQUENCE_NOT_EXTERNAL == 0);
+            let external = keys_external(sequences, s);
             let (at, end) = (u64::from(at), u64::from(at) + bytes.len() as u64);
             if external {
                 let anim = anims.entry(resolved).or_default();
@@ -145,7 +145,8 @@ pub struct WrathBytes {
 /// still has it, else in Blizzard's.
 pub fn write(file: &WrathFile) -> Result<WrathBytes, WriteError> {
     let new = || Place::new(file.version, file.header_size(), file.header_pairs(), 0);
-    if let Some(recorded) = file.as_read.for_version(file.version) {
+    let external: Vec<bool> = (0..file.sequences.len()).map(|s| keys_external(&file.sequences, s)).collect();
+    if let Some(recorded) = file.as_read.for_version(file.version).filter(|r| r.external == external) {
         let mut place = new().keeping(recorded);
         file.visit(&mut place);
         if !place.abandoned {
