@@ -90,17 +90,19 @@ pub fn read(bytes: &[u8]) -> Result<M2File, ReadError> {
     if let Some(e) = refusal(bytes) {
         return Err(e);
     }
-    let file = relic_core::binary::parse(bytes, |s| {
+    let mut file = relic_core::binary::parse(bytes, |s| {
         use binrw::BinRead;
         M2File::read_options(s, binrw::Endian::Little, ())
     })?;
+    file.as_read = file::AsRead::of(file.version, bytes, file.header_size(), &[], |r| file.visit(r));
     validate::validate(&file)?;
     Ok(file)
 }
 
 /// Writes a file in Blizzard's layout (header order, depth first, every block 16-byte aligned:
-/// see [`file::Layout`]). A file read from that layout comes back byte for byte; any other layout
-/// comes back normalised. An error only if the file would outgrow the format's u32 offsets.
+/// see [`file::Layout`]), or in the layout it was read with while every array still holds the
+/// count it was read with ([`file::AsRead`]): a file read comes back byte for byte, whatever its
+/// layout. An error only if the file would outgrow the format's u32 offsets.
 pub fn write(file: &M2File) -> Result<Vec<u8>, WriteError> {
     file::write(file)
 }

@@ -29,11 +29,13 @@ fn carried_extras_write_every_file_back() {
         smaller += usize::from(beside < whole);
         let out = relic_m2::write_model(&via_text, &WriteOptions::default()).unwrap();
         assert!(out.losses.is_empty(), "{name}: {:?}", out.losses);
+        // The layout a file was read with does not travel as JSON: a foreign one comes back in
+        // Blizzard's layout through the text (and as it was through the typed extras).
         if blizzard_layout(&name) {
             assert!(out.value == bytes, "{name}: not byte-identical through the carried extras");
+            let typed = relic_m2::write_model(&model, &WriteOptions::default()).unwrap();
+            assert!(out.value == typed.value, "{name}: the carried extras write otherwise than the typed ones");
         }
-        let typed = relic_m2::write_model(&model, &WriteOptions::default()).unwrap();
-        assert!(out.value == typed.value, "{name}: the carried extras write otherwise than the typed ones");
         eprintln!("{name}: extras {whole} → {beside} bytes of JSON beside the model");
     }
     // Every file with animated bones leaves tracks out (the fixtures include a still one).
@@ -44,7 +46,8 @@ fn carried_extras_write_every_file_back() {
 /// (which hold the old one) lead the writer to.
 #[test]
 fn an_edited_model_writes_the_same_through_carried_extras() {
-    for (name, bytes) in all_files() {
+    // A foreign layout is kept by the typed extras only (see above).
+    for (name, bytes) in all_files().into_iter().filter(|(n, _)| blizzard_layout(n)) {
         let model = relic_m2::read_model(&bytes).unwrap();
         let (mut via_text, _, _) = carried(&model);
         let mut edited = model.clone();

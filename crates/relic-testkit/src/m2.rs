@@ -214,3 +214,68 @@ fn place(out: &mut Vec<u8>, pair_at: usize, block: &Block, align: usize) {
         place(out, at as usize + off, sub, align);
     }
 }
+
+/// Layouts other writers than Blizzard's exporter leave (issue 27 class 3), made from a file of
+/// the builder (or one written in Blizzard's layout) the way each is described: what relic must
+/// write back byte for byte.
+pub mod layouts {
+    fn u32_at(bytes: &[u8], at: usize) -> usize {
+        bytes.get(at..at + 4).and_then(|b| b.try_into().ok()).map_or(0, |b| u32::from_le_bytes(b) as usize)
+    }
+
+    fn slice(bytes: &[u8], at: usize, len: usize) -> Vec<u8> {
+        bytes.get(at..at + len).unwrap_or_default().to_vec()
+    }
+
+    /// The model name stored behind a NUL: `"Name\0"` becomes `"\0Name"` (the same count).
+    /// Returns the name's text.
+    pub fn name_behind_nul(m2: &mut [u8]) -> String {
+        let (count, at) = (u32_at(m2, 0x08), u32_at(m2, 0x0C));
+        let text = slice(m2, at, count.saturating_sub(1));
+        crate::write_at(m2, at, &[0]);
+        crate::write_at(m2, at + 1, &text);
+        String::from_utf8_lossy(&text).into_owned()
+    }
+
+    /// The model name stored as NULs only.
+    pub fn no_name_text(m2: &mut [u8]) {
+        let (count, at) = (u32_at(m2, 0x08), u32_at(m2, 0x0C));
+        crate::write_at(m2, at, &vec![0; count]);
+    }
+
+    /// Sequence `s` (256–263: 68-byte records, the box at 0x24) with an empty box stored inverted:
+    /// min at `f32::MAX`, max at `-f32::MAX`.
+    pub fn inverted_box(m2: &mut [u8], s: usize) {
+        let at = u32_at(m2, 0x20) + 68 * s + 0x24;
+        let corners = [f32::MAX, f32::MAX, f32::MAX, -f32::MAX, -f32::MAX, -f32::MAX];
+        crate::write_at(m2, at, &super::floats(&corners));
+    }
+
+    /// Points the array whose pair is at `shorter` at the start of the one whose pair is at
+    /// `longer`, as a writer that stores a lookup as a prefix of another does; false (and nothing
+    /// changed) unless the shorter one's entries (`entry` bytes each) are the longer one's first.
+    pub fn shared_prefix(m2: &mut [u8], shorter: usize, longer: usize, entry: usize) -> bool {
+        let (n, a) = (u32_at(m2, shorter), u32_at(m2, shorter + 4));
+        let (m, b) = (u32_at(m2, longer), u32_at(m2, longer + 4));
+        if n >= m || slice(m2, a, n * entry) != slice(m2, b, n * entry) {
+            return false;
+        }
+        crate::write_at(m2, shorter + 4, &(b as u32).to_le_bytes());
+        true
+    }
+
+    /// A `.skin` of 264 (48-byte header) given Cataclysm's header: 56 bytes (the shadow-batch
+    /// pair at 0x30, empty) padded to 0x40, every array 16 bytes further on.
+    pub fn cataclysm_skin_header(skin: &[u8]) -> Vec<u8> {
+        let mut out = slice(skin, 0, 0x30);
+        out.extend_from_slice(&[0; 16]);
+        out.extend_from_slice(skin.get(0x30..).unwrap_or_default());
+        for pair in [0x04, 0x0C, 0x14, 0x1C, 0x24] {
+            let offset = u32_at(&out, pair + 4);
+            if offset != 0 {
+                crate::write_at(&mut out, pair + 4, &(offset as u32 + 16).to_le_bytes());
+            }
+        }
+        out
+    }
+}

@@ -163,6 +163,13 @@ pub(crate) fn present<T: Copy>(field: &'static str) -> impl Fn(&Option<T>) -> Re
     move |value| value.ok_or_else(|| format!("{field} is absent, but this version's layout stores it"))
 }
 
+/// A model's stored name: the text after any leading NULs (some tools store the name behind a
+/// NUL; the game shows the text), as [`text`] reads it.
+pub(crate) fn name(bytes: &[u8]) -> String {
+    let start = bytes.iter().position(|&b| b != 0).unwrap_or(bytes.len());
+    text(bytes.get(start..).unwrap_or_default())
+}
+
 /// Stored text: the bytes before the first NUL (all of them without one), Windows-1252.
 pub(crate) fn text(bytes: &[u8]) -> String {
     let text = match bytes.iter().position(|&b| b == 0) {

@@ -179,6 +179,13 @@ pub struct M2File {
     #[br(parse_with = blend_overrides, args(version, flags))]
     #[bw(if(has_blend_overrides(*version, *flags)), write_with = write_blend_overrides, args(layout))]
     pub blend_overrides: Option<M2Array<u16>>,
+    /// Where the file's blocks were when it was read: the writer places them there again while
+    /// the file still has that layout (file::kept; not stored in the file, not compared, not
+    /// carried as JSON).
+    #[br(default)]
+    #[bw(ignore)]
+    #[serde(skip)]
+    pub as_read: crate::file::AsRead,
 }
 
 /// `parse_with` reader of the texture flipbooks' pair: a count of 0 (the offset of that empty
@@ -245,9 +252,9 @@ impl M2File {
         31 + usize::from(self.has_blend_overrides())
     }
 
-    /// The model name: the text before the first NUL, Windows-1252.
+    /// The model name: the text after any leading NULs, up to the next NUL, Windows-1252.
     pub fn name_text(&self) -> String {
-        super::array::text(&self.name)
+        super::array::name(&self.name)
     }
 
     /// Visits every block the header points to, in header order (the texture flipbooks' pair,

@@ -25,7 +25,8 @@
 
 //!
 //! `record` walks the blocks each record points to (derived from its fields: `record!`);
-//! `layout` and `write` place and write them.
+//! `layout` and `write` place and write them; `kept` records the layout a file was read with,
+//! which the writer keeps while the file still has it.
 
 pub(crate) mod array;
 mod attachment;
@@ -33,6 +34,7 @@ mod bone;
 pub(crate) mod ctx;
 mod effects;
 mod header;
+pub(crate) mod kept;
 pub(crate) mod kind;
 pub(crate) mod layout;
 pub(crate) mod material;
@@ -52,6 +54,7 @@ pub use bone::*;
 pub use ctx::Ctx;
 pub use effects::{Particle, ParticleBlend, Ribbon};
 pub use header::{FLAG_BLEND_OVERRIDES, HEADER_SIZE, M2File};
+pub use kept::AsRead;
 pub use kind::{Part, PerSequence, Ranged, TrackKind, Value};
 pub use layout::Layout;
 pub use material::{Color, RenderFlag, Texture, TextureTransform, TextureWeight};

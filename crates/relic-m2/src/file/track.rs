@@ -90,8 +90,14 @@ impl<T: Pod> Track<T> {
 /// Three blocks: ranges, timestamps, values.
 impl<T: Pod> Walk for Track<T> {
     fn walk<'f, V: Visitor<'f>>(&'f self, name: &'static str, v: &mut V) {
-        // Most tracks of a real file have no key at all: one call instead of three.
-        if self.ranges.is_empty() && self.timestamps.is_empty() && self.values.is_empty() {
+        // Most tracks of a real file have no key at all: one call instead of three (unless an
+        // empty array was read with an offset, which the layout kept writes back).
+        let (ranges, times, values) = (&self.ranges, &self.timestamps, &self.values);
+        if ranges.is_empty()
+            && times.is_empty()
+            && values.is_empty()
+            && ranges.offset | times.offset | values.offset == 0
+        {
             return v.empty(3);
         }
         v.pod(Field::part(name, "ranges"), &self.ranges);

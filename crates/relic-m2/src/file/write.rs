@@ -13,6 +13,11 @@
 //! one copy. Nothing is patched afterwards and nothing seeks. (xc3_write writes placeholder
 //! offsets and patches them once the data is placed; here the positions are known before the
 //! first byte is written.)
+//!
+//! A file read with another layout is written with it while nothing moved (`kept`): the layout
+//! pass then takes each block's position from the one it was read at, and the writer copies each
+//! block there, refusing one that would change bytes another block shares; if it must, the file
+//! is laid out in Blizzard's layout after all.
 
 use std::io::{self, Seek, SeekFrom, Write};
 
@@ -22,6 +27,7 @@ use relic_core::WriteError;
 
 use super::array::M2Array;
 use super::header::M2File;
+use super::kept::{Recorded, Written};
 use super::layout::Layout;
 use super::record::{Field, Record, Visitor, pairs};
 
@@ -32,9 +38,18 @@ pub(crate) fn align(at: u64) -> u64 {
     (at + (ALIGN - 1)) & !(ALIGN - 1)
 }
 
-/// Writes `file` in Blizzard's layout.
+/// Writes `file` in the layout it was read with while it still holds it (`kept`), else in
+/// Blizzard's.
 pub(crate) fn write(file: &M2File) -> Result<Vec<u8>, WriteError> {
-    let mut place = Place::new(file.version, file.header_size(), file.header_pairs(), pairs_hint(file));
+    let new = || Place::new(file.version, file.header_size(), file.header_pairs(), pairs_hint(file));
+    if let Some(recorded) = file.as_read.for_version(file.version) {
+        let mut place = new().keeping(recorded);
+        file.visit(&mut place);
+        if let Some(bytes) = place.emit_kept(file)? {
+            return Ok(bytes);
+        }
+    }
+    let mut place = new();
     file.visit(&mut place);
     place.emit(file)
 }
@@ -109,6 +124,13 @@ pub(crate) struct Place<'f> {
     pub(crate) timelines: Vec<Timelines<'f>>,
     /// Key counts of the last timestamps met: the stored counts of the values that follow.
     last_counts: Vec<u32>,
+    /// The layout the file was read with, while every pair met so far holds the count it was
+    /// read with (`None` in Blizzard's layout, and once one does not).
+    pub(crate) kept: Option<&'f Recorded>,
+    /// True once a pair differs from the recorded layout: the file must be laid out anew.
+    pub(crate) abandoned: bool,
+    /// The pairs met so far, in walk order (the index into the recorded pairs).
+    walked: usize,
     /// The pair the next visited block fills.
     cursor: usize,
     /// The end of the last block placed.
@@ -120,6 +142,8 @@ pub(crate) struct Place<'f> {
 pub(crate) struct Timelines<'f> {
     pub(crate) table: usize,
     pub(crate) inner: Vec<(u32, &'f [u8])>,
+    /// Where each timeline was read (the layout kept), else empty.
+    pub(crate) kept: Vec<u32>,
 }
 
 impl<'f> Place<'f> {
@@ -135,31 +159,65 @@ impl<'f> Place<'f> {
             tables: Vec::new(),
             timelines: Vec::new(),
             last_counts: Vec::new(),
+            kept: None,
+            abandoned: false,
+            walked: 0,
             cursor: 0,
             end: header_size,
             error: None,
         }
     }
 
+    /// The layout pass of a file read with `recorded`'s layout, placing each block where it was.
+    pub(crate) fn keeping(mut self, recorded: &'f Recorded) -> Self {
+        self.kept = Some(recorded);
+        self
+    }
+
+    /// Where the next pair's block was read, if the file still has the layout it was read with
+    /// and the pair holds the `count` it was read with; else the layout is given up.
+    #[inline]
+    pub(crate) fn kept_at(&mut self, count: usize) -> Option<u32> {
+        let recorded = self.kept?;
+        let i = self.walked;
+        self.walked += 1;
+        match recorded.pairs.get(i) {
+            Some(&[c, at]) if c as usize == count && (count == 0 || at != 0) => Some(at),
+            _ => {
+                self.kept = None;
+                self.abandoned = true;
+                None
+            }
+        }
+    }
+
     /// Places a block of `count` entries, `bytes` long, for the next pair; false if it is empty
-    /// (its pair stays `(0, 0)`).
+    /// (its pair stays `(0, 0)`, or keeps the offset it was read with).
     #[inline(always)]
     fn place(&mut self, field: Field, count: usize, bytes: usize, block: Block<'f>) -> bool {
         let slot = self.cursor;
         self.cursor += 1;
+        let kept = self.kept_at(count);
         if count == 0 {
+            if let (Some(at), Some(pair)) = (kept, self.layout.pairs.get_mut(slot)) {
+                *pair = at;
+            }
             return false;
         }
         if count > u32::MAX as usize && self.error.is_none() {
             self.error = Some(WriteError::DoesNotFit { field: field.to_string(), value: count as u64, ty: "u32" });
         }
-        let at = align(self.end);
+        let at = match kept {
+            Some(at) => u64::from(at),
+            None => align(self.end),
+        };
         // Truncates only in a file larger than 4 GiB, which `emit` refuses.
         if let Some(pair) = self.layout.pairs.get_mut(slot) {
             *pair = at as u32;
         }
         self.blocks.push(Placed { at, block });
-        self.end = at.saturating_add(bytes as u64);
+        let end = at.saturating_add(bytes as u64);
+        self.end = if kept.is_some() { self.end.max(end) } else { end };
         true
     }
 
@@ -185,32 +243,111 @@ impl<'f> Place<'f> {
         // Blocks are placed in increasing order (`pad_to` refuses one that is not).
         for placed in &self.blocks {
             out.pad_to(placed.at).map_err(failed)?;
-            match placed.block {
-                Block::Bytes(bytes) => out.0.extend_from_slice(bytes),
-                Block::Records(records) => records.write(&mut out, &self.layout).map_err(failed)?,
-                Block::Table(i) => {
-                    let Some(table) = self.tables.get(i) else {
-                        let message = format!("timeline table {i} was placed but not laid out");
-                        return Err(failed(binrw::Error::AssertFail { pos: out.position(), message }));
-                    };
-                    out.0.extend_from_slice(bytemuck::cast_slice(table));
-                }
-            }
+            self.write_block(&placed.block, &mut out).map_err(failed)?;
         }
         out.pad_to(size).map_err(failed)?;
+        self.all_pairs_met()?;
+        Ok(out.0)
+    }
+
+    /// Writes `header` and the blocks where the file was read with them (see [`Self::keeping`]);
+    /// `None` if the file no longer has that layout: a pair's count changed, a block reaches past
+    /// the file's size, or two blocks that shared bytes no longer agree on them.
+    pub(crate) fn emit_kept<H>(mut self, header: &H) -> Result<Option<Vec<u8>>, WriteError>
+    where
+        H: for<'a> BinWrite<Args<'a> = (&'a Layout,)>,
+    {
+        let Some(recorded) = self.kept.filter(|r| !self.abandoned && self.end <= r.size) else { return Ok(None) };
+        if let Some(e) = self.error.take() {
+            return Err(e);
+        }
+        let failed = |e: binrw::Error| WriteError::from_binrw(&e);
+        self.layout.size = u32::try_from(recorded.size).map_err(|_| WriteError::DoesNotFit {
+            field: "M2 file size".into(),
+            value: recorded.size,
+            ty: "u32",
+        })?;
+        let mut out = Sink(Vec::with_capacity(recorded.size as usize));
+        header.write_options(&mut out, Endian::Little, (&self.layout,)).map_err(failed)?;
+        let mut bytes = out.0;
+        let mut written = Written::default();
+        written.mark_appended(0, bytes.len() as u64);
+        let mut scratch = Sink(Vec::new());
+        for placed in &self.blocks {
+            // A block after everything written is appended; any other is checked against what
+            // is there (a lookup stored as the start of a longer one shares its bytes).
+            if placed.at >= bytes.len() as u64 {
+                let at = placed.at;
+                let mut tail = Sink(bytes);
+                tail.pad_to(at).map_err(failed)?;
+                self.write_block(&placed.block, &mut tail).map_err(failed)?;
+                bytes = tail.0;
+                written.mark_appended(at, bytes.len() as u64);
+                continue;
+            }
+            scratch.0.clear();
+            self.write_block(&placed.block, &mut scratch).map_err(failed)?;
+            if !written.put(&mut bytes, placed.at, &scratch.0) {
+                return Ok(None);
+            }
+        }
+        if bytes.len() as u64 > recorded.size {
+            return Ok(None);
+        }
+        bytes.resize(recorded.size as usize, 0);
+        for (at, run) in &recorded.loose {
+            let end = at + run.len() as u64;
+            if written.free(*at, end)
+                && let Some(dst) = bytes.get_mut(*at as usize..end as usize)
+            {
+                dst.copy_from_slice(run);
+            }
+        }
+        self.all_pairs_met()?;
+        Ok(Some(bytes))
+    }
+
+    /// Writes one placed block at the end of `out`.
+    fn write_block(&self, block: &Block<'_>, out: &mut Sink) -> BinResult<()> {
+        match *block {
+            Block::Bytes(bytes) => out.0.extend_from_slice(bytes),
+            Block::Records(records) => records.write(out, &self.layout)?,
+            Block::Table(i) => {
+                let Some(table) = self.tables.get(i) else {
+                    let message = format!("timeline table {i} was placed but not laid out");
+                    return Err(binrw::Error::AssertFail { pos: out.position(), message });
+                };
+                out.0.extend_from_slice(bytemuck::cast_slice(table));
+            }
+        }
+        Ok(())
+    }
+
+    /// An error unless the writer met every pair the layout pass laid out.
+    fn all_pairs_met(&self) -> Result<(), WriteError> {
         if self.layout.next.get() != self.layout.pairs.len() {
             let message =
                 format!("the writer met {} of the {} pairs laid out", self.layout.next.get(), self.layout.pairs.len());
             return Err(WriteError::Io { path: "M2".into(), message });
         }
-        Ok(out.0)
+        Ok(())
     }
 }
 
 impl<'f> Visitor<'f> for Place<'f> {
     #[inline]
     fn empty(&mut self, pairs: usize) {
-        self.cursor += pairs;
+        if self.kept.is_none() {
+            self.cursor += pairs;
+            return;
+        }
+        for _ in 0..pairs {
+            let slot = self.cursor;
+            self.cursor += 1;
+            if let (Some(at), Some(pair)) = (self.kept_at(0), self.layout.pairs.get_mut(slot)) {
+                *pair = at;
+            }
+        }
     }
 
     #[inline]
@@ -245,6 +382,10 @@ impl<'f> Visitor<'f> for Place<'f> {
         if !self.place(field, outer.len(), outer.len() * 8, Block::Table(table)) {
             return;
         }
+        let kept = match self.kept {
+            Some(_) => outer.iter().map(|t| self.kept_at(t.len()).unwrap_or(0)).collect(),
+            None => Vec::new(),
+        };
         self.tables.push(vec![[0, 0]; outer.len()]);
         // A values timeline states its key count: the count of the timestamps before it.
         let inner = outer
@@ -255,7 +396,7 @@ impl<'f> Visitor<'f> for Place<'f> {
         if !values {
             self.last_counts = counts;
         }
-        self.timelines.push(Timelines { table, inner });
+        self.timelines.push(Timelines { table, inner, kept });
     }
 }
 

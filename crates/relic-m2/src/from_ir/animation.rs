@@ -43,7 +43,11 @@ impl Builder<'_> {
             }
             s.flags = if a.looping { s.flags & !1 } else { s.flags | 1 };
             s.blend_time = to_u32(ms(a.blend_in));
-            if let Some(b) = a.bounds {
+            // The stored box while it is the model's (an empty box stored inverted, min above
+            // max, comes back as it was).
+            if let Some(b) = a.bounds
+                && to_ir::bounds_to_ir(&s.bounds) != b
+            {
                 s.bounds = bounds_from_ir(&b);
             }
             seqs.push(s);

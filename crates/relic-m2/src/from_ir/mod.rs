@@ -79,7 +79,10 @@ pub(crate) fn from_ir(model: &Model, extras: Option<&M2Extras>, options: &WriteO
     w.original_views = original_views(model);
     w.retargeted = retargeted;
     w.build()?;
-    let file = w.file;
+    let mut file = w.file;
+    // Where the blocks were read: the writer keeps that layout while every array still holds the
+    // count it was read with (`file::kept`), so an unchanged model gets its file back.
+    file.as_read = base.map(|b| b.as_read.clone()).unwrap_or_default();
     Ok(Converted { value: file, losses })
 }
 
@@ -177,6 +180,13 @@ impl Builder<'_> {
         self.file.name = match self.base {
             // The stored bytes, whatever follows their NUL, while they still read as the name.
             Some(b) if b.name_text() == m.name => b.name.clone(),
+            Some(b) if b.name_text().is_empty() && !m.name.is_empty() => {
+                // Nothing the game shows: the name the model was given instead (a reader names an
+                // unnamed model after its file) is written, and said.
+                let what = format!("the file stores no name text: written as {:?}", m.name);
+                self.loss("name", what);
+                M2Array::new(self.text_bytes(&m.name, "name"))
+            }
             _ => M2Array::new(self.text_bytes(&m.name, "name")),
         };
         self.file.global_sequences = m.global_sequences.iter().map(|&s| to_u32(ms(s))).collect::<Vec<_>>().into();

@@ -39,7 +39,9 @@ use relic_core::model::*;
 use relic_core::{Model, ReadError};
 
 use animation::build_animations;
-pub(crate) use animation::{animation_names, events_match, seconds, spans, track_is_silent, track_matches};
+pub(crate) use animation::{
+    animation_names, bounds_to_ir, events_match, seconds, spans, track_is_silent, track_matches,
+};
 use budget::Budget;
 use material::build_materials;
 pub(crate) use material::materials_to_ir;

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use relic_core::format::{Input, SiblingFile};
 use relic_core::{ReadError, ReadErrorKind, WriteError};
 
-use crate::file::wrath::{SEQUENCE_NOT_EXTERNAL, Skin, WrathFile, WrathSequence, resolve_alias};
+use crate::file::wrath::{Skin, WrathFile, WrathSequence, resolve_alias};
 
 /// Versions read and written from Wrath on.
 pub const WRATH_VERSIONS: [u32; 2] = [264, 272];
@@ -61,8 +61,7 @@ pub fn anim_name(stem: &str, sequence: &WrathSequence) -> String {
 
 /// True if the keys of sequence `s` live in a `.anim` file (after alias resolution, §3.4).
 pub fn is_external(sequences: &[WrathSequence], s: usize) -> bool {
-    let r = resolve_alias(sequences, s).unwrap_or(s);
-    sequences.get(r).is_some_and(|q| q.flags & SEQUENCE_NOT_EXTERNAL == 0)
+    crate::file::wrath::keys_external(sequences, s)
 }
 
 fn load_error(name: &str, e: std::io::Error) -> ReadError {
@@ -165,19 +164,24 @@ fn load_skins(input: &Input<'_>, file: &WrathFile, notes: &mut Vec<String>) -> R
 
 /// Parses one `.skin` file of a model of `version` (no cross-checks against the model).
 pub fn read_skin(bytes: &[u8], version: u32) -> Result<Skin, ReadError> {
-    relic_core::binary::parse(bytes, |s| {
+    let mut skin = relic_core::binary::parse(bytes, |s| {
         use binrw::BinRead;
         Skin::read_options(s, binrw::Endian::Little, (version,))
-    })
+    })?;
+    skin.as_read = crate::file::AsRead::of(version, bytes, skin.header_size(), &[], |r| skin.visit(r));
+    Ok(skin)
 }
 
 /// Parses a Wrath-or-later `.m2` with the `.anim` bytes of its external sequences given by
 /// sequence index (no `.skin`, no cross-checks).
 pub fn read_file(bytes: &[u8], anims: &[Option<Arc<Vec<u8>>>]) -> Result<WrathFile, ReadError> {
-    relic_core::binary::parse(bytes, |s| {
+    let mut file = relic_core::binary::parse(bytes, |s| {
         use binrw::BinRead;
         WrathFile::read_options(s, binrw::Endian::Little, (anims,))
-    })
+    })?;
+    let external: Vec<bool> = (0..file.sequences.len()).map(|s| is_external(&file.sequences, s)).collect();
+    file.as_read = crate::file::AsRead::of(file.version, bytes, file.header_size(), &external, |r| file.visit(r));
+    Ok(file)
 }
 
 /// Reads a Wrath-or-later model with its `.skin` and `.anim` files (found through

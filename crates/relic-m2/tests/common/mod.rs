@@ -82,7 +82,7 @@ pub(crate) fn all_files() -> Vec<(String, Vec<u8>)> {
     files
 }
 
-/// False for the fixture written in a foreign layout (its rewrite is normalised).
+/// False for the fixture written in a foreign layout (kept by the writer, but not through JSON).
 pub(crate) fn blizzard_layout(name: &str) -> bool {
     !name.contains("reordered")
 }

@@ -167,6 +167,13 @@ pub struct WrathFile {
     #[br(if(flags & FLAG_COMBINER_COMBOS != 0), parse_with = some_pod_array)]
     #[bw(if(flags & FLAG_COMBINER_COMBOS != 0), write_with = write_combos, args(layout))]
     pub combiner_combos: Option<M2Array<u16>>,
+    /// Where the file's blocks were when it was read: the writer places them there again while
+    /// the file still has that layout (file::kept; not stored in the file, not compared, not
+    /// carried as JSON).
+    #[br(default)]
+    #[bw(ignore)]
+    #[serde(skip)]
+    pub as_read: crate::file::AsRead,
 }
 
 fn write_combos<W: std::io::Write + std::io::Seek>(
@@ -193,9 +200,9 @@ impl WrathFile {
         29 + usize::from(self.flags & FLAG_COMBINER_COMBOS != 0)
     }
 
-    /// The model name: the text before the first NUL.
+    /// The model name: the text after any leading NULs, up to the next NUL.
     pub fn name_text(&self) -> String {
-        crate::file::array::text(&self.name)
+        crate::file::array::name(&self.name)
     }
 
     /// Visits every block the header points to, in header order.
@@ -233,4 +240,11 @@ pub fn resolve_alias(sequences: &[WrathSequence], s: usize) -> Option<usize> {
         at = usize::from(seq.alias_next);
     }
     None
+}
+
+/// True if the keys of sequence `s` live in a `.anim` file (after alias resolution, m2-wrath.md
+/// §3.4).
+pub(crate) fn keys_external(sequences: &[WrathSequence], s: usize) -> bool {
+    let r = resolve_alias(sequences, s).unwrap_or(s);
+    sequences.get(r).is_some_and(|q| q.flags & super::records::SEQUENCE_NOT_EXTERNAL == 0)
 }

@@ -24,6 +24,7 @@ mod skin;
 pub(super) mod track;
 mod write;
 
+pub(crate) use header::keys_external;
 pub use header::{FLAG_COMBINER_COMBOS, WRATH_HEADER_SIZE, WrathFile, resolve_alias};
 pub use particle::{FakeTrack, WrathParticle};
 pub use records::*;

@@ -71,10 +71,37 @@ pub struct Skin {
     /// Largest palette a submesh may use (64, 53, 21 in Blizzard's files; 0 in one 272 file, so
     /// not a limit).
     pub bone_count_max: u32,
-    /// 272 on: shadow batches.
-    #[br(if(version >= 272), parse_with = some_pod_array)]
+    /// The header is Cataclysm's (56 bytes, padded to 0x40) in a model of an earlier version:
+    /// no array starts before 0x40 (not stored).
+    #[br(temp, calc = version < 272 && cataclysm_header(&[
+        (indices.len(), indices.offset),
+        (triangles.len(), triangles.offset),
+        (properties.len(), properties.offset),
+        (submeshes.len(), submeshes.offset),
+        (texture_units.len(), texture_units.offset),
+    ]))]
+    #[bw(ignore)]
+    cataclysm: bool,
+    /// 272 on, and in a `.skin` with Cataclysm's header whatever the model's version: shadow
+    /// batches.
+    #[br(if(version >= 272 || cataclysm), parse_with = some_pod_array)]
     #[bw(args(layout))]
     pub shadow_batches: Option<M2Array<ShadowBatch>>,
+    /// Where the file's blocks were when it was read: the writer places them there again while
+    /// the file still has that layout (file::kept; not stored in the file, not compared, not
+    /// carried as JSON).
+    #[br(default)]
+    #[bw(ignore)]
+    #[serde(skip)]
+    pub as_read: crate::file::AsRead,
+}
+
+/// True if every non-empty array of a `.skin` (`(count, offset)`) starts at 0x40 or later: the
+/// header is Cataclysm's, whose shadow-batch pair at 0x30 a 264 model's `.skin` may have too (a
+/// 48-byte header's first array starts at 0x30).
+fn cataclysm_header(arrays: &[(usize, u32)]) -> bool {
+    let mut starts = arrays.iter().filter(|(count, _)| *count > 0).map(|&(_, offset)| offset).peekable();
+    starts.peek().is_some() && starts.all(|offset| offset >= 0x40)
 }
 
 impl Skin {
@@ -110,6 +137,7 @@ impl Skin {
             texture_units: view.texture_units.clone(),
             bone_count_max: view.bone_count_max,
             shadow_batches: (version >= 272).then(M2Array::default),
+            as_read: Default::default(),
         }
     }
 }

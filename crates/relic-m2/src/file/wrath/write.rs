@@ -7,17 +7,23 @@
 //! 2. Then the keys, grouped by sequence: for sequence 0 every track's timeline 0 (timestamps,
 //!    then values) in the order the tracks were met, then sequence 1, … A timeline of a global
 //!    sequence or a constant (one timeline) goes with sequence 0.
-//! 3. An alias whose keys equal its target's points at the target's keys, and Blizzard leaves a
-//!    zero block as large as the target's group behind it (GnomePounder: 16 911 bytes).
+//! 3. An alias whose keys equal its target's (in every track with a timeline per sequence) points
+//!    at the target's keys, and Blizzard leaves a zero block as large as the target's own keys
+//!    behind it: its per-sequence timelines, each from its 16-byte boundary, without the
+//!    timelines of global sequences or constants that go with sequence 0 (GnomePounder: 16 911
+//!    bytes after its sequence 7; creature.m2: 28 352 after its sequence 0).
 //! 4. An external sequence's keys (flags without 0x130, §3.4) go into its `.anim` file, laid out
 //!    the same way from byte 0 (no public file to check against: \[inferred\]).
+//!
+//! A file read with another layout keeps it while it still holds it (`file::kept`): every key
+//! block goes back where it was read, in the `.m2` or its `.anim`.
 
 use std::collections::BTreeMap;
 
 use relic_core::WriteError;
 
-use super::header::{WrathFile, resolve_alias};
-use super::records::{SEQUENCE_NOT_EXTERNAL, WrathSequence};
+use super::header::{WrathFile, keys_external, resolve_alias};
+use super::records::WrathSequence;
 use super::skin::Skin;
 use crate::file::write::{Block, Place, Placed, Timelines, align};
 
@@ -32,10 +38,12 @@ struct AnimOut<'f> {
 fn place_keys<'f>(place: &mut Place<'f>, sequences: &[WrathSequence]) -> BTreeMap<usize, AnimOut<'f>> {
     let groups = place.timelines.iter().fold(0, |n, t| n.max(t.inner.len()));
     let mut anims: BTreeMap<usize, AnimOut<'f>> = BTreeMap::new();
-    let mut spans: Vec<Option<(u64, u64)>> = vec![None; groups];
+    // Bytes of each sequence's own keys: its per-sequence timelines, each from its 16-byte
+    // boundary (a track's one timeline of a global sequence or a constant is no sequence's own).
+    let mut own_keys: Vec<u64> = vec![0; groups];
     for s in 0..groups {
         let resolved = resolve_alias(sequences, s).unwrap_or(s);
-        let external = sequences.get(resolved).is_some_and(|q| q.flags & SEQUENCE_NOT_EXTERNAL == 0);
+        let external = keys_external(sequences, s);
         if resolved < s && shares_keys(&place.timelines, s, resolved) {
             for t in &place.timelines {
                 if let Some(table) = place.tables.get_mut(t.table)
@@ -45,13 +53,14 @@ fn place_keys<'f>(place: &mut Place<'f>, sequences: &[WrathSequence]) -> BTreeMa
                     *slot = pair;
                 }
             }
-            // Blizzard reserves (zeroed) the room the alias's own copy would have taken.
-            if !external && let Some(Some((start, end))) = spans.get(resolved) {
-                place.end = align(place.end) + (align(*end) - start);
+            // Blizzard reserves (zeroed) the room the alias's own copy of its target's
+            // per-sequence keys would have taken.
+            if !external && let Some(&own) = own_keys.get(resolved) {
+                place.end = align(place.end) + own;
             }
             continue;
         }
-        let (mut first, mut end) = (None, place.end);
+        let mut end = place.end;
         let anim = external.then(|| anims.entry(resolved).or_default());
         let mut anim = anim;
         for t in &place.timelines {
@@ -68,9 +77,13 @@ fn place_keys<'f>(place: &mut Place<'f>, sequences: &[WrathSequence]) -> BTreeMa
                 }
                 None => {
                     let at = align(end);
-                    first.get_or_insert(at);
                     place.blocks.push(Placed { at, block: Block::Bytes(bytes) });
                     end = at + bytes.len() as u64;
+                    if t.inner.len() > 1
+                        && let Some(own) = own_keys.get_mut(s)
+                    {
+                        *own += align(bytes.len() as u64);
+                    }
                     at
                 }
             };
@@ -79,16 +92,43 @@ fn place_keys<'f>(place: &mut Place<'f>, sequences: &[WrathSequence]) -> BTreeMa
             }
         }
         place.end = end;
-        if let (Some(first), Some(span)) = (first, spans.get_mut(s)) {
-            *span = Some((first, end));
+    }
+    anims
+}
+
+/// The layout kept (`file::kept`): places every timeline's keys where they were read; returns
+/// the `.anim` files by sequence.
+fn place_kept_keys<'f>(place: &mut Place<'f>, sequences: &[WrathSequence]) -> BTreeMap<usize, AnimOut<'f>> {
+    let mut anims: BTreeMap<usize, AnimOut<'f>> = BTreeMap::new();
+    for t in &place.timelines {
+        for (s, (&(count, bytes), &at)) in t.inner.iter().zip(&t.kept).enumerate() {
+            if let Some(slot) = place.tables.get_mut(t.table).and_then(|tb| tb.get_mut(s)) {
+                *slot = [count, at];
+            }
+            if count == 0 {
+                continue;
+            }
+            let resolved = resolve_alias(sequences, s).unwrap_or(s);
+            let external = keys_external(sequences, s);
+            let (at, end) = (u64::from(at), u64::from(at) + bytes.len() as u64);
+            if external {
+                let anim = anims.entry(resolved).or_default();
+                anim.blocks.push((at, bytes));
+                anim.end = anim.end.max(end);
+            } else {
+                place.blocks.push(Placed { at, block: Block::Bytes(bytes) });
+                place.end = place.end.max(end);
+            }
         }
     }
     anims
 }
 
-/// True if sequence `s` holds, in every track, the same keys as sequence `target`.
+/// True if sequence `s` holds, in every track with a timeline for it, the same keys as sequence
+/// `target` (a track with one timeline for all sequences has none of its own: the real
+/// creature.m2's texture weight, attachments and cameras beside its alias).
 fn shares_keys(timelines: &[Timelines<'_>], s: usize, target: usize) -> bool {
-    timelines.iter().all(|t| t.inner.get(s) == t.inner.get(target))
+    timelines.iter().filter(|t| t.inner.len() > s).all(|t| t.inner.get(s) == t.inner.get(target))
 }
 
 /// What [`write()`] gives: the `.m2` and, by sequence index, the `.anim` files of the external
@@ -101,13 +141,31 @@ pub struct WrathBytes {
     pub anims: Vec<(usize, Vec<u8>)>,
 }
 
-/// Writes a Wrath-or-later file in Blizzard's layout, with its `.anim` files.
+/// Writes a Wrath-or-later file, with its `.anim` files: in the layout it was read with while it
+/// still has it, else in Blizzard's.
 pub fn write(file: &WrathFile) -> Result<WrathBytes, WriteError> {
-    let mut place = Place::new(file.version, file.header_size(), file.header_pairs(), 0);
+    let new = || Place::new(file.version, file.header_size(), file.header_pairs(), 0);
+    let external: Vec<bool> = (0..file.sequences.len()).map(|s| keys_external(&file.sequences, s)).collect();
+    if let Some(recorded) = file.as_read.for_version(file.version).filter(|r| r.external == external) {
+        let mut place = new().keeping(recorded);
+        file.visit(&mut place);
+        if !place.abandoned {
+            let anims = place_kept_keys(&mut place, &file.sequences);
+            if let Some(model) = place.emit_kept(file)? {
+                return Ok(WrathBytes { model, anims: anim_files(anims) });
+            }
+        }
+    }
+    let mut place = new();
     file.visit(&mut place);
     let anims = place_keys(&mut place, &file.sequences);
     let model = place.emit(file)?;
-    let anims = anims
+    Ok(WrathBytes { model, anims: anim_files(anims) })
+}
+
+/// The `.anim` files laid out, as bytes (each padded to 16).
+fn anim_files(anims: BTreeMap<usize, AnimOut<'_>>) -> Vec<(usize, Vec<u8>)> {
+    anims
         .into_iter()
         .map(|(s, a)| {
             let mut bytes = vec![0u8; align(a.end) as usize];
@@ -118,15 +176,23 @@ pub fn write(file: &WrathFile) -> Result<WrathBytes, WriteError> {
             }
             (s, bytes)
         })
-        .collect();
-    Ok(WrathBytes { model, anims })
+        .collect()
 }
 
-/// Writes a `.skin` file in Blizzard's layout (header, then its arrays in header order, each
-/// 16-byte aligned; the file padded to 16).
+/// Writes a `.skin` file in the layout it was read with while it still has it, else in
+/// Blizzard's (header, then its arrays in header order, each 16-byte aligned; the file padded to
+/// 16).
 pub fn write_skin(skin: &Skin) -> Result<Vec<u8>, WriteError> {
     let pairs = if skin.shadow_batches.is_some() { 6 } else { 5 };
-    let mut place = Place::new(264, skin.header_size(), pairs, pairs);
+    let new = || Place::new(264, skin.header_size(), pairs, pairs);
+    if let Some(recorded) = skin.as_read.recorded() {
+        let mut place = new().keeping(recorded);
+        skin.visit(&mut place);
+        if let Some(bytes) = place.emit_kept(skin)? {
+            return Ok(bytes);
+        }
+    }
+    let mut place = new();
     skin.visit(&mut place);
     place.emit(skin)
 }

@@ -170,6 +170,8 @@ macro_rules! other_header {
     ($to:ident from $from:expr, $r:expr; $($field:ident $(: $value:expr)?),* $(,)?) => {{
         let (from, r) = (&$from, $r);
         $to {
+            // Another layout: nothing of where the blocks were read applies.
+            as_read: Default::default(),
             name: from.name.clone(),
             flags: from.flags,
             global_sequences: from.global_sequences.clone(),
