@@ -166,7 +166,11 @@ pub fn info_input(input: &relic_core::format::Input<'_>) -> Result<Info, ReadErr
     if !wrath {
         return info(input.bytes);
     }
-    let w = wrath::read(input)?;
+    // An incomplete model (`.anim` or `.skin` files missing) is described as far as it is there.
+    let w = match wrath::read(input) {
+        Err(e) if matches!(e.kind, ReadErrorKind::Incomplete { .. }) => wrath::read_partial(input)?,
+        read => read?,
+    };
     let f = &w.file;
     let mut info = Info::new(crate::FORMAT, f.version);
     let skin0 = w.skins.first();
