@@ -3,7 +3,8 @@
 //! Files are recognised by their bytes, never by their extension. Each model gets the format
 //! crate's own battery (parse, byte-identical re-write, IR round trip, the format's real-data
 //! proofs) plus the cross-format checks registered in [`extra_checks`]. One line per file, then
-//! `N passed, M failed` (`, K refused` for out-of-scope versions; `, J not models` for other files).
+//! `N passed, M failed` (`, K refused` for out-of-scope versions; `, I incomplete` for models whose
+//! `.skin`/`.anim` files are not beside them, each named; `, J not models` for other files).
 
 use std::path::Path;
 use std::time::Instant;
@@ -60,6 +61,8 @@ enum Outcome {
     /// Failed, and listed in `corpus-known-failures.txt`.
     Known(relic_testkit::KnownFailure),
     Refused,
+    /// Files beside the model (an M2's `.skin`, `.anim`) are not there: named, not a failure.
+    Incomplete,
     /// A part of a model stored in another file (an M2 `.skin`): checked with that model.
     Part,
     NotModel,
@@ -93,7 +96,7 @@ fn check_file(root: &Path, path: &Path) -> Outcome {
     };
     // Animation proofs and glTF export are for models; textures have their own checks only.
     let model_like = detected.content != relic_core::format::Content::Texture;
-    if checks.passed() && !checks.refused() && model_like {
+    if checks.passed() && !checks.refused() && !checks.incomplete() && model_like {
         checks.extend(extra_checks(path, &bytes));
     }
     let summary = checks.0.iter().map(|c| c.to_string()).collect::<Vec<_>>().join("; ");
@@ -102,6 +105,8 @@ fn check_file(root: &Path, path: &Path) -> Outcome {
         ("FAIL", Outcome::Failed)
     } else if checks.refused() {
         ("REF ", Outcome::Refused)
+    } else if checks.incomplete() {
+        ("INC ", Outcome::Incomplete)
     } else if checks.0.iter().any(|c| c.status == Status::Pass) {
         ("ok  ", Outcome::Passed)
     } else {
@@ -132,7 +137,7 @@ pub fn run(dir: &Path) -> Result<(), String> {
     if !dir.is_dir() {
         return Err(format!("{} is not a folder", dir.display()));
     }
-    let (mut passed, mut failed, mut refused, mut parts, mut other) = (0, 0, 0, 0, 0);
+    let (mut passed, mut failed, mut refused, mut incomplete, mut parts, mut other) = (0, 0, 0, 0, 0, 0);
     let mut known = Vec::new();
     let files = crate::walk(dir)?;
     for path in &files {
@@ -141,6 +146,7 @@ pub fn run(dir: &Path) -> Result<(), String> {
             Outcome::Failed => failed += 1,
             Outcome::Known(k) => known.push(k),
             Outcome::Refused => refused += 1,
+            Outcome::Incomplete => incomplete += 1,
             Outcome::Part => parts += 1,
             Outcome::NotModel => other += 1,
         }
@@ -154,6 +160,9 @@ pub fn run(dir: &Path) -> Result<(), String> {
     }
     if refused > 0 {
         line.push_str(&format!(", {refused} refused"));
+    }
+    if incomplete > 0 {
+        line.push_str(&format!(", {incomplete} incomplete (files beside them missing)"));
     }
     if parts > 0 {
         line.push_str(&format!(", {parts} parts of models"));

@@ -8,7 +8,11 @@
 //! | a part of a model (`.skin`, `.anim`) | checked with its model |
 //! | anything else | counted; a file named like a format relic reads (`.m2`, `.blp`, …) that is not recognised fails `detect` |
 //!
-//! Each tree ends with `N files, F failed (by check)` and the failures grouped by message (numbers
+//! A model whose files beside it (an M2's `.skin`, `.anim`) are not there is `incomplete`, naming
+//! them: `info` must still work, and `open` refuses it with relic-m2's typed
+//! `ReadErrorKind::Incomplete` (neither passed nor failed; counted on its own).
+//!
+//! Each tree ends with `N files, F failed (by check), I incomplete` and the failures grouped by message (numbers
 //! and quoted names folded so that one cause is one line), with up to three files each. A panic is
 //! a failure of its check, never the end of the sweep. Exit status: failure if any file failed.
 
@@ -27,6 +31,9 @@ struct FileResult {
     class: &'static str,
     /// (check, message) of each check that failed.
     failures: Vec<(&'static str, String)>,
+    /// The files beside a model that it needs and that are not there (an M2's `.skin`, `.anim`):
+    /// the model is incomplete, a verdict of its own (neither passed nor failed).
+    missing: Vec<String>,
 }
 
 /// The checks of one file; a panic inside a check is that check's failure.
@@ -88,7 +95,7 @@ fn check_file(path: &Path, validator: &mut Option<crate::gltf_validator::Validat
         }
         Content::Model => {
             result.class = "model";
-            check_model(path, &bytes, kind, validator, scratch, &mut result.failures);
+            result.missing = check_model(path, &bytes, kind, validator, scratch, &mut result.failures);
         }
     }
     result
@@ -131,14 +138,25 @@ fn check_model(
     validator: &mut Option<crate::gltf_validator::Validator>,
     scratch: &Path,
     failures: &mut Vec<(&'static str, String)>,
-) {
+) -> Vec<String> {
     guarded("info", failures, || info(path, bytes));
     let mut model = None;
+    let mut missing = Vec::new();
     let opened = guarded("open", failures, || {
-        model = Some(relic::load_model(path, bytes, kind, &[]).map_err(|e| e.to_string())?.value);
+        match relic::load_model(path, bytes, kind, &[]) {
+            Ok(loaded) => model = Some(loaded.value),
+            Err(relic::Error::Read { source, .. })
+                if matches!(source.kind, relic_core::ReadErrorKind::Incomplete { .. }) =>
+            {
+                if let relic_core::ReadErrorKind::Incomplete { missing: names, .. } = source.kind {
+                    missing = names;
+                }
+            }
+            Err(e) => return Err(e.to_string()),
+        }
         Ok(())
     });
-    let (true, Some(model)) = (opened, model) else { return };
+    let (true, Some(model)) = (opened, model) else { return missing };
     let textures = crate::textured::game_textures(path);
     let options = ConvertOptions { textures: Some(std::sync::Arc::new(textures)), ..ConvertOptions::default() };
     let mut glb = None;
@@ -166,10 +184,10 @@ fn check_model(
         });
     }
     // A game format writes its own files back; glTF (no original recorded) is not swept for that.
-    if !kind.entry.model.is_some_and(|m| m.records_original) {
-        return;
+    if kind.entry.model.is_some_and(|m| m.records_original) {
+        guarded("rewrite", failures, || rewrite(path, bytes, kind.entry, &model));
     }
-    guarded("rewrite", failures, || rewrite(path, bytes, kind.entry, &model));
+    missing
 }
 
 /// `relic convert` of the model into its own format, compared byte for byte with the file and the
@@ -268,10 +286,14 @@ fn print_tree(dir: &Path, results: &[(PathBuf, FileResult)], seconds: f64) {
     let mut by_check: BTreeMap<&str, usize> = BTreeMap::new();
     let mut by_cause: BTreeMap<(&str, String), Vec<String>> = BTreeMap::new();
     let mut failed = 0;
+    let mut incomplete = Vec::new();
     for (path, result) in results {
         *classes.entry(result.class).or_default() += 1;
         failed += usize::from(!result.failures.is_empty());
         let rel = path.strip_prefix(dir).unwrap_or(path).display().to_string();
+        if !result.missing.is_empty() {
+            incomplete.push(format!("{rel} (missing {})", result.missing.join(", ")));
+        }
         // Errors name the file; the cause is what remains.
         let own = format!("{}: ", path.display());
         for (check, why) in &result.failures {
@@ -284,12 +306,17 @@ fn print_tree(dir: &Path, results: &[(PathBuf, FileResult)], seconds: f64) {
     let classes: Vec<String> = classes.iter().map(|(c, n)| format!("{n} {c}")).collect();
     let checks: Vec<String> = by_check.iter().map(|(c, n)| format!("{c} {n}")).collect();
     let checks = if checks.is_empty() { String::new() } else { format!(" ({})", checks.join(", ")) };
+    let incomplete_count =
+        if incomplete.is_empty() { String::new() } else { format!(", {} incomplete", incomplete.len()) };
     println!(
-        "{}: {} files ({}), {failed} failed{checks} in {seconds:.1} s",
+        "{}: {} files ({}), {failed} failed{checks}{incomplete_count} in {seconds:.1} s",
         dir.display(),
         results.len(),
         classes.join(", ")
     );
+    for model in &incomplete {
+        println!("  incomplete: {model}");
+    }
     let mut causes: Vec<_> = by_cause.into_iter().collect();
     causes.sort_by_key(|c| std::cmp::Reverse(c.1.len()));
     for ((check, _), files) in causes {

@@ -17,6 +17,9 @@ pub enum Status {
     /// The file is of a version relic deliberately does not read; the detail is the error
     /// a user sees.
     Refused,
+    /// The file needs files beside it that are not there (an M2's `.skin`, `.anim`); the detail
+    /// names them. Neither a pass nor a failure.
+    Incomplete,
 }
 
 /// One named check and its outcome.
@@ -37,6 +40,7 @@ impl fmt::Display for Check {
             Status::Fail => "FAIL",
             Status::Skip => "skip",
             Status::Refused => "refused",
+            Status::Incomplete => "incomplete",
         };
         if self.detail.is_empty() {
             write!(f, "{} {mark}", self.name)
@@ -57,7 +61,8 @@ impl Checks {
     }
 
     /// Records how the `parse` check ended: passed with `describe`'s figures, refused for a
-    /// version relic deliberately does not read, failed for any other error. Returns the parsed
+    /// version relic deliberately does not read, incomplete when files beside the model are
+    /// missing ([`crate::ReadErrorKind::Incomplete`]), failed for any other error. Returns the parsed
     /// value, `None` when there is nothing to check further.
     pub fn parsed<T>(&mut self, result: Result<T, crate::ReadError>, describe: impl FnOnce(&T) -> String) -> Option<T> {
         match result {
@@ -67,6 +72,10 @@ impl Checks {
             }
             Err(e) if matches!(e.kind, crate::ReadErrorKind::UnsupportedVersion { .. }) => {
                 self.refuse("parse", e.to_string());
+                None
+            }
+            Err(e) if matches!(e.kind, crate::ReadErrorKind::Incomplete { .. }) => {
+                self.0.push(Check { name: "parse".into(), status: Status::Incomplete, detail: e.to_string() });
                 None
             }
             Err(e) => {
@@ -99,6 +108,11 @@ impl Checks {
     /// True if the file was refused as out of scope (and nothing failed).
     pub fn refused(&self) -> bool {
         self.passed() && self.0.iter().any(|c| c.status == Status::Refused)
+    }
+
+    /// True if the file needs files beside it that are not there (and nothing failed).
+    pub fn incomplete(&self) -> bool {
+        self.passed() && self.0.iter().any(|c| c.status == Status::Incomplete)
     }
 
     /// Runs `f`: `Ok(detail)` passes, `Err(detail)` fails. Returns whether it passed.

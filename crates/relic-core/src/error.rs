@@ -54,6 +54,15 @@ pub enum ReadErrorKind {
     /// A value breaks a rule of the format (a cross-check between fields failed).
     #[error("{0}")]
     Invalid(String),
+    /// Files the model keeps beside it (an M2's `.skin` or `.anim`) were looked for and not found:
+    /// the model is incomplete, not damaged. Every missing file is named.
+    #[error("incomplete: {} not found next to the model ({what})", missing.join(", "))]
+    Incomplete {
+        /// The file names looked for, in the order the model needs them.
+        missing: Vec<String>,
+        /// What the model keeps in them (`the keys of 9 sequences`).
+        what: String,
+    },
     /// A section or file continued past where it should have ended.
     #[error("{0} unexpected bytes after the end of the data")]
     TrailingBytes(u64),

@@ -27,6 +27,7 @@ pub mod frame;
 mod from_ir;
 pub mod names;
 mod to_ir;
+mod tolerated;
 mod validate;
 #[cfg(feature = "verify")]
 pub mod verify;
@@ -159,6 +160,9 @@ pub fn info(bytes: &[u8]) -> Result<Info, ReadError> {
         .count("colors", file.colors.len())
         .count("transparency", file.transparency.len())
         .count("texture_animations", file.texture_transforms.len());
+    for note in tolerated::notes(&file) {
+        info.text("note", note.to_string());
+    }
     Ok(info)
 }
 
@@ -169,7 +173,14 @@ pub fn info_input(input: &relic_core::format::Input<'_>) -> Result<Info, ReadErr
     if !wrath {
         return info(input.bytes);
     }
-    let w = wrath::read(input)?;
+    // An incomplete model (`.anim` or `.skin` files missing) is described as far as it is there.
+    let (w, notes) = match wrath::read_checked(input) {
+        Err(e) if matches!(e.kind, ReadErrorKind::Incomplete { .. }) => (wrath::read_partial(input)?, Vec::new()),
+        read => {
+            let (w, classic, _) = read?;
+            (w, tolerated::notes(&classic))
+        }
+    };
     let f = &w.file;
     let mut info = Info::new(crate::FORMAT, f.version);
     let skin0 = w.skins.first();
@@ -202,6 +213,9 @@ pub fn info_input(input: &relic_core::format::Input<'_>) -> Result<Info, ReadErr
     for note in &w.notes {
         info.text("note", note.clone());
     }
+    for note in notes {
+        info.text("note", note.to_string());
+    }
     Ok(info)
 }
 
@@ -216,15 +230,22 @@ pub fn read_model(bytes: &[u8]) -> Result<Model, ReadError> {
 
 /// Reads a model of any supported version from an input that can open the files beside it:
 /// 256–263 from the bytes alone, 264 and 272 with their `.skin` and `.anim` files (a missing LOD
-/// skin is a note among the losses).
+/// skin is a note among the losses, and so is each inconsistency the game loads: `tolerated`).
 pub fn read_input(input: &relic_core::format::Input<'_>) -> Result<Converted<Model>, ReadError> {
     let wrath =
         input.bytes.starts_with(b"MD20") && detect(input.bytes).is_some_and(|d| d.source.version >= FIRST_UNSUPPORTED);
     if wrath {
         let (wrath, classic, losses) = wrath::read_checked(input)?;
-        return wrath_model(wrath, classic, losses);
+        let notes = tolerated::notes(&classic);
+        let mut model = wrath_model(wrath, classic, losses)?;
+        model.losses.extend(notes);
+        return Ok(model);
     }
-    read_model(input.bytes).map(Converted::lossless)
+    let file = read(input.bytes)?;
+    let notes = tolerated::notes(&file);
+    let mut model = to_ir::to_ir(&file)?;
+    carried::attach(&mut model, to_ir::kept(file));
+    Ok(Converted { value: model, losses: notes })
 }
 
 /// The model of a Wrath-or-later file, given its 256–263 form and what that form cannot hold.

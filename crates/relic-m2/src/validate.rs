@@ -1,6 +1,7 @@
 //! Read-time checks that need more than one record: every index into another table, the bone
 //! hierarchy (parents in range, no cycle), the submesh ranges, and blocks that overlap.
-//! Each failure names the field and the byte offset of the offending value.
+//! Each failure names the field and the byte offset of the offending value. Inconsistencies the
+//! game loads are not refused here: `tolerated` names them as notes (docs/FORMAT-NOTES.md).
 
 use bytemuck::Pod;
 use relic_core::ReadError;
@@ -246,14 +247,7 @@ fn views(f: &M2File) -> Result<(), ReadError> {
                     ),
                 ));
             }
-            check_index(
-                i64::from(u.texture_coord_combo_index),
-                f.texture_unit_lookup.len(),
-                false,
-                off(18),
-                || up("texture_coord_combo_index"),
-                "texture-coordinate combo",
-            )?;
+            // texture_coord_combo_index: a note, not a refusal (`tolerated`).
             check_index(
                 i64::from(u.transparency_combo_index),
                 f.transparency_lookup.len(),
@@ -290,7 +284,7 @@ fn lookups(f: &M2File) -> Result<(), ReadError> {
     lookup(&f.replaceable_texture_lookup, f.textures.len(), "replaceable_texture_lookup", "texture")?;
     lookup(&f.texture_lookup, f.textures.len(), "texture_lookup", "texture")?;
     lookup(&f.transparency_lookup, f.transparency.len(), "transparency_lookup", "texture weight")?;
-    lookup(&f.texture_transform_lookup, f.texture_transforms.len(), "texture_transform_lookup", "texture transform")?;
+    // texture_transform_lookup and collision_triangles: notes, not refusals (`tolerated`).
     lookup(&f.attachment_lookup, f.attachments.len(), "attachment_lookup", "attachment")?;
     lookup(&f.camera_lookup, f.cameras.len(), "camera_lookup", "camera")?;
     for (i, &b) in f.bone_lookup.iter().enumerate() {
@@ -301,16 +295,6 @@ fn lookups(f: &M2File) -> Result<(), ReadError> {
             at(&f.bone_lookup, i, 2, 0),
             || format!("M2File.bone_lookup[{i}]"),
             "bone",
-        )?;
-    }
-    for (i, &v) in f.collision_triangles.iter().enumerate() {
-        check_index(
-            i64::from(v),
-            f.collision_vertices.len(),
-            false,
-            at(&f.collision_triangles, i, 2, 0),
-            || format!("M2File.collision_triangles[{i}]"),
-            "collision vertex",
         )?;
     }
     Ok(())

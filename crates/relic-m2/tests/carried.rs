@@ -133,8 +133,9 @@ fn edited_text_extras_never_make_unreadable_wrath_files() {
     let model = relic_m2::read_model(&bytes).unwrap();
     let text = model.extras.as_ref().unwrap().json_beside(&model).unwrap();
     let mut json: serde_json::Value = serde_json::from_str(&text).unwrap();
-    json["file"]["collision_triangles"] = serde_json::json!([0, 1, 2]);
-    json["file"]["collision_vertices"] = serde_json::json!([]);
+    // (Collision triangles past the collision vertices were the edit once: the game loads them,
+    // so they are a note now, not a refusal.) A camera lookup naming camera 9 of 1 is refused.
+    json["file"]["camera_lookup"] = serde_json::json!([9]);
     let mut edited = model.clone();
     edited.extras = Some(FormatExtras::from_json(relic_m2::FORMAT, json.to_string()));
     let classic = relic_m2::write_model(&edited, &WriteOptions::default()).unwrap();

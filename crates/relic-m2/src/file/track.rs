@@ -306,7 +306,7 @@ fn key_values<R: Read + Seek, T: Pod>(
 }
 
 /// Checks ranges against the keys: each sequence's range lies within the keys and its key times
-/// strictly increase. `ranges_at` and `timestamps_at` are the pairs' positions (for errors).
+/// strictly increase (an event track's may repeat a time, never go back). `ranges_at` and `timestamps_at` are the pairs' positions (for errors).
 ///
 /// Ranges may overlap (sequences share keys), so scanning each range's keys costs sequences ×
 /// keys: 20 000 sequences sharing one 100 000-key range made 2·10⁹ comparisons. Instead the keys
@@ -323,7 +323,7 @@ fn check_ranges(
 ) -> BinResult<()> {
     let half_open = end_kind == RangeEnd::Exclusive;
     let keys = timestamps.len() as u64;
-    // Index k of every key with timestamps[k − 1] >= timestamps[k]; built at the first non-empty range.
+    // Index k of every key with timestamps[k − 1] >= timestamps[k] (> for events); built at the first non-empty range.
     let mut stalls: Option<Vec<u32>> = None;
     for (s, range) in ranges.iter().take(sequences as usize).enumerate() {
         let [first, last] = *range;
@@ -342,7 +342,10 @@ fn check_ranges(
             ));
         }
         let stalls = stalls.get_or_insert_with(|| {
-            (1u32..).zip(timestamps.windows(2)).filter(|(_, w)| w.first() >= w.get(1)).map(|(k, _)| k).collect()
+            // An event may fire twice at one time (converter-written files do; the game loads
+            // them): only a time going back stalls an event track (`tolerated` notes equal ones).
+            let stalls = |w: &[u32]| if half_open { w.first() > w.get(1) } else { w.first() >= w.get(1) };
+            (1u32..).zip(timestamps.windows(2)).filter(|(_, w)| stalls(w)).map(|(k, _)| k).collect()
         });
         // The first stall after the range's first key; the range holds it if it lies before `end`.
         let after_first = stalls.partition_point(|&k| u64::from(k) <= first);
@@ -378,7 +381,7 @@ mod tests {
                 return Err(format!("range {s} [{first}, "));
             }
             let span = &timestamps[first as usize..end as usize];
-            if let Some(k) = span.windows(2).position(|w| w[0] >= w[1]) {
+            if let Some(k) = span.windows(2).position(|w| if half_open { w[0] > w[1] } else { w[0] >= w[1] }) {
                 return Err(format!("range {s}: key {} does not", first + k as u64 + 1));
             }
         }

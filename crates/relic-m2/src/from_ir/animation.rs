@@ -130,7 +130,8 @@ impl Builder<'_> {
                     .filter(|e| e.name == name && e.bone == bone && e.position == position && e.parameter == parameter)
                 {
                     let t = to_u32(start + ms(e.time));
-                    if ts.last().is_none_or(|&l| t > l) {
+                    // An event may fire twice at one time (the reader keeps such firings).
+                    if ts.last().is_none_or(|&l| t >= l) {
                         ts.push(t);
                     }
                 }

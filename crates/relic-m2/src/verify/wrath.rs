@@ -45,7 +45,7 @@ pub fn corpus_checks(input: &Input<'_>) -> Checks {
     checks.run("rebuild", || rebuild(model.as_ref()?, w.file.version, input.stem()));
     let flat = crate::wrath::convert::to_classic(&w).map(|(f, _)| f).map_err(|e| e.to_string());
     checks.run("quaternions", || super::quaternions(flat.as_ref()?));
-    checks.run("sequence-boxes", || super::boxes_judged(flat.as_ref()?, model.as_ref()?, false));
+    checks.run("sequence-boxes", || super::boxes_judged(flat.as_ref()?, model.as_ref()?));
     checks
 }
 

@@ -94,9 +94,20 @@ fn peek_sequences(bytes: &[u8]) -> Result<Vec<WrathSequence>, ReadError> {
 /// The `.anim` bytes of each sequence, `None` for a sequence kept in the `.m2`.
 pub type AnimBytes = Vec<Option<Arc<Vec<u8>>>>;
 
-/// Loads the `.anim` bytes of every external sequence (indexed by sequence).
-fn load_anims(input: &Input<'_>, sequences: &[WrathSequence]) -> Result<(AnimBytes, Vec<String>), ReadError> {
+/// The `.anim` files of a model: their bytes per sequence, the names read and the names looked
+/// for and not found (with the first sequence needing each).
+struct Anims {
+    bytes: AnimBytes,
+    read: Vec<String>,
+    missing: Vec<(String, usize)>,
+}
+
+/// Loads the `.anim` bytes of every external sequence (indexed by sequence). A missing file is
+/// listed, and its sequences get empty bytes (see `timelines`: read as "keys not loaded" only by
+/// [`read_partial`]; [`read_checked`] refuses the model as incomplete first).
+fn load_anims(input: &Input<'_>, sequences: &[WrathSequence]) -> Result<Anims, ReadError> {
     let mut by_name: Vec<(String, Arc<Vec<u8>>)> = Vec::new();
+    let mut missing: Vec<(String, usize)> = Vec::new();
     let mut anims = Vec::with_capacity(sequences.len());
     for s in 0..sequences.len() {
         if !is_external(sequences, s) {
@@ -113,10 +124,17 @@ fn load_anims(input: &Input<'_>, sequences: &[WrathSequence]) -> Result<(AnimByt
             anims.push(Some(bytes.clone()));
             continue;
         }
-        let bytes = input.siblings.read(&name).map_err(|e| load_error(&name, e))?;
-        let bytes = bytes.ok_or_else(|| {
-            missing(&name, &format!("the keys of sequence {s} (external: flags {:#x}) are in", seq.flags))
-        })?;
+        let Some(bytes) = input.siblings.read(&name).map_err(|e| load_error(&name, e))? else {
+            if !missing.iter().any(|(n, _)| *n == name) {
+                missing.push((name, s));
+            }
+            anims.push(Some(Arc::new(Vec::new())));
+            continue;
+        };
+        if bytes.is_empty() {
+            // An empty buffer stands for a missing file in the bytes handed to the track reader.
+            return Err(ReadError::invalid(0, name, "the .anim file is empty (0 bytes): its keys cannot be read"));
+        }
         if let Some(magic) = bytes
             .get(..4)
             .filter(|m| [b"AFM2", b"AFSA", b"AFSB"].contains(&<&[u8; 4]>::try_from(*m).unwrap_or(&[0; 4])))
@@ -134,12 +152,38 @@ fn load_anims(input: &Input<'_>, sequences: &[WrathSequence]) -> Result<(AnimByt
         by_name.push((name, bytes.clone()));
         anims.push(Some(bytes));
     }
-    Ok((anims, by_name.into_iter().map(|(n, _)| n).collect()))
+    Ok(Anims { bytes: anims, read: by_name.into_iter().map(|(n, _)| n).collect(), missing })
 }
 
-/// Reads the `.skin` files the header counts (at most [`MAX_SKINS`]): the first must exist; a
-/// later one missing ends the list with a note.
-fn load_skins(input: &Input<'_>, file: &WrathFile, notes: &mut Vec<String>) -> Result<Vec<Skin>, ReadError> {
+/// Refuses a model whose `.anim` files, or whose first `.skin`, are not beside it: the typed
+/// [`ReadErrorKind::Incomplete`] naming every missing file.
+fn incomplete(input: &Input<'_>, anims: &Anims, bytes: &[u8]) -> Result<(), ReadError> {
+    let mut missing: Vec<String> = anims.missing.iter().map(|(n, _)| n.clone()).collect();
+    let mut what = Vec::new();
+    if !missing.is_empty() {
+        let first = anims.missing.first().map_or(0, |(_, s)| *s);
+        what.push(format!("the keys of the external sequences (the first is sequence {first})"));
+    }
+    let profiles = bytes.get(0x44..0x48).and_then(|b| b.try_into().ok()).map_or(0, u32::from_le_bytes);
+    let skin = skin_name(input.stem(), 0);
+    if profiles > 0 && input.siblings.read(&skin).map_err(|e| load_error(&skin, e))?.is_none() {
+        missing.push(skin);
+        what.push("the geometry (its first view)".into());
+    }
+    if missing.is_empty() {
+        return Ok(());
+    }
+    Err(ReadError::new(0, ReadErrorKind::Incomplete { missing, what: what.join("; ") }))
+}
+
+/// Reads the `.skin` files the header counts (at most [`MAX_SKINS`]): the first must exist
+/// (unless `partial`: then it is a note too); a later one missing ends the list with a note.
+fn load_skins(
+    input: &Input<'_>,
+    file: &WrathFile,
+    notes: &mut Vec<String>,
+    partial: bool,
+) -> Result<Vec<Skin>, ReadError> {
     let mut skins = Vec::new();
     if file.skin_profiles > MAX_SKINS {
         notes.push(format!("the header names {} .skin files: only the first {MAX_SKINS} are read", file.skin_profiles));
@@ -147,7 +191,7 @@ fn load_skins(input: &Input<'_>, file: &WrathFile, notes: &mut Vec<String>) -> R
     for i in 0..file.skin_profiles.min(MAX_SKINS) {
         let name = skin_name(input.stem(), i);
         let Some(bytes) = input.siblings.read(&name).map_err(|e| load_error(&name, e))? else {
-            if i == 0 {
+            if i == 0 && !partial {
                 return Err(missing(&name, "the model's geometry (its first view)"));
             }
             notes.push(format!(
@@ -205,15 +249,38 @@ pub(crate) fn read_checked(
         return Err(ReadError::new(0, ReadErrorKind::UnsupportedVersion { version, reason }));
     }
     let sequences = peek_sequences(bytes)?;
-    let (anims, anim_files) = load_anims(input, &sequences)?;
-    let file = read_file(bytes, &anims)?;
+    let anims = load_anims(input, &sequences)?;
+    incomplete(input, &anims, bytes)?;
+    let file = read_file(bytes, &anims.bytes)?;
     check::file(&file)?;
     let mut notes = Vec::new();
-    let skins = load_skins(input, &file, &mut notes)?;
-    let wrath = Wrath { file, skins, anim_files, notes };
+    let skins = load_skins(input, &file, &mut notes, false)?;
+    let wrath = Wrath { file, skins, anim_files: anims.read, notes };
     let (classic, losses) = convert::to_classic(&wrath)?;
     crate::validate::references(&classic).map_err(|e| e.within("the model as 256–263"))?;
     Ok((wrath, classic, losses))
+}
+
+/// Reads what there is of a model whose `.anim` or first `.skin` files are missing (for
+/// `relic info`): the keys of sequences in a missing `.anim` are left empty, and each missing file
+/// is a note. Every bound is checked as in [`read`]; the references between model and skins too.
+pub fn read_partial(input: &Input<'_>) -> Result<Wrath, ReadError> {
+    let bytes = input.bytes;
+    let version = crate::detect(bytes).map_or(0, |d| d.source.version);
+    if let Some(reason) = refusal(version) {
+        return Err(ReadError::new(4, ReadErrorKind::UnsupportedVersion { version, reason }));
+    }
+    let sequences = peek_sequences(bytes)?;
+    let anims = load_anims(input, &sequences)?;
+    let file = read_file(bytes, &anims.bytes)?;
+    check::file(&file)?;
+    let mut notes: Vec<String> = anims
+        .missing
+        .iter()
+        .map(|(name, s)| format!("{name} (keys of sequence {s} and its variations) was not found next to the model: those keys are not read"))
+        .collect();
+    let skins = load_skins(input, &file, &mut notes, true)?;
+    Ok(Wrath { file, skins, anim_files: anims.read, notes })
 }
 
 /// Reads back files [`write()`] gave (the `.m2` and its siblings), as `read` would beside them.

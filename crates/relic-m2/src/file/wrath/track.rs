@@ -140,7 +140,8 @@ pub(crate) fn timelines<R: Read + Seek, T: Pod>(
     let pairs: M2Array<[u32; 2]> = pod_array(reader, endian, ())?;
     if let Some(times) = times {
         let counts = |t: &M2Array<u32>| t.len() as u64;
-        let shape = pairs.iter().map(|p| u64::from(p[0]));
+        // A timeline of a missing `.anim` was read with no keys (`wrath::read_partial`).
+        let shape = pairs.iter().enumerate().map(|(s, p)| if let Some([]) = ctx.anim(s) { 0 } else { u64::from(p[0]) });
         if times.len() != pairs.len() || !times.iter().map(counts).eq(shape) {
             let message = "values and timestamps differ in their timelines or key counts".to_string();
             return Err(custom(outer_at, ReadErrorKind::Invalid(message)));
@@ -157,6 +158,9 @@ pub(crate) fn timelines<R: Read + Seek, T: Pod>(
         let n = u64::from(count).saturating_mul(per_key);
         let len = n.saturating_mul(size_of::<T>() as u64);
         let keys = if count == 0 {
+            Vec::new()
+        } else if let Some([]) = ctx.anim(s) {
+            // The sequence's `.anim` is not beside the model (`wrath::read_partial`): no keys.
             Vec::new()
         } else if let Some(anim) = ctx.anim(s) {
             let mut cursor = Cursor::new(anim);
