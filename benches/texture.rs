@@ -54,7 +54,7 @@ fn blp(kind: [u8; 3], data: Vec<u8>) -> Vec<u8> {
         mip_sizes,
     };
     let palette = Palette::from_rgb(&(0..=255u8).map(|i| [i, 255 - i, i / 2]).collect::<Vec<_>>());
-    relic_blp::write(&BlpFile::Blp2(Blp2File { header, palette, data })).unwrap()
+    relic_blp::write(&BlpFile::Blp2(Blp2File { header, palette: Some(palette), data })).unwrap()
 }
 
 fn texture_benches(c: &mut Criterion) {

@@ -202,5 +202,5 @@ fn assemble(image: &Image, kind: [u8; 3], palette: Palette, levels: Vec<Vec<u8>>
         mip_offsets,
         mip_sizes,
     };
-    Ok(BlpFile::Blp2(Blp2File { header, palette, data: levels.concat() }))
+    Ok(BlpFile::Blp2(Blp2File { header, palette: Some(palette), data: levels.concat() }))
 }

@@ -251,3 +251,39 @@ fn encoding_like_a_template_keeps_what_the_options_leave_open() {
     assert_eq!(relic_blp::validate::pixels(&out.value).unwrap().name(), "palettized a8");
     assert!(out.losses.iter().any(|l| l.element == "version"), "{:?}", out.losses);
 }
+
+/// A DXT or raw BLP2 without the palette's 1024 bytes, its levels right after the 148-byte header
+/// (War3Net's writer lays DXT files out so; the game reads the levels at their offsets): made
+/// from a fixture by cutting the palette out and moving every level offset back by 1024. It
+/// reads, decodes to the same pixels and writes back byte for byte.
+#[test]
+fn a_blp2_without_a_palette_reads_at_its_offsets() {
+    for name in ["dxt1.blp", "dxt5.blp", "raw_mips.blp"] {
+        let full = fixture(name);
+        let mut cut = full[..0x94].to_vec();
+        cut.extend_from_slice(&full[0x494..]);
+        for slot in 0..16 {
+            let at = 0x14 + 4 * slot;
+            let offset = u32::from_le_bytes(cut[at..at + 4].try_into().unwrap());
+            if offset != 0 {
+                cut[at..at + 4].copy_from_slice(&(offset - 0x400).to_le_bytes());
+            }
+        }
+        let file = relic_blp::read(&cut).unwrap_or_else(|e| panic!("{name} without a palette: {e}"));
+        assert!(file.palette().is_none(), "{name}");
+        assert_eq!(relic_blp::write(&file).unwrap(), cut, "{name}");
+        let options = TextureOptions::default();
+        for level in 0..3 {
+            let want = relic_blp::decode_bytes(&full, level, &options).unwrap();
+            let got = relic_blp::decode_bytes(&cut, level, &options).unwrap();
+            assert_eq!(got, want, "{name} level {level}");
+        }
+    }
+    // A palettized file always has its palette: a level inside it is refused by name.
+    let mut pala = fixture("pala8.blp");
+    pala[0x14..0x18].copy_from_slice(&0x100u32.to_le_bytes());
+    let err = relic_blp::read(&pala)
+        .map(drop)
+        .and_then(|()| relic_blp::decode_bytes(&pala, 0, &TextureOptions::default()).map(drop));
+    assert!(err.is_err_and(|e| e.to_string().contains("mip_offsets[0]")), "pala8 with level 0 in its palette");
+}

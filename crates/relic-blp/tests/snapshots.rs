@@ -26,7 +26,7 @@ fn summary(bytes: &[u8]) -> serde_json::Value {
     let header = match &file {
         relic_blp::BlpFile::Blp2(f) => serde_json::json!({
             "content": f.header.content, "compression": f.header.compression, "alpha_depth": f.header.alpha_depth,
-            "alpha_type": f.header.alpha_type, "has_mips": f.header.has_mips, "palette_zero": f.palette.is_zero(),
+            "alpha_type": f.header.alpha_type, "has_mips": f.header.has_mips, "palette_zero": f.palette.as_ref().is_none_or(|p| p.is_zero()),
         }),
         relic_blp::BlpFile::Blp1(f) => serde_json::json!({
             "content": f.header.content, "alpha_bits": f.header.alpha_bits, "extra": f.header.extra,

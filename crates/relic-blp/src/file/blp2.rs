@@ -1,5 +1,8 @@
 //! BLP2 (World of Warcraft): a 148-byte header, a 256-colour palette, then the mip levels at the
-//! offsets the header gives (specs/textures.md §2.1). Mip 0 starts at byte 1172 in every sample.
+//! offsets the header gives (specs/textures.md §2.1). Mip 0 starts at byte 1172 in every file
+//! Blizzard wrote; other writers (War3Net) leave the palette out of a DXT or raw file and start
+//! its levels right after the header, at byte 148 — which the game reads, since it takes the
+//! palette only for palettized files and the levels at their offsets.
 
 use binrw::binrw;
 
@@ -17,6 +20,9 @@ pub(crate) mod at {
 
 /// Bytes before the mip data: header (148) and palette (1024).
 pub const BLP2_DATA_START: u64 = 0x494;
+
+/// Bytes of the header alone: where the levels start in a file without a palette.
+pub const BLP2_HEADER_BYTES: u64 = 0x94;
 
 /// `compression`: 256-colour palette with an alpha plane (specs/textures.md §2.3).
 pub const COMPRESSION_PALETTE: u8 = 1;
@@ -65,6 +71,17 @@ pub struct Blp2Header {
     pub mip_sizes: [u32; 16],
 }
 
+impl Blp2Header {
+    /// Whether the palette's 1024 bytes follow the header: always for palettized files and for a
+    /// file without level 0; otherwise only when level 0 starts after them (a DXT or raw file
+    /// whose level 0 starts before byte 1172 has no palette).
+    pub fn stores_palette(&self) -> bool {
+        let [first, ..] = self.mip_offsets;
+        let first = u64::from(first);
+        self.compression == COMPRESSION_PALETTE || first == 0 || first >= BLP2_DATA_START
+    }
+}
+
 /// A whole BLP2 file.
 #[binrw]
 #[brw(little)]
@@ -73,7 +90,10 @@ pub struct Blp2File {
     /// The header.
     pub header: Blp2Header,
     /// Colours of palettized files, B, G, R, unused; all zero in the others (kept as stored).
-    pub palette: Palette,
+    /// `None` when the file has none: not palettized, and its first level starts inside the
+    /// 1024 bytes a palette would take ([`Blp2Header::stores_palette`]).
+    #[br(if(header.stores_palette()))]
+    pub palette: Option<Palette>,
     /// Everything after the palette (from byte 1172): the levels at `mip_offsets`, in every known
     /// file back to back, largest first, ending the file. Kept whole so that any gap or trailing
     /// byte is written back unchanged.

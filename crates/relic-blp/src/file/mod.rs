@@ -126,10 +126,11 @@ impl BlpFile {
         self.chain().height
     }
 
-    /// The palette (palettized files; BLP2 always carries one, zero unless palettized).
+    /// The palette (palettized files; a BLP2 file carries one, zero unless palettized, except
+    /// a DXT or raw file whose levels start right after the header).
     pub fn palette(&self) -> Option<&Palette> {
         match self {
-            BlpFile::Blp2(f) => Some(&f.palette),
+            BlpFile::Blp2(f) => f.palette.as_ref(),
             BlpFile::Blp1(f) => f.palette.as_ref(),
         }
     }
@@ -142,7 +143,7 @@ impl BlpFile {
                 has_mips: f.header.has_mips != 0,
                 offsets: &f.header.mip_offsets,
                 sizes: &f.header.mip_sizes,
-                data_start: blp2::BLP2_DATA_START,
+                data_start: if f.palette.is_some() { blp2::BLP2_DATA_START } else { blp2::BLP2_HEADER_BYTES },
                 data: &f.data,
                 width_at: blp2::at::WIDTH,
                 offsets_at: blp2::at::MIP_OFFSETS,
