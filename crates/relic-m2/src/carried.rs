@@ -234,6 +234,7 @@ fn restore(c: Carried, model: &Model) -> Result<M2Extras, String> {
     if emitters_in_model {
         // The model's emitters as they are now (those without an M2 record are reported by the
         // writer, which takes the emitters from the model).
+        // A model with no M2 emitter records carries no particles or ribbons (the format's none).
         let (particles, ribbons) = emitters_of(model).unwrap_or_default();
         file.particle_emitters = particles.into();
         file.ribbon_emitters = ribbons.into();

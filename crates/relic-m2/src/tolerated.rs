@@ -26,6 +26,7 @@ pub(crate) fn notes(f: &M2File) -> Vec<Loss> {
     let mut out = Vec::new();
     let outside = |xs: &mut dyn Iterator<Item = i64>, count: usize| {
         let bad: Vec<usize> = xs.enumerate().filter(|&(_, v)| v < -1 || v >= count as i64).map(|(i, _)| i).collect();
+        // The count says whether there is a first bad entry; 0 is only read when the count is not 0.
         (bad.len(), bad.first().copied().unwrap_or(0))
     };
     let nv = f.collision_vertices.len();

@@ -167,6 +167,7 @@ pub(crate) fn present<T: Copy>(field: &'static str) -> impl Fn(&Option<T>) -> Re
 /// NUL; the game shows the text), as [`text`] reads it.
 pub(crate) fn name(bytes: &[u8]) -> String {
     let start = bytes.iter().position(|&b| b != 0).unwrap_or(bytes.len());
+    // `start` is a position in `bytes` or its length: the slice exists; a name of NULs only is empty.
     text(bytes.get(start..).unwrap_or_default())
 }
 

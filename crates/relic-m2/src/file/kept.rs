@@ -100,6 +100,7 @@ fn nonzero_runs(bytes: &[u8], from: u64, to: u64) -> Vec<(u64, Vec<u8>)> {
     let mut at = 0;
     while let Some(start) = gap.get(at..).and_then(|g| g.iter().position(|&b| b != 0)).map(|p| at + p) {
         let end = gap.get(start..).and_then(|g| g.iter().position(|&b| b == 0)).map_or(gap.len(), |p| start + p);
+        // start < end ≤ gap.len() by the two searches above: the default is never taken.
         runs.push((from + start as u64, gap.get(start..end).unwrap_or_default().to_vec()));
         at = end;
     }

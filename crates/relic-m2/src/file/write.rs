@@ -383,6 +383,7 @@ impl<'f> Visitor<'f> for Place<'f> {
             return;
         }
         let kept = match self.kept {
+            // A block the recorded layout has no place for (0) is laid out anew after the kept ones.
             Some(_) => outer.iter().map(|t| self.kept_at(t.len()).unwrap_or(0)).collect(),
             None => Vec::new(),
         };

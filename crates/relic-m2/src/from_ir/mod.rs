@@ -82,6 +82,7 @@ pub(crate) fn from_ir(model: &Model, extras: Option<&M2Extras>, options: &WriteO
     let mut file = w.file;
     // Where the blocks were read: the writer keeps that layout while every array still holds the
     // count it was read with (`file::kept`), so an unchanged model gets its file back.
+    // Without a recorded layout (a model from elsewhere) the file is laid out as Blizzard does.
     file.as_read = base.map(|b| b.as_read.clone()).unwrap_or_default();
     Ok(Converted { value: file, losses })
 }

@@ -44,6 +44,7 @@ pub(super) fn emitters_to_ir(file: &M2File, rank: &[usize]) -> Vec<Emitter> {
             r.textures.iter().map_while(|&t| file.textures.get(usize::from(t)).cloned()).collect();
         let render_flags: Vec<RenderFlag> =
             r.materials.iter().map_while(|&m| file.render_flags.get(usize::from(m)).copied()).collect();
+        // A height track without keys states no height: 0 (the record keeps the track as stored).
         let first = |t: &Track<f32>| t.values.first().copied().unwrap_or(0.0).abs();
         let height = first(&r.height_above) + first(&r.height_below);
         let mut tracks = keys(file, "color", &r.color, |v| v.to_vec());
@@ -122,6 +123,7 @@ fn keys<T: Pod>(file: &M2File, property: &str, track: &Track<T>, to_floats: fn(&
     clips
         .into_iter()
         .filter_map(|clip| {
+            // A shared track (global sequence or no ranges) has one list of keys, asked for as range 0.
             let (range, clock) = head.keys_for(clip.unwrap_or(0))?;
             let start = match (clip, clock) {
                 (Some(s), Clock::Animation) => file.sequences.get(s).map_or(0, |q| i64::from(q.start)),
