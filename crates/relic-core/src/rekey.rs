@@ -123,6 +123,7 @@ fn segment(knots: &[f32], t: f32) -> (usize, f64) {
 /// The fitted curve at `t`.
 fn curve(knots: &[f32], values: &[Vec<f64>], t: f32) -> Vec<f64> {
     let (k, s) = segment(knots, t);
+    // One value per knot (`solve`): `k` is a knot, `j` the next one or past the last.
     let at = |j: usize| values.get(j).or(values.get(k)).cloned().unwrap_or_default();
     if knots.len() == 1 {
         return at(0);
@@ -236,6 +237,7 @@ fn thomas(diag: &[f64], upper: &[f64], rhs: &[Vec<f64>]) -> Option<Vec<Vec<f64>>
     // Back substitution.
     let mut x: Vec<Vec<f64>> = Vec::with_capacity(rows.len());
     for (i, (b, r)) in rows.iter().enumerate().rev() {
+        // The last row has no term above the diagonal.
         let u = upper.get(i).copied().unwrap_or(0.0);
         let value: Vec<f64> = match x.last() {
             Some(next) => r.iter().zip(next).map(|(v, nx)| (v - u * nx) / b).collect(),
@@ -280,6 +282,7 @@ pub fn reduced(anim: &Animation, times: &[u32]) -> Vec<u32> {
             let rotation = matches!(c.values, ChannelValues::Rotation(_));
             let tolerance = f64::from(if rotation { REDUCE_ROTATION } else { REDUCE_TRANSLATION });
             let (Some(Some(va)), Some(Some(vb))) = (vals.get(a), vals.get(b)) else { return true };
+            // `a`, `b` and every `k` between them index `secs` (one time per value).
             let (ta, tb) = (secs.get(a).copied().unwrap_or(0.0), secs.get(b).copied().unwrap_or(0.0));
             let flip = rotation && va.iter().zip(vb).map(|(x, y)| x * y).sum::<f64>() < 0.0;
             (a + 1..b).all(|k| {
