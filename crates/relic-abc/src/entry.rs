@@ -18,9 +18,7 @@ pub static ENTRY: FormatEntry = FormatEntry {
     info: |input| crate::info(input.bytes),
     model: Some(ModelCodec {
         read: |input| crate::read_model(input.bytes).map(Converted::lossless),
-        write: |model, options, _| {
-            crate::write_model(model, options).map(|c| Converted { value: Written::single(c.value), losses: c.losses })
-        },
+        write: |model, options, _| crate::write_model(model, options).map(|c| c.map(Written::single)),
         textures: Textures::Files("dtx"),
         beside: &[],
         references: None,

@@ -39,6 +39,12 @@ impl<T> Converted<T> {
     pub fn lossless(value: T) -> Self {
         Self { value, losses: Vec::new() }
     }
+
+    /// The same conversion with its value turned by `f` (a writer's bytes into a
+    /// [`crate::format::Written`], say), its losses kept.
+    pub fn map<U>(self, f: impl FnOnce(T) -> U) -> Converted<U> {
+        Converted { value: f(self.value), losses: self.losses }
+    }
 }
 
 /// Choices a format writer takes from the caller when it builds a file from the common model.

@@ -123,7 +123,7 @@ fn write_error(e: GltfError) -> WriteError {
 
 fn write_glb(model: &Model, options: &WriteOptions, output: &Output) -> Result<Converted<Written>, WriteError> {
     let glb = crate::export_glb(model, &export_options(options, output)?).map_err(write_error)?;
-    Ok(Converted { value: Written::single(glb.value), losses: glb.losses })
+    Ok(glb.map(Written::single))
 }
 
 /// The `.gltf` and its buffer, which it names `<output stem>.bin` (`model.bin` for an output

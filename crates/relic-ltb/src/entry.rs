@@ -1,6 +1,5 @@
 //! The crate's entry in the format registry (`relic::FORMATS`).
 
-use relic_core::Converted;
 use relic_core::format::{FormatEntry, ModelCodec, Textures, Versions, Written};
 
 /// LithTech LTB: model versions 23–25 read and written.
@@ -13,9 +12,7 @@ pub static ENTRY: FormatEntry = FormatEntry {
     info: |input| crate::info(input.bytes),
     model: Some(ModelCodec {
         read: |input| crate::read_model_noted(input.bytes),
-        write: |model, options, _| {
-            crate::write_model(model, options).map(|c| Converted { value: Written::single(c.value), losses: c.losses })
-        },
+        write: |model, options, _| crate::write_model(model, options).map(|c| c.map(Written::single)),
         textures: Textures::Files("dtx"),
         beside: &[],
         references: None,

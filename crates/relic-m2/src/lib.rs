@@ -295,7 +295,7 @@ pub fn write_files(model: &Model, options: &WriteOptions) -> Result<Converted<Wr
         return Err(WriteError::Unsupported(message));
     }
     let options = WriteOptions { version: Some(version) };
-    write_model(model, &options).map(|c| Converted { value: Written::single(c.value), losses: c.losses })
+    write_model(model, &options).map(|c| c.map(Written::single))
 }
 
 /// Maps from the common model and writes: `write(&from_ir(model)?)`.
