@@ -8,7 +8,7 @@
 use gltf_json as json;
 use json::Index;
 use json::buffer::Target;
-use json::material::{AlphaMode, PbrBaseColorFactor, PbrMetallicRoughness, StrengthFactor};
+use json::material::AlphaMode;
 use json::mesh::{Mode, Semantic};
 use json::validation::Checked::Valid;
 use relic_core::model::{Clock, Emitter, EmitterKind, EmitterTrack, Interpolation};
@@ -122,15 +122,10 @@ impl Exporter<'_> {
             alpha_mode: Valid(AlphaMode::Blend),
             double_sided: true,
             name: Some(name.clone()),
-            pbr_metallic_roughness: PbrMetallicRoughness {
-                base_color_factor: PbrBaseColorFactor(if texture.is_some() { [1.0; 4] } else { UNTEXTURED }),
-                base_color_texture: texture,
-                metallic_factor: StrengthFactor(0.0),
-                roughness_factor: StrengthFactor(1.0),
-                metallic_roughness_texture: None,
-                extensions: None,
-                extras: Default::default(),
-            },
+            pbr_metallic_roughness: super::material::matte(
+                if texture.is_some() { [1.0; 4] } else { UNTEXTURED },
+                texture,
+            ),
             normal_texture: None,
             occlusion_texture: None,
             emissive_texture: None,

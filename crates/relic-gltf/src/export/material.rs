@@ -180,15 +180,7 @@ impl Exporter<'_> {
             alpha_mode: Valid(alpha_mode),
             double_sided: material.double_sided,
             name: Some(material.name.clone()),
-            pbr_metallic_roughness: PbrMetallicRoughness {
-                base_color_factor: PbrBaseColorFactor([1.0; 4]),
-                base_color_texture: texture,
-                metallic_factor: StrengthFactor(0.0),
-                roughness_factor: StrengthFactor(1.0),
-                metallic_roughness_texture: None,
-                extensions: None,
-                extras: Default::default(),
-            },
+            pbr_metallic_roughness: matte([1.0; 4], texture),
             normal_texture: None,
             occlusion_texture: None,
             emissive_texture: None,
@@ -196,6 +188,20 @@ impl Exporter<'_> {
             extensions,
             extras: ex::wrap(extras)?,
         }))
+    }
+}
+
+/// The metallic-roughness block of every material relic writes (its own and an emitter's
+/// stand-in): not metallic, fully rough, base colour `factor` times `texture`.
+pub(crate) fn matte(factor: [f32; 4], texture: Option<json::texture::Info>) -> PbrMetallicRoughness {
+    PbrMetallicRoughness {
+        base_color_factor: PbrBaseColorFactor(factor),
+        base_color_texture: texture,
+        metallic_factor: StrengthFactor(0.0),
+        roughness_factor: StrengthFactor(1.0),
+        metallic_roughness_texture: None,
+        extensions: None,
+        extras: Default::default(),
     }
 }
 
