@@ -13,6 +13,9 @@ use relic::{ConvertOptions, Target};
 use relic_core::format::Input;
 use serde_json::Value;
 
+mod common;
+use common::{edit_glb, json_of};
+
 const FIXTURE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/m2/v256_effects.m2");
 
 /// What an editor or a user takes out of relic's glb.
@@ -24,30 +27,6 @@ enum Strip {
     SceneExtrasAndExtensions,
     /// Every `extras` and extension object (an editor without custom properties).
     Everything,
-}
-
-fn edit_glb(glb: &[u8], edit: impl FnOnce(&mut Value)) -> Vec<u8> {
-    let json_len = u32::from_le_bytes(glb[12..16].try_into().unwrap()) as usize;
-    let mut json: Value = serde_json::from_slice(&glb[20..20 + json_len]).unwrap();
-    edit(&mut json);
-    let mut text = serde_json::to_vec(&json).unwrap();
-    while !text.len().is_multiple_of(4) {
-        text.push(b' ');
-    }
-    let bin = &glb[20 + json_len..];
-    let mut out = b"glTF".to_vec();
-    out.extend(2u32.to_le_bytes());
-    out.extend(((12 + 8 + text.len() + bin.len()) as u32).to_le_bytes());
-    out.extend((text.len() as u32).to_le_bytes());
-    out.extend(b"JSON");
-    out.extend(text);
-    out.extend(bin);
-    out
-}
-
-fn json_of(glb: &[u8]) -> Value {
-    let json_len = u32::from_le_bytes(glb[12..16].try_into().unwrap()) as usize;
-    serde_json::from_slice(&glb[20..20 + json_len]).unwrap()
 }
 
 fn remove_everywhere(v: &mut Value, keys: &[&str]) {

@@ -9,37 +9,9 @@ use std::path::Path;
 
 use relic::{ConvertOptions, Target};
 
-const FIXTURE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/m2/v256_effects.m2");
+mod common;
 
-/// The glb with every `extras` removed, as an editor that drops custom properties writes it.
-fn without_extras(glb: &[u8]) -> Vec<u8> {
-    let json_len = u32::from_le_bytes(glb[12..16].try_into().unwrap()) as usize;
-    let mut json: serde_json::Value = serde_json::from_slice(&glb[20..20 + json_len]).unwrap();
-    fn strip(v: &mut serde_json::Value) {
-        match v {
-            serde_json::Value::Object(map) => {
-                map.remove("extras");
-                map.values_mut().for_each(strip);
-            }
-            serde_json::Value::Array(items) => items.iter_mut().for_each(strip),
-            _ => {}
-        }
-    }
-    strip(&mut json);
-    let mut text = serde_json::to_vec(&json).unwrap();
-    while !text.len().is_multiple_of(4) {
-        text.push(b' ');
-    }
-    let bin = &glb[20 + json_len..];
-    let mut out = b"glTF".to_vec();
-    out.extend(2u32.to_le_bytes());
-    out.extend(((12 + 8 + text.len() + bin.len()) as u32).to_le_bytes());
-    out.extend((text.len() as u32).to_le_bytes());
-    out.extend(b"JSON");
-    out.extend(text);
-    out.extend(bin);
-    out
-}
+const FIXTURE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/m2/v256_effects.m2");
 
 fn round_trip(test: &str, strip: bool) -> (relic::Model, Vec<relic::Loss>) {
     let (model, losses, _) = round_trip_file(FIXTURE, "m2", test, strip);
@@ -58,7 +30,7 @@ fn round_trip_file(fixture: &str, ext: &str, test: &str, strip: bool) -> (relic:
         .unwrap();
     let mut bytes = glb.value[0].1.clone();
     if strip {
-        bytes = without_extras(&bytes);
+        bytes = common::strip_extras(&bytes);
     }
     std::fs::write(&glb_path, &bytes).unwrap();
     let back = relic::open(&glb_path).unwrap();

@@ -1,4 +1,4 @@
-//! Helpers shared by the integration tests of relic-gltf (`mod common;` in each test file).
+//! Helpers shared by the integration tests of relic (`mod common;` in each test file).
 
 // Test helpers: a failure must stop the test loudly.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic, dead_code)]
@@ -6,7 +6,28 @@
 use relic_anim::pose::ClipTime;
 use relic_core::Model;
 
-/// Removes every `extras` object from a GLB's JSON: what a viewer that ignores relic's extras sees.
+/// A GLB with its JSON chunk changed by `edit` (the binary chunk as it was).
+pub(crate) fn edit_glb(glb: &[u8], edit: impl FnOnce(&mut serde_json::Value)) -> Vec<u8> {
+    let parsed = gltf::binary::Glb::from_slice(glb).unwrap();
+    let mut json: serde_json::Value = serde_json::from_slice(&parsed.json).unwrap();
+    edit(&mut json);
+    gltf::binary::Glb {
+        header: parsed.header,
+        json: serde_json::to_vec(&json).unwrap().into(),
+        bin: parsed.bin.clone(),
+    }
+    .to_vec()
+    .unwrap()
+}
+
+/// A GLB's JSON chunk.
+pub(crate) fn json_of(glb: &[u8]) -> serde_json::Value {
+    let parsed = gltf::binary::Glb::from_slice(glb).unwrap();
+    serde_json::from_slice(&parsed.json).unwrap()
+}
+
+/// Removes every `extras` object from a GLB's JSON: what a viewer that ignores relic's extras sees
+/// (and an editor that drops custom properties writes).
 pub(crate) fn strip_extras(glb: &[u8]) -> Vec<u8> {
     fn strip(v: &mut serde_json::Value) {
         match v {
@@ -18,16 +39,7 @@ pub(crate) fn strip_extras(glb: &[u8]) -> Vec<u8> {
             _ => {}
         }
     }
-    let parsed = gltf::binary::Glb::from_slice(glb).unwrap();
-    let mut json: serde_json::Value = serde_json::from_slice(&parsed.json).unwrap();
-    strip(&mut json);
-    gltf::binary::Glb {
-        header: parsed.header,
-        json: serde_json::to_vec(&json).unwrap().into(),
-        bin: parsed.bin.clone(),
-    }
-    .to_vec()
-    .unwrap()
+    edit_glb(glb, strip)
 }
 
 /// Skinned positions of every mesh of `model` in clip `a` at `t` (rest pose for `None`).
