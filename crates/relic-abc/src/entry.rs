@@ -27,6 +27,7 @@ pub static ENTRY: FormatEntry = FormatEntry {
     animation: None,
     texture: None,
     checks: CHECKS,
+    not_read: None,
 };
 
 /// The corpus checks, with the `verify` feature.

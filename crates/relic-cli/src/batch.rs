@@ -261,7 +261,7 @@ fn convert_one(
             return convert_texture(request, policy, path, &bytes, target, &out);
         }
         let Some(kind) = relic::detect(&bytes) else {
-            let what = relic::foreign::describe(&bytes).map_or(String::new(), |what| format!(" ({what})"));
+            let what = relic::Registry::builtin().describe(&bytes).map_or(String::new(), |what| format!(" ({what})"));
             return Ok(FileOutcome::Skipped(format!("not a model{what}")));
         };
         let why = match kind.content() {

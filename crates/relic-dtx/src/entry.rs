@@ -28,4 +28,5 @@ pub static ENTRY: FormatEntry = FormatEntry {
         encode_like: |image, options, template| crate::encode_like_bytes(image, options, template.bytes),
     }),
     checks: CHECKS,
+    not_read: None,
 };

@@ -32,6 +32,7 @@ pub static GLB_ENTRY: FormatEntry = FormatEntry {
     animation: None,
     texture: None,
     checks: None,
+    not_read: None,
 };
 
 /// JSON glTF: a `.gltf` file and its buffer in `<stem>.bin` beside it.
@@ -53,6 +54,7 @@ pub static GLTF_ENTRY: FormatEntry = FormatEntry {
     animation: None,
     texture: None,
     checks: None,
+    not_read: None,
 };
 
 /// What follows the output's stem in the name of a `.gltf`'s buffer file.

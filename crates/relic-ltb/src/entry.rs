@@ -21,6 +21,7 @@ pub static ENTRY: FormatEntry = FormatEntry {
     animation: None,
     texture: None,
     checks: CHECKS,
+    not_read: Some(crate::not_a_model),
 };
 
 /// The corpus checks, with the `verify` feature.

@@ -26,6 +26,7 @@ pub static ENTRY: FormatEntry = FormatEntry {
     animation: None,
     texture: None,
     checks: CHECKS,
+    not_read: None,
 };
 
 /// The corpus checks (`cargo xtask corpus`), with the `verify` feature.

@@ -34,6 +34,7 @@ pub static ENTRY: FormatEntry = FormatEntry {
     }),
     texture: None,
     checks: CHECKS,
+    not_read: None,
 };
 
 /// The corpus checks: with the `verify` feature only.

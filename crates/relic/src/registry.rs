@@ -68,6 +68,7 @@ impl Kind {
 ///     animation: None,
 ///     texture: None,
 ///     checks: None,
+///     not_read: None,
 /// };
 ///
 /// let registry = relic::Registry::builtin().with(&ENTRY);
@@ -144,10 +145,17 @@ impl Registry {
         format!("models: {models}; textures: {textures}")
     }
 
+    /// What `bytes` are when no format reads them but one can tell (its entry's `not_read`), or
+    /// relic recognises them without reading them ([`crate::foreign`]).
+    pub fn describe(&self, bytes: &[u8]) -> Option<String> {
+        let own = self.formats().iter().find_map(|f| f.not_read.and_then(|what| what(bytes)));
+        own.or_else(|| crate::foreign::describe(bytes).map(str::to_string))
+    }
+
     /// The error for `file`, whose `bytes` no format of the registry reads as a model: what it is
     /// when relic can tell ([`crate::foreign`]), and what relic reads.
     pub fn not_read(&self, file: &Path, bytes: &[u8]) -> Error {
-        Error::NotModel { file: file.to_path_buf(), what: crate::foreign::describe(bytes), reads: self.reads() }
+        Error::NotModel { file: file.to_path_buf(), what: self.describe(bytes), reads: self.reads() }
     }
 }
 

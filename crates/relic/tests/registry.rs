@@ -132,7 +132,7 @@ fn no_fixture_is_described_as_a_foreign_file() {
                 continue;
             }
             let bytes = std::fs::read(&path).unwrap();
-            let described = relic::foreign::describe(&bytes);
+            let described = relic::Registry::builtin().describe(&bytes);
             match path.file_name().and_then(|n| n.to_str()) {
                 Some("world_file.ltb") => assert!(described.is_some_and(|w| w.contains("world")), "{}", path.display()),
                 Some("ps2_model.ltb") => {

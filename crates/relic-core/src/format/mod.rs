@@ -171,6 +171,9 @@ pub struct TextureCodec {
 /// Runs the format's own checks on one file (`cargo xtask corpus`).
 pub type CorpusChecks = fn(&Input<'_>) -> Checks;
 
+/// Names a file of a format's family that the format does not read (`FormatEntry::not_read`).
+pub type NotRead = fn(&[u8]) -> Option<String>;
+
 /// A format relic knows: how to recognise it, describe it, read, write and check it.
 #[derive(Debug, Clone, Copy)]
 pub struct FormatEntry {
@@ -194,6 +197,10 @@ pub struct FormatEntry {
     pub texture: Option<TextureCodec>,
     /// Corpus checks (built with the format crate's `verify` feature).
     pub checks: Option<CorpusChecks>,
+    /// What a file this format's `detect` leaves is, when the format can tell it is a file of
+    /// its family that is not one it reads (`a LithTech world file … named .ltb, not a model`):
+    /// messages say so instead of only "not a model".
+    pub not_read: Option<NotRead>,
 }
 
 impl FormatEntry {
