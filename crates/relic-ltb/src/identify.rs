@@ -27,7 +27,7 @@ const WORLD_VERSION: u32 = 0x42;
 /// wrapped one); `None` if it is not an LTB container at all.
 pub(crate) fn what(bytes: &[u8]) -> Option<What> {
     if bytes.get(..4)? == WORLD_VERSION.to_le_bytes() {
-        let what = format!("a LithTech world file (world version {WORLD_VERSION}) named .ltb, not a model");
+        let what = format!("a LithTech world file (world version {WORLD_VERSION}), not a model");
         return Some(What::Other { version: WORLD_VERSION, what });
     }
     let peeked;

@@ -33,7 +33,7 @@ pub fn detect(bytes: &[u8]) -> Option<Detected> {
 }
 
 /// What a file in LTB's container is when it is not a PC model (`a LithTech world file (world
-/// version 66) named .ltb, not a model`), for messages; `None` for models and other files.
+/// version 66), not a model`), for messages; `None` for models and other files.
 pub fn not_a_model(bytes: &[u8]) -> Option<String> {
     match identify::what(bytes)? {
         identify::What::Other { what, .. } => Some(what),

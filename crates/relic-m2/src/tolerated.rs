@@ -17,7 +17,7 @@ use crate::file::{EventTrack, M2File};
 /// `n` things, the first at index `first`, as a note.
 fn counted(element: &str, n: usize, first: usize, what: &str, done: &str) -> Loss {
     let things = if n == 1 { format!("entry {first}") } else { format!("{n} entries (the first is {first})") };
-    Loss::new(element, format!("note: {things} {what}; the game loads this: {done}"))
+    Loss::new(element, format!("{things} {what}; the game loads this: {done}"))
 }
 
 /// Every tolerated inconsistency of a file that [`crate::read`] accepted, one note per kind and

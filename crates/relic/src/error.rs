@@ -49,7 +49,7 @@ pub enum Error {
 /// The message of [`Error::NotModel`] after the file's name.
 fn not_read(what: Option<&str>, reads: &str) -> String {
     match what {
-        Some(what) => format!("{what}: not read by this build (relic reads {reads}; recognised by content)"),
+        Some(what) => format!("{what}, which relic does not read (it reads {reads}; recognised by content)"),
         None => format!("not a model or texture relic reads (it reads {reads}; recognised by content)"),
     }
 }

@@ -198,7 +198,7 @@ pub struct FormatEntry {
     /// Corpus checks (built with the format crate's `verify` feature).
     pub checks: Option<CorpusChecks>,
     /// What a file this format's `detect` leaves is, when the format can tell it is a file of
-    /// its family that is not one it reads (`a LithTech world file … named .ltb, not a model`):
+    /// its family that is not one it reads (`a LithTech world file (world version 66), not a model`):
     /// messages say so instead of only "not a model".
     pub not_read: Option<NotRead>,
 }
