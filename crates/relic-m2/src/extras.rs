@@ -11,8 +11,8 @@ use crate::file::{M2File, Vertex};
 pub struct M2Extras {
     /// The file as read, `vertices` emptied.
     pub file: M2File,
-    /// A digest of the vertex array as read (its count and a hash of its bytes): the writer keeps the file's
-    /// views when the meshes still give exactly these vertices, and rebuilds them otherwise.
+    /// A digest of the vertex array as read, normals aside ([`vertex_digest`]): the writer keeps
+    /// the file's views when the meshes still give these vertices, and rebuilds them otherwise.
     /// Absent in extras written before it existed (then the views are kept while they fit).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub vertex_digest: Option<String>,
@@ -28,25 +28,51 @@ pub struct M2Extras {
     pub classic_losses: Vec<(String, String)>,
 }
 
-/// A digest of a vertex array: its count and a 64-bit hash of its bytes, as text (`"6:1f…"`).
+/// A digest of a vertex array, normals aside: its count and a 64-bit hash of every other byte
+/// (positions, weights, bone indices, texture coordinates), as text (`"6:1f…:normals-free"`).
+///
+/// Normals are left out because an editor moves them by float noise without an edit (Blender
+/// keeps custom normals compressed: about 1e-5 at vertices shared by submeshes, issue 27), and
+/// because the writer takes them from the model either way: a changed normal is carried into the
+/// file's own vertex array, it does not call for new views.
 ///
 /// Every step of the hash is a bijection of its state for a given input word, so two arrays of
 /// the same length that differ in one 8-byte word (one vertex moved, one weight changed) never
 /// share a digest. Not a cryptographic hash: it tells an edit from no edit, not one file from
 /// another crafted to match.
 pub(crate) fn vertex_digest(vertices: &[Vertex]) -> String {
+    format!("{}:{:016x}{NORMALS_FREE}", vertices.len(), hash(vertices, true))
+}
+
+/// What ends a digest that leaves the normals out ([`vertex_digest`]); a digest without it (extras
+/// written before 2026-11-28) hashed every byte, normals included.
+const NORMALS_FREE: &str = ":normals-free";
+
+/// Whether `vertices` have the digest `recorded` (either kind: see [`NORMALS_FREE`]).
+pub(crate) fn digest_matches(recorded: &str, vertices: &[Vertex]) -> bool {
+    match recorded.strip_suffix(NORMALS_FREE) {
+        Some(_) => recorded == vertex_digest(vertices),
+        None => recorded == format!("{}:{:016x}", vertices.len(), hash(vertices, false)),
+    }
+}
+
+/// The hash of a vertex array's bytes, with every normal read as zero where `normals_free`.
+fn hash(vertices: &[Vertex], normals_free: bool) -> u64 {
     const K: u64 = 0x517c_c1b7_2722_0a95;
-    let bytes: &[u8] = bytemuck::cast_slice(vertices);
-    let (words, rest) = bytes.as_chunks::<8>();
     let mut h = 0u64;
-    for w in words {
-        h = (h.rotate_left(5) ^ u64::from_le_bytes(*w)).wrapping_mul(K);
+    for v in vertices {
+        let v = if normals_free { Vertex { normal: [0.0; 3], ..*v } } else { *v };
+        let bytes: &[u8] = bytemuck::bytes_of(&v);
+        let (words, rest) = bytes.as_chunks::<8>();
+        for w in words {
+            h = (h.rotate_left(5) ^ u64::from_le_bytes(*w)).wrapping_mul(K);
+        }
+        // 48-byte vertices: no bytes are left over, but the hash does not rely on it.
+        for &b in rest {
+            h = (h.rotate_left(5) ^ u64::from(b)).wrapping_mul(K);
+        }
     }
-    // 48-byte vertices: no bytes are left over, but the digest does not rely on it.
-    for &b in rest {
-        h = (h.rotate_left(5) ^ u64::from(b)).wrapping_mul(K);
-    }
-    format!("{}:{h:016x}", vertices.len())
+    h
 }
 
 /// One particle or ribbon emitter of the file, whole: what
@@ -101,5 +127,32 @@ impl EmitterRecord {
             Some(Err(e)) => Err(format!("its M2 record does not read ({e})")),
             None => Err("its record holds another type than relic_m2::EmitterRecord".into()),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn vertex(x: f32) -> Vertex {
+        Vertex { position: [x, 1.0, 2.0], bone_weights: [255, 0, 0, 0], normal: [0.0, 0.0, 1.0], ..Vertex::default() }
+    }
+
+    #[test]
+    fn the_digest_leaves_normals_out_and_reads_the_older_digest_of_every_byte() {
+        let vertices = [vertex(0.0), vertex(1.0)];
+        let digest = vertex_digest(&vertices);
+        assert!(digest.starts_with("2:") && digest.ends_with(NORMALS_FREE), "{digest}");
+        let mut turned = vertices;
+        turned[1].normal = [0.0, 1.0, 0.0];
+        assert!(digest_matches(&digest, &turned), "a normal is not in the digest");
+        let mut moved = vertices;
+        moved[1].position[0] = 1.5;
+        assert!(!digest_matches(&digest, &moved));
+        assert!(!digest_matches(&digest, &vertices[..1]));
+        // Extras written before: every byte, normals too.
+        let older = format!("2:{:016x}", hash(&vertices, false));
+        assert!(digest_matches(&older, &vertices));
+        assert!(!digest_matches(&older, &turned));
     }
 }

@@ -103,3 +103,71 @@ fn a_version_change_keeps_the_view_count() {
         assert_eq!(back.meshes, model.meshes, "{name}");
     }
 }
+
+/// A changed normal is not a changed mesh: the file's views stay (a normal is no part of their
+/// topology or palettes) and the normal is written into the file's own vertex array, with no loss
+/// — directly and through JSON extras (glTF's path). Before issue 27 it rebuilt every view.
+#[test]
+fn a_changed_normal_is_written_into_the_files_own_views() {
+    for (name, _) in FILES {
+        let bytes = fixture(name);
+        let original = relic_m2::read(&bytes).unwrap();
+        let mut model = relic_m2::read_model(&bytes).unwrap();
+        let turned = [0.6, 0.0, 0.8];
+        model.meshes[0].normals[1] = turned;
+        let json = model.extras.as_ref().unwrap().json().unwrap();
+        let mut via_json = model.clone();
+        via_json.extras = Some(FormatExtras::from_json(relic_m2::FORMAT, json));
+        for (how, m) in [("the model", &model), ("JSON extras", &via_json)] {
+            let out = relic_m2::write_model(m, &WriteOptions::default()).unwrap();
+            assert!(out.losses.is_empty(), "{name} via {how}: {:?}", out.losses);
+            let file = relic_m2::read(&out.value).unwrap();
+            assert!(file.views == original.views, "{name} via {how}: views changed");
+            assert_eq!(file.vertices.len(), original.vertices.len(), "{name} via {how}");
+            let changed = file.vertices.iter().zip(original.vertices.iter()).filter(|(a, b)| a != b).count();
+            assert_eq!(changed, 1, "{name} via {how}: one vertex (its normal) differs");
+            let back = relic_m2::read_model(&out.value).unwrap();
+            let n = back.meshes[0].normals[1];
+            assert!(n.iter().zip(turned).all(|(a, b)| (a - b).abs() < 1e-6), "{name} via {how}: {n:?}");
+        }
+    }
+}
+
+/// Blender moves the normals of vertices shared by submeshes by float noise (about 1e-5), a little
+/// differently in each submesh (issue 27: the real m2-wrath/creature.m2, 33 vertices of its three
+/// geoset-0 submeshes). The file's views and its one `.skin` file come back, not views rebuilt
+/// (868 → 901 vertices) and the alias turned into a sequence.
+#[test]
+fn normals_moved_by_float_noise_at_shared_vertices_keep_the_views() {
+    use relic_core::format::Input;
+    use relic_m2::wrath::SiblingBytes;
+    let Some(dir) = relic_testkit::corpus_dir("the real creature.m2") else { return };
+    let files = relic_testkit::files_in(&dir.join("m2-wrath"));
+    let (name, bytes) = files.iter().find(|(n, _)| n == "creature.m2").cloned().unwrap();
+    let siblings = SiblingBytes(files.clone());
+    let input = Input { bytes: &bytes, name: &name, siblings: &siblings };
+    let model = relic_m2::read_input(&input).unwrap().value;
+    let json = model.extras.as_ref().unwrap().json().unwrap();
+    let mut moved = model.clone();
+    moved.extras = Some(FormatExtras::from_json(relic_m2::FORMAT, json));
+    for (m, mesh) in moved.meshes.iter_mut().enumerate() {
+        for n in &mut mesh.normals {
+            n[0] += 1e-5 * (m % 3) as f32;
+        }
+    }
+    let out = relic_m2::write_files(&moved, &WriteOptions::default()).unwrap();
+    let written = relic_m2::write_files(&model, &WriteOptions::default()).unwrap();
+    // Only the note of the second `.skin` file, which the corpus lacks: nothing rebuilt, no alias
+    // turned into a sequence.
+    for out in [&out, &written] {
+        let notes: Vec<String> = out.losses.iter().map(ToString::to_string).collect();
+        assert_eq!(notes, ["views: 1 of 2 .skin files were not read"]);
+    }
+    assert_eq!(out.value.siblings.len(), written.value.siblings.len(), ".skin files");
+    assert_eq!(out.value.bytes.len(), bytes.len(), "the file's size (its views and sequences)");
+    assert!(written.value.bytes == bytes, "unchanged: byte for byte");
+    let back =
+        SiblingBytes(out.value.siblings.iter().map(|s| (format!("creature{}", s.suffix), s.bytes.clone())).collect());
+    let w = relic_m2::wrath::read(&Input { bytes: &out.value.bytes, name: "creature.m2", siblings: &back }).unwrap();
+    assert_eq!(w.file.vertices.len(), 868);
+}

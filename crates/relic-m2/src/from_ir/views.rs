@@ -5,13 +5,14 @@
 //! The model's meshes are view 0's submeshes: mesh `s`, vertex `k` is file vertex
 //! `view0.indices[vs + k]`. So the file's own vertex order (any order another tool chose) comes
 //! back from the meshes through view 0, and the meshes are unchanged exactly when that array has
-//! the digest the extras recorded (`vertex_digest`). Then every view, the bone lookup and the
-//! vertex array are the file's. A moved vertex, a changed weight or a changed triangle rebuilds
-//! the views, with a loss saying how many.
+//! the digest the extras recorded (`vertex_digest`, normals aside). Then every view and the bone
+//! lookup are the file's, and the vertex array is the file's with the model's normals (an edited
+//! normal is carried; Blender's float noise on normals changes no view). A moved vertex, a changed
+//! weight or a changed triangle rebuilds the views, with a loss saying how many.
 
 use super::builder::{Builder, Result, unsupported};
 use super::palette::{self, Part, VIEW_BUDGETS};
-use crate::extras::vertex_digest;
+use crate::extras::digest_matches;
 use crate::file::*;
 
 impl Builder<'_> {
@@ -87,7 +88,7 @@ impl Builder<'_> {
             return None;
         }
         let same = match self.vertex_digest {
-            Some(digest) => vertex_digest(&stored) == digest,
+            Some(digest) => digest_matches(digest, &stored),
             None => base.views.iter().all(|v| palette::palettes_hold(v, &stored, &base.bone_lookup)),
         };
         same.then_some(stored)
@@ -139,10 +140,23 @@ fn sort_fields_for(file: &mut M2File) {
     }
 }
 
+/// How far (per component) the normals that two submeshes give one file vertex may differ and
+/// still be that one vertex: Blender moves the normals of a vertex shared by submeshes by about
+/// 1e-5 (m2-wrath/creature.m2: 33 vertices of its three geoset-0 submeshes), and relic-gltf's
+/// import welds corners whose normals differ by up to 1e-2 for the same reason.
+const NORMAL_NOISE: f32 = 1e-2;
+
+/// Whether `b`, given by another submesh, is the file vertex `a` already holds: equal in every
+/// byte but the normal, and the normals within [`NORMAL_NOISE`] (`a`'s is the one written).
+fn same_vertex(a: &Vertex, b: &Vertex) -> bool {
+    Vertex { normal: b.normal, ..*a } == *b
+        && a.normal.iter().zip(&b.normal).all(|(x, y)| (x - y).abs() <= NORMAL_NOISE)
+}
+
 /// The meshes' vertices (`vertices`, in mesh order, one [`Part`] per mesh) put back in the file's
 /// order through its view 0; `None` if the meshes no longer have view 0's topology (submeshes,
-/// vertex counts, triangles), a file vertex would get two different values, or a view names a
-/// vertex no mesh gives.
+/// vertex counts, triangles), a file vertex would get two different values (normals aside, which
+/// may differ by float noise: [`same_vertex`]), or a view names a vertex no mesh gives.
 fn stored_order(base: &M2File, vertices: &[Vertex], parts: &[Part]) -> Option<Vec<Vertex>> {
     let Some(view0) = base.views.first() else {
         // A file without views (and so without meshes) is unchanged while the model has none.
@@ -175,7 +189,7 @@ fn stored_order(base: &M2File, vertices: &[Vertex], parts: &[Part]) -> Option<Ve
             let v = *vertices.get(usize::from(g))?;
             match stored.get_mut(at)? {
                 slot @ None => *slot = Some(v),
-                Some(w) if *w == v => {}
+                Some(w) if same_vertex(w, &v) => {}
                 Some(_) => return None,
             }
         }

@@ -6,7 +6,7 @@
 use relic_core::{Converted, Model, WriteOptions};
 
 use super::builder::Result;
-use crate::extras::{EmitterRecord, M2Extras, vertex_digest};
+use crate::extras::{EmitterRecord, M2Extras, digest_matches};
 use crate::file::wrath::{WrathParticle, WrathRibbon};
 use crate::file::{M2File, Particle, Ribbon};
 use crate::wrath::Wrath;
@@ -22,11 +22,16 @@ pub(crate) fn to_wrath(model: &Model, extras: Option<&M2Extras>, version: u32) -
     let stored = extras.and_then(|e| {
         let wrath = e.wrath.as_deref()?;
         let unchanged = wrath.file.version == version
-            && e.vertex_digest.as_deref() == Some(vertex_digest(&vertices).as_str())
+            && e.vertex_digest.as_deref().is_some_and(|d| digest_matches(d, &vertices))
             && classic == e.file;
         unchanged.then_some(wrath)
     });
     if let Some(stored) = stored {
+        // Written back whole: what its 256–263 form could not hold is not lost; only the `.skin`
+        // files never read are.
+        let classic_only = extras.map_or(&[][..], |e| &e.classic_losses[..]);
+        losses.retain(|l| !classic_only.iter().any(|(element, what)| *element == l.element && *what == l.what));
+        losses.extend(crate::wrath::convert::unread_skins(stored));
         let mut wrath = stored.clone();
         wrath.file.vertices = vertices;
         return Ok(Converted { value: wrath, losses });

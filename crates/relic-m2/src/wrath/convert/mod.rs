@@ -162,13 +162,7 @@ pub(crate) fn to_classic(wrath: &Wrath) -> Result<(M2File, Vec<Loss>), ReadError
             format!("built for {} ids without the client's AnimationData fallbacks: {missing} ids the model lacks fall back to Stand", playable.len()),
         ));
     }
-    let skins = wrath.skins.len();
-    if f.skin_profiles as usize > skins {
-        losses.push(Loss::new(
-            "views",
-            format!("{} of {} .skin files were not read", f.skin_profiles as usize - skins, f.skin_profiles),
-        ));
-    }
+    losses.extend(unread_skins(wrath));
     let mut flat = other_header!(M2File from f, &r;
         version: 263,
         sequences: sequences.into(),
@@ -231,6 +225,13 @@ fn count_losses(f: &WrathFile, losses: &mut Vec<Loss>) {
 
 mod back;
 pub(crate) use back::from_classic;
+
+/// The `.skin` files the header counts that were not read (a model of m2-incomplete/): a note
+/// on reading, and on every write, which cannot give them back.
+pub(crate) fn unread_skins(wrath: &Wrath) -> Option<Loss> {
+    let (counted, read) = (wrath.file.skin_profiles as usize, wrath.skins.len());
+    (counted > read).then(|| Loss::new("views", format!("{} of {counted} .skin files were not read", counted - read)))
+}
 
 #[cfg(test)]
 mod tests {
