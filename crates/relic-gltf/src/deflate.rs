@@ -10,15 +10,58 @@ pub(crate) const DEFLATE_ABOVE: usize = 4 * 1024;
 /// 1.94 MB in 445 ms, level 2 2.04 MB (+5 %) in 51 ms, level 1 2.31 MB in 30 ms; but level 1 is
 /// up to 38 % larger on the small, repetitive extras of UI models, whose glb it grew by 11 %
 /// (issue 29 allows 10 %). Level 2 grows no corpus glb by more than 3.5 % (docs/PERFORMANCE.md).
-const LEVEL: u8 = 2;
+const LEVEL: u32 = 2;
 
 /// What starts a deflated string; base64 of raw deflate data follows.
 const DEFLATED: &str = "deflate+base64:";
 
-/// `text` deflated, as a [`DEFLATED`] string.
+/// `text` as extras keep it: itself up to [`DEFLATE_ABOVE`] bytes, else deflated, as a [`DEFLATED`]
+/// string.
 pub(crate) fn pack(text: &str) -> String {
-    let packed = miniz_oxide::deflate::compress_to_vec(text.as_bytes(), LEVEL);
-    format!("{DEFLATED}{}", relic_core::base64::encode(&packed))
+    use std::io::Write as _;
+    let mut packer = Packer::default();
+    // Writing to memory does not fail.
+    let _ = packer.write_all(text.as_bytes());
+    packer.finish().unwrap_or_default()
+}
+
+/// Scene extras written as they are serialized: the text while it is at most [`DEFLATE_ABOVE`]
+/// bytes, else a [`DEFLATED`] string deflated and base64-encoded as the bytes arrive — the whole
+/// JSON text (megabytes for a model's format extras) is never held.
+#[derive(Default)]
+pub(crate) struct Packer {
+    plain: Vec<u8>,
+    packed: Option<flate2::write::DeflateEncoder<relic_core::base64::Encoder>>,
+}
+
+impl Packer {
+    /// The text, or the [`DEFLATED`] string.
+    pub(crate) fn finish(self) -> std::io::Result<String> {
+        match self.packed {
+            Some(encoder) => Ok(encoder.finish()?.finish()),
+            None => String::from_utf8(self.plain).map_err(std::io::Error::other),
+        }
+    }
+}
+
+impl std::io::Write for Packer {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if let Some(encoder) = &mut self.packed {
+            return encoder.write(buf);
+        }
+        self.plain.extend_from_slice(buf);
+        if self.plain.len() > DEFLATE_ABOVE {
+            let base64 = relic_core::base64::Encoder::new(DEFLATED.to_string());
+            let mut encoder = flate2::write::DeflateEncoder::new(base64, flate2::Compression::new(LEVEL));
+            encoder.write_all(&std::mem::take(&mut self.plain))?;
+            self.packed = Some(encoder);
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
 }
 
 /// `None` when `text` is not a [`DEFLATED`] string; else its bytes, or `Some(None)` when they
@@ -53,6 +96,10 @@ mod tests {
         let text = wrapped.as_ref().unwrap().get();
         assert!(text.contains(DEFLATED));
         assert!(text.len() < serde_json::to_string(&large).unwrap().len() / 4, "{} bytes", text.len());
+        assert_eq!(
+            text,
+            format!("{{\"relic\":{}}}", serde_json::to_string(&pack(&serde_json::to_string(&large).unwrap())).unwrap())
+        );
         let back = unwrap_root(&wrapped).unwrap();
         assert_eq!((back.name.as_str(), back.global_sequences.len()), ("large", 40_000));
 

@@ -164,5 +164,5 @@ fn as_arrays<const N: usize>(values: &[f32]) -> &[[f32; N]] {
 
 /// A record's JSON as the node's extras carry it: as it is up to 4 KiB, deflated above.
 fn compact(text: &str) -> String {
-    if text.len() <= crate::deflate::DEFLATE_ABOVE { text.to_string() } else { crate::deflate::pack(text) }
+    crate::deflate::pack(text)
 }

@@ -33,14 +33,44 @@ pub struct Document {
 /// Exports `model` as a binary glTF (`.glb`). Losses say what glTF could not hold exactly.
 pub fn export_glb(model: &Model, options: &ExportOptions) -> Result<Converted<Vec<u8>>, GltfError> {
     let Converted { value: doc, losses } = build(model, options, None)?;
-    let json = json::serialize::to_vec(&doc.root).map_err(|e| GltfError::Json(e.to_string()))?;
-    let glb = gltf::binary::Glb {
-        header: gltf::binary::Header { magic: *b"glTF", version: 2, length: 0 },
-        json: std::borrow::Cow::Owned(json),
-        bin: (!doc.bin.is_empty()).then_some(std::borrow::Cow::Owned(doc.bin)),
-    };
-    let bytes = glb.to_vec().map_err(|e| GltfError::Json(e.to_string()))?;
-    Ok(Converted { value: bytes, losses })
+    Ok(Converted { value: glb(&doc.root, &doc.bin)?, losses })
+}
+
+/// The GLB container (glTF 2.0 §4.4): a 12-byte header (`glTF`, version 2, total length), the
+/// JSON chunk padded with spaces to a multiple of 4 bytes, and the BIN chunk, if any, padded with
+/// zeros. The JSON is serialized straight into the output and the buffer copied once (the
+/// `gltf` crate's `Glb::to_vec` copies both into a second vector).
+fn glb(root: &json::Root, bin: &[u8]) -> Result<Vec<u8>, GltfError> {
+    const HEADER: usize = 12;
+    const CHUNK: usize = 8;
+    let too_large =
+        |what: &str, count: usize| GltfError::TooLarge { what: what.into(), count, limit: u32::MAX as usize };
+    let mut out = Vec::with_capacity(64 << 10);
+    out.resize(HEADER + CHUNK, 0);
+    json::serialize::to_writer(&mut out, root).map_err(|e| GltfError::Json(e.to_string()))?;
+    out.resize(out.len().next_multiple_of(4), b' ');
+    let json_length = out.len() - HEADER - CHUNK;
+    if !bin.is_empty() {
+        let padded = bin.len().next_multiple_of(4);
+        out.reserve_exact(CHUNK + padded);
+        let length = u32::try_from(padded).map_err(|_| too_large("GLB buffer bytes", padded))?;
+        out.extend_from_slice(&length.to_le_bytes());
+        out.extend_from_slice(b"BIN\0");
+        out.extend_from_slice(bin);
+        out.resize(out.len() + padded - bin.len(), 0);
+    }
+    let total = u32::try_from(out.len()).map_err(|_| too_large("GLB bytes", out.len()))?;
+    let json_length = u32::try_from(json_length).map_err(|_| too_large("GLB JSON bytes", json_length))?;
+    let mut head = Vec::with_capacity(HEADER + CHUNK);
+    head.extend_from_slice(b"glTF");
+    head.extend_from_slice(&2u32.to_le_bytes());
+    head.extend_from_slice(&total.to_le_bytes());
+    head.extend_from_slice(&json_length.to_le_bytes());
+    head.extend_from_slice(b"JSON");
+    if let Some(start) = out.get_mut(..HEADER + CHUNK) {
+        start.copy_from_slice(&head);
+    }
+    Ok(out)
 }
 
 /// Exports `model` as a JSON glTF (`.gltf`) whose buffer is the separate file `bin_file_name`
@@ -274,5 +304,34 @@ impl Exporter<'_> {
             .collect();
         let head = json::Node { children: Some(children), ..node(&crate::naming::original_name(original)) };
         Some(self.root.push(head))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The container is the one the `gltf` crate writes and reads, with and without a buffer and
+    /// for every padding.
+    #[test]
+    fn glb_is_the_gltf_crates_container() {
+        for (name, bin) in [("a", vec![]), ("ab", vec![1u8]), ("abc", vec![1, 2]), ("abcd", vec![1, 2, 3, 4, 5])] {
+            let root = json::Root {
+                extras: None,
+                asset: json::Asset { generator: Some(name.into()), ..Default::default() },
+                ..Default::default()
+            };
+            let ours = glb(&root, &bin).unwrap();
+            let theirs = gltf::binary::Glb {
+                header: gltf::binary::Header { magic: *b"glTF", version: 2, length: 0 },
+                json: std::borrow::Cow::Owned(json::serialize::to_vec(&root).unwrap()),
+                bin: (!bin.is_empty()).then_some(std::borrow::Cow::Borrowed(&bin[..])),
+            }
+            .to_vec()
+            .unwrap();
+            assert_eq!(ours, theirs, "{name}");
+            let back = gltf::binary::Glb::from_slice(&ours).unwrap();
+            assert_eq!(back.bin.as_deref().unwrap_or_default().get(..bin.len()), Some(&bin[..]));
+        }
     }
 }
