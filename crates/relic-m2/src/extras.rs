@@ -28,40 +28,112 @@ pub struct M2Extras {
     pub classic_losses: Vec<(String, String)>,
 }
 
-/// A digest of a vertex array, normals aside: its count and a 64-bit hash of every other byte
-/// (positions, weights, bone indices, texture coordinates), as text (`"6:1f…:normals-free"`).
+/// A digest of a vertex array that an editor's float noise leaves alone and an edit does not, as
+/// text (`"868:1f…:near:0.25,-1.5,3.0,0.125"`): the vertex count; a 64-bit hash of what must not
+/// change at all (every vertex's bone indices and weights); and [`SKETCHES`] random projections
+/// of its positions and texture coordinates (sums of each value times a weight in −1..1 fixed by
+/// the vertex, the value and the projection), which noise moves by less than [`noise`] allows and
+/// a moved vertex by more. Only a change larger than every value's noise together is seen (on
+/// 500 vertices about 0.01 units): a smaller one keeps the views, which it cannot invalidate, and
+/// is written all the same (the vertex array's values are the model's).
 ///
-/// Normals are left out because an editor moves them by float noise without an edit (Blender
-/// keeps custom normals compressed: about 1e-5 at vertices shared by submeshes, issue 27), and
-/// because the writer takes them from the model either way: a changed normal is carried into the
-/// file's own vertex array, it does not call for new views.
+/// Normals are left out: Blender keeps custom normals compressed (about 1e-5 of noise at
+/// vertices shared by submeshes, issue 27), and the writer takes them from the model either way,
+/// into the file's own views. Positions and texture coordinates come back from Blender up to an
+/// ulp or two off (m2-wrath/creature.m2): the views they were read with still hold them, and the
+/// model's values are what is written.
 ///
-/// Every step of the hash is a bijection of its state for a given input word, so two arrays of
-/// the same length that differ in one 8-byte word (one vertex moved, one weight changed) never
-/// share a digest. Not a cryptographic hash: it tells an edit from no edit, not one file from
-/// another crafted to match.
+/// Every step of the hash is a bijection of its state for a given input word, so two arrays that
+/// differ in one weight or bone index never share it. Not a cryptographic digest: it tells an
+/// edit from no edit, not one file from another crafted to match.
 pub(crate) fn vertex_digest(vertices: &[Vertex]) -> String {
-    format!("{}:{:016x}{NORMALS_FREE}", vertices.len(), hash(vertices, true))
+    let sketches = sketch(vertices).map(|s| format!("{s:?}")).join(",");
+    format!("{}:{:016x}{NEAR}{sketches}", vertices.len(), hash(vertices, Fields::Influences))
 }
 
-/// What ends a digest that leaves the normals out ([`vertex_digest`]); a digest without it (extras
-/// written before 2026-11-28) hashed every byte, normals included.
-const NORMALS_FREE: &str = ":normals-free";
+/// What separates [`vertex_digest`]'s hash from its projections; a digest without it (extras
+/// written before 2026-11-28) hashed every byte of the vertices, normals included.
+const NEAR: &str = ":near:";
 
-/// Whether `vertices` have the digest `recorded` (either kind: see [`NORMALS_FREE`]).
+/// How many random projections [`vertex_digest`] keeps.
+const SKETCHES: usize = 4;
+
+/// Whether `vertices` have the digest `recorded` (either kind: see [`NEAR`]).
 pub(crate) fn digest_matches(recorded: &str, vertices: &[Vertex]) -> bool {
-    match recorded.strip_suffix(NORMALS_FREE) {
-        Some(_) => recorded == vertex_digest(vertices),
-        None => recorded == format!("{}:{:016x}", vertices.len(), hash(vertices, false)),
+    let Some((exact, sketches)) = recorded.split_once(NEAR) else {
+        return recorded == format!("{}:{:016x}", vertices.len(), hash(vertices, Fields::All));
+    };
+    if exact != format!("{}:{:016x}", vertices.len(), hash(vertices, Fields::Influences)) {
+        return false;
     }
+    let recorded: Vec<f64> = sketches.split(',').filter_map(|s| s.parse().ok()).collect();
+    let now = sketch(vertices);
+    let allowed = noise(vertices);
+    recorded.len() == SKETCHES
+        && recorded.iter().zip(now).zip(allowed).all(|((r, n), allowed)| (r - n).abs() <= allowed)
 }
 
-/// The hash of a vertex array's bytes, with every normal read as zero where `normals_free`.
-fn hash(vertices: &[Vertex], normals_free: bool) -> u64 {
+/// The values of a vertex the projections hold: position, then both texture coordinates.
+fn projected(v: &Vertex) -> [f32; 7] {
+    let [x, y, z] = v.position;
+    let ([u, w], [u2, w2]) = (v.tex_coords, v.tex_coords2);
+    [x, y, z, u, w, u2, w2]
+}
+
+/// The weight of value `c` of vertex `i` in projection `k`: a fixed pseudo-random number in
+/// −1..1 (splitmix64 of the three).
+fn weight(k: usize, i: usize, c: usize) -> f64 {
+    let mut z = (((k as u64) << 56) ^ ((i as u64) << 3) ^ c as u64).wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^= z >> 31;
+    (z >> 11) as f64 / (1u64 << 52) as f64 - 1.0
+}
+
+/// The projections of `vertices`.
+fn sketch(vertices: &[Vertex]) -> [f64; SKETCHES] {
+    std::array::from_fn(|k| {
+        let values = vertices
+            .iter()
+            .enumerate()
+            .flat_map(|(i, v)| projected(v).into_iter().enumerate().map(move |(c, x)| (i, c, x)));
+        values.map(|(i, c, x)| weight(k, i, c) * f64::from(x)).sum()
+    })
+}
+
+/// How far each projection of `vertices` may be from the recorded one and still be float noise:
+/// every value off by up to 5e-7 of itself (four ulps of an f32) plus 1e-7 (an ulp of 1: a
+/// texture coordinate flipped as `1 − v` and back), all in the same direction.
+fn noise(vertices: &[Vertex]) -> [f64; SKETCHES] {
+    std::array::from_fn(|k| {
+        let values = vertices
+            .iter()
+            .enumerate()
+            .flat_map(|(i, v)| projected(v).into_iter().enumerate().map(move |(c, x)| (i, c, x)));
+        values.map(|(i, c, x)| weight(k, i, c).abs() * (5e-7 * f64::from(x).abs() + 1e-7)).sum::<f64>() * 1.01
+    })
+}
+
+/// Which bytes of a vertex [`hash`] reads.
+#[derive(Clone, Copy, PartialEq)]
+enum Fields {
+    /// Every byte (the digest of extras written before 2026-11-28).
+    All,
+    /// Bone weights and indices only.
+    Influences,
+}
+
+/// A hash of the vertex array's `fields`.
+fn hash(vertices: &[Vertex], fields: Fields) -> u64 {
     const K: u64 = 0x517c_c1b7_2722_0a95;
     let mut h = 0u64;
     for v in vertices {
-        let v = if normals_free { Vertex { normal: [0.0; 3], ..*v } } else { *v };
+        let v = match fields {
+            Fields::All => *v,
+            Fields::Influences => {
+                Vertex { bone_weights: v.bone_weights, bone_indices: v.bone_indices, ..Vertex::default() }
+            }
+        };
         let bytes: &[u8] = bytemuck::bytes_of(&v);
         let (words, rest) = bytes.as_chunks::<8>();
         for w in words {
@@ -135,23 +207,38 @@ mod tests {
     use super::*;
 
     fn vertex(x: f32) -> Vertex {
-        Vertex { position: [x, 1.0, 2.0], bone_weights: [255, 0, 0, 0], normal: [0.0, 0.0, 1.0], ..Vertex::default() }
+        let (position, tex_coords) = ([x, 1.0, 2.0], [x * 0.5, 0.25]);
+        Vertex { position, bone_weights: [255, 0, 0, 0], normal: [0.0, 0.0, 1.0], tex_coords, ..Vertex::default() }
     }
 
     #[test]
-    fn the_digest_leaves_normals_out_and_reads_the_older_digest_of_every_byte() {
-        let vertices = [vertex(0.0), vertex(1.0)];
+    fn the_digest_passes_float_noise_and_no_edit_and_reads_the_older_digest_of_every_byte() {
+        let vertices: Vec<Vertex> = (0..500).map(|i| vertex(i as f32 * 0.01)).collect();
         let digest = vertex_digest(&vertices);
-        assert!(digest.starts_with("2:") && digest.ends_with(NORMALS_FREE), "{digest}");
-        let mut turned = vertices;
+        assert!(digest.starts_with("500:") && digest.contains(NEAR), "{digest}");
+        assert!(digest_matches(&digest, &vertices));
+        let mut turned = vertices.clone();
         turned[1].normal = [0.0, 1.0, 0.0];
         assert!(digest_matches(&digest, &turned), "a normal is not in the digest");
-        let mut moved = vertices;
-        moved[1].position[0] = 1.5;
-        assert!(!digest_matches(&digest, &moved));
+        // Every position and texture coordinate an ulp off, as Blender gives them back.
+        let mut noisy = vertices.clone();
+        for (i, v) in noisy.iter_mut().enumerate() {
+            let up = |x: f32| if i % 2 == 0 { f32::from_bits(x.to_bits() + 1) } else { x };
+            v.position = v.position.map(up);
+            v.tex_coords = v.tex_coords.map(up);
+        }
+        assert!(digest_matches(&digest, &noisy), "float noise is no edit");
+        for moved_by in [0.01, 0.05, 0.5] {
+            let mut moved = vertices.clone();
+            moved[7].position[0] += moved_by;
+            assert!(!digest_matches(&digest, &moved), "a vertex moved by {moved_by}");
+        }
+        let mut weighted = vertices.clone();
+        weighted[3].bone_weights = [254, 1, 0, 0];
+        assert!(!digest_matches(&digest, &weighted));
         assert!(!digest_matches(&digest, &vertices[..1]));
         // Extras written before: every byte, normals too.
-        let older = format!("2:{:016x}", hash(&vertices, false));
+        let older = format!("500:{:016x}", hash(&vertices, Fields::All));
         assert!(digest_matches(&older, &vertices));
         assert!(!digest_matches(&older, &turned));
     }

@@ -171,3 +171,46 @@ fn normals_moved_by_float_noise_at_shared_vertices_keep_the_views() {
     let w = relic_m2::wrath::read(&Input { bytes: &out.value.bytes, name: "creature.m2", siblings: &back }).unwrap();
     assert_eq!(w.file.vertices.len(), 868);
 }
+
+/// An editor numbers a mesh's vertices its own way, splits a vertex in two and moves positions
+/// by an ulp (Blender does all three: m2-wrath/creature.m2, issue 27). Each triangle corner still
+/// names the file vertex the stored triangle names there, so the file's views come back, with no
+/// loss; a position moved by more than float noise still rebuilds them.
+#[test]
+fn vertices_renumbered_split_and_moved_by_an_ulp_keep_the_views() {
+    for (name, _) in FILES {
+        let bytes = fixture(name);
+        let original = relic_m2::read(&bytes).unwrap();
+        let model = relic_m2::read_model(&bytes).unwrap();
+        let mut edited = model.clone();
+        let mesh = &mut edited.meshes[0];
+        let n = mesh.positions.len();
+        // New vertex k is old vertex n − 1 − k; the last one (old vertex 0) once more, as a copy
+        // that only the first triangle naming old vertex 0 uses.
+        let old: Vec<usize> = (0..n).rev().chain([0]).collect();
+        let up = |p: [f32; 3]| p.map(|x| f32::from_bits(x.to_bits() + 1));
+        mesh.positions = old.iter().map(|&o| up(mesh.positions[o])).collect();
+        mesh.normals = old.iter().map(|&o| mesh.normals[o]).collect();
+        for set in &mut mesh.uv_sets {
+            *set = old.iter().map(|&o| set[o]).collect();
+        }
+        mesh.skin = relic_core::model::Skin::from_vertices(old.iter().map(|&o| mesh.skin.vertex(o).to_vec()));
+        let mut copied = false;
+        for t in &mut mesh.triangles {
+            for c in t.iter_mut() {
+                let o = *c as usize;
+                *c = if o == 0 && !copied { n as u32 } else { (n - 1 - o) as u32 };
+                copied |= o == 0;
+            }
+        }
+        let out = relic_m2::write_model(&edited, &WriteOptions::default()).unwrap();
+        assert!(out.losses.is_empty(), "{name}: {:?}", out.losses);
+        let file = relic_m2::read(&out.value).unwrap();
+        assert!(file.views == original.views, "{name}: views changed");
+        assert_eq!(file.vertices.len(), original.vertices.len(), "{name}");
+
+        edited.meshes[0].positions[3][1] += 0.25;
+        let out = relic_m2::write_model(&edited, &WriteOptions::default()).unwrap();
+        assert!(out.losses.iter().any(|l| l.element == "views"), "{name}: a moved vertex keeps the views");
+    }
+}

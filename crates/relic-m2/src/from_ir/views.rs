@@ -2,13 +2,15 @@
 //! rebuilt — as many as the file had (1–4: the extras' file, else the game file the model records
 //! it came from; 4 for a model from elsewhere).
 //!
-//! The model's meshes are view 0's submeshes: mesh `s`, vertex `k` is file vertex
-//! `view0.indices[vs + k]`. So the file's own vertex order (any order another tool chose) comes
-//! back from the meshes through view 0, and the meshes are unchanged exactly when that array has
-//! the digest the extras recorded (`vertex_digest`, normals aside). Then every view and the bone
-//! lookup are the file's, and the vertex array is the file's with the model's normals (an edited
-//! normal is carried; Blender's float noise on normals changes no view). A moved vertex, a changed
-//! weight or a changed triangle rebuilds the views, with a loss saying how many.
+//! The model's meshes are view 0's submeshes, triangle for triangle: the corner of mesh `s`'s
+//! triangle `j` is the file vertex view 0's triangle names there. So the file's own vertex order
+//! (any order another tool chose) comes back from the meshes through view 0, whatever order the
+//! meshes number their vertices in (an editor renumbers, splits and welds them), and the meshes
+//! are unchanged when that array has the digest the extras recorded (`vertex_digest`: the same
+//! influences, positions and texture coordinates within float noise, normals aside). Then every
+//! view and the bone lookup are the file's, and the vertex array is the file's order with the
+//! model's values (an edited normal is carried; Blender's float noise changes no view). A moved
+//! vertex, a changed weight or a changed triangle rebuilds the views, with a loss saying how many.
 
 use super::builder::{Builder, Result, unsupported};
 use super::palette::{self, Part, VIEW_BUDGETS};
@@ -140,23 +142,36 @@ fn sort_fields_for(file: &mut M2File) {
     }
 }
 
-/// How far (per component) the normals that two submeshes give one file vertex may differ and
-/// still be that one vertex: Blender moves the normals of a vertex shared by submeshes by about
-/// 1e-5 (m2-wrath/creature.m2: 33 vertices of its three geoset-0 submeshes), and relic-gltf's
-/// import welds corners whose normals differ by up to 1e-2 for the same reason.
+/// How far (per component) the normals that two corners give one file vertex may differ and still
+/// be that one vertex: Blender moves the normals of a vertex shared by submeshes by about 1e-5
+/// (m2-wrath/creature.m2: 33 vertices of its three geoset-0 submeshes), and relic-gltf's import
+/// welds corners whose normals differ by up to 1e-2 for the same reason.
 const NORMAL_NOISE: f32 = 1e-2;
 
-/// Whether `b`, given by another submesh, is the file vertex `a` already holds: equal in every
-/// byte but the normal, and the normals within [`NORMAL_NOISE`] (`a`'s is the one written).
+/// Whether `b`, given by another corner, is the file vertex `a` already holds: the same bone
+/// indices and weights, positions and texture coordinates within an editor's float noise (four
+/// ulps; Blender gives a vertex it split up to an ulp apart), normals within [`NORMAL_NOISE`].
+/// `a`'s values are the ones written.
 fn same_vertex(a: &Vertex, b: &Vertex) -> bool {
-    Vertex { normal: b.normal, ..*a } == *b
-        && a.normal.iter().zip(&b.normal).all(|(x, y)| (x - y).abs() <= NORMAL_NOISE)
+    let near = |x: &[f32], y: &[f32], tolerance: &dyn Fn(f32) -> f32| {
+        x.iter().zip(y).all(|(x, y)| (x - y).abs() <= tolerance(x.abs()))
+    };
+    let float_noise = |x: f32| 5e-7 * x + 1e-7;
+    a.bone_indices == b.bone_indices
+        && a.bone_weights == b.bone_weights
+        && near(&a.position, &b.position, &float_noise)
+        && near(&a.tex_coords, &b.tex_coords, &float_noise)
+        && near(&a.tex_coords2, &b.tex_coords2, &float_noise)
+        && near(&a.normal, &b.normal, &|_| NORMAL_NOISE)
 }
 
 /// The meshes' vertices (`vertices`, in mesh order, one [`Part`] per mesh) put back in the file's
-/// order through its view 0; `None` if the meshes no longer have view 0's topology (submeshes,
-/// vertex counts, triangles), a file vertex would get two different values (normals aside, which
-/// may differ by float noise: [`same_vertex`]), or a view names a vertex no mesh gives.
+/// order through its view 0: each triangle corner of a submesh gives the file vertex the stored
+/// triangle names there, so the meshes may number their vertices in any order, and hold a vertex
+/// twice or two as one (an editor splits and welds them). `None` if the meshes no longer have view
+/// 0's triangles (submeshes, triangle counts), two corners of one file vertex disagree (beyond
+/// float noise: [`same_vertex`]), or a view names a vertex no mesh gives. A submesh vertex that no
+/// triangle names is the mesh's vertex at its place, where the mesh has as many as the submesh.
 fn stored_order(base: &M2File, vertices: &[Vertex], parts: &[Part]) -> Option<Vec<Vertex>> {
     let Some(view0) = base.views.first() else {
         // A file without views (and so without meshes) is unchanged while the model has none.
@@ -167,30 +182,36 @@ fn stored_order(base: &M2File, vertices: &[Vertex], parts: &[Part]) -> Option<Ve
     }
     let count = base.views.iter().flat_map(|v| v.indices.iter()).fold(0, |n, &i| n.max(usize::from(i) + 1));
     let mut stored: Vec<Option<Vertex>> = vec![None; count];
+    let give = |stored: &mut Vec<Option<Vertex>>, at: usize, v: Vertex| match stored.get_mut(at) {
+        Some(slot @ None) => {
+            *slot = Some(v);
+            true
+        }
+        Some(Some(w)) => same_vertex(w, &v),
+        None => false,
+    };
     for (s, part) in view0.submeshes.iter().zip(parts) {
-        let (vs, vc) = s.vertices();
         let (is, ic) = s.indices();
-        let first = usize::from(*part.vertices.first().unwrap_or(&0));
-        if part.vertices.len() != vc || part.triangles.len() * 3 != ic {
+        if part.triangles.len() * 3 != ic {
             return None;
         }
         let stored_tris = view0.triangles.get(is..is + ic)?;
-        let same_triangles = part
-            .triangles
-            .iter()
-            .flatten()
-            .zip(stored_tris)
-            .all(|(&g, &t)| usize::from(g).checked_sub(first) == usize::from(t).checked_sub(vs));
-        if !same_triangles {
-            return None;
+        for (&g, &t) in part.triangles.iter().flatten().zip(stored_tris) {
+            let at = usize::from(*view0.indices.get(usize::from(t))?);
+            if !give(&mut stored, at, *vertices.get(usize::from(g))?) {
+                return None;
+            }
+        }
+    }
+    for (s, part) in view0.submeshes.iter().zip(parts) {
+        let (vs, vc) = s.vertices();
+        if part.vertices.len() != vc {
+            continue;
         }
         for (k, &g) in part.vertices.iter().enumerate() {
             let at = usize::from(*view0.indices.get(vs + k)?);
-            let v = *vertices.get(usize::from(g))?;
-            match stored.get_mut(at)? {
-                slot @ None => *slot = Some(v),
-                Some(w) if same_vertex(w, &v) => {}
-                Some(_) => return None,
+            if stored.get(at).is_some_and(Option::is_none) {
+                give(&mut stored, at, *vertices.get(usize::from(g))?);
             }
         }
     }
