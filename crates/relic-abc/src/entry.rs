@@ -18,6 +18,9 @@ pub static ENTRY: FormatEntry = FormatEntry {
     info: |input| crate::info(input.bytes),
     model: Some(ModelCodec {
         read: |input| crate::read_model(input.bytes).map(Converted::lossless),
+        read_with_info: Some(|input| {
+            crate::read_model_with_info(input.bytes).map(|(m, i)| (Converted::lossless(m), i))
+        }),
         write: |model, options, _| crate::write_model(model, options).map(|c| c.map(Written::single)),
         textures: Textures::Files("dtx"),
         beside: &[],

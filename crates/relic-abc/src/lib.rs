@@ -100,9 +100,13 @@ pub fn from_ir(model: &Model, options: &WriteOptions) -> Result<Converted<AbcFil
 /// (from the header), then the LOD distances count and radius. v6: `nodes`, `vertices`, `faces`,
 /// `animations`, `keyframes`, `lods`, `md_vertices`.
 pub fn info(bytes: &[u8]) -> Result<Info, ReadError> {
-    let file = read(bytes)?;
+    read(bytes).map(|file| file_info(&file))
+}
+
+/// A file's counts ([`info`]).
+fn file_info(file: &AbcFile) -> Info {
     let mut info = Info::new(FORMAT, file.version());
-    match &file {
+    match file {
         AbcFile::V12(f) => {
             let h = &f.header;
             info.count("nodes", h.counts.node_count)
@@ -130,12 +134,19 @@ pub fn info(bytes: &[u8]) -> Result<Info, ReadError> {
                 .count("md_vertices", f.nodes.nodes.iter().map(|n| n.md_vertices.len()).sum::<usize>());
         }
     }
-    Ok(info)
+    info
 }
 
 /// `to_ir(&read(bytes)?)`: parses a file and maps it to the common model.
 pub fn read_model(bytes: &[u8]) -> Result<Model, ReadError> {
     to_ir(&read(bytes)?)
+}
+
+/// [`read_model`] and [`info`] from one parse (the facade records the counts as the model's
+/// original without reading the file again).
+pub fn read_model_with_info(bytes: &[u8]) -> Result<(Model, Info), ReadError> {
+    let file = read(bytes)?;
+    Ok((to_ir(&file)?, file_info(&file)))
 }
 
 /// `write(&from_ir(model, options)?)`: maps a model to ABC and writes it.

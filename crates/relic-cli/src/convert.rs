@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
-use relic::{ConvertOptions, Target, convert};
+use relic::{ConvertOptions, Target};
 use relic_core::format::Textures;
 
 use crate::cli::{ConvertArgs, Lods};
@@ -68,7 +68,7 @@ fn run_convert(
     }
     let loaded_notes = loaded.losses.len();
     let model = loaded.value;
-    let converted = convert(&model, target, output, options)?;
+    let (converted, comparison) = registry.convert_compared(&model, target, output, options)?;
     // A .gltf input's .bin and images are input files too.
     for f in relic::referenced_files(input_path, &bytes, kind) {
         policy.protect(&f);
@@ -101,21 +101,26 @@ fn run_convert(
     let written = policy.write_all(&converted.value)?;
     let names: Vec<String> = converted.value.iter().map(|(p, _)| p.display().to_string()).collect();
     println!("wrote {} ({written} bytes)", names.join(" + "));
-    print_comparison(&model, target, &converted.value, kind);
+    print_comparison(&model, target, comparison.as_ref(), kind);
     Ok(true)
 }
 
 /// After a conversion into a game format: how the file compares with the game file the model was
-/// first read from (when relic recorded it in the glTF), or that an input which carries such a
+/// first read from (when relic recorded it in the glTF; the facade's `comparison`), or that an input which carries such a
 /// record (a glTF), but not this one, cannot be compared.
-fn print_comparison(model: &relic::Model, target: Target, files: &[(PathBuf, Vec<u8>)], kind: relic::Kind) {
+fn print_comparison(
+    model: &relic::Model,
+    target: Target,
+    comparison: Option<&relic::original::Comparison>,
+    kind: relic::Kind,
+) {
     let records = |entry: &relic::FormatEntry| entry.model.is_some_and(|m| m.records_original);
     if !records(target.entry()) {
         return;
     }
     match &model.original {
-        Some(original) => {
-            if let Some(comparison) = relic::original::compare_files(original, target.entry(), files, model) {
+        Some(_) => {
+            if let Some(comparison) = comparison {
                 eprintln!("relic: {}", comparison.summary());
             }
         }

@@ -12,6 +12,7 @@ pub static ENTRY: FormatEntry = FormatEntry {
     info: |input| crate::info(input.bytes),
     model: Some(ModelCodec {
         read: |input| crate::read_model_noted(input.bytes),
+        read_with_info: Some(|input| crate::read_model_with_info(input.bytes)),
         write: |model, options, _| crate::write_model(model, options).map(|c| c.map(Written::single)),
         textures: Textures::Files("dtx"),
         beside: &[],

@@ -78,7 +78,11 @@ pub fn read(bytes: &[u8]) -> Result<LtbFile, ReadError> {
 /// `string_bytes`, `vertex_animation_bytes`, `animation_bytes`), then `render_vertices` (over all
 /// render objects), `bone_sets`, `obbs`, `radius` and `command`.
 pub fn info(bytes: &[u8]) -> Result<Info, ReadError> {
-    let file = read(bytes)?;
+    read(bytes).map(|file| file_info(&file))
+}
+
+/// A file's counts ([`info`]).
+fn file_info(file: &LtbFile) -> Info {
     let c = &file.header.counts;
     let lods = || file.pieces.iter().flat_map(|p| &p.lods);
     let bone_sets: usize = lods()
@@ -109,7 +113,7 @@ pub fn info(bytes: &[u8]) -> Result<Info, ReadError> {
         .count("obbs", file.header.obbs.len())
         .number("radius", f64::from(file.header.radius))
         .text("command", file.header.command_string.to_text());
-    Ok(info)
+    info
 }
 
 /// Writes a file; `write(&read(b)?)? == b` for every file `read` accepts. A wrapped file whose
@@ -143,8 +147,15 @@ pub fn read_model(bytes: &[u8]) -> Result<Model, ReadError> {
 /// [`read_model`] with notes on what the model does not show (render objects of unknown types,
 /// vertex colours, UV sets past the second, basis vectors: kept in the extras).
 pub fn read_model_noted(bytes: &[u8]) -> Result<Converted<Model>, ReadError> {
+    read_model_with_info(bytes).map(|(model, _)| model)
+}
+
+/// [`read_model_noted`] and [`info`] from one parse (and one LZMA decode): the facade records the
+/// counts as the model's original without reading the file again.
+pub fn read_model_with_info(bytes: &[u8]) -> Result<(Converted<Model>, Info), ReadError> {
     let file = read(bytes)?;
-    Ok(Converted { losses: to_ir::notes(&file), value: to_ir::to_ir_owned(file) })
+    let info = file_info(&file);
+    Ok((Converted { losses: to_ir::notes(&file), value: to_ir::to_ir_owned(file) }, info))
 }
 
 /// The model version written when none is asked for and the model came from no LTB file: 25,

@@ -17,6 +17,7 @@ pub static ENTRY: FormatEntry = FormatEntry {
     info: crate::info_input,
     model: Some(ModelCodec {
         read: crate::read_input,
+        read_with_info: Some(crate::read_input_with_info),
         write: |model, options, _| crate::write_files(model, options),
         textures: Textures::Files("blp"),
         beside: &[],

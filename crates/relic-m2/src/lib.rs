@@ -139,6 +139,11 @@ fn decoded(model: &Model) -> (Option<std::borrow::Cow<'_, M2Extras>>, Option<rel
 /// The file's own counts (`relic info`).
 pub fn info(bytes: &[u8]) -> Result<Info, ReadError> {
     let file = read(bytes)?;
+    Ok(file_info(&file, &tolerated::notes(&file)))
+}
+
+/// A 256–263 file's counts, with `notes` (what it holds that the game tolerates).
+fn file_info(file: &M2File, notes: &[relic_core::Loss]) -> Info {
     let mut info = Info::new(crate::FORMAT, file.version);
     let view0 = file.views.first();
     info.text("name", file.name_text())
@@ -160,10 +165,10 @@ pub fn info(bytes: &[u8]) -> Result<Info, ReadError> {
         .count("colors", file.colors.len())
         .count("transparency", file.transparency.len())
         .count("texture_animations", file.texture_transforms.len());
-    for note in tolerated::notes(&file) {
+    for note in notes {
         info.text("note", note.to_string());
     }
-    Ok(info)
+    info
 }
 
 /// The file's own counts, with the `.skin` and `.anim` files a Wrath-or-later model has beside it.
@@ -181,10 +186,15 @@ pub fn info_input(input: &relic_core::format::Input<'_>) -> Result<Info, ReadErr
             (w, tolerated::notes(&classic))
         }
     };
+    Ok(wrath_info(&w, &notes, input.stem()))
+}
+
+/// A Wrath-or-later model's counts (its `.skin` files named after `stem`), with `notes`.
+fn wrath_info(w: &wrath::Wrath, notes: &[relic_core::Loss], stem: &str) -> Info {
     let f = &w.file;
     let mut info = Info::new(crate::FORMAT, f.version);
     let skin0 = w.skins.first();
-    let skins: Vec<String> = (0..w.skins.len() as u32).map(|i| wrath::skin_name(input.stem(), i)).collect();
+    let skins: Vec<String> = (0..w.skins.len() as u32).map(|i| wrath::skin_name(stem, i)).collect();
     let external = (0..f.sequences.len()).filter(|&s| wrath::is_external(&f.sequences, s)).count();
     let aliases = f.sequences.iter().filter(|s| s.is_alias()).count();
     info.text("name", f.name_text())
@@ -216,7 +226,7 @@ pub fn info_input(input: &relic_core::format::Input<'_>) -> Result<Info, ReadErr
     for note in notes {
         info.text("note", note.to_string());
     }
-    Ok(info)
+    info
 }
 
 /// Parses and maps to the common model: `to_ir(&read(bytes)?)`, without copying the file into
@@ -232,20 +242,28 @@ pub fn read_model(bytes: &[u8]) -> Result<Model, ReadError> {
 /// 256–263 from the bytes alone, 264 and 272 with their `.skin` and `.anim` files (a missing LOD
 /// skin is a note among the losses, and so is each inconsistency the game loads: `tolerated`).
 pub fn read_input(input: &relic_core::format::Input<'_>) -> Result<Converted<Model>, ReadError> {
+    read_input_with_info(input).map(|(model, _)| model)
+}
+
+/// [`read_input`] and [`info_input`] from one parse: the model and the file's counts (the facade
+/// records them as the model's original without reading the file again).
+pub fn read_input_with_info(input: &relic_core::format::Input<'_>) -> Result<(Converted<Model>, Info), ReadError> {
     let wrath =
         input.bytes.starts_with(b"MD20") && detect(input.bytes).is_some_and(|d| d.source.version >= FIRST_UNSUPPORTED);
     if wrath {
         let (wrath, classic, losses) = wrath::read_checked(input)?;
         let notes = tolerated::notes(&classic);
+        let info = wrath_info(&wrath, &notes, input.stem());
         let mut model = wrath_model(wrath, classic, losses)?;
         model.losses.extend(notes);
-        return Ok(model);
+        return Ok((model, info));
     }
     let file = read(input.bytes)?;
     let notes = tolerated::notes(&file);
+    let info = file_info(&file, &notes);
     let mut model = to_ir::to_ir(&file)?;
     carried::attach(&mut model, to_ir::kept(file));
-    Ok(Converted { value: model, losses: notes })
+    Ok((Converted { value: model, losses: notes }, info))
 }
 
 /// The model of a Wrath-or-later file, given its 256–263 form and what that form cannot hold.

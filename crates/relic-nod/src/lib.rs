@@ -219,6 +219,13 @@ pub fn read_model(bytes: &[u8]) -> Result<Model, ReadError> {
     read_model_with(bytes, &NodOptions::default())
 }
 
+/// [`read_model`] and [`info`] from one parse (the facade records the counts as the model's
+/// original without reading the file again).
+pub fn read_model_with_info(bytes: &[u8]) -> Result<(Model, Info), ReadError> {
+    let (file, choices) = read_checked(bytes, &NodOptions::default())?;
+    Ok((model_from_nod(&file, &choices), nod_info(&file, &choices)))
+}
+
 /// [`read_model`] with explicit readings.
 pub fn read_model_with(bytes: &[u8], options: &NodOptions) -> Result<Model, ReadError> {
     let (file, choices) = read_checked(bytes, options)?;

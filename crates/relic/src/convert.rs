@@ -114,6 +114,19 @@ impl Registry {
         out: &Path,
         options: &ConvertOptions,
     ) -> Result<Outputs, Error> {
+        self.convert_compared(model, target, out, options).map(|(outputs, _)| outputs)
+    }
+
+    /// [`Registry::convert`], and how the file written compares with the game file the model was
+    /// read from ([`Model::original`]) when it is of that format: the comparison its notes come
+    /// from, so that a tool printing it does not read the output again.
+    pub fn convert_compared(
+        &self,
+        model: &Model,
+        target: Target,
+        out: &Path,
+        options: &ConvertOptions,
+    ) -> Result<(Outputs, Option<crate::original::Comparison>), Error> {
         let entry = target.entry;
         let write_error = |source| Error::Write { file: out.to_path_buf(), source };
         let codec = entry.model.ok_or_else(|| {
@@ -140,11 +153,11 @@ impl Registry {
         for sibling in written.value.siblings {
             files.push((out.with_file_name(format!("{}{}", output.stem(), sibling.suffix)), sibling.bytes));
         }
-        let compared = model.original.as_ref().and_then(|o| crate::original::compare_files(o, entry, &files, model));
+        let comparison = model.original.as_ref().and_then(|o| crate::original::compare_files(o, entry, &files, model));
         // First: every count the output does not have as the original had it, whichever way
         // (fewer is a loss; more is a change of the file's structure an editor's round trip
         // made, e.g. LOD profiles rebuilt), and the clips' lengths.
-        let differences = compared.iter().flat_map(|c| &c.differences);
+        let differences = comparison.iter().flat_map(|c| &c.differences);
         let compared: Vec<Loss> = differences
             .map(|(key, before, after)| match key.as_str() {
                 ANIMATION_MS => {
@@ -160,7 +173,7 @@ impl Registry {
             files.extend(skin_files);
             losses.extend(skin_notes);
         }
-        Ok(Converted { value: files, losses })
+        Ok((Converted { value: files, losses }, comparison))
     }
 }
 

@@ -105,10 +105,20 @@ impl Registry {
             return Err(error);
         }
         let codec = kind.entry.model.ok_or_else(|| self.not_read(path, bytes))?;
-        let mut loaded = (codec.read)(&input).map_err(|e| Error::read(path, e))?;
-        if codec.records_original {
-            loaded.value.original = crate::original::record(kind.entry, &input, &loaded.value);
-        }
+        let mut loaded = match codec.read_with_info.filter(|_| codec.records_original) {
+            Some(read) => {
+                let (mut loaded, info) = read(&input).map_err(|e| Error::read(path, e))?;
+                loaded.value.original = Some(crate::original::from_info(kind.entry, &info, bytes.len(), &loaded.value));
+                loaded
+            }
+            None => {
+                let mut loaded = (codec.read)(&input).map_err(|e| Error::read(path, e))?;
+                if codec.records_original {
+                    loaded.value.original = crate::original::record(kind.entry, &input, &loaded.value);
+                }
+                loaded
+            }
+        };
         if loaded.value.name.is_empty() {
             loaded.value.name = stem(path);
         }

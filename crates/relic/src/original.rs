@@ -4,7 +4,7 @@
 //! with the numbers, instead of being written silently.
 
 use relic_core::format::{FormatEntry, Input, SiblingBytes};
-use relic_core::info::Fact;
+use relic_core::info::{Fact, Info};
 use relic_core::model::{ANIMATION_MS, MODEL_VERTICES, Model, Original};
 
 /// The key under which the file's size travels with its counts.
@@ -15,10 +15,17 @@ pub const FILE_BYTES: &str = "file_bytes";
 /// lengths). `None` when the format gives no facts for it.
 pub fn record(entry: &FormatEntry, input: &Input<'_>, model: &Model) -> Option<Original> {
     let info = (entry.info)(input).ok()?;
+    Some(from_info(entry, &info, input.bytes.len(), model))
+}
+
+/// [`record`] from the facts the format's reader gave with the model
+/// ([`ModelCodec::read_with_info`](relic_core::format::ModelCodec::read_with_info)): a file of
+/// `file_bytes` bytes.
+pub fn from_info(entry: &FormatEntry, info: &Info, file_bytes: usize, model: &Model) -> Original {
     let mut counts: Vec<(String, u64)> = counts(&info.facts).filter(|(_, n)| *n > 0).collect();
-    counts.push((FILE_BYTES.to_string(), input.bytes.len() as u64));
+    counts.push((FILE_BYTES.to_string(), file_bytes as u64));
     counts.extend(Original::model_counts(model).iter().filter(|(_, n)| *n > 0).map(|(k, n)| (k.to_string(), *n)));
-    Some(Original { format: entry.name.to_string(), version: info.version, counts })
+    Original { format: entry.name.to_string(), version: info.version, counts }
 }
 
 /// Whether `key` describes the model rather than the file (compared with the model written).

@@ -64,6 +64,7 @@ impl Kind {
 ///         beside: &[],
 ///         references: None,
 ///         records_original: true,
+///         read_with_info: None,
 ///     }),
 ///     animation: None,
 ///     texture: None,

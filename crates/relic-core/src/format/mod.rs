@@ -99,6 +99,9 @@ impl Versions {
 
 /// Reads a file into the common model; the losses list notes (a missing optional part).
 pub type ReadModel = fn(&Input<'_>) -> Result<Converted<Model>, ReadError>;
+/// Reads a model and the file's facts from one parse: see [`ModelCodec::read_with_info`].
+pub type ReadModelWithInfo = fn(&Input<'_>) -> Result<(Converted<Model>, Info), ReadError>;
+
 /// Builds a file (and the files beside it) from the common model, to be written as `output`.
 pub type WriteModel = fn(&Model, &WriteOptions, &Output) -> Result<Converted<Written>, WriteError>;
 
@@ -135,6 +138,11 @@ pub struct ModelCodec {
     /// model's [`Model::original`] when it reads it (to compare the file written back with it);
     /// `false` for glTF, whose reader takes the record the file carries.
     pub records_original: bool,
+    /// `read`, and the entry's `info` of the same file, from one parse (and one decompression):
+    /// for a format the facade records ([`ModelCodec::records_original`]), so that a conversion
+    /// reads each file once. `None`: the facade calls `read`, then `info`. Both ways must give
+    /// the same model and the same facts.
+    pub read_with_info: Option<ReadModelWithInfo>,
 }
 
 /// Adding clips from an animation file to a model (NAD onto NOD).
