@@ -64,6 +64,59 @@ impl std::io::Write for Packer {
     }
 }
 
+/// Scene extras as [`Packer`] stores them, from `write`, which writes their JSON text: the text is
+/// deflated on a second thread while it is still being written (on GnomePounder the two took
+/// about the same time), in 64 KiB pieces.
+pub(crate) fn pack_written(
+    write: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>,
+) -> std::io::Result<String> {
+    use std::io::Write as _;
+    std::thread::scope(|scope| {
+        let (send, receive) = std::sync::mpsc::sync_channel::<Vec<u8>>(4);
+        let worker = scope.spawn(move || {
+            let mut packer = Packer::default();
+            for piece in receive {
+                packer.write_all(&piece)?;
+            }
+            packer.finish()
+        });
+        let mut pieces = Pieces { send, piece: Vec::with_capacity(PIECE) };
+        let written = write(&mut pieces).and_then(|()| pieces.flush());
+        // Dropping the sender ends the worker's loop.
+        drop(pieces);
+        let packed = worker.join().map_err(|_| std::io::Error::other("the deflating thread stopped"))?;
+        written.and(packed)
+    })
+}
+
+/// How many bytes of JSON [`pack_written`] hands over at a time.
+const PIECE: usize = 64 << 10;
+
+/// A writer that hands its bytes to another thread in [`PIECE`]-byte pieces.
+struct Pieces {
+    send: std::sync::mpsc::SyncSender<Vec<u8>>,
+    piece: Vec<u8>,
+}
+
+impl std::io::Write for Pieces {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.piece.extend_from_slice(buf);
+        if self.piece.len() >= PIECE {
+            self.flush()?;
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        if self.piece.is_empty() {
+            return Ok(());
+        }
+        let piece = std::mem::replace(&mut self.piece, Vec::with_capacity(PIECE));
+        // The receiver is gone only when the deflating thread failed; its error is the one told.
+        self.send.send(piece).map_err(|_| std::io::Error::other("the deflating thread stopped"))
+    }
+}
+
 /// `None` when `text` is not a [`DEFLATED`] string; else its bytes, or `Some(None)` when they
 /// cannot be had: not base64, not deflate, or more than 32 × the text's size + 1 MiB (the
 /// import's decode budget) — extras that would inflate further are treated as absent, and what
@@ -83,6 +136,21 @@ fn inflate(packed: &str) -> Option<Vec<u8>> {
 mod tests {
     use super::*;
     use crate::extras::{RootExtras, unwrap_root, wrap_root};
+
+    #[test]
+    fn extras_deflated_on_a_second_thread_are_the_ones_deflated_on_one_and_errors_come_back() {
+        use std::io::Write as _;
+        let large: String = (0..40_000).map(|i| format!("{},", i % 977)).collect();
+        for text in ["{\"small\":1}", large.as_str()] {
+            let packed = pack_written(|w| text.as_bytes().chunks(1000).try_for_each(|c| w.write_all(c))).unwrap();
+            assert_eq!(packed, pack(text));
+        }
+        let failed = pack_written(|w| {
+            w.write_all(large.as_bytes())?;
+            Err(std::io::Error::other("the serializer failed"))
+        });
+        assert_eq!(failed.unwrap_err().to_string(), "the serializer failed");
+    }
 
     #[test]
     fn large_scene_extras_are_deflated_and_read_back_and_bombs_are_refused() {

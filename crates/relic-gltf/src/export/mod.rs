@@ -91,48 +91,65 @@ pub fn build(model: &Model, options: &ExportOptions, bin_uri: Option<&str>) -> R
     if model.bones.len() > MAX_JOINTS {
         return Err(GltfError::TooLarge { what: "bones".into(), count: model.bones.len(), limit: MAX_JOINTS });
     }
-    let mut e = Exporter {
-        model,
-        options,
-        root: Root::default(),
-        bin: BinBuilder::default(),
-        losses: Vec::new(),
-        mesh_nodes: vec![None; model.meshes.len()],
-        skin: None,
-        synthetic_root: None,
-        rest: bake::rest_locals(model),
-        animation_extras: Vec::new(),
-        images: Default::default(),
-    };
-    e.asset()?;
-    e.bones()?;
-    e.attachments()?;
-    let materials = e.materials()?;
-    e.meshes(&materials)?;
-    e.skin_and_scene();
-    e.bin.open_pool();
-    for anim in &model.animations {
-        e.animation(anim)?;
-    }
-    // In the pool too: their tracks are small accessors like the animations' keys.
-    e.emitters()?;
-    e.bin.close_pool(&mut e.root);
-    e.root_extras()?;
-    let Exporter { mut root, bin, losses, .. } = e;
-    let mut bin = bin.bin;
-    while !bin.len().is_multiple_of(4) {
-        bin.push(0);
-    }
-    if !bin.is_empty() {
-        root.push(json::Buffer {
-            byte_length: USize64::from(bin.len()),
-            name: None,
-            uri: bin_uri.map(str::to_string),
-            extensions: None,
-            extras: Default::default(),
-        });
-    }
-    Ok(Converted { value: Document { root, bin }, losses })
+    // The format's extras as JSON (megabytes for an M2's) are built beside the rest of the
+    // export, on a second thread.
+    std::thread::scope(|scope| {
+        let format_json = scope.spawn(|| format_extras_json(model));
+        let mut e = Exporter {
+            model,
+            options,
+            root: Root::default(),
+            bin: BinBuilder::default(),
+            losses: Vec::new(),
+            mesh_nodes: vec![None; model.meshes.len()],
+            skin: None,
+            synthetic_root: None,
+            rest: bake::rest_locals(model),
+            animation_extras: Vec::new(),
+            images: Default::default(),
+        };
+        e.asset()?;
+        e.bones()?;
+        e.attachments()?;
+        let materials = e.materials()?;
+        e.meshes(&materials)?;
+        e.skin_and_scene();
+        e.bin.open_pool();
+        for anim in &model.animations {
+            e.animation(anim)?;
+        }
+        // In the pool too: their tracks are small accessors like the animations' keys.
+        e.emitters()?;
+        e.bin.close_pool(&mut e.root);
+        let format_extras =
+            format_json.join().map_err(|_| GltfError::Json("the format extras' thread stopped".into()))?;
+        e.root_extras(format_extras?)?;
+        let Exporter { mut root, bin, losses, .. } = e;
+        let mut bin = bin.bin;
+        while !bin.len().is_multiple_of(4) {
+            bin.push(0);
+        }
+        if !bin.is_empty() {
+            root.push(json::Buffer {
+                byte_length: USize64::from(bin.len()),
+                name: None,
+                uri: bin_uri.map(str::to_string),
+                extensions: None,
+                extras: Default::default(),
+            });
+        }
+        Ok(Converted { value: Document { root, bin }, losses })
+    })
+}
+
+/// The model's format extras as the root's extras carry them: `None` without extras,
+/// `Some(Err(format))` for extras with no JSON form.
+fn format_extras_json(model: &Model) -> Result<Option<Result<ex::FormatExtrasJson, String>>, GltfError> {
+    let Some(fx) = &model.extras else { return Ok(None) };
+    Ok(Some(match fx.json_beside(model) {
+        Some(text) => Ok(ex::FormatExtrasJson { format: fx.format().as_str().into(), data: ex::embed(&text)? }),
+        None => Err(fx.format().to_string()),
+    }))
 }
 
 struct Exporter<'m> {
@@ -257,18 +274,15 @@ impl Exporter<'_> {
         self.root.scene = Some(scene);
     }
 
-    fn root_extras(&mut self) -> Result<(), GltfError> {
+    /// The root's extras, with the format's ([`format_extras_json`]).
+    fn root_extras(&mut self, format_extras: Option<Result<ex::FormatExtrasJson, String>>) -> Result<(), GltfError> {
         let model = self.model;
-        let format_extras = match &model.extras {
-            Some(fx) => match fx.json_beside(model) {
-                Some(text) => {
-                    Some(ex::FormatExtrasJson { format: fx.format().as_str().into(), data: ex::embed(&text)? })
-                }
-                None => {
-                    self.loss("extras", format!("{} extras have no JSON form: not exported", fx.format()));
-                    None
-                }
-            },
+        let format_extras = match format_extras {
+            Some(Ok(json)) => Some(json),
+            Some(Err(format)) => {
+                self.loss("extras", format!("{format} extras have no JSON form: not exported"));
+                None
+            }
             None => None,
         };
         let extras = ex::RootExtras {

@@ -489,15 +489,11 @@ fn lenient_bool<'de, D: serde::Deserializer<'de>>(d: D) -> Result<bool, D::Error
 /// The scene's `extras.relic`: [`RootExtras`] as a JSON string (what Blender keeps through a
 /// custom property without changing a byte: it has no null and no mixed lists) or, from an older
 /// relic export, as an object.
-/// Large ones deflated as they are serialized ([`crate::deflate::Packer`]).
+/// Large ones deflated as they are serialized ([`crate::deflate::pack_written`]).
 pub(crate) fn wrap_root(value: &RootExtras) -> Result<gltf_json::Extras, crate::GltfError> {
     let json = |e: &dyn std::fmt::Display| crate::GltfError::Json(e.to_string());
-    // serde_json writes a few bytes at a time; the deflate writer prepares its output buffer on
-    // every write, so they reach it in 64 KiB pieces.
-    let mut writer = std::io::BufWriter::with_capacity(64 << 10, crate::deflate::Packer::default());
-    serde_json::to_writer(&mut writer, value).map_err(|e| json(&e))?;
-    let packer = writer.into_inner().map_err(|e| json(&e))?;
-    wrap(packer.finish().map_err(|e| json(&e))?)
+    let text = crate::deflate::pack_written(|w| serde_json::to_writer(w, value).map_err(std::io::Error::from));
+    wrap(text.map_err(|e| json(&e))?)
 }
 
 /// Reads [`wrap_root`]'s extras (or an object of an older export).
