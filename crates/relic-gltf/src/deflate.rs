@@ -139,7 +139,6 @@ mod tests {
 
     #[test]
     fn extras_deflated_on_a_second_thread_are_the_ones_deflated_on_one_and_errors_come_back() {
-        use std::io::Write as _;
         let large: String = (0..40_000).map(|i| format!("{},", i % 977)).collect();
         for text in ["{\"small\":1}", large.as_str()] {
             let packed = pack_written(|w| text.as_bytes().chunks(1000).try_for_each(|c| w.write_all(c))).unwrap();
