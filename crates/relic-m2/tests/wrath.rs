@@ -144,3 +144,34 @@ fn classic_files_survive_a_trip_through_wrath() {
     eprintln!("worst posed-box difference {worst}");
     assert!(worst < 1e-3, "{worst}");
 }
+
+/// A Wrath model whose tracks changed (Blender resamples every clip at 24 fps) is built again from
+/// its 256–263 form: its alias comes back (a sequence sharing an earlier one's window and keys;
+/// tracks of one timeline, creature.m2's texture weight, attachments and cameras, hold no
+/// sequence's keys), and the `.skin` file it was read without stays counted while the views are
+/// its own, so the game's own second LOD still fits (issue 27). The notes say only that.
+#[test]
+fn a_rebuilt_wrath_file_keeps_its_alias_and_counts_its_unread_skin() {
+    use relic_core::model::ChannelValues;
+    let Some(dir) = relic_testkit::corpus_dir("the real creature.m2") else { return };
+    let files = relic_testkit::files_in(&dir.join("m2-wrath"));
+    let (name, bytes) = files.iter().find(|(n, _)| n == "creature.m2").cloned().unwrap();
+    let siblings = SiblingBytes(files.clone());
+    let model = relic_m2::read_input(&Input { bytes: &bytes, name: &name, siblings: &siblings }).unwrap().value;
+    let mut moved = model.clone();
+    for c in moved.animations.iter_mut().flat_map(|a| &mut a.channels) {
+        if let ChannelValues::Translation(v) = &mut c.values {
+            v.iter_mut().for_each(|t| t[0] += 1e-3);
+        }
+    }
+    let out = relic_m2::write_files(&moved, &relic_core::WriteOptions::default()).unwrap();
+    assert!(out.value.bytes != bytes, "the tracks changed: the file is built again");
+    let notes: Vec<String> = out.losses.iter().map(ToString::to_string).collect();
+    assert_eq!(notes, ["views: 1 of 2 .skin files were not read"]);
+    let back =
+        SiblingBytes(out.value.siblings.iter().map(|s| (format!("back{}", s.suffix), s.bytes.clone())).collect());
+    let w = wrath::read(&Input { bytes: &out.value.bytes, name: "back.m2", siblings: &back }).unwrap();
+    assert_eq!(w.file.sequences.iter().filter(|s| s.is_alias()).count(), 1, "the alias");
+    assert_eq!((w.file.skin_profiles, w.skins.len()), (2, 1), "the skin profiles counted and read");
+    assert_eq!(w.file.vertices.len(), 868);
+}

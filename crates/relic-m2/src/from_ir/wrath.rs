@@ -39,8 +39,38 @@ pub(crate) fn to_wrath(model: &Model, extras: Option<&M2Extras>, version: u32) -
     classic.vertices = vertices;
     let (mut wrath, more) = crate::wrath::convert::from_classic(&classic, version);
     losses.extend(more);
+    keep_unread_skins(extras, &classic, &mut wrath);
+    settle_classic_losses(extras, &wrath, &mut losses);
     wrath_emitters(model, &classic, &mut wrath);
     Ok(Converted { value: wrath, losses })
+}
+
+/// Keeps counting the `.skin` files a model was read without (m2-incomplete/, creature.m2's
+/// second LOD) while the views written are the file's own: the game's own files still fit the
+/// vertex array written, so the header says what the game has, as the file read did (and reading
+/// it says again that they are not beside it).
+fn keep_unread_skins(extras: Option<&M2Extras>, classic: &M2File, wrath: &mut Wrath) {
+    let Some(e) = extras else { return };
+    let Some(stored) = e.wrath.as_deref() else { return };
+    let unread = stored.file.skin_profiles as usize > stored.skins.len();
+    if unread && classic.views == e.file.views && wrath.skins.len() == stored.skins.len() {
+        wrath.file.skin_profiles = stored.file.skin_profiles;
+    }
+}
+
+/// Takes back the losses of the 256–263 form the rebuilt Wrath file does not have: the playable
+/// animation lookup (built for 256–263; Wrath has none), and the aliases once the rebuilt file
+/// marks as many again (`from_classic`: a sequence sharing an earlier one's window and keys).
+fn settle_classic_losses(extras: Option<&M2Extras>, wrath: &Wrath, losses: &mut Vec<relic_core::Loss>) {
+    let Some(e) = extras else { return };
+    let Some(stored) = e.wrath.as_deref() else { return };
+    let aliases = |w: &Wrath| w.file.sequences.iter().filter(|s| s.is_alias()).count();
+    let aliases_back = aliases(wrath) >= aliases(stored);
+    let classic = |l: &relic_core::Loss| e.classic_losses.iter().any(|(el, what)| *el == l.element && *what == l.what);
+    losses.retain(|l| {
+        let gone = l.element == "playable animation lookup" || (l.element == "sequences" && aliases_back);
+        !(gone && classic(l))
+    });
 }
 
 /// Puts back the Wrath records of the model's emitters ([`EmitterRecord`]) in place of the ones

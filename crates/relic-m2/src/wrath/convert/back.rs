@@ -123,7 +123,8 @@ fn mark_aliases(f: &mut WrathFile, windows: &[(u32, u32)]) {
     }
 }
 
-/// True if every track holds the same keys for sequences `s` and `t`.
+/// True if every track with a timeline per sequence holds the same keys for sequences `s` and
+/// `t`.
 fn same_keys(f: &WrathFile, s: usize, t: usize) -> bool {
     use crate::file::record::{Field, Record, Visitor};
     struct Same(usize, usize, bool);
@@ -135,6 +136,11 @@ fn same_keys(f: &WrathFile, s: usize, t: usize) -> bool {
             }
         }
         fn timelines<T: bytemuck::Pod>(&mut self, _: Field, outer: &'f M2Array<M2Array<T>>) {
+            // A track of one timeline (a global sequence's, or a constant's: creature.m2's
+            // texture weight, attachments and cameras) holds no sequence's keys of its own.
+            if outer.len() <= 1 {
+                return;
+            }
             let bytes = |i: usize| outer.get(i).map(|t| bytemuck::cast_slice::<T, u8>(&t.items).to_vec());
             self.2 &= bytes(self.0) == bytes(self.1);
         }
