@@ -11,8 +11,10 @@ use crate::file::{M2File, Vertex};
 pub struct M2Extras {
     /// The file as read, `vertices` emptied.
     pub file: M2File,
-    /// A digest of the vertex array as read, normals aside ([`vertex_digest`]): the writer keeps
-    /// the file's views when the meshes still give these vertices, and rebuilds them otherwise.
+    /// A digest of the vertex array as read (`"868:1f…:near:…"`: the count, a hash of the bone
+    /// indices and weights, and four random projections of positions and texture coordinates
+    /// compared within float noise; normals aside): the writer keeps the file's views when the
+    /// meshes still give these vertices, and rebuilds them otherwise.
     /// Absent in extras written before it existed (then the views are kept while they fit).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub vertex_digest: Option<String>,
