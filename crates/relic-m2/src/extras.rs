@@ -34,7 +34,7 @@ pub struct M2Extras {
 /// text (`"868:1f…:near:0.25,-1.5,3.0,0.125"`): the vertex count; a 64-bit hash of what must not
 /// change at all (every vertex's bone indices and weights); and [`SKETCHES`] random projections
 /// of its positions and texture coordinates (sums of each value times a weight in −1..1 fixed by
-/// the vertex, the value and the projection), which noise moves by less than [`noise`] allows and
+/// the vertex, the value and the projection), which noise moves by less than [`float_noise`] on every value allows and
 /// a moved vertex by more. Only a change larger than every value's noise together is seen (on
 /// 500 vertices about 0.01 units): a smaller one keeps the views, which it cannot invalidate, and
 /// is written all the same (the vertex array's values are the model's).
@@ -49,7 +49,7 @@ pub struct M2Extras {
 /// differ in one weight or bone index never share it. Not a cryptographic digest: it tells an
 /// edit from no edit, not one file from another crafted to match.
 pub(crate) fn vertex_digest(vertices: &[Vertex]) -> String {
-    let sketches = sketch(vertices).map(|s| format!("{s:?}")).join(",");
+    let sketches = projections(vertices).0.map(|s| format!("{s:?}")).join(",");
     format!("{}:{:016x}{NEAR}{sketches}", vertices.len(), hash(vertices, Fields::Influences))
 }
 
@@ -69,8 +69,7 @@ pub(crate) fn digest_matches(recorded: &str, vertices: &[Vertex]) -> bool {
         return false;
     }
     let recorded: Vec<f64> = sketches.split(',').filter_map(|s| s.parse().ok()).collect();
-    let now = sketch(vertices);
-    let allowed = noise(vertices);
+    let (now, allowed) = projections(vertices);
     recorded.len() == SKETCHES
         && recorded.iter().zip(now).zip(allowed).all(|((r, n), allowed)| (r - n).abs() <= allowed)
 }
@@ -92,28 +91,28 @@ fn weight(k: usize, i: usize, c: usize) -> f64 {
     (z >> 11) as f64 / (1u64 << 52) as f64 - 1.0
 }
 
-/// The projections of `vertices`.
-fn sketch(vertices: &[Vertex]) -> [f64; SKETCHES] {
-    std::array::from_fn(|k| {
-        let values = vertices
-            .iter()
-            .enumerate()
-            .flat_map(|(i, v)| projected(v).into_iter().enumerate().map(move |(c, x)| (i, c, x)));
-        values.map(|(i, c, x)| weight(k, i, c) * f64::from(x)).sum()
-    })
+/// How far an editor's float noise may move a stored value `x`: four ulps of an f32 (5e-7 of
+/// itself) plus 1e-7 (an ulp of 1: a texture coordinate flipped as `1 − v` and back).
+pub(crate) fn float_noise(x: f32) -> f32 {
+    5e-7 * x.abs() + 1e-7
 }
 
-/// How far each projection of `vertices` may be from the recorded one and still be float noise:
-/// every value off by up to 5e-7 of itself (four ulps of an f32) plus 1e-7 (an ulp of 1: a
-/// texture coordinate flipped as `1 − v` and back), all in the same direction.
-fn noise(vertices: &[Vertex]) -> [f64; SKETCHES] {
-    std::array::from_fn(|k| {
-        let values = vertices
-            .iter()
-            .enumerate()
-            .flat_map(|(i, v)| projected(v).into_iter().enumerate().map(move |(c, x)| (i, c, x)));
-        values.map(|(i, c, x)| weight(k, i, c).abs() * (5e-7 * f64::from(x).abs() + 1e-7)).sum::<f64>() * 1.01
-    })
+/// The projections of `vertices`, and how far each may be from the recorded one and still be
+/// float noise (every value off by [`float_noise`], all in the same direction), in one pass.
+fn projections(vertices: &[Vertex]) -> ([f64; SKETCHES], [f64; SKETCHES]) {
+    let (mut sums, mut noise) = ([0.0f64; SKETCHES], [0.0f64; SKETCHES]);
+    for (i, v) in vertices.iter().enumerate() {
+        for (c, x) in projected(v).into_iter().enumerate() {
+            let allowed = f64::from(float_noise(x));
+            for (k, (sum, noise)) in sums.iter_mut().zip(noise.iter_mut()).enumerate() {
+                let w = weight(k, i, c);
+                *sum += w * f64::from(x);
+                *noise += w.abs() * allowed;
+            }
+        }
+    }
+    // A percent more for the rounding of the sums themselves.
+    (sums, noise.map(|n| n * 1.01))
 }
 
 /// Which bytes of a vertex [`hash`] reads.

@@ -14,7 +14,7 @@
 
 use super::builder::{Builder, Result, unsupported};
 use super::palette::{self, Part, VIEW_BUDGETS};
-use crate::extras::digest_matches;
+use crate::extras::{digest_matches, float_noise};
 use crate::file::*;
 
 impl Builder<'_> {
@@ -149,20 +149,18 @@ fn sort_fields_for(file: &mut M2File) {
 const NORMAL_NOISE: f32 = 1e-2;
 
 /// Whether `b`, given by another corner, is the file vertex `a` already holds: the same bone
-/// indices and weights, positions and texture coordinates within an editor's float noise (four
-/// ulps; Blender gives a vertex it split up to an ulp apart), normals within [`NORMAL_NOISE`].
+/// indices and weights, positions and texture coordinates within an editor's float noise
+/// ([`float_noise`], the vertex digest's; Blender gives a vertex it split up to an ulp apart),
+/// normals within [`NORMAL_NOISE`].
 /// `a`'s values are the ones written.
 fn same_vertex(a: &Vertex, b: &Vertex) -> bool {
-    let near = |x: &[f32], y: &[f32], tolerance: &dyn Fn(f32) -> f32| {
-        x.iter().zip(y).all(|(x, y)| (x - y).abs() <= tolerance(x.abs()))
-    };
-    let float_noise = |x: f32| 5e-7 * x + 1e-7;
+    let near = |x: &[f32], y: &[f32]| x.iter().zip(y).all(|(x, y)| (x - y).abs() <= float_noise(*x));
     a.bone_indices == b.bone_indices
         && a.bone_weights == b.bone_weights
-        && near(&a.position, &b.position, &float_noise)
-        && near(&a.tex_coords, &b.tex_coords, &float_noise)
-        && near(&a.tex_coords2, &b.tex_coords2, &float_noise)
-        && near(&a.normal, &b.normal, &|_| NORMAL_NOISE)
+        && near(&a.position, &b.position)
+        && near(&a.tex_coords, &b.tex_coords)
+        && near(&a.tex_coords2, &b.tex_coords2)
+        && a.normal.iter().zip(&b.normal).all(|(x, y)| (x - y).abs() <= NORMAL_NOISE)
 }
 
 /// The meshes' vertices (`vertices`, in mesh order, one [`Part`] per mesh) put back in the file's
