@@ -68,7 +68,8 @@ fn settle_classic_losses(extras: Option<&M2Extras>, wrath: &Wrath, losses: &mut 
     let aliases_back = aliases(wrath) >= aliases(stored);
     let classic = |l: &relic_core::Loss| e.classic_losses.iter().any(|(el, what)| *el == l.element && *what == l.what);
     losses.retain(|l| {
-        let gone = l.element == "playable animation lookup" || (l.element == "sequences" && aliases_back);
+        use crate::wrath::convert::{ALIASES_LOSS, PLAYABLE_LOOKUP_LOSS};
+        let gone = l.element == PLAYABLE_LOOKUP_LOSS || (l.element == ALIASES_LOSS && aliases_back);
         !(gone && classic(l))
     });
 }

@@ -158,7 +158,7 @@ pub(crate) fn to_classic(wrath: &Wrath) -> Result<(M2File, Vec<Loss>), ReadError
     if !playable.is_empty() {
         let missing = playable.iter().enumerate().filter(|(id, p)| p.fallback_id as usize != *id).count();
         losses.push(Loss::new(
-            "playable animation lookup",
+            PLAYABLE_LOOKUP_LOSS,
             format!("built for {} ids without the client's AnimationData fallbacks: {missing} ids the model lacks fall back to Stand", playable.len()),
         ));
     }
@@ -219,12 +219,19 @@ fn count_losses(f: &WrathFile, losses: &mut Vec<Loss>) {
     let aliases = f.sequences.iter().filter(|s| s.is_alias()).count();
     if aliases > 0 {
         losses
-            .push(Loss::new("sequences", format!("{aliases} aliases become sequences sharing their target's window")));
+            .push(Loss::new(ALIASES_LOSS, format!("{aliases} aliases become sequences sharing their target's window")));
     }
 }
 
 mod back;
 pub(crate) use back::from_classic;
+
+/// The element of the loss saying the 256–263 form's playable animation lookup was built (Wrath
+/// has none: a Wrath file built again does not have this loss).
+pub(crate) const PLAYABLE_LOOKUP_LOSS: &str = "playable animation lookup";
+/// The element of the loss saying a Wrath file's aliases became sequences in its 256–263 form
+/// (a Wrath file built again marks them again: `from_classic`).
+pub(crate) const ALIASES_LOSS: &str = "sequences";
 
 /// The `.skin` files the header counts that were not read (a model of m2-incomplete/): a note
 /// on reading, and on every write, which cannot give them back.
