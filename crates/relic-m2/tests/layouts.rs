@@ -160,11 +160,8 @@ fn a_cataclysm_skin_header_on_264_is_kept() {
 /// Blizzard's layout (the layout pass, not the one kept) it comes back byte for byte.
 #[test]
 fn creature_aliases_share_keys_in_blizzards_layout() {
-    let Some(dir) = relic_testkit::corpus_dir("the real creature.m2") else { return };
-    let files = relic_testkit::files_in(&dir.join("m2-wrath"));
-    let Some((name, bytes)) = files.iter().find(|(n, _)| n == "creature.m2").cloned() else { return };
-    let siblings = SiblingBytes(files.clone());
-    let mut w = wrath::read(&Input { bytes: &bytes, name: &name, siblings: &siblings }).unwrap();
+    let Some((bytes, siblings)) = common::corpus_creature() else { return };
+    let mut w = wrath::read(&Input { bytes: &bytes, name: "creature.m2", siblings: &siblings }).unwrap();
     w.file.as_read = Default::default();
     let (out, _) = wrath::write(&w).unwrap();
     assert!(out == bytes, "creature.m2 differs from byte {:?}", first_difference(&out, &bytes));

@@ -140,12 +140,8 @@ fn a_changed_normal_is_written_into_the_files_own_views() {
 #[test]
 fn normals_moved_by_float_noise_at_shared_vertices_keep_the_views() {
     use relic_core::format::Input;
-    use relic_m2::wrath::SiblingBytes;
-    let Some(dir) = relic_testkit::corpus_dir("the real creature.m2") else { return };
-    let files = relic_testkit::files_in(&dir.join("m2-wrath"));
-    let (name, bytes) = files.iter().find(|(n, _)| n == "creature.m2").cloned().unwrap();
-    let siblings = SiblingBytes(files.clone());
-    let input = Input { bytes: &bytes, name: &name, siblings: &siblings };
+    let Some((bytes, siblings)) = common::corpus_creature() else { return };
+    let input = Input { bytes: &bytes, name: "creature.m2", siblings: &siblings };
     let model = relic_m2::read_input(&input).unwrap().value;
     let json = model.extras.as_ref().unwrap().json().unwrap();
     let mut moved = model.clone();
@@ -166,10 +162,7 @@ fn normals_moved_by_float_noise_at_shared_vertices_keep_the_views() {
     assert_eq!(out.value.siblings.len(), written.value.siblings.len(), ".skin files");
     assert_eq!(out.value.bytes.len(), bytes.len(), "the file's size (its views and sequences)");
     assert!(written.value.bytes == bytes, "unchanged: byte for byte");
-    let back =
-        SiblingBytes(out.value.siblings.iter().map(|s| (format!("creature{}", s.suffix), s.bytes.clone())).collect());
-    let w = relic_m2::wrath::read(&Input { bytes: &out.value.bytes, name: "creature.m2", siblings: &back }).unwrap();
-    assert_eq!(w.file.vertices.len(), 868);
+    assert_eq!(common::read_written(&out.value).file.vertices.len(), 868);
 }
 
 /// An editor numbers a mesh's vertices its own way, splits a vertex in two and moves positions

@@ -2,6 +2,8 @@
 //! back byte for byte; what is missing or malformed is refused with the file's name.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
+mod common;
+
 use relic_core::format::Input;
 use relic_m2::wrath::{self, SiblingBytes};
 
@@ -153,11 +155,8 @@ fn classic_files_survive_a_trip_through_wrath() {
 #[test]
 fn a_rebuilt_wrath_file_keeps_its_alias_and_counts_its_unread_skin() {
     use relic_core::model::ChannelValues;
-    let Some(dir) = relic_testkit::corpus_dir("the real creature.m2") else { return };
-    let files = relic_testkit::files_in(&dir.join("m2-wrath"));
-    let (name, bytes) = files.iter().find(|(n, _)| n == "creature.m2").cloned().unwrap();
-    let siblings = SiblingBytes(files.clone());
-    let model = relic_m2::read_input(&Input { bytes: &bytes, name: &name, siblings: &siblings }).unwrap().value;
+    let Some((bytes, siblings)) = common::corpus_creature() else { return };
+    let model = relic_m2::read_input(&Input { bytes: &bytes, name: "creature.m2", siblings: &siblings }).unwrap().value;
     let mut moved = model.clone();
     for c in moved.animations.iter_mut().flat_map(|a| &mut a.channels) {
         if let ChannelValues::Translation(v) = &mut c.values {
@@ -168,9 +167,7 @@ fn a_rebuilt_wrath_file_keeps_its_alias_and_counts_its_unread_skin() {
     assert!(out.value.bytes != bytes, "the tracks changed: the file is built again");
     let notes: Vec<String> = out.losses.iter().map(ToString::to_string).collect();
     assert_eq!(notes, ["views: 1 of 2 .skin files were not read"]);
-    let back =
-        SiblingBytes(out.value.siblings.iter().map(|s| (format!("back{}", s.suffix), s.bytes.clone())).collect());
-    let w = wrath::read(&Input { bytes: &out.value.bytes, name: "back.m2", siblings: &back }).unwrap();
+    let w = common::read_written(&out.value);
     assert_eq!(w.file.sequences.iter().filter(|s| s.is_alias()).count(), 1, "the alias");
     assert_eq!((w.file.skin_profiles, w.skins.len()), (2, 1), "the skin profiles counted and read");
     assert_eq!(w.file.vertices.len(), 868);

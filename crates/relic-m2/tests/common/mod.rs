@@ -107,3 +107,21 @@ pub(crate) fn palettes_hold(view: &relic_m2::file::View, file: &relic_m2::M2File
             })
     })
 }
+
+/// The real m2-wrath/creature.m2 (wowserhq/format) and every file beside it, `None` without the
+/// corpus (said on the test's output); a corpus without it fails the test.
+pub(crate) fn corpus_creature() -> Option<(Vec<u8>, relic_m2::wrath::SiblingBytes)> {
+    let dir = relic_testkit::corpus_dir("the real creature.m2")?;
+    let files = relic_testkit::files_in(&dir.join("m2-wrath"));
+    let (_, bytes) =
+        files.iter().find(|(n, _)| n == "creature.m2").cloned().expect("the corpus holds m2-wrath/creature.m2");
+    Some((bytes, relic_m2::wrath::SiblingBytes(files)))
+}
+
+/// The Wrath file `write_files` made, read back with the files written beside it.
+pub(crate) fn read_written(written: &relic_core::format::Written) -> relic_m2::wrath::Wrath {
+    let files = written.siblings.iter().map(|s| (format!("back{}", s.suffix), s.bytes.clone())).collect();
+    let siblings = relic_m2::wrath::SiblingBytes(files);
+    let input = relic_core::format::Input { bytes: &written.bytes, name: "back.m2", siblings: &siblings };
+    relic_m2::wrath::read(&input).unwrap()
+}
