@@ -38,9 +38,7 @@ impl Exporter<'_> {
                 size: e.size,
                 texture: texture.clone(),
                 record: match &record {
-                    Some((format, text)) => {
-                        Some(ex::RecordJson { format: format.as_str().into(), data: ex::embed(text)? })
-                    }
+                    Some((format, text)) => Some(ex::RecordJson::of(*format, text)?),
                     None => None,
                 },
                 tracks,

@@ -147,7 +147,7 @@ pub fn build(model: &Model, options: &ExportOptions, bin_uri: Option<&str>) -> R
 fn format_extras_json(model: &Model) -> Result<Option<Result<ex::FormatExtrasJson, String>>, GltfError> {
     let Some(fx) = &model.extras else { return Ok(None) };
     Ok(Some(match fx.json_beside(model) {
-        Some(text) => Ok(ex::FormatExtrasJson { format: fx.format().as_str().into(), data: ex::embed(&text)? }),
+        Some(text) => Ok(ex::FormatExtrasJson::of(fx.format(), &text)?),
         None => Err(fx.format().to_string()),
     }))
 }

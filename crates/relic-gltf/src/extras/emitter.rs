@@ -29,14 +29,9 @@ pub struct EmitterExtension {
     pub tracks: Vec<TrackJson>,
 }
 
-/// A game format's record.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct RecordJson {
-    /// The format (`m2`).
-    pub format: String,
-    /// The record in the format's JSON.
-    pub data: Box<serde_json::value::RawValue>,
-}
+/// A game format's record: the format (`m2`) and the record in the format's JSON, the shape the
+/// scene's format extras have.
+pub type RecordJson = super::FormatExtrasJson;
 
 /// One animated parameter: keys in two accessors, as a glTF animation sampler holds them.
 #[derive(Debug, Clone, Serialize, Deserialize)]

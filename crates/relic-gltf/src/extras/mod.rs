@@ -89,6 +89,13 @@ pub struct FormatExtrasJson {
     pub data: Box<serde_json::value::RawValue>,
 }
 
+impl FormatExtrasJson {
+    /// `text`, a format's JSON, embedded as it is ([`embed`]).
+    pub(crate) fn of(format: relic_core::FormatId, text: &str) -> Result<Self, crate::GltfError> {
+        Ok(Self { format: format.as_str().into(), data: embed(text)? })
+    }
+}
+
 /// A bone node's data.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct BoneExtras {
