@@ -20,33 +20,10 @@ pub fn encode(bytes: &[u8]) -> String {
     ENGINE.encode(bytes)
 }
 
-/// The engine as a `static`, for writers that hold a reference to it.
-static STATIC_ENGINE: GeneralPurpose = ENGINE;
-
-/// Base64 text written as bytes arrive ([`encode`]'s text, without holding the bytes), appended
-/// to the text it started with.
-pub struct Encoder(base64::write::EncoderStringWriter<'static, GeneralPurpose, String>);
-
-impl Encoder {
-    /// An encoder that appends to `text`.
-    pub fn new(text: String) -> Self {
-        Self(base64::write::EncoderStringWriter::from_consumer(text, &STATIC_ENGINE))
-    }
-
-    /// The text, with the last bytes encoded and padded.
-    pub fn finish(self) -> String {
-        self.0.into_inner()
-    }
-}
-
-impl std::io::Write for Encoder {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0.write(buf)
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        self.0.flush()
-    }
+/// Appends the base64 text of `bytes` ([`encode`]'s text) to `text`, which may already hold a
+/// prefix: one allocation for both.
+pub fn encode_into(bytes: &[u8], text: &mut String) {
+    ENGINE.encode_string(bytes, text);
 }
 
 /// Decodes base64 text (padding optional); `None` if a character is not base64 or the length is
@@ -73,15 +50,10 @@ mod tests {
     }
 
     #[test]
-    fn the_encoder_writes_what_encode_gives_in_any_pieces() {
-        use std::io::Write as _;
+    fn encode_into_appends_what_encode_gives() {
         let bytes: Vec<u8> = (0..=255u8).cycle().take(1000).collect();
-        for piece in [1, 2, 3, 7, 64, 1000] {
-            let mut e = Encoder::new("prefix:".into());
-            for chunk in bytes.chunks(piece) {
-                e.write_all(chunk).unwrap();
-            }
-            assert_eq!(e.finish(), format!("prefix:{}", encode(&bytes)), "pieces of {piece}");
-        }
+        let mut text = String::from("prefix:");
+        encode_into(&bytes, &mut text);
+        assert_eq!(text, format!("prefix:{}", encode(&bytes)));
     }
 }

@@ -6,11 +6,11 @@
 /// (4 KiB: the extras of a model with a few bones already deflate to a fifth.)
 pub(crate) const DEFLATE_ABOVE: usize = 4 * 1024;
 
-/// miniz_oxide's level. On the scene extras of every corpus model (7.3 MB of JSON) level 9 made
-/// 1.94 MB in 445 ms, level 2 2.04 MB (+5 %) in 51 ms, level 1 2.31 MB in 30 ms; but level 1 is
-/// up to 38 % larger on the small, repetitive extras of UI models, whose glb it grew by 11 %
-/// (issue 29 allows 10 %). Level 2 grows no corpus glb by more than 3.5 % (docs/PERFORMANCE.md).
-const LEVEL: u32 = 2;
+/// libdeflate's level. On the scene extras of every corpus model (8.3 MB of JSON, 2026-11-28)
+/// miniz_oxide's level 2, used before, made 3.04 MB in 82 ms; libdeflate's level 1 makes 3.01 MB
+/// in 32 ms, level 2 2.92 MB in 48 ms, level 6 2.85 MB in 70 ms. Level 1 is as small as miniz's
+/// level 2 on the small, repetitive extras of UI models too (no corpus glb grows).
+const LEVEL: i32 = 1;
 
 /// What starts a deflated string; base64 of raw deflate data follows.
 const DEFLATED: &str = "deflate+base64:";
@@ -18,102 +18,23 @@ const DEFLATED: &str = "deflate+base64:";
 /// `text` as extras keep it: itself up to [`DEFLATE_ABOVE`] bytes, else deflated, as a [`DEFLATED`]
 /// string.
 pub(crate) fn pack(text: &str) -> String {
-    use std::io::Write as _;
-    let mut packer = Packer::default();
-    // Writing to memory does not fail.
-    let _ = packer.write_all(text.as_bytes());
-    packer.finish().unwrap_or_default()
-}
-
-/// Scene extras written as they are serialized: the text while it is at most [`DEFLATE_ABOVE`]
-/// bytes, else a [`DEFLATED`] string deflated and base64-encoded as the bytes arrive — the whole
-/// JSON text (megabytes for a model's format extras) is never held.
-#[derive(Default)]
-pub(crate) struct Packer {
-    plain: Vec<u8>,
-    packed: Option<flate2::write::DeflateEncoder<relic_core::base64::Encoder>>,
-}
-
-impl Packer {
-    /// The text, or the [`DEFLATED`] string.
-    pub(crate) fn finish(self) -> std::io::Result<String> {
-        match self.packed {
-            Some(encoder) => Ok(encoder.finish()?.finish()),
-            None => String::from_utf8(self.plain).map_err(std::io::Error::other),
-        }
+    if text.len() <= DEFLATE_ABOVE {
+        return text.to_string();
     }
-}
-
-impl std::io::Write for Packer {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        if let Some(encoder) = &mut self.packed {
-            return encoder.write(buf);
+    let level = libdeflater::CompressionLvl::new(LEVEL).unwrap_or_default();
+    let mut compressor = libdeflater::Compressor::new(level);
+    let mut packed = vec![0; compressor.deflate_compress_bound(text.len())];
+    // The buffer is libdeflate's own bound for this input, so compressing into it succeeds; were
+    // it ever refused, the text stays plain (readable, only larger).
+    match compressor.deflate_compress(text.as_bytes(), &mut packed) {
+        Ok(length) => {
+            packed.truncate(length);
+            let mut out = String::with_capacity(DEFLATED.len() + length.div_ceil(3) * 4);
+            out.push_str(DEFLATED);
+            relic_core::base64::encode_into(&packed, &mut out);
+            out
         }
-        self.plain.extend_from_slice(buf);
-        if self.plain.len() > DEFLATE_ABOVE {
-            let base64 = relic_core::base64::Encoder::new(DEFLATED.to_string());
-            let mut encoder = flate2::write::DeflateEncoder::new(base64, flate2::Compression::new(LEVEL));
-            encoder.write_all(&std::mem::take(&mut self.plain))?;
-            self.packed = Some(encoder);
-        }
-        Ok(buf.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
-/// Scene extras as [`Packer`] stores them, from `write`, which writes their JSON text: the text is
-/// deflated on a second thread while it is still being written (on GnomePounder the two took
-/// about the same time), in 64 KiB pieces.
-pub(crate) fn pack_written(
-    write: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>,
-) -> std::io::Result<String> {
-    use std::io::Write as _;
-    std::thread::scope(|scope| {
-        let (send, receive) = std::sync::mpsc::sync_channel::<Vec<u8>>(4);
-        let worker = scope.spawn(move || {
-            let mut packer = Packer::default();
-            for piece in receive {
-                packer.write_all(&piece)?;
-            }
-            packer.finish()
-        });
-        let mut pieces = Pieces { send, piece: Vec::with_capacity(PIECE) };
-        let written = write(&mut pieces).and_then(|()| pieces.flush());
-        // Dropping the sender ends the worker's loop.
-        drop(pieces);
-        let packed = worker.join().map_err(|_| std::io::Error::other("the deflating thread stopped"))?;
-        written.and(packed)
-    })
-}
-
-/// How many bytes of JSON [`pack_written`] hands over at a time.
-const PIECE: usize = 64 << 10;
-
-/// A writer that hands its bytes to another thread in [`PIECE`]-byte pieces.
-struct Pieces {
-    send: std::sync::mpsc::SyncSender<Vec<u8>>,
-    piece: Vec<u8>,
-}
-
-impl std::io::Write for Pieces {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.piece.extend_from_slice(buf);
-        if self.piece.len() >= PIECE {
-            self.flush()?;
-        }
-        Ok(buf.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        if self.piece.is_empty() {
-            return Ok(());
-        }
-        let piece = std::mem::replace(&mut self.piece, Vec::with_capacity(PIECE));
-        // The receiver is gone only when the deflating thread failed; its error is the one told.
-        self.send.send(piece).map_err(|_| std::io::Error::other("the deflating thread stopped"))
+        Err(_) => text.to_string(),
     }
 }
 
@@ -136,20 +57,6 @@ fn inflate(packed: &str) -> Option<Vec<u8>> {
 mod tests {
     use super::*;
     use crate::extras::{RootExtras, unwrap_root, wrap_root};
-
-    #[test]
-    fn extras_deflated_on_a_second_thread_are_the_ones_deflated_on_one_and_errors_come_back() {
-        let large: String = (0..40_000).map(|i| format!("{},", i % 977)).collect();
-        for text in ["{\"small\":1}", large.as_str()] {
-            let packed = pack_written(|w| text.as_bytes().chunks(1000).try_for_each(|c| w.write_all(c))).unwrap();
-            assert_eq!(packed, pack(text));
-        }
-        let failed = pack_written(|w| {
-            w.write_all(large.as_bytes())?;
-            Err(std::io::Error::other("the serializer failed"))
-        });
-        assert_eq!(failed.unwrap_err().to_string(), "the serializer failed");
-    }
 
     #[test]
     fn large_scene_extras_are_deflated_and_read_back_and_bombs_are_refused() {

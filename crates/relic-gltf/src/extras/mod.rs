@@ -496,11 +496,11 @@ fn lenient_bool<'de, D: serde::Deserializer<'de>>(d: D) -> Result<bool, D::Error
 /// The scene's `extras.relic`: [`RootExtras`] as a JSON string (what Blender keeps through a
 /// custom property without changing a byte: it has no null and no mixed lists) or, from an older
 /// relic export, as an object.
-/// Large ones deflated as they are serialized ([`crate::deflate::pack_written`]).
+/// Large ones deflated ([`crate::deflate::pack`]).
 pub(crate) fn wrap_root(value: &RootExtras) -> Result<gltf_json::Extras, crate::GltfError> {
     let json = |e: &dyn std::fmt::Display| crate::GltfError::Json(e.to_string());
-    let text = crate::deflate::pack_written(|w| serde_json::to_writer(w, value).map_err(std::io::Error::from));
-    wrap(text.map_err(|e| json(&e))?)
+    let text = serde_json::to_string(value).map_err(|e| json(&e))?;
+    wrap(crate::deflate::pack(&text))
 }
 
 /// Reads [`wrap_root`]'s extras (or an object of an older export).
