@@ -84,7 +84,7 @@ impl Pose {
         self.skin.resize(n, affine::IDENTITY);
         let locals = self.locals.iter().copied().chain(std::iter::repeat(Transform::IDENTITY));
         let inverse_binds = model.bones.iter().map(|b| affine::from_columns(&b.inverse_bind_matrix));
-        compose_pose(model, locals, inverse_binds, &mut self.globals, &mut self.skin);
+        compose_pose(model, locals, inverse_binds, None, &mut self.globals, &mut self.skin);
     }
 
     /// Model-space matrix of bone `b` as a nalgebra matrix.
@@ -225,8 +225,17 @@ pub struct Evaluator<'m> {
     segments: Vec<Segment>,
     inverse_binds: Vec<Affine>,
     pending: Vec<PendingSlerp>,
+    /// The bones evaluated ([`Evaluator::only`]); `None`: every bone.
+    only: Option<Bones>,
     /// The pose of the last [`Evaluator::evaluate`].
     pub pose: Pose,
+}
+
+/// The bones an [`Evaluator`] is restricted to, and the timelines their tracks read.
+#[derive(Debug, Clone)]
+struct Bones {
+    bones: Vec<bool>,
+    timelines: Vec<bool>,
 }
 
 /// A rotation between two keys, waiting to be slerped with three others.
@@ -257,8 +266,44 @@ impl<'m> Evaluator<'m> {
             timelines,
             inverse_binds: model.bones.iter().map(|b| affine::from_columns(&b.inverse_bind_matrix)).collect(),
             pending: Vec::with_capacity(model.bones.len()),
+            only: None,
             pose,
         }
+    }
+
+    /// Evaluates only `bones` and their ancestors from now on: their locals, model-space and skin
+    /// matrices are exactly what a full evaluation gives, every other bone keeps its rest pose.
+    /// An exporter that bakes a few bones of a large skeleton pays for those chains alone.
+    pub fn only(mut self, bones: &[usize]) -> Self {
+        let model = self.model;
+        let mut wanted = vec![false; model.bones.len()];
+        for &b in bones {
+            // Up the parents, at most once per bone (a parent list with a cycle ends too).
+            let mut at = Some(b);
+            for _ in 0..wanted.len() {
+                let Some(w) = at.and_then(|b| wanted.get_mut(b)) else { break };
+                if *w {
+                    break;
+                }
+                *w = true;
+                at = at.and_then(|b| model.bones.get(b)).and_then(|bone| bone.parent);
+            }
+        }
+        let mut timelines = vec![false; self.timelines.len()];
+        for (tracks, _) in self.tracks.iter().zip(&wanted).filter(|(_, w)| **w) {
+            let lines = [
+                tracks.translation.as_ref().map(|t| t.timeline),
+                tracks.rotation.as_ref().map(|t| t.timeline),
+                tracks.scale.as_ref().map(|t| t.timeline),
+            ];
+            for line in lines.into_iter().flatten() {
+                if let Some(used) = timelines.get_mut(line) {
+                    *used = true;
+                }
+            }
+        }
+        self.only = Some(Bones { bones: wanted, timelines });
+        self
     }
 
     /// Samples the clip at `time` and updates [`Evaluator::pose`]. Sequential playback costs no
@@ -276,7 +321,12 @@ impl<'m> Evaluator<'m> {
         let model = self.model;
         self.pending.clear();
         self.segments.clear();
-        for line in &mut self.timelines {
+        let only = self.only.as_ref();
+        for (i, line) in self.timelines.iter_mut().enumerate() {
+            if only.is_some_and(|o| !o.timelines.get(i).copied().unwrap_or(false)) {
+                self.segments.push(NO_SEGMENT);
+                continue;
+            }
             let t = channel_time(model, line.clock, time);
             self.segments.push(line.cursor.segment(line.times, t));
         }
@@ -284,6 +334,9 @@ impl<'m> Evaluator<'m> {
         let segment = |timeline: usize| segments.get(timeline).copied().unwrap_or(NO_SEGMENT);
         let bones = model.bones.iter().zip(self.tracks.iter()).zip(self.pose.locals.iter_mut());
         for (b, ((bone, tracks), local)) in bones.enumerate() {
+            if only.is_some_and(|o| !o.bones.get(b).copied().unwrap_or(false)) {
+                continue;
+            }
             *local = bone.rest;
             if let Some(track) = &tracks.translation
                 && !bone.flags.rotation_only
@@ -334,7 +387,8 @@ impl<'m> Evaluator<'m> {
     /// the inverse bind matrices converted once in [`Evaluator::new`].
     fn update_matrices(&mut self) {
         let Pose { locals, globals, skin } = &mut self.pose;
-        compose_pose(self.model, locals.iter().copied(), self.inverse_binds.iter().copied(), globals, skin);
+        let only = self.only.as_ref().map(|o| o.bones.as_slice());
+        compose_pose(self.model, locals.iter().copied(), self.inverse_binds.iter().copied(), only, globals, skin);
     }
 
     /// The model being animated.
@@ -350,16 +404,21 @@ impl<'m> Evaluator<'m> {
 
 /// Model-space (`globals`) and skin matrices of every bone from its local transform, parents
 /// first in one pass: `global = parent's global ∘ local` (as the bone's inherit flags allow),
-/// `skin = global · inverse bind`. The one composition [`Pose`] and [`Evaluator`] share.
+/// `skin = global · inverse bind`. The one composition [`Pose`] and [`Evaluator`] share. With
+/// `only`, the bones it marks (closed under parents) and no others.
 fn compose_pose(
     model: &Model,
     locals: impl Iterator<Item = Transform>,
     inverse_binds: impl Iterator<Item = Affine>,
+    only: Option<&[bool]>,
     globals: &mut [Affine],
     skin: &mut [Affine],
 ) {
     let bones = model.bones.iter().zip(inverse_binds).zip(locals.zip(skin.iter_mut()));
     for (b, ((bone, inverse_bind), (local, skin))) in bones.enumerate() {
+        if only.is_some_and(|o| !o.get(b).copied().unwrap_or(false)) {
+            continue;
+        }
         let local_matrix = transform_matrix(&local);
         let global = match bone.parent.filter(|&p| p < b).and_then(|p| globals.get(p)) {
             Some(parent) => compose(parent, &local_matrix, &bone.flags),
@@ -461,6 +520,67 @@ mod tests {
         // Bone 1 keeps its own orientation: its +Y offset is not turned by the root.
         assert!((pose.globals[1][3][1] - 1.0).abs() < 1e-5 && pose.globals[1][3][0].abs() < 1e-5);
         assert!((pose.globals[1][0][0] - 1.0).abs() < 1e-5);
+    }
+
+    /// A tree (0 ← 1 ← 2 with bone 2 not inheriting its parent's rotation, 0 ← 3 ← 4), every
+    /// bone keyed: restricted to bone 2, the evaluator gives bones 0, 1 and 2 exactly what a full
+    /// evaluation gives, and bones 3 and 4 their rest pose.
+    #[test]
+    fn an_evaluator_restricted_to_some_bones_gives_their_chains_exactly() {
+        let mut m = Model { bones: relic_testkit::bone_chain(5, "b"), ..Model::default() };
+        for (b, parent) in [(3, 0), (4, 3)] {
+            m.bones[b].parent = Some(parent);
+        }
+        m.bones[2].flags.inherit_rotation = false;
+        let times = vec![0.0, 0.4, 1.0];
+        let channels = (0..5).flat_map(|b| {
+            let turn = |k: f32| {
+                let a = 0.3 * (b as f32 + 1.0) * k;
+                [a.sin() * 0.6, a.sin() * 0.8, 0.0, a.cos()]
+            };
+            [
+                Channel {
+                    bone: b,
+                    clock: Clock::Animation,
+                    interpolation: Interpolation::Linear,
+                    times: times.clone(),
+                    values: ChannelValues::Rotation(vec![turn(0.0), turn(1.0), turn(2.5)]),
+                },
+                Channel {
+                    bone: b,
+                    clock: Clock::Animation,
+                    interpolation: Interpolation::Linear,
+                    times: times.clone(),
+                    values: ChannelValues::Translation(vec![[0.0, 1.0, 0.0], [b as f32, 1.5, 0.2], [0.3, 2.0, -1.0]]),
+                },
+            ]
+        });
+        m.animations.push(Animation {
+            name: "a".into(),
+            duration: 1.0,
+            channels: channels.collect(),
+            ..Animation::default()
+        });
+        let anim = &m.animations[0];
+        let rest = Pose::rest(&m);
+        let mut full = Evaluator::new(&m, anim);
+        let mut only = Evaluator::new(&m, anim).only(&[2]);
+        for t in [0.0, 0.2, 0.7, 1.0] {
+            let whole = full.evaluate(ClipTime::at(t)).clone();
+            let part = only.evaluate(ClipTime::at(t));
+            for b in 0..3 {
+                assert_eq!(part.locals[b], whole.locals[b], "bone {b} at {t}");
+                assert_eq!(part.globals[b], whole.globals[b], "bone {b} at {t}");
+                assert_eq!(part.skin[b], whole.skin[b], "bone {b} at {t}");
+            }
+            if t > 0.0 {
+                assert_ne!(whole.locals[4], rest.locals[4], "bone 4 moves in the clip");
+            }
+            for b in 3..5 {
+                assert_eq!(part.locals[b], rest.locals[b], "bone {b} at {t}");
+                assert_eq!(part.globals[b], rest.globals[b], "bone {b} at {t}");
+            }
+        }
     }
 
     #[test]

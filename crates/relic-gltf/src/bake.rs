@@ -85,10 +85,10 @@ pub(crate) fn sample_times(model: &Model, anim: &Animation, fps: f32) -> Vec<f32
 }
 
 /// Samples the glTF local transforms of `bones` at `times`: `out[i][k]` is bone `bones[i]` at
-/// `times[k]`.
+/// `times[k]`. Only their chains are evaluated (a few bones of a large skeleton are baked).
 pub(crate) fn sample_bones(model: &Model, anim: &Animation, bones: &[usize], times: &[f32]) -> Vec<Vec<Transform>> {
     let mut out = vec![Vec::with_capacity(times.len()); bones.len()];
-    let mut evaluator = Evaluator::new(model, anim);
+    let mut evaluator = Evaluator::new(model, anim).only(bones);
     for &t in times {
         let pose = evaluator.evaluate(ClipTime::at(t));
         for (track, &b) in out.iter_mut().zip(bones) {
