@@ -6,7 +6,7 @@ use gltf_json as json;
 use json::Index;
 use json::animation::{Interpolation as GltfInterpolation, Property};
 use json::validation::Checked::Valid;
-use relic_core::model::{Animation, Channel, ChannelValues, Clock, Interpolation, MorphChannel};
+use relic_core::model::{Animation, Channel, ChannelValues, Clock, Interpolation, Model, MorphChannel};
 
 use crate::GltfError;
 use crate::bake;
@@ -15,41 +15,11 @@ use crate::extras::{self as ex, StashedChannel};
 use super::Exporter;
 
 impl Exporter<'_> {
-    pub(super) fn animation(&mut self, anim: &Animation) -> Result<(), GltfError> {
+    pub(super) fn animation(&mut self, anim: &Animation, baked: Baked) -> Result<(), GltfError> {
         let model = self.model;
         let element = format!("animations {:?}", anim.name);
         let n = model.bones.len();
-        // Which bones move in this clip, directly or through an ancestor.
-        let mut moved = vec![false; n];
-        for ch in &anim.channels {
-            if let Some(m) = moved.get_mut(ch.bone) {
-                *m = true;
-            }
-        }
-        for b in 0..n {
-            if let Some(p) = model.bones.get(b).and_then(|x| x.parent)
-                && moved.get(p).copied().unwrap_or(false)
-                && let Some(m) = moved.get_mut(b)
-            {
-                *m = true;
-            }
-        }
-        let mut baked = vec![false; n];
-        for (b, bone) in model.bones.iter().enumerate() {
-            if bake::flagged(bone)
-                && moved.get(b).copied().unwrap_or(false)
-                && let Some(x) = baked.get_mut(b)
-            {
-                *x = true;
-            }
-        }
-        for ch in &anim.channels {
-            if !bake::verbatim_ok(ch.clock, &ch.times, anim.duration)
-                && let Some(x) = baked.get_mut(ch.bone)
-            {
-                *x = true;
-            }
-        }
+        let Baked { bones: baked, samples, channels: baked_channels } = baked;
         // The last channel of a bone property wins, as in the evaluator.
         let mut winner: HashMap<(usize, &'static str), usize> = HashMap::new();
         for (i, ch) in anim.channels.iter().enumerate() {
@@ -94,59 +64,29 @@ impl Exporter<'_> {
             );
             order.push(Some(i));
         }
-        let baked_bones: Vec<usize> = (0..n).filter(|&b| baked.get(b).copied().unwrap_or(false)).collect();
-        if !baked_bones.is_empty() {
-            let times = bake::sample_times(model, anim, self.options.bake_fps);
-            let tracks = bake::sample_bones(model, anim, &baked_bones, &times);
-            for (&b, track) in baked_bones.iter().zip(&tracks) {
-                let mut r: Vec<[f32; 4]> = track.iter().map(|x| x.rotation).collect();
-                bake::continuous(&mut r);
-                let values = [
-                    ChannelValues::Translation(track.iter().map(|x| x.translation).collect()),
-                    ChannelValues::Rotation(r),
-                    ChannelValues::Scale(track.iter().map(|x| x.scale).collect()),
-                ];
-                for values in values {
-                    // The samples a straight line between their neighbours reproduces are left
-                    // out (tolerances in `keys`): a held or steady channel keeps its two ends.
-                    let mut channel = Channel {
-                        bone: b,
-                        clock: Clock::Animation,
-                        interpolation: Interpolation::Linear,
-                        times: times.clone(),
-                        values,
-                    };
-                    crate::keys::reduce(&mut channel);
-                    let input = self.input(&mut inputs, &channel.times);
-                    let (output, path) = match &channel.values {
-                        ChannelValues::Translation(t) => {
-                            (self.bin.accessor(&mut self.root, t.as_slice(), None, false, false), Property::Translation)
-                        }
-                        ChannelValues::Rotation(r) => {
-                            (self.bin.rotations(&mut self.root, r.as_slice()), Property::Rotation)
-                        }
-                        ChannelValues::Scale(s) => {
-                            (self.bin.accessor(&mut self.root, s.as_slice(), None, false, false), Property::Scale)
-                        }
-                    };
-                    push_channel(
-                        &mut channels,
-                        &mut samplers,
-                        input,
-                        output,
-                        GltfInterpolation::Linear,
-                        b as u32,
-                        path,
-                    );
-                    order.push(None);
-                }
+        if !baked_channels.is_empty() {
+            for channel in &baked_channels {
+                let input = self.input(&mut inputs, &channel.times);
+                let (output, path) = match &channel.values {
+                    ChannelValues::Translation(t) => {
+                        (self.bin.accessor(&mut self.root, t.as_slice(), None, false, false), Property::Translation)
+                    }
+                    ChannelValues::Rotation(r) => {
+                        (self.bin.rotations(&mut self.root, r.as_slice()), Property::Rotation)
+                    }
+                    ChannelValues::Scale(s) => {
+                        (self.bin.accessor(&mut self.root, s.as_slice(), None, false, false), Property::Scale)
+                    }
+                };
+                let bone = channel.bone as u32;
+                push_channel(&mut channels, &mut samplers, input, output, GltfInterpolation::Linear, bone, path);
+                order.push(None);
             }
+            let count = baked.iter().filter(|&&b| b).count();
             self.loss(
                 &element,
                 format!(
-                    "{} bone(s) baked at {} sample times (flags glTF cannot express, or global sequences)",
-                    baked_bones.len(),
-                    times.len()
+                    "{count} bone(s) baked at {samples} sample times (flags glTF cannot express, or global sequences)"
                 ),
             );
         }
@@ -245,6 +185,88 @@ impl Exporter<'_> {
         inputs.insert(key, i);
         i
     }
+}
+
+/// What glTF cannot play of a clip as it is stored, sampled: the bones baked and their channels.
+/// [`bake`] depends on the model and the clip alone, so clips are baked on any thread before
+/// [`Exporter::animation`] writes them in order.
+#[derive(Debug, Default)]
+pub(crate) struct Baked {
+    /// Per bone: whether its channels are baked (and the stored ones stashed in the extras).
+    bones: Vec<bool>,
+    /// How many times the baked bones were sampled at (before the keys were reduced).
+    samples: usize,
+    /// Translation, rotation and scale of each baked bone, in bone order, keys reduced.
+    channels: Vec<Channel>,
+}
+
+/// Bakes the bones of `anim` that glTF cannot play as stored: flagged bones (not inheriting all of
+/// their parent's transform) that move, directly or through an ancestor, and bones with a channel
+/// on a global clock or keyed outside the clip. Each is sampled at [`bake::sample_times`] and
+/// its keys reduced ([`crate::keys::reduce`]).
+pub(crate) fn bake(model: &Model, anim: &Animation, fps: f32) -> Baked {
+    let n = model.bones.len();
+    // Which bones move in this clip, directly or through an ancestor.
+    let mut moved = vec![false; n];
+    for ch in &anim.channels {
+        if let Some(m) = moved.get_mut(ch.bone) {
+            *m = true;
+        }
+    }
+    for b in 0..n {
+        if let Some(p) = model.bones.get(b).and_then(|x| x.parent)
+            && moved.get(p).copied().unwrap_or(false)
+            && let Some(m) = moved.get_mut(b)
+        {
+            *m = true;
+        }
+    }
+    let mut baked = vec![false; n];
+    for (b, bone) in model.bones.iter().enumerate() {
+        if bake::flagged(bone)
+            && moved.get(b).copied().unwrap_or(false)
+            && let Some(x) = baked.get_mut(b)
+        {
+            *x = true;
+        }
+    }
+    for ch in &anim.channels {
+        if !bake::verbatim_ok(ch.clock, &ch.times, anim.duration)
+            && let Some(x) = baked.get_mut(ch.bone)
+        {
+            *x = true;
+        }
+    }
+    let baked_bones: Vec<usize> = (0..n).filter(|&b| baked.get(b).copied().unwrap_or(false)).collect();
+    if baked_bones.is_empty() {
+        return Baked { bones: baked, ..Baked::default() };
+    }
+    let times = bake::sample_times(model, anim, fps);
+    let tracks = bake::sample_bones(model, anim, &baked_bones, &times);
+    let mut channels = Vec::with_capacity(3 * baked_bones.len());
+    for (&b, track) in baked_bones.iter().zip(&tracks) {
+        let mut r: Vec<[f32; 4]> = track.iter().map(|x| x.rotation).collect();
+        bake::continuous(&mut r);
+        let values = [
+            ChannelValues::Translation(track.iter().map(|x| x.translation).collect()),
+            ChannelValues::Rotation(r),
+            ChannelValues::Scale(track.iter().map(|x| x.scale).collect()),
+        ];
+        for values in values {
+            // The samples a straight line between their neighbours reproduces are left out
+            // (tolerances in `keys`): a held or steady channel keeps its two ends.
+            let mut channel = Channel {
+                bone: b,
+                clock: Clock::Animation,
+                interpolation: Interpolation::Linear,
+                times: times.clone(),
+                values,
+            };
+            crate::keys::reduce(&mut channel);
+            channels.push(channel);
+        }
+    }
+    Baked { bones: baked, samples: times.len(), channels }
 }
 
 pub(super) fn gltf_interpolation(i: Interpolation) -> GltfInterpolation {

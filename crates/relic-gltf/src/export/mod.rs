@@ -12,7 +12,7 @@ use gltf_json as json;
 use json::scene::UnitQuaternion;
 use json::validation::USize64;
 use json::{Index, Root};
-use relic_core::model::{Model, Transform};
+use relic_core::model::{Animation, Model, Transform};
 use relic_core::{Converted, Loss};
 
 use crate::bake;
@@ -91,10 +91,16 @@ pub fn build(model: &Model, options: &ExportOptions, bin_uri: Option<&str>) -> R
     if model.bones.len() > MAX_JOINTS {
         return Err(GltfError::TooLarge { what: "bones".into(), count: model.bones.len(), limit: MAX_JOINTS });
     }
-    // The format's extras as JSON (megabytes for an M2's) are built beside the rest of the
-    // export, on a second thread.
+    // Two threads: the second builds the format's extras as JSON (megabytes for an M2's) while
+    // the first writes meshes and materials; then both bake clips (sampling, key reduction: the
+    // clips are independent) until none is left; the first writes them in order.
+    let clips = &Clips::new(model, options);
     std::thread::scope(|scope| {
-        let format_json = scope.spawn(|| format_extras_json(model));
+        let format_json = scope.spawn(|| {
+            let json = format_extras_json(model);
+            clips.bake_all();
+            json
+        });
         let mut e = Exporter {
             model,
             options,
@@ -114,15 +120,16 @@ pub fn build(model: &Model, options: &ExportOptions, bin_uri: Option<&str>) -> R
         let materials = e.materials()?;
         e.meshes(&materials)?;
         e.skin_and_scene();
+        clips.bake_all();
+        let format_extras =
+            format_json.join().map_err(|_| GltfError::Json("the format extras' thread stopped".into()))?;
         e.bin.open_pool();
-        for anim in &model.animations {
-            e.animation(anim)?;
+        for (i, anim) in model.animations.iter().enumerate() {
+            e.animation(anim, clips.take(i, anim))?;
         }
         // In the pool too: their tracks are small accessors like the animations' keys.
         e.emitters()?;
         e.bin.close_pool(&mut e.root);
-        let format_extras =
-            format_json.join().map_err(|_| GltfError::Json("the format extras' thread stopped".into()))?;
         e.root_extras(format_extras?)?;
         let Exporter { mut root, bin, losses, .. } = e;
         let mut bin = bin.bin;
@@ -140,6 +147,42 @@ pub fn build(model: &Model, options: &ExportOptions, bin_uri: Option<&str>) -> R
         }
         Ok(Converted { value: Document { root, bin }, losses })
     })
+}
+
+/// The model's clips, baked by whichever thread takes each next ([`animation::bake`]).
+struct Clips<'m> {
+    model: &'m Model,
+    fps: f32,
+    next: std::sync::atomic::AtomicUsize,
+    baked: Vec<std::sync::Mutex<Option<animation::Baked>>>,
+}
+
+impl<'m> Clips<'m> {
+    fn new(model: &'m Model, options: &ExportOptions) -> Self {
+        let baked = model.animations.iter().map(|_| std::sync::Mutex::new(None)).collect();
+        Self { model, fps: options.bake_fps, next: Default::default(), baked }
+    }
+
+    /// Bakes clips not yet taken until every clip is taken.
+    fn bake_all(&self) {
+        use std::sync::atomic::Ordering;
+        loop {
+            let i = self.next.fetch_add(1, Ordering::Relaxed);
+            let (Some(anim), Some(slot)) = (self.model.animations.get(i), self.baked.get(i)) else { return };
+            let baked = animation::bake(self.model, anim, self.fps);
+            // Each index is taken once; a poisoned slot is baked again in `take`.
+            if let Ok(mut slot) = slot.lock() {
+                *slot = Some(baked);
+            }
+        }
+    }
+
+    /// Clip `i` baked; every clip has been baked once both threads' [`Clips::bake_all`] returned
+    /// (a clip whose thread stopped is baked here).
+    fn take(&self, i: usize, anim: &Animation) -> animation::Baked {
+        let taken = self.baked.get(i).and_then(|slot| slot.lock().ok()?.take());
+        taken.unwrap_or_else(|| animation::bake(self.model, anim, self.fps))
+    }
 }
 
 /// The model's format extras as the root's extras carry them: `None` without extras,
