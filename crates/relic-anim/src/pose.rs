@@ -231,10 +231,14 @@ pub struct Evaluator<'m> {
     pub pose: Pose,
 }
 
-/// The bones an [`Evaluator`] is restricted to, and the timelines their tracks read.
+/// What an [`Evaluator`] is restricted to ([`Evaluator::only`]).
 #[derive(Debug, Clone)]
 struct Bones {
-    bones: Vec<bool>,
+    /// Bones whose locals are sampled.
+    sampled: Vec<bool>,
+    /// Bones whose matrices are composed (closed under parents; all of them sampled).
+    composed: Vec<bool>,
+    /// Timelines the sampled bones' tracks read.
     timelines: Vec<bool>,
 }
 
@@ -271,26 +275,33 @@ impl<'m> Evaluator<'m> {
         }
     }
 
-    /// Evaluates only `bones` and their ancestors from now on: their locals, model-space and skin
-    /// matrices are exactly what a full evaluation gives, every other bone keeps its rest pose.
-    /// An exporter that bakes a few bones of a large skeleton pays for those chains alone.
-    pub fn only(mut self, bones: &[usize]) -> Self {
+    /// Evaluates only what some bones need from now on: the model-space and skin matrices of
+    /// `chains` (and so the locals and matrices of their ancestors), and the local transforms of
+    /// `locals`. Those are exactly what a full evaluation gives; everything else keeps its rest
+    /// pose. An exporter that bakes a few bones of a large skeleton pays for those alone.
+    pub fn only(mut self, chains: &[usize], locals: &[usize]) -> Self {
         let model = self.model;
-        let mut wanted = vec![false; model.bones.len()];
-        for &b in bones {
+        let mut composed = vec![false; model.bones.len()];
+        for &b in chains {
             // Up the parents, at most once per bone (a parent list with a cycle ends too).
             let mut at = Some(b);
-            for _ in 0..wanted.len() {
-                let Some(w) = at.and_then(|b| wanted.get_mut(b)) else { break };
-                if *w {
+            for _ in 0..composed.len() {
+                let Some(c) = at.and_then(|b| composed.get_mut(b)) else { break };
+                if *c {
                     break;
                 }
-                *w = true;
+                *c = true;
                 at = at.and_then(|b| model.bones.get(b)).and_then(|bone| bone.parent);
             }
         }
+        let mut sampled = composed.clone();
+        for &b in locals {
+            if let Some(s) = sampled.get_mut(b) {
+                *s = true;
+            }
+        }
         let mut timelines = vec![false; self.timelines.len()];
-        for (tracks, _) in self.tracks.iter().zip(&wanted).filter(|(_, w)| **w) {
+        for (tracks, _) in self.tracks.iter().zip(&sampled).filter(|(_, s)| **s) {
             let lines = [
                 tracks.translation.as_ref().map(|t| t.timeline),
                 tracks.rotation.as_ref().map(|t| t.timeline),
@@ -302,7 +313,7 @@ impl<'m> Evaluator<'m> {
                 }
             }
         }
-        self.only = Some(Bones { bones: wanted, timelines });
+        self.only = Some(Bones { sampled, composed, timelines });
         self
     }
 
@@ -334,7 +345,7 @@ impl<'m> Evaluator<'m> {
         let segment = |timeline: usize| segments.get(timeline).copied().unwrap_or(NO_SEGMENT);
         let bones = model.bones.iter().zip(self.tracks.iter()).zip(self.pose.locals.iter_mut());
         for (b, ((bone, tracks), local)) in bones.enumerate() {
-            if only.is_some_and(|o| !o.bones.get(b).copied().unwrap_or(false)) {
+            if only.is_some_and(|o| !o.sampled.get(b).copied().unwrap_or(false)) {
                 continue;
             }
             *local = bone.rest;
@@ -387,7 +398,7 @@ impl<'m> Evaluator<'m> {
     /// the inverse bind matrices converted once in [`Evaluator::new`].
     fn update_matrices(&mut self) {
         let Pose { locals, globals, skin } = &mut self.pose;
-        let only = self.only.as_ref().map(|o| o.bones.as_slice());
+        let only = self.only.as_ref().map(|o| o.composed.as_slice());
         compose_pose(self.model, locals.iter().copied(), self.inverse_binds.iter().copied(), only, globals, skin);
     }
 
@@ -523,8 +534,9 @@ mod tests {
     }
 
     /// A tree (0 ← 1 ← 2 with bone 2 not inheriting its parent's rotation, 0 ← 3 ← 4), every
-    /// bone keyed: restricted to bone 2, the evaluator gives bones 0, 1 and 2 exactly what a full
-    /// evaluation gives, and bones 3 and 4 their rest pose.
+    /// bone keyed: restricted to bone 2's chain and bone 4's local, the evaluator gives bones 0, 1
+    /// and 2 exactly what a full evaluation gives, bone 4 its local and rest matrices, and bone 3
+    /// its rest pose.
     #[test]
     fn an_evaluator_restricted_to_some_bones_gives_their_chains_exactly() {
         let mut m = Model { bones: relic_testkit::bone_chain(5, "b"), ..Model::default() };
@@ -564,7 +576,7 @@ mod tests {
         let anim = &m.animations[0];
         let rest = Pose::rest(&m);
         let mut full = Evaluator::new(&m, anim);
-        let mut only = Evaluator::new(&m, anim).only(&[2]);
+        let mut only = Evaluator::new(&m, anim).only(&[2], &[4]);
         for t in [0.0, 0.2, 0.7, 1.0] {
             let whole = full.evaluate(ClipTime::at(t)).clone();
             let part = only.evaluate(ClipTime::at(t));
@@ -574,12 +586,15 @@ mod tests {
                 assert_eq!(part.skin[b], whole.skin[b], "bone {b} at {t}");
             }
             if t > 0.0 {
+                assert_ne!(whole.locals[3], rest.locals[3], "bone 3 moves in the clip");
                 assert_ne!(whole.locals[4], rest.locals[4], "bone 4 moves in the clip");
+                assert_ne!(whole.globals[4], rest.globals[4], "bone 4 moves in the clip");
             }
+            assert_eq!(part.locals[4], whole.locals[4], "bone 4 at {t}");
             for b in 3..5 {
-                assert_eq!(part.locals[b], rest.locals[b], "bone {b} at {t}");
                 assert_eq!(part.globals[b], rest.globals[b], "bone {b} at {t}");
             }
+            assert_eq!(part.locals[3], rest.locals[3], "bone 3 at {t}");
         }
     }
 

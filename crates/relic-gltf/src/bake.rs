@@ -85,10 +85,14 @@ pub(crate) fn sample_times(model: &Model, anim: &Animation, fps: f32) -> Vec<f32
 }
 
 /// Samples the glTF local transforms of `bones` at `times`: `out[i][k]` is bone `bones[i]` at
-/// `times[k]`. Only their chains are evaluated (a few bones of a large skeleton are baked).
+/// `times[k]`. Only what they need is evaluated: the chains of flagged bones ([`gltf_local`]
+/// composes their matrices), the locals of the others (an M2 clip bakes tens of bones whose keys
+/// reach past the clip; glTF takes their locals as they are).
 pub(crate) fn sample_bones(model: &Model, anim: &Animation, bones: &[usize], times: &[f32]) -> Vec<Vec<Transform>> {
     let mut out = vec![Vec::with_capacity(times.len()); bones.len()];
-    let mut evaluator = Evaluator::new(model, anim).only(bones);
+    let is_flagged = |b: &usize| model.bones.get(*b).is_some_and(flagged);
+    let chains: Vec<usize> = bones.iter().copied().filter(is_flagged).collect();
+    let mut evaluator = Evaluator::new(model, anim).only(&chains, bones);
     for &t in times {
         let pose = evaluator.evaluate(ClipTime::at(t));
         for (track, &b) in out.iter_mut().zip(bones) {
