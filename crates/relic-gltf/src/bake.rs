@@ -89,7 +89,8 @@ pub(crate) fn sample_times(model: &Model, anim: &Animation, fps: f32) -> Vec<f32
 /// composes their matrices), the locals of the others (an M2 clip bakes tens of bones whose keys
 /// reach past the clip; glTF takes their locals as they are).
 pub(crate) fn sample_bones(model: &Model, anim: &Animation, bones: &[usize], times: &[f32]) -> Vec<Vec<Transform>> {
-    let mut out = vec![Vec::with_capacity(times.len()); bones.len()];
+    // Not `vec![Vec::with_capacity(…); n]`: a clone of an empty vector has no capacity.
+    let mut out: Vec<Vec<Transform>> = bones.iter().map(|_| Vec::with_capacity(times.len())).collect();
     let is_flagged = |b: &usize| model.bones.get(*b).is_some_and(flagged);
     let chains: Vec<usize> = bones.iter().copied().filter(is_flagged).collect();
     let mut evaluator = Evaluator::new(model, anim).only(&chains, bones);

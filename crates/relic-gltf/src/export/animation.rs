@@ -8,38 +8,20 @@ use json::animation::{Interpolation as GltfInterpolation, Property};
 use json::validation::Checked::Valid;
 use relic_core::model::{Animation, Channel, ChannelValues, Clock, Interpolation, Model, MorphChannel};
 
-use crate::GltfError;
 use crate::bake;
 use crate::extras::{self as ex, StashedChannel};
 
 use super::Exporter;
 
 impl Exporter<'_> {
-    pub(super) fn animation(&mut self, anim: &Animation, baked: Baked) -> Result<(), GltfError> {
-        let model = self.model;
+    /// Writes clip `anim` as its [`Layout`] says, with its baked channels; the clip's extras are
+    /// built apart from it ([`clip_extras`]), from the same layout.
+    pub(super) fn animation(&mut self, anim: &Animation, baked: Baked) {
         let element = format!("animations {:?}", anim.name);
-        let n = model.bones.len();
-        let Baked { bones: baked, samples, channels: baked_channels } = baked;
-        // The last channel of a bone property wins, as in the evaluator.
-        let mut winner: HashMap<(usize, &'static str), usize> = HashMap::new();
-        for (i, ch) in anim.channels.iter().enumerate() {
-            winner.insert((ch.bone, ch.values.property()), i);
-        }
-        let mut channels = Vec::new();
-        let mut samplers = Vec::new();
-        let mut order: Vec<Option<usize>> = Vec::new();
-        let mut stashed = Vec::new();
-        let mut inputs: HashMap<Vec<u32>, Index<json::Accessor>> = HashMap::new();
-        for (i, ch) in anim.channels.iter().enumerate() {
-            let bone = model.bones.get(ch.bone);
-            let dropped = baked.get(ch.bone).copied().unwrap_or(true)
-                || winner.get(&(ch.bone, ch.values.property())) != Some(&i)
-                || (bone.is_some_and(|b| b.flags.rotation_only) && matches!(ch.values, ChannelValues::Translation(_)));
-            if dropped {
-                stashed.push(StashedChannel::new(i, ch));
-                continue;
-            }
-            let input = self.input(&mut inputs, &ch.times);
+        let layout = Layout::new(self.model, anim, &baked.bones, &self.meshes_exported());
+        let mut out = ClipChannels::default();
+        for (ch, _) in anim.channels.iter().zip(&layout.written).filter(|(_, w)| **w) {
+            let input = self.input(&mut out.inputs, &ch.times);
             let (output, path) = match &ch.values {
                 ChannelValues::Translation(v) => {
                     (self.bin.accessor(&mut self.root, v, None, false, false), Property::Translation)
@@ -53,122 +35,87 @@ impl Exporter<'_> {
                     (self.bin.rotations(&mut self.root, &v), Property::Rotation)
                 }
             };
-            push_channel(
-                &mut channels,
-                &mut samplers,
-                input,
-                output,
-                gltf_interpolation(ch.interpolation),
-                ch.bone as u32,
-                path,
-            );
-            order.push(Some(i));
+            let (interpolation, bone) = (gltf_interpolation(ch.interpolation), ch.bone as u32);
+            out.push(input, output, interpolation, bone, path);
         }
-        if !baked_channels.is_empty() {
-            for channel in &baked_channels {
-                let input = self.input(&mut inputs, &channel.times);
-                let (output, path) = match &channel.values {
-                    ChannelValues::Translation(t) => {
-                        (self.bin.accessor(&mut self.root, t.as_slice(), None, false, false), Property::Translation)
-                    }
-                    ChannelValues::Rotation(r) => {
-                        (self.bin.rotations(&mut self.root, r.as_slice()), Property::Rotation)
-                    }
-                    ChannelValues::Scale(s) => {
-                        (self.bin.accessor(&mut self.root, s.as_slice(), None, false, false), Property::Scale)
-                    }
-                };
-                let bone = channel.bone as u32;
-                push_channel(&mut channels, &mut samplers, input, output, GltfInterpolation::Linear, bone, path);
-                order.push(None);
-            }
-            let count = baked.iter().filter(|&&b| b).count();
+        for channel in &baked.channels {
+            let input = self.input(&mut out.inputs, &channel.times);
+            let (output, path) = match &channel.values {
+                ChannelValues::Translation(t) => {
+                    (self.bin.accessor(&mut self.root, t.as_slice(), None, false, false), Property::Translation)
+                }
+                ChannelValues::Rotation(r) => (self.bin.rotations(&mut self.root, r.as_slice()), Property::Rotation),
+                ChannelValues::Scale(s) => {
+                    (self.bin.accessor(&mut self.root, s.as_slice(), None, false, false), Property::Scale)
+                }
+            };
+            let bone = channel.bone as u32;
+            out.push(input, output, GltfInterpolation::Linear, bone, path);
+        }
+        if layout.baked_bones > 0 {
             self.loss(
                 &element,
                 format!(
-                    "{count} bone(s) baked at {samples} sample times (flags glTF cannot express, or global sequences)"
+                    "{} bone(s) baked at {} sample times (flags glTF cannot express, or global sequences)",
+                    layout.baked_bones, baked.samples
                 ),
             );
         }
-        if channels.is_empty() && n > 0 {
+        if layout.hold_rest {
             // Every clip moves the skeleton in glTF (one armature action per clip in Blender, and
             // glTF animations need a channel): hold the first bone's rest rotation.
-            let input = self.input(&mut inputs, &[0.0]);
+            let input = self.input(&mut out.inputs, &[0.0]);
             let rest = self.rest.first().map_or([0.0, 0.0, 0.0, 1.0], |t| t.rotation);
             let output = self.bin.accessor(&mut self.root, &[rest], None, false, false);
-            push_channel(&mut channels, &mut samplers, input, output, GltfInterpolation::Linear, 0, Property::Rotation);
-            order.push(None);
+            out.push(input, output, GltfInterpolation::Linear, 0, Property::Rotation);
         }
-        // Morph weight channels (their order entry is unused: import reads them as they are).
-        for (c, mc) in anim.morph_channels.iter().enumerate() {
-            let before = channels.len();
-            self.morph_channel(&element, c, mc, &mut inputs, &mut channels, &mut samplers)?;
-            order.extend(std::iter::repeat_n(None, channels.len() - before));
+        for (c, (mc, &written)) in anim.morph_channels.iter().zip(&layout.morphs).enumerate() {
+            match self.mesh_nodes.get(mc.mesh).copied().flatten() {
+                Some(node) if written => self.morph_channel(&element, c, mc, node, &mut out),
+                Some(_) => {}
+                None => self.loss(format!("{element}.morph_channels[{c}]"), "its mesh is not exported: dropped"),
+            }
         }
-        if channels.is_empty() {
+        if !layout.exported() {
             self.loss(&element, "clip without channels on a model without bones: not exported");
-            return Ok(());
+            return;
         }
-        let extras = ex::AnimationExtras {
-            name: anim.name.clone(),
-            duration: anim.duration,
-            looping: anim.looping,
-            blend_in: anim.blend_in,
-            events: anim.events.iter().map(ex::EventJson::from).collect(),
-            bounds: anim.bounds.as_ref().map(ex::aabb_json),
-            key_bounds: anim.key_bounds.iter().map(ex::key_bounds_json).collect(),
-            channels: order,
-            stashed,
-        };
-        self.animation_extras.push(extras);
         self.root.push(json::Animation {
             extensions: None,
             extras: Default::default(),
-            channels,
+            channels: out.channels,
             name: Some(anim.name.clone()),
-            samplers,
+            samplers: out.samplers,
         });
-        Ok(())
     }
 
-    /// One morph weight channel on the mesh's node; keys before 0 are clamped to a key at 0.
-    pub(super) fn morph_channel(
+    /// Per model mesh: whether it is exported (has a node).
+    pub(super) fn meshes_exported(&self) -> Vec<bool> {
+        self.mesh_nodes.iter().map(Option::is_some).collect()
+    }
+
+    /// One morph weight channel on its mesh's node (a channel the [`Layout`] writes); keys before
+    /// 0 are clamped to a key at 0.
+    fn morph_channel(
         &mut self,
         element: &str,
         c: usize,
         mc: &MorphChannel,
-        inputs: &mut HashMap<Vec<u32>, Index<json::Accessor>>,
-        channels: &mut Vec<json::animation::Channel>,
-        samplers: &mut Vec<json::animation::Sampler>,
-    ) -> Result<(), GltfError> {
-        let Some(node) = self.mesh_nodes.get(mc.mesh).copied().flatten() else {
-            self.loss(format!("{element}.morph_channels[{c}]"), "its mesh is not exported: dropped");
-            return Ok(());
-        };
-        let targets = self.model.meshes.get(mc.mesh).map_or(0, |m| m.morph_targets.len());
-        if targets == 0 || mc.times.is_empty() {
-            return Ok(());
-        }
+        node: Index<json::Node>,
+        out: &mut ClipChannels,
+    ) {
+        let targets = morph_targets(self.model, mc);
         let (times, weights) = clamp_morph_keys(mc, targets);
         if times.len() != mc.times.len() {
             self.loss(format!("{element}.morph_channels[{c}]"), "keys before 0 s clamped to a key at 0 s");
         }
-        let input = self.input(inputs, &times);
+        let input = self.input(&mut out.inputs, &times);
         let output = self.bin.scalars(&mut self.root, &weights, None, false);
         let interpolation = match mc.interpolation {
             Interpolation::Step => GltfInterpolation::Step,
             _ => GltfInterpolation::Linear,
         };
-        push_channel(
-            channels,
-            samplers,
-            input,
-            output,
-            interpolation,
-            node.value() as u32,
-            Property::MorphTargetWeights,
-        );
-        Ok(())
+        out.push(input, output, interpolation, node.value() as u32, Property::MorphTargetWeights);
     }
 
     /// The input accessor of key times, shared between channels with the same times.
@@ -200,11 +147,8 @@ pub(crate) struct Baked {
     channels: Vec<Channel>,
 }
 
-/// Bakes the bones of `anim` that glTF cannot play as stored: flagged bones (not inheriting all of
-/// their parent's transform) that move, directly or through an ancestor, and bones with a channel
-/// on a global clock or keyed outside the clip. Each is sampled at [`bake::sample_times`] and
-/// its keys reduced ([`crate::keys::reduce`]).
-pub(crate) fn bake(model: &Model, anim: &Animation, fps: f32) -> Baked {
+/// Per bone: whether glTF cannot play its channels in `anim` as stored ([`bake`]).
+pub(crate) fn baked_bones(model: &Model, anim: &Animation) -> Vec<bool> {
     let n = model.bones.len();
     // Which bones move in this clip, directly or through an ancestor.
     let mut moved = vec![false; n];
@@ -237,6 +181,103 @@ pub(crate) fn bake(model: &Model, anim: &Animation, fps: f32) -> Baked {
             *x = true;
         }
     }
+    baked
+}
+
+/// How a clip's channels go to glTF, in the order they are written: the stored channels glTF
+/// plays as they are, then three baked channels per baked bone, then a held rest rotation when
+/// there is no other bone channel, then the morph weight channels. [`Exporter::animation`] writes
+/// it and [`clip_extras`] describes it; both take it from [`Layout::new`].
+#[derive(Debug)]
+pub(crate) struct Layout {
+    /// Per stored channel: written as it is (else stashed in the clip's extras).
+    written: Vec<bool>,
+    /// How many bones are baked.
+    baked_bones: usize,
+    /// Whether the first bone's rest rotation is held (a model with bones, no other bone channel).
+    hold_rest: bool,
+    /// Per morph channel: written.
+    morphs: Vec<bool>,
+}
+
+impl Layout {
+    /// The layout of `anim` with the bones `baked` ([`baked_bones`]) when the meshes marked in
+    /// `meshes_exported` are exported.
+    pub(crate) fn new(model: &Model, anim: &Animation, baked: &[bool], meshes_exported: &[bool]) -> Self {
+        // The last channel of a bone property wins, as in the evaluator.
+        let mut winner: HashMap<(usize, &'static str), usize> = HashMap::new();
+        for (i, ch) in anim.channels.iter().enumerate() {
+            winner.insert((ch.bone, ch.values.property()), i);
+        }
+        let written: Vec<bool> = anim
+            .channels
+            .iter()
+            .enumerate()
+            .map(|(i, ch)| {
+                let rotation_only = model.bones.get(ch.bone).is_some_and(|b| b.flags.rotation_only);
+                !(baked.get(ch.bone).copied().unwrap_or(true)
+                    || winner.get(&(ch.bone, ch.values.property())) != Some(&i)
+                    || (rotation_only && matches!(ch.values, ChannelValues::Translation(_))))
+            })
+            .collect();
+        let baked_bones = baked.iter().filter(|&&b| b).count();
+        let hold_rest = !model.bones.is_empty() && baked_bones == 0 && !written.contains(&true);
+        let morphs = anim
+            .morph_channels
+            .iter()
+            .map(|mc| {
+                meshes_exported.get(mc.mesh).copied().unwrap_or(false)
+                    && morph_targets(model, mc) > 0
+                    && !mc.times.is_empty()
+            })
+            .collect();
+        Self { written, baked_bones, hold_rest, morphs }
+    }
+
+    /// Whether the clip has a glTF channel at all (else it is not exported).
+    pub(crate) fn exported(&self) -> bool {
+        self.written.contains(&true) || self.baked_bones > 0 || self.hold_rest || self.morphs.contains(&true)
+    }
+
+    /// The stored channel each glTF channel is (`None`: baked, held or a morph channel).
+    fn order(&self) -> Vec<Option<usize>> {
+        let written = self.written.iter().enumerate().filter(|(_, w)| **w).map(|(i, _)| Some(i));
+        let others = 3 * self.baked_bones + usize::from(self.hold_rest) + self.morphs.iter().filter(|m| **m).count();
+        written.chain(std::iter::repeat_n(None, others)).collect()
+    }
+}
+
+/// The extras of clip `anim` laid out as `layout` ([`Layout`]): `None` when it is not exported.
+pub(crate) fn clip_extras(anim: &Animation, layout: &Layout) -> Option<ex::AnimationExtras> {
+    if !layout.exported() {
+        return None;
+    }
+    let stashed = anim.channels.iter().enumerate().zip(&layout.written).filter(|(_, w)| !**w);
+    Some(ex::AnimationExtras {
+        name: anim.name.clone(),
+        duration: anim.duration,
+        looping: anim.looping,
+        blend_in: anim.blend_in,
+        events: anim.events.iter().map(ex::EventJson::from).collect(),
+        bounds: anim.bounds.as_ref().map(ex::aabb_json),
+        key_bounds: anim.key_bounds.iter().map(ex::key_bounds_json).collect(),
+        channels: layout.order(),
+        stashed: stashed.map(|((i, ch), _)| StashedChannel::new(i, ch)).collect(),
+    })
+}
+
+/// How many morph targets the mesh of `mc` has.
+fn morph_targets(model: &Model, mc: &MorphChannel) -> usize {
+    model.meshes.get(mc.mesh).map_or(0, |m| m.morph_targets.len())
+}
+
+/// Bakes the bones of `anim` that glTF cannot play as stored: flagged bones (not inheriting all of
+/// their parent's transform) that move, directly or through an ancestor, and bones with a channel
+/// on a global clock or keyed outside the clip. Each is sampled at [`bake::sample_times`] and
+/// its keys reduced ([`crate::keys::reduce`]).
+pub(crate) fn bake(model: &Model, anim: &Animation, fps: f32) -> Baked {
+    let n = model.bones.len();
+    let baked = baked_bones(model, anim);
     let baked_bones: Vec<usize> = (0..n).filter(|&b| baked.get(b).copied().unwrap_or(false)).collect();
     if baked_bones.is_empty() {
         return Baked { bones: baked, ..Baked::default() };
@@ -277,34 +318,44 @@ pub(super) fn gltf_interpolation(i: Interpolation) -> GltfInterpolation {
     }
 }
 
-pub(super) fn push_channel(
-    channels: &mut Vec<json::animation::Channel>,
-    samplers: &mut Vec<json::animation::Sampler>,
-    input: Index<json::Accessor>,
-    output: Index<json::Accessor>,
-    interpolation: GltfInterpolation,
-    node: u32,
-    path: Property,
-) {
-    let sampler = Index::new(samplers.len() as u32);
-    samplers.push(json::animation::Sampler {
-        extensions: None,
-        extras: Default::default(),
-        input,
-        interpolation: Valid(interpolation),
-        output,
-    });
-    channels.push(json::animation::Channel {
-        sampler,
-        target: json::animation::Target {
+/// The glTF channels of one clip as they are written, with the key-time accessors they share.
+#[derive(Default)]
+pub(super) struct ClipChannels {
+    inputs: HashMap<Vec<u32>, Index<json::Accessor>>,
+    channels: Vec<json::animation::Channel>,
+    samplers: Vec<json::animation::Sampler>,
+}
+
+impl ClipChannels {
+    /// A channel moving `node`'s `path` by its own sampler.
+    fn push(
+        &mut self,
+        input: Index<json::Accessor>,
+        output: Index<json::Accessor>,
+        interpolation: GltfInterpolation,
+        node: u32,
+        path: Property,
+    ) {
+        let sampler = Index::new(self.samplers.len() as u32);
+        self.samplers.push(json::animation::Sampler {
             extensions: None,
             extras: Default::default(),
-            node: Index::new(node),
-            path: Valid(path),
-        },
-        extensions: None,
-        extras: Default::default(),
-    });
+            input,
+            interpolation: Valid(interpolation),
+            output,
+        });
+        self.channels.push(json::animation::Channel {
+            sampler,
+            target: json::animation::Target {
+                extensions: None,
+                extras: Default::default(),
+                node: Index::new(node),
+                path: Valid(path),
+            },
+            extensions: None,
+            extras: Default::default(),
+        });
+    }
 }
 
 /// Morph keys with those before 0 s replaced by one key at 0 s (the value the channel has there).

@@ -91,15 +91,19 @@ pub fn build(model: &Model, options: &ExportOptions, bin_uri: Option<&str>) -> R
     if model.bones.len() > MAX_JOINTS {
         return Err(GltfError::TooLarge { what: "bones".into(), count: model.bones.len(), limit: MAX_JOINTS });
     }
-    // Two threads: the second builds the format's extras as JSON (megabytes for an M2's) while
+    // Two threads. The second builds the format's extras as JSON (megabytes for an M2's) while
     // the first writes meshes and materials; then both bake clips (sampling, key reduction: the
-    // clips are independent) until none is left; the first writes them in order.
+    // clips are independent) until none is left; then the second builds and deflates the scene's
+    // extras while the first writes the clips in order.
     let clips = &Clips::new(model, options);
+    let (publish, published) = std::sync::mpsc::sync_channel::<Shape>(1);
     std::thread::scope(|scope| {
-        let format_json = scope.spawn(|| {
-            let json = format_extras_json(model);
+        let scene_extras = scope.spawn(move || {
+            let format_extras = format_extras_json(model);
             clips.bake_all();
-            json
+            // The first thread stopped (an error) if it sends no shape: nothing to describe.
+            let shape = published.recv().ok();
+            shape.map(|shape| root_extras(model, &shape, format_extras?))
         });
         let mut e = Exporter {
             model,
@@ -111,7 +115,6 @@ pub fn build(model: &Model, options: &ExportOptions, bin_uri: Option<&str>) -> R
             skin: None,
             synthetic_root: None,
             rest: bake::rest_locals(model),
-            animation_extras: Vec::new(),
             images: Default::default(),
         };
         e.asset()?;
@@ -120,17 +123,26 @@ pub fn build(model: &Model, options: &ExportOptions, bin_uri: Option<&str>) -> R
         let materials = e.materials()?;
         e.meshes(&materials)?;
         e.skin_and_scene();
+        let shape = Shape { synthetic_root: e.synthetic_root.map(|r| r.value()), meshes_exported: e.meshes_exported() };
+        // The receiver is gone only if the second thread stopped; its join says so below.
+        let _ = publish.send(shape);
         clips.bake_all();
-        let format_extras =
-            format_json.join().map_err(|_| GltfError::Json("the format extras' thread stopped".into()))?;
         e.bin.open_pool();
         for (i, anim) in model.animations.iter().enumerate() {
-            e.animation(anim, clips.take(i, anim))?;
+            let baked = clips.wait(i, anim, || scene_extras.is_finished());
+            e.animation(anim, baked);
         }
         // In the pool too: their tracks are small accessors like the animations' keys.
         e.emitters()?;
         e.bin.close_pool(&mut e.root);
-        e.root_extras(format_extras?)?;
+        let stopped = || GltfError::Json("the scene extras' thread stopped".into());
+        let (extras, losses) = scene_extras.join().map_err(|_| stopped())?.ok_or_else(stopped)??;
+        e.losses.extend(losses);
+        // On the scene, not the root: Blender keeps a scene's extras as custom properties (and
+        // exports them again with "Custom Properties" ticked); it drops the root's.
+        if let Some(scene) = e.root.scenes.first_mut() {
+            scene.extras = extras;
+        }
         let Exporter { mut root, bin, losses, .. } = e;
         let mut bin = bin.bin;
         while !bin.len().is_multiple_of(4) {
@@ -149,18 +161,26 @@ pub fn build(model: &Model, options: &ExportOptions, bin_uri: Option<&str>) -> R
     })
 }
 
+/// What the scene's extras need of the first thread's work: the synthetic root and which meshes
+/// have a node.
+struct Shape {
+    synthetic_root: Option<usize>,
+    meshes_exported: Vec<bool>,
+}
+
 /// The model's clips, baked by whichever thread takes each next ([`animation::bake`]).
 struct Clips<'m> {
     model: &'m Model,
     fps: f32,
     next: std::sync::atomic::AtomicUsize,
-    baked: Vec<std::sync::Mutex<Option<animation::Baked>>>,
+    baked: std::sync::Mutex<Vec<Option<animation::Baked>>>,
+    done: std::sync::Condvar,
 }
 
 impl<'m> Clips<'m> {
     fn new(model: &'m Model, options: &ExportOptions) -> Self {
-        let baked = model.animations.iter().map(|_| std::sync::Mutex::new(None)).collect();
-        Self { model, fps: options.bake_fps, next: Default::default(), baked }
+        let baked = std::sync::Mutex::new(model.animations.iter().map(|_| None).collect());
+        Self { model, fps: options.bake_fps, next: Default::default(), baked, done: Default::default() }
     }
 
     /// Bakes clips not yet taken until every clip is taken.
@@ -168,20 +188,36 @@ impl<'m> Clips<'m> {
         use std::sync::atomic::Ordering;
         loop {
             let i = self.next.fetch_add(1, Ordering::Relaxed);
-            let (Some(anim), Some(slot)) = (self.model.animations.get(i), self.baked.get(i)) else { return };
+            let Some(anim) = self.model.animations.get(i) else { return };
             let baked = animation::bake(self.model, anim, self.fps);
-            // Each index is taken once; a poisoned slot is baked again in `take`.
-            if let Ok(mut slot) = slot.lock() {
+            // A poisoned lock (the other thread panicked) leaves the clip to `wait`, which bakes it.
+            if let Ok(mut slots) = self.baked.lock()
+                && let Some(slot) = slots.get_mut(i)
+            {
                 *slot = Some(baked);
             }
+            self.done.notify_all();
         }
     }
 
-    /// Clip `i` baked; every clip has been baked once both threads' [`Clips::bake_all`] returned
-    /// (a clip whose thread stopped is baked here).
-    fn take(&self, i: usize, anim: &Animation) -> animation::Baked {
-        let taken = self.baked.get(i).and_then(|slot| slot.lock().ok()?.take());
-        taken.unwrap_or_else(|| animation::bake(self.model, anim, self.fps))
+    /// Clip `i` once baked, waiting for the thread that took it; baked here if that thread
+    /// `stopped`.
+    fn wait(&self, i: usize, anim: &Animation, stopped: impl Fn() -> bool) -> animation::Baked {
+        let bake_here = || animation::bake(self.model, anim, self.fps);
+        let Ok(mut slots) = self.baked.lock() else { return bake_here() };
+        loop {
+            if let Some(baked) = slots.get_mut(i).and_then(Option::take) {
+                return baked;
+            }
+            if stopped() {
+                return bake_here();
+            }
+            let timeout = std::time::Duration::from_millis(5);
+            match self.done.wait_timeout(slots, timeout) {
+                Ok((guard, _)) => slots = guard,
+                Err(_) => return bake_here(),
+            }
+        }
     }
 }
 
@@ -193,6 +229,42 @@ fn format_extras_json(model: &Model) -> Result<Option<Result<ex::FormatExtrasJso
         Some(text) => Ok(ex::FormatExtrasJson::of(fx.format(), &text)?),
         None => Err(fx.format().to_string()),
     }))
+}
+
+/// The scene's extras (the model's data glTF has no place for, [`ex::RootExtras`]), deflated
+/// when large, and what could not go there.
+fn root_extras(
+    model: &Model,
+    shape: &Shape,
+    format_extras: Option<Result<ex::FormatExtrasJson, String>>,
+) -> Result<(json::extras::Extras, Vec<Loss>), GltfError> {
+    let mut losses = Vec::new();
+    let format_extras = match format_extras {
+        Some(Ok(json)) => Some(json),
+        Some(Err(format)) => {
+            losses.push(Loss::new("extras", format!("{format} extras have no JSON form: not exported")));
+            None
+        }
+        None => None,
+    };
+    let animations = model.animations.iter().filter_map(|anim| {
+        let layout = animation::Layout::new(model, anim, &animation::baked_bones(model, anim), &shape.meshes_exported);
+        animation::clip_extras(anim, &layout)
+    });
+    let extras = ex::RootExtras {
+        name: model.name.clone(),
+        source: model.source.map(|s| ex::SourceExtras { format: s.format.as_str().into(), version: s.version }),
+        global_sequences: model.global_sequences.clone(),
+        format_extras,
+        synthetic_root: shape.synthetic_root,
+        animations: animations.collect(),
+        original: model.original.as_ref().map(|o| ex::OriginalExtras {
+            format: o.format.clone(),
+            version: o.version,
+            counts: o.counts.clone(),
+        }),
+    };
+    Ok((ex::wrap_root(&extras)?, losses))
 }
 
 struct Exporter<'m> {
@@ -207,8 +279,6 @@ struct Exporter<'m> {
     synthetic_root: Option<Index<json::Node>>,
     /// glTF rest-pose local transform of each bone (baked for flagged bones).
     rest: Vec<Transform>,
-    /// The exported clips' extras, for the scene's extras.
-    animation_extras: Vec<ex::AnimationExtras>,
     /// The image of each texture the texture source found (by its key), embedded once.
     images: std::collections::HashMap<String, Index<json::Image>>,
 }
@@ -315,39 +385,6 @@ impl Exporter<'_> {
             nodes,
         });
         self.root.scene = Some(scene);
-    }
-
-    /// The root's extras, with the format's ([`format_extras_json`]).
-    fn root_extras(&mut self, format_extras: Option<Result<ex::FormatExtrasJson, String>>) -> Result<(), GltfError> {
-        let model = self.model;
-        let format_extras = match format_extras {
-            Some(Ok(json)) => Some(json),
-            Some(Err(format)) => {
-                self.loss("extras", format!("{format} extras have no JSON form: not exported"));
-                None
-            }
-            None => None,
-        };
-        let extras = ex::RootExtras {
-            name: model.name.clone(),
-            source: model.source.map(|s| ex::SourceExtras { format: s.format.as_str().into(), version: s.version }),
-            global_sequences: model.global_sequences.clone(),
-            format_extras,
-            synthetic_root: self.synthetic_root.map(|r| r.value()),
-            animations: std::mem::take(&mut self.animation_extras),
-            original: model.original.as_ref().map(|o| ex::OriginalExtras {
-                format: o.format.clone(),
-                version: o.version,
-                counts: o.counts.clone(),
-            }),
-        };
-        // On the scene, not the root: Blender keeps a scene's extras as custom properties (and
-        // exports them again with "Custom Properties" ticked); it drops the root's.
-        let wrapped = ex::wrap_root(&extras)?;
-        if let Some(scene) = self.root.scenes.first_mut() {
-            scene.extras = wrapped;
-        }
-        Ok(())
     }
 
     /// The game file's counts as empty nodes (Blender keeps names where it drops extras): one
