@@ -20,10 +20,12 @@ pub use relic_core::texture::{FoundTexture, ImageData, Lookup, TextureSource};
 pub const MAX_PNG_PIXELS: u64 = relic_core::texture::DEFAULT_MAX_PIXELS;
 
 /// An RGBA image as PNG bytes: RGB when every pixel is opaque (a quarter fewer bytes to
-/// compress; read back with alpha 255), with adaptive row filters and zlib level 3. On the 41
+/// compress; read back with alpha 255), with adaptive row filters and zlib level 2. On the 41
 /// corpus textures (1.9 M pixels) the png crate's balanced level (6) made 2.12 MB in 138 ms,
 /// level 3 2.18 MB in 73 ms, its fastest encoder (fdeflate) 2.47 MB in 21 ms, but up to 1.8× the
-/// size on small UI textures, which grew a glb by 27 % (docs/PERFORMANCE.md).
+/// size on small UI textures, which grew a glb by 27 % (docs/PERFORMANCE.md). Against level 3,
+/// level 2 took the corpus batch from 274 to 262 ms of CPU and grew no glb by more than 2.2 %
+/// (UI-Cooldown-Indicator); level 1 saved 9 ms more but grew glbs by up to 6.9 % (issue 29).
 pub fn encode_png(image: &Image) -> Result<Vec<u8>, String> {
     png_encodable(image)?;
     let opaque = image.rgba.chunks_exact(4).all(|p| p.get(3) == Some(&255));
@@ -39,7 +41,7 @@ pub fn encode_png(image: &Image) -> Result<Vec<u8>, String> {
     encoder.set_color(color);
     encoder.set_depth(png::BitDepth::Eight);
     encoder.set_filter(png::Filter::Adaptive);
-    encoder.set_deflate_compression(png::DeflateCompression::Level(3));
+    encoder.set_deflate_compression(png::DeflateCompression::Level(2));
     let mut writer = encoder.write_header().map_err(|e| e.to_string())?;
     writer.write_image_data(data).map_err(|e| e.to_string())?;
     writer.finish().map_err(|e| e.to_string())?;
