@@ -15,27 +15,40 @@ const LEVEL: i32 = 1;
 /// What starts a deflated string; base64 of raw deflate data follows.
 const DEFLATED: &str = "deflate+base64:";
 
-/// `text` as extras keep it: itself up to [`DEFLATE_ABOVE`] bytes, else deflated, as a [`DEFLATED`]
-/// string.
+/// `text` as extras keep it: itself up to [`DEFLATE_ABOVE`] bytes or when deflating does not
+/// make it shorter, else deflated, as a [`DEFLATED`] string. Whether a long text deflates is
+/// judged on its first [`SAMPLE`] bytes: an LTB's extras are its LZMA-compressed file in base64,
+/// whose deflated base64 is as long as the text (deflating them was a tenth of an LTB's export).
 pub(crate) fn pack(text: &str) -> String {
     if text.len() <= DEFLATE_ABOVE {
         return text.to_string();
     }
     let level = libdeflater::CompressionLvl::new(LEVEL).unwrap_or_default();
     let mut compressor = libdeflater::Compressor::new(level);
-    let mut packed = vec![0; compressor.deflate_compress_bound(text.len())];
-    // The buffer is libdeflate's own bound for this input, so compressing into it succeeds; were
-    // it ever refused, the text stays plain (readable, only larger).
-    match compressor.deflate_compress(text.as_bytes(), &mut packed) {
-        Ok(length) => {
-            packed.truncate(length);
-            let mut out = String::with_capacity(DEFLATED.len() + length.div_ceil(3) * 4);
-            out.push_str(DEFLATED);
-            relic_core::base64::encode_into(&packed, &mut out);
-            out
-        }
-        Err(_) => text.to_string(),
+    let sample = text.as_bytes().get(..SAMPLE).unwrap_or(text.as_bytes());
+    if sample.len() < text.len() && deflated(&mut compressor, sample).is_none_or(|s| s.len() >= sample.len()) {
+        return text.to_string();
     }
+    match deflated(&mut compressor, text.as_bytes()) {
+        Some(packed) if packed.len() < text.len() => packed,
+        _ => text.to_string(),
+    }
+}
+
+/// How many bytes of a long text [`pack`] deflates first, to see whether it deflates at all.
+const SAMPLE: usize = 64 << 10;
+
+/// `bytes` as a [`DEFLATED`] string. The buffer is libdeflate's own bound for the input, so
+/// compressing into it succeeds; were it ever refused, `None` (the text stays plain: readable,
+/// only larger).
+fn deflated(compressor: &mut libdeflater::Compressor, bytes: &[u8]) -> Option<String> {
+    let mut packed = vec![0; compressor.deflate_compress_bound(bytes.len())];
+    let length = compressor.deflate_compress(bytes, &mut packed).ok()?;
+    packed.truncate(length);
+    let mut out = String::with_capacity(DEFLATED.len() + length.div_ceil(3) * 4);
+    out.push_str(DEFLATED);
+    relic_core::base64::encode_into(&packed, &mut out);
+    Some(out)
 }
 
 /// `None` when `text` is not a [`DEFLATED`] string; else its bytes, or `Some(None)` when they
@@ -76,6 +89,21 @@ mod tests {
         );
         let back = unwrap_root(&wrapped).unwrap();
         assert_eq!((back.name.as_str(), back.global_sequences.len()), ("large", 40_000));
+
+        // Text that does not deflate (base64 of random bytes, as an LTB's extras hold) stays plain.
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let noise: Vec<u8> = (0..300_000)
+            .map(|_| {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                state as u8
+            })
+            .collect();
+        let text = format!("{{\"file\":\"{}\"}}", relic_core::base64::encode(&noise));
+        assert_eq!(pack(&text), text);
+        let mixed = format!("{}{text}", "1,".repeat(40_000));
+        assert!(pack(&mixed).starts_with(DEFLATED), "judged on its deflating start");
 
         // 64 MiB of spaces deflates to ~64 KiB: past 32 × its size + 1 MiB, so not inflated.
         let bomb = miniz_oxide::deflate::compress_to_vec(&vec![b' '; 64 << 20], 9);
