@@ -74,12 +74,12 @@ mod tests {
     #[test]
     fn large_scene_extras_are_deflated_and_read_back_and_bombs_are_refused() {
         let small = RootExtras { name: "small".into(), ..RootExtras::default() };
-        let wrapped = wrap_root(&small).unwrap();
+        let wrapped = wrap_root(&small, None).unwrap();
         assert!(!wrapped.as_ref().unwrap().get().contains(DEFLATED));
         assert_eq!(unwrap_root(&wrapped).unwrap().name, "small");
 
         let large = RootExtras { name: "large".into(), global_sequences: vec![0.25; 40_000], ..RootExtras::default() };
-        let wrapped = wrap_root(&large).unwrap();
+        let wrapped = wrap_root(&large, None).unwrap();
         let text = wrapped.as_ref().unwrap().get();
         assert!(text.contains(DEFLATED));
         assert!(text.len() < serde_json::to_string(&large).unwrap().len() / 4, "{} bytes", text.len());

@@ -27,11 +27,12 @@ pub struct ExtrasOps {
     pub eq: fn(&dyn Any, &dyn Any) -> bool,
     /// Debug-prints a value.
     pub debug: fn(&dyn Any, &mut fmt::Formatter<'_>) -> fmt::Result,
-    /// Serializes a value as JSON (for glTF extras), if the format supports it.
+    /// Serializes a value as JSON (for glTF extras), if the format supports it. The text must be
+    /// valid JSON (the glTF export embeds it without parsing it again): serde_json's output.
     pub to_json: Option<fn(&dyn Any) -> String>,
     /// Serializes a value as JSON to be carried beside `model` (glTF extras): what the format
     /// rebuilds exactly from the model may be left out, and is rebuilt from the model the JSON
-    /// arrives with. `None` (or a `None` result): [`ExtrasOps::to_json`].
+    /// arrives with. `None` (or a `None` result): [`ExtrasOps::to_json`]. Valid JSON, as there.
     pub to_json_beside: Option<JsonBeside>,
 }
 
@@ -61,6 +62,13 @@ impl FormatExtras {
     /// Extras that arrived as JSON text (from glTF `extras`).
     pub fn from_json(format: FormatId, json: String) -> Self {
         Self { format, payload: Payload::Json(json) }
+    }
+
+    /// Whether the data is held typed by the format crate that made it, not as JSON text that
+    /// arrived from outside ([`FormatExtras::from_json`]): its JSON is then that crate's own
+    /// serialization ([`ExtrasOps::to_json`]), valid by construction.
+    pub fn is_typed(&self) -> bool {
+        matches!(self.payload, Payload::Typed { .. })
     }
 
     /// The format the data belongs to.

@@ -223,10 +223,10 @@ impl<'m> Clips<'m> {
 
 /// The model's format extras as the root's extras carry them: `None` without extras,
 /// `Some(Err(format))` for extras with no JSON form.
-fn format_extras_json(model: &Model) -> Result<Option<Result<ex::FormatExtrasJson, String>>, GltfError> {
+fn format_extras_json(model: &Model) -> Result<Option<Result<ex::FormatText, String>>, GltfError> {
     let Some(fx) = &model.extras else { return Ok(None) };
     Ok(Some(match fx.json_beside(model) {
-        Some(text) => Ok(ex::FormatExtrasJson::of(fx.format(), &text)?),
+        Some(text) => Ok(ex::FormatText::new(fx.format(), text, fx.is_typed())?),
         None => Err(fx.format().to_string()),
     }))
 }
@@ -236,7 +236,7 @@ fn format_extras_json(model: &Model) -> Result<Option<Result<ex::FormatExtrasJso
 fn root_extras(
     model: &Model,
     shape: &Shape,
-    format_extras: Option<Result<ex::FormatExtrasJson, String>>,
+    format_extras: Option<Result<ex::FormatText, String>>,
 ) -> Result<(json::extras::Extras, Vec<Loss>), GltfError> {
     let mut losses = Vec::new();
     let format_extras = match format_extras {
@@ -255,7 +255,7 @@ fn root_extras(
         name: model.name.clone(),
         source: model.source.map(|s| ex::SourceExtras { format: s.format.as_str().into(), version: s.version }),
         global_sequences: model.global_sequences.clone(),
-        format_extras,
+        format_extras: None,
         synthetic_root: shape.synthetic_root,
         animations: animations.collect(),
         original: model.original.as_ref().map(|o| ex::OriginalExtras {
@@ -264,7 +264,7 @@ fn root_extras(
             counts: o.counts.clone(),
         }),
     };
-    Ok((ex::wrap_root(&extras)?, losses))
+    Ok((ex::wrap_root(&extras, format_extras.as_ref())?, losses))
 }
 
 struct Exporter<'m> {

@@ -493,13 +493,49 @@ fn lenient_bool<'de, D: serde::Deserializer<'de>>(d: D) -> Result<bool, D::Error
     })
 }
 
+/// A format's extras as JSON text known to be JSON: its crate's own serialization, or text
+/// [`embed`] checked. Carried into the scene's extras as it is ([`wrap_root`]).
+pub(crate) struct FormatText {
+    format: String,
+    json: String,
+}
+
+impl FormatText {
+    /// `json`, the extras of `format`; `own` when it is the format crate's own serialization
+    /// (else it is checked, and embedded as a JSON string if it is not JSON).
+    pub(crate) fn new(format: relic_core::FormatId, json: String, own: bool) -> Result<Self, crate::GltfError> {
+        let json = if own { json } else { embed(&json)?.get().to_owned() };
+        Ok(Self { format: format.as_str().into(), json })
+    }
+}
+
 /// The scene's `extras.relic`: [`RootExtras`] as a JSON string (what Blender keeps through a
 /// custom property without changing a byte: it has no null and no mixed lists) or, from an older
-/// relic export, as an object.
-/// Large ones deflated ([`crate::deflate::pack`]).
-pub(crate) fn wrap_root(value: &RootExtras) -> Result<gltf_json::Extras, crate::GltfError> {
+/// relic export, as an object. Large ones deflated ([`crate::deflate::pack`]).
+///
+/// `format`, when given, is written as the `format_extras` (left `None` in `value`) after the
+/// other fields: the same JSON a [`FormatExtrasJson`] serializes to, without parsing the format's
+/// text again (megabytes for an M2: checking it was a third of building the format's extras).
+pub(crate) fn wrap_root(
+    value: &RootExtras,
+    format: Option<&FormatText>,
+) -> Result<gltf_json::Extras, crate::GltfError> {
     let json = |e: &dyn std::fmt::Display| crate::GltfError::Json(e.to_string());
-    let text = serde_json::to_string(value).map_err(|e| json(&e))?;
+    let mut text = serde_json::to_string(value).map_err(|e| json(&e))?;
+    if let Some(f) = format {
+        debug_assert!(value.format_extras.is_none(), "the format's extras are given once");
+        // `value` is an object, `{…}`: its closing brace goes after the format's extras.
+        text.pop();
+        if text.len() > 1 {
+            text.push(',');
+        }
+        text.reserve(f.json.len() + 64);
+        text.push_str("\"format_extras\":{\"format\":");
+        text.push_str(&serde_json::to_string(&f.format).map_err(|e| json(&e))?);
+        text.push_str(",\"data\":");
+        text.push_str(&f.json);
+        text.push_str("}}");
+    }
     wrap(crate::deflate::pack(&text))
 }
 
@@ -512,4 +548,38 @@ pub(crate) fn unwrap_root(extras: &gltf_json::Extras) -> Option<RootExtras> {
             None => serde_json::from_str(&text).ok(),
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The format's text spliced in reads back as the format extras a serialized
+    /// [`FormatExtrasJson`] gives, short or deflated; text that is not the format's own is checked,
+    /// and kept as a JSON string when it is not JSON.
+    #[test]
+    fn format_extras_written_apart_read_back_as_when_serialized_with_the_rest() {
+        let format = relic_core::FormatId::new("m2");
+        let long = format!("{{\"bones\":[{}0]}}", "1.5,".repeat(5_000));
+        for data in ["{\"a\":[1,2]}", long.as_str()] {
+            let value = RootExtras { name: "m".into(), global_sequences: vec![0.5], ..RootExtras::default() };
+            let own = FormatText::new(format, data.to_string(), true).unwrap();
+            let spliced = unwrap_root(&wrap_root(&value, Some(&own)).unwrap()).unwrap();
+            let whole =
+                RootExtras { format_extras: Some(FormatExtrasJson::of(format, data).unwrap()), ..value.clone() };
+            let serialized = unwrap_root(&wrap_root(&whole, None).unwrap()).unwrap();
+            for back in [&spliced, &serialized] {
+                let fx = back.format_extras.as_ref().unwrap();
+                assert_eq!((fx.format.as_str(), fx.data.get()), ("m2", data));
+                assert_eq!((back.name.as_str(), back.global_sequences.as_slice()), ("m", &[0.5][..]));
+            }
+        }
+        let empty = unwrap_root(
+            &wrap_root(&RootExtras::default(), Some(&FormatText::new(format, "[]".into(), true).unwrap())).unwrap(),
+        );
+        assert_eq!(empty.unwrap().format_extras.unwrap().data.get(), "[]", "an object with no other field");
+        let hand_made = FormatText::new(format, "not json".into(), false).unwrap();
+        let back = unwrap_root(&wrap_root(&RootExtras::default(), Some(&hand_made)).unwrap()).unwrap();
+        assert_eq!(back.format_extras.unwrap().data.get(), "\"not json\"");
+    }
 }
