@@ -13,7 +13,7 @@
 //!
 //! The struct serialises to JSON (for glTF `extras`); `from_ir` accepts both the typed value and
 //! that JSON. Arrays of records (weights, counts, links, raw vertices, key times, node matrices,
-//! section bodies) are written as base64 of their bytes (`crate::packed`), a quarter of what JSON
+//! section bodies) are written as base64 of their bytes (`relic_core::packed`), a quarter of what JSON
 //! numbers cost; the JSON lists of an older export are still read.
 //!
 //! What lets a model come back after a tool rewrote the glTF (Blender: every value moved by
@@ -56,20 +56,20 @@ pub struct V6Extras {
     /// Geometry box (union of all keyframe boxes), file frame.
     pub bounds: [[f32; 3]; 2],
     /// Per-LOD vertex start indices.
-    #[serde(with = "crate::packed")]
+    #[serde(with = "relic_core::packed")]
     pub vertex_start_num: Vec<u16>,
     /// Full-detail vertex count.
     pub normal_verts: u32,
     /// The stored vertices (node-local position, packed normal, node, replacements): exact values
     /// of what the model holds in model space.
-    #[serde(with = "crate::packed")]
+    #[serde(with = "relic_core::packed")]
     pub vertices: Vec<RawV6Vertex>,
     /// Packed face normals, one per triangle.
-    #[serde(with = "crate::packed")]
+    #[serde(with = "relic_core::packed")]
     pub face_normals: Vec<[i8; 3]>,
     /// Model vertices past the file's vertex count: the file vertex each duplicates (a vertex whose
     /// corners have different UVs becomes several model vertices).
-    #[serde(with = "crate::packed")]
+    #[serde(with = "relic_core::packed")]
     pub splits: Vec<u32>,
     /// Digest of the model mesh as `to_ir` made it.
     pub mesh_digest: u64,
@@ -113,7 +113,7 @@ pub struct V6NodeExtras {
     /// Flags.
     pub flags: u8,
     /// Mesh-deformation vertices.
-    #[serde(with = "crate::packed")]
+    #[serde(with = "relic_core::packed")]
     pub md_vertices: Vec<u16>,
 }
 
@@ -121,10 +121,10 @@ pub struct V6NodeExtras {
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct V6AnimExtras {
     /// Per node: `(scale, translation)` of the byte decompression.
-    #[serde(with = "crate::packed")]
+    #[serde(with = "relic_core::packed")]
     pub quantization: Vec<[[f32; 3]; 2]>,
     /// Per node: the raw frames (key-major).
-    #[serde(with = "crate::packed::lists")]
+    #[serde(with = "relic_core::packed::lists")]
     pub vertex_frames: Vec<Vec<[u8; 3]>>,
     /// Digest of the morph data the model got from them (targets of this animation and its morph
     /// channel).
@@ -157,7 +157,7 @@ pub struct V12Extras {
     /// Per node: the stored matrix (row-major, file frame): written again while the model's bind
     /// is within float noise of it (a tool such as Blender moves every value a little), and what
     /// the stored weights place the vertices with.
-    #[serde(default, with = "crate::packed")]
+    #[serde(default, with = "relic_core::packed")]
     pub node_matrices: Vec<[f32; 16]>,
     /// Per node: stored index and flags.
     pub nodes: Vec<NodeExtras>,
@@ -200,21 +200,21 @@ pub struct PieceExtras {
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct LodExtras {
     /// Stored weight count of each file vertex.
-    #[serde(with = "crate::packed")]
+    #[serde(with = "relic_core::packed")]
     pub weight_counts: Vec<u16>,
     /// The stored weights (node, pre-multiplied offset, raw bias), vertex after vertex.
-    #[serde(with = "crate::packed")]
+    #[serde(with = "relic_core::packed")]
     pub weights: Vec<Weight>,
     /// Sub-LOD link of each file vertex.
-    #[serde(with = "crate::packed")]
+    #[serde(with = "relic_core::packed")]
     pub sub_lod: Vec<u16>,
     /// Model vertices past the file's vertex count: the file vertex each duplicates.
-    #[serde(with = "crate::packed")]
+    #[serde(with = "relic_core::packed")]
     pub splits: Vec<u32>,
     /// File vertices whose stored position is not where their weights put them, with that
     /// position (model frame): what, with the weights, finds the file vertices again after a
     /// tool reordered the mesh (`from_ir::merge`).
-    #[serde(default, with = "crate::packed")]
+    #[serde(default, with = "relic_core::packed")]
     pub positions: Vec<MovedVertex>,
     /// Digest of the model mesh as `to_ir` made it.
     pub digest: u64,
@@ -271,13 +271,13 @@ pub struct AnimExtras {
     pub key_count_form: KeyCountForm,
     /// Key times (ms) as stored: the key times of a clip without channels (a file without
     /// nodes), and the times a clip a tool baked is keyed at again (`from_ir::resample`).
-    #[serde(default, with = "crate::packed")]
+    #[serde(default, with = "relic_core::packed")]
     pub times: Vec<u32>,
     /// v13: per-node track prefixes.
-    #[serde(with = "crate::packed")]
+    #[serde(with = "relic_core::packed")]
     pub node_prefixes: Vec<i32>,
     /// v13: the 8 bytes after each transform, node after node.
-    #[serde(with = "crate::packed")]
+    #[serde(with = "relic_core::packed")]
     pub key_extras: Vec<[u8; 8]>,
 }
 

@@ -5,7 +5,6 @@ pub mod extras;
 pub mod file;
 pub mod frame;
 mod from_ir;
-mod packed;
 mod to_ir;
 mod validate;
 #[cfg(feature = "verify")]

@@ -51,6 +51,8 @@ pub mod hash;
 pub mod info;
 pub mod math;
 pub mod model;
+#[cfg(feature = "serde")]
+pub mod packed;
 pub mod rekey;
 pub mod sample;
 pub mod text;

@@ -41,7 +41,7 @@ pub struct SelfEntry {
     /// One translation + rotation per node (identity in every known file).
     #[br(parse_with = pod_vec, args(u64::from(node_count),))]
     #[bw(write_with = pods)]
-    #[serde(with = "crate::packed")]
+    #[serde(with = "relic_core::packed")]
     pub relations: Vec<NodeKey>,
 }
 
@@ -59,6 +59,6 @@ pub struct ChildModel {
     /// Per-node offset of the child skeleton (28 bytes each, also in v13).
     #[br(parse_with = pod_vec, args(u64::from(node_count),))]
     #[bw(write_with = pods)]
-    #[serde(with = "crate::packed")]
+    #[serde(with = "relic_core::packed")]
     pub relations: Vec<NodeKey>,
 }

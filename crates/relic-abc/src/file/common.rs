@@ -41,7 +41,7 @@ pub struct UnknownSection {
     #[serde(with = "crate::file::common::text_bytes")]
     pub name: Vec<u8>,
     /// Everything between the section header and the next section.
-    #[serde(with = "crate::packed")]
+    #[serde(with = "relic_core::packed")]
     pub body: Vec<u8>,
 }
 

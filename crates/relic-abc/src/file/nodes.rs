@@ -60,7 +60,7 @@ pub struct WeightSet {
     /// One weight per node.
     #[br(parse_with = pod_vec, args(u64::from(node_count),))]
     #[bw(write_with = pods)]
-    #[serde(with = "crate::packed")]
+    #[serde(with = "relic_core::packed")]
     pub weights: Vec<f32>,
 }
 

@@ -1,7 +1,9 @@
-//! Serde for the extras' arrays of plain records: base64 of their bytes (little-endian, the
-//! records' own layout) instead of a JSON list of numbers, which costs several times the bytes
-//! (a weight as JSON is ~90 characters, packed 27). Reading also takes the JSON list an older
-//! export wrote.
+//! Serde for the format crates' extras' arrays of plain records: base64 of their bytes
+//! (little-endian, the records' own layout) instead of a JSON list of numbers, which costs several
+//! times the bytes (an ABC weight as JSON is ~90 characters, packed 27; an M2 view's triangle
+//! list as JSON ~5.5 characters an index, packed 2.7) and the time to print and parse them.
+//! Reading also takes the JSON list an older export wrote. `#[serde(with = "relic_core::packed")]`
+//! on a `Vec` of [`Pod`] records, [`lists`] on a `Vec` of them.
 
 use bytemuck::Pod;
 use serde::de::Error as _;
@@ -16,18 +18,18 @@ enum Form<T> {
 }
 
 fn unpack<T: Pod>(text: &str) -> Option<Vec<T>> {
-    let bytes = relic_core::base64::decode(text.as_bytes())?;
+    let bytes = crate::base64::decode(text.as_bytes())?;
     let size = std::mem::size_of::<T>().max(1);
     (bytes.len() % size == 0).then(|| bytes.chunks_exact(size).map(bytemuck::pod_read_unaligned).collect())
 }
 
 /// Writes the records as one base64 string.
-pub(crate) fn serialize<S: Serializer, T: Pod>(v: &[T], s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_str(&relic_core::base64::encode(bytemuck::cast_slice(v)))
+pub fn serialize<S: Serializer, T: Pod>(v: &[T], s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&crate::base64::encode(bytemuck::cast_slice(v)))
 }
 
 /// Reads a base64 string of records, or a JSON list of them.
-pub(crate) fn deserialize<'de, D: Deserializer<'de>, T: Pod + Deserialize<'de>>(d: D) -> Result<Vec<T>, D::Error> {
+pub fn deserialize<'de, D: Deserializer<'de>, T: Pod + Deserialize<'de>>(d: D) -> Result<Vec<T>, D::Error> {
     match Form::<T>::deserialize(d)? {
         Form::List(v) => Ok(v),
         Form::Packed(text) => {
@@ -36,24 +38,25 @@ pub(crate) fn deserialize<'de, D: Deserializer<'de>, T: Pod + Deserialize<'de>>(
     }
 }
 
-/// The same for a list of arrays: one string per array.
-pub(crate) mod lists {
+/// The same for a list of arrays, one string per array:
+/// `#[serde(with = "relic_core::packed::lists")]` on a `Vec<Vec<T>>`.
+pub mod lists {
     use super::{Form, Pod, unpack};
     use serde::de::Error as _;
     use serde::ser::SerializeSeq;
     use serde::{Deserialize, Deserializer, Serializer};
 
-    pub(crate) fn serialize<S: Serializer, T: Pod>(v: &[Vec<T>], s: S) -> Result<S::Ok, S::Error> {
+    /// Writes each array as one base64 string.
+    pub fn serialize<S: Serializer, T: Pod, L: AsRef<[T]>>(v: &[L], s: S) -> Result<S::Ok, S::Error> {
         let mut seq = s.serialize_seq(Some(v.len()))?;
         for list in v {
-            seq.serialize_element(&relic_core::base64::encode(bytemuck::cast_slice(list)))?;
+            seq.serialize_element(&crate::base64::encode(bytemuck::cast_slice(list.as_ref())))?;
         }
         seq.end()
     }
 
-    pub(crate) fn deserialize<'de, D: Deserializer<'de>, T: Pod + Deserialize<'de>>(
-        d: D,
-    ) -> Result<Vec<Vec<T>>, D::Error> {
+    /// Reads each array from a base64 string or a JSON list.
+    pub fn deserialize<'de, D: Deserializer<'de>, T: Pod + Deserialize<'de>>(d: D) -> Result<Vec<Vec<T>>, D::Error> {
         let forms = Vec::<Form<T>>::deserialize(d)?;
         forms
             .into_iter()
