@@ -78,6 +78,49 @@ impl<'de, T: serde::Deserialize<'de>> serde::Deserialize<'de> for M2Array<T> {
     }
 }
 
+/// Serde for an [`M2Array`] of plain values as one base64 string of their bytes
+/// ([`relic_core::packed`]; a JSON list from an older export reads too): an M2's extras carry its
+/// views and tracks, hundreds of thousands of numbers. `#[serde(with = "packed")]`.
+pub(crate) mod packed {
+    use super::M2Array;
+    use bytemuck::Pod;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub(crate) fn serialize<S: Serializer, T: Pod>(v: &M2Array<T>, s: S) -> Result<S::Ok, S::Error> {
+        relic_core::packed::serialize(v, s)
+    }
+
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>, T: Pod + Deserialize<'de>>(
+        d: D,
+    ) -> Result<M2Array<T>, D::Error> {
+        relic_core::packed::deserialize(d).map(M2Array::new)
+    }
+
+    /// The same for an array of arrays (a Wrath track's timelines): one string per array.
+    pub(crate) mod lists {
+        use super::M2Array;
+        use bytemuck::Pod;
+        use serde::{Deserialize, Deserializer, Serializer};
+
+        pub(crate) fn serialize<S: Serializer, T: Pod>(v: &M2Array<M2Array<T>>, s: S) -> Result<S::Ok, S::Error> {
+            relic_core::packed::lists::serialize(v, s)
+        }
+
+        pub(crate) fn deserialize<'de, D: Deserializer<'de>, T: Pod + Deserialize<'de>>(
+            d: D,
+        ) -> Result<M2Array<M2Array<T>>, D::Error> {
+            let lists: Vec<Vec<T>> = relic_core::packed::lists::deserialize(d)?;
+            Ok(M2Array::new(lists.into_iter().map(M2Array::new).collect()))
+        }
+    }
+}
+
+impl<T> AsRef<[T]> for M2Array<T> {
+    fn as_ref(&self) -> &[T] {
+        &self.items
+    }
+}
+
 /// Writes the pair: the count, and the offset the layout pass gave the block.
 ///
 /// Hand-written because the offset is not a value of the array: it comes from the [`Layout`]

@@ -5,7 +5,7 @@ use binrw::binrw;
 use bytemuck::{Pod, Zeroable};
 use serde::{Deserialize, Serialize};
 
-use super::array::{M2Array, pod_array, present};
+use super::array::{M2Array, packed, pod_array, present};
 use super::ctx::Ctx;
 use super::layout::Layout;
 use super::record::{Record, record};
@@ -40,14 +40,17 @@ record! {
         /// View-local vertex → global vertex index.
         #[br(parse_with = pod_array)]
         #[bw(args(layout))]
+        #[serde(with = "packed")]
         pub indices: M2Array<u16>,
         /// Triangles, three indices into `indices` each.
         #[br(parse_with = pod_array)]
         #[bw(args(layout))]
+        #[serde(with = "packed")]
         pub triangles: M2Array<u16>,
         /// Per view-local vertex: the palette slot of each of the vertex's four bones.
         #[br(parse_with = pod_array)]
         #[bw(args(layout))]
+        #[serde(with = "packed")]
         pub properties: M2Array<[u8; 4]>,
         /// Submeshes.
         #[br(args(ctx))]

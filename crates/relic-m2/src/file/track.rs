@@ -14,7 +14,7 @@ use relic_core::ReadErrorKind;
 use relic_core::error::custom;
 use serde::{Deserialize, Serialize};
 
-use super::array::{M2Array, pod_array, pod_keys, write_keys};
+use super::array::{M2Array, packed, pod_array, pod_keys, write_keys};
 use super::ctx::Ctx;
 use super::layout::Layout;
 use super::quat::decode_quat;
@@ -40,6 +40,7 @@ pub fn values_per_key(interpolation: u16) -> usize {
 #[br(import(ctx: &Ctx))]
 #[bw(import(layout: &Layout))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(bound(deserialize = "T: Pod + Deserialize<'de>"))]
 pub struct Track<T: Pod> {
     /// 0 none (step), 1 linear, 2 Hermite, 3 Bezier.
     #[br(parse_with = interpolation)]
@@ -51,15 +52,18 @@ pub struct Track<T: Pod> {
     /// terminator; empty for a constant or global-sequence track.
     #[br(parse_with = pod_array)]
     #[bw(args(layout))]
+    #[serde(with = "packed")]
     pub ranges: M2Array<[u32; 2]>,
     /// Key times in milliseconds on the one timeline all sequences share.
     #[br(parse_with = timestamps, args(&ranges, ctx.sequences, RangeEnd::Inclusive))]
     #[bw(args(layout))]
+    #[serde(with = "packed")]
     pub timestamps: M2Array<u32>,
     /// Key values: one per key, or three per key (value, in-tangent, out-tangent) for Hermite and
     /// Bezier tracks. The stored count is the number of keys.
     #[br(parse_with = key_values, args(values_per_key(interpolation), timestamps.len()))]
     #[bw(write_with = write_keys, args(layout, values_per_key(*interpolation)))]
+    #[serde(with = "packed")]
     pub values: M2Array<T>,
 }
 
@@ -124,6 +128,7 @@ pub struct EventTrack {
     /// `(0, 0)` terminator.
     #[br(parse_with = pod_array)]
     #[bw(args(layout))]
+    #[serde(with = "packed")]
     pub ranges: M2Array<[u32; 2]>,
     /// Firing times in milliseconds on the shared timeline.
     #[br(parse_with = timestamps, args(&ranges, ctx.sequences, RangeEnd::Exclusive))]
@@ -156,10 +161,12 @@ pub struct SplineTrack<T: Pod> {
     /// Key ranges per sequence, as in [`Track::ranges`].
     #[br(parse_with = pod_array)]
     #[bw(args(layout))]
+    #[serde(with = "packed")]
     pub ranges: M2Array<[u32; 2]>,
     /// Key times in milliseconds.
     #[br(parse_with = timestamps, args(&ranges, ctx.sequences, RangeEnd::Inclusive))]
     #[bw(args(layout))]
+    #[serde(with = "packed")]
     pub timestamps: M2Array<u32>,
     /// `[value, in-tangent, out-tangent]` per key.
     #[br(parse_with = key_values, args(1, timestamps.len()))]

@@ -5,7 +5,7 @@ use binrw::binrw;
 use bytemuck::{Pod, Zeroable};
 use serde::{Deserialize, Serialize};
 
-use crate::file::array::{M2Array, pod_array, some_pod_array};
+use crate::file::array::{M2Array, packed, pod_array, some_pod_array};
 use crate::file::ctx::Ctx;
 use crate::file::layout::Layout;
 use crate::file::mesh::{Submesh, TextureUnit};
@@ -46,14 +46,17 @@ pub struct Skin {
     /// Skin-local vertex → model vertex.
     #[br(parse_with = pod_array)]
     #[bw(args(layout))]
+    #[serde(with = "packed")]
     pub indices: M2Array<u16>,
     /// Triangles, three indices into `indices` each.
     #[br(parse_with = pod_array)]
     #[bw(args(layout))]
+    #[serde(with = "packed")]
     pub triangles: M2Array<u16>,
     /// Per skin-local vertex: the palette slot of each of its four bones.
     #[br(parse_with = pod_array)]
     #[bw(args(layout))]
+    #[serde(with = "packed")]
     pub properties: M2Array<[u8; 4]>,
     /// What the submeshes need to know while they are read: a version from Wrath on (not
     /// stored).

@@ -15,7 +15,7 @@ use relic_core::binary::{at_offset, pod_vec};
 use relic_core::error::custom;
 use serde::{Deserialize, Serialize};
 
-use crate::file::array::{M2Array, pod_array};
+use crate::file::array::{M2Array, packed, pod_array};
 use crate::file::ctx::Ctx;
 use crate::file::layout::Layout;
 use crate::file::record::{Field, Visitor, Walk};
@@ -37,6 +37,7 @@ pub enum PerKey {
 #[br(import(ctx: &Ctx))]
 #[bw(import(layout: &Layout))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(bound(deserialize = "T: Pod + Deserialize<'de>"))]
 pub struct SeqTrack<T: Pod> {
     /// 0 none (step), 1 linear, 2 Hermite, 3 Bezier.
     #[br(parse_with = interpolation)]
@@ -48,11 +49,13 @@ pub struct SeqTrack<T: Pod> {
     /// a global sequence or a constant).
     #[br(parse_with = timelines, args(ctx, 1, None))]
     #[bw(args(layout))]
+    #[serde(with = "packed::lists")]
     pub timestamps: M2Array<M2Array<u32>>,
     /// Key values per timeline: one per key, three (value, in-tangent, out-tangent) for Hermite
     /// and Bezier tracks; the stored counts are key counts.
     #[br(parse_with = timelines, args(ctx, keys_per_value(PerKey::ByInterpolation, interpolation), Some(&timestamps)))]
     #[bw(args(layout))]
+    #[serde(with = "packed::lists")]
     pub values: M2Array<M2Array<T>>,
 }
 
@@ -63,6 +66,7 @@ pub struct SeqTrack<T: Pod> {
 #[br(import(ctx: &Ctx))]
 #[bw(import(layout: &Layout))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(bound(deserialize = "T: Pod + Deserialize<'de>"))]
 pub struct SeqSplineTrack<T: Pod> {
     /// 0 none, 1 linear, 2 Hermite, 3 Bezier.
     #[br(parse_with = interpolation)]
@@ -73,10 +77,12 @@ pub struct SeqSplineTrack<T: Pod> {
     /// Key times (milliseconds from the sequence's start), one timeline per sequence.
     #[br(parse_with = timelines, args(ctx, 1, None))]
     #[bw(args(layout))]
+    #[serde(with = "packed::lists")]
     pub timestamps: M2Array<M2Array<u32>>,
     /// `[value, in-tangent, out-tangent]` per key, per timeline.
     #[br(parse_with = timelines, args(ctx, keys_per_value(PerKey::One, interpolation), Some(&timestamps)))]
     #[bw(args(layout))]
+    #[serde(with = "packed::lists")]
     pub values: M2Array<M2Array<[T; 3]>>,
 }
 
@@ -96,6 +102,7 @@ pub struct SeqEventTrack {
     /// Firing times per sequence, milliseconds from the sequence's start.
     #[br(parse_with = timelines, args(ctx, 1, None))]
     #[bw(args(layout))]
+    #[serde(with = "packed::lists")]
     pub timestamps: M2Array<M2Array<u32>>,
 }
 
