@@ -32,24 +32,36 @@ pub struct Document {
 
 /// Exports `model` as a binary glTF (`.glb`). Losses say what glTF could not hold exactly.
 pub fn export_glb(model: &Model, options: &ExportOptions) -> Result<Converted<Vec<u8>>, GltfError> {
-    let Converted { value: doc, losses } = build(model, options, None)?;
-    Ok(Converted { value: glb(&doc.root, &doc.bin)?, losses })
+    let Converted { value: (doc, json), losses } = build_document(model, options, None, true)?;
+    let json = match json {
+        Some(json) => json,
+        None => glb_json(&doc.root)?,
+    };
+    Ok(Converted { value: glb_finish(json, &doc.bin)?, losses })
 }
 
-/// The GLB container (glTF 2.0 §4.4): a 12-byte header (`glTF`, version 2, total length), the
-/// JSON chunk padded with spaces to a multiple of 4 bytes, and the BIN chunk, if any, padded with
-/// zeros. The JSON is serialized straight into the output and the buffer copied once (the
-/// `gltf` crate's `Glb::to_vec` copies both into a second vector).
-fn glb(root: &json::Root, bin: &[u8]) -> Result<Vec<u8>, GltfError> {
-    const HEADER: usize = 12;
+/// Bytes of a GLB's header and JSON chunk header, before the JSON.
+const GLB_HEAD: usize = 12 + 8;
+
+/// The start of a GLB (glTF 2.0 §4.4): room for the 12-byte header and the JSON chunk's header,
+/// then the JSON, serialized straight into the output ([`glb_finish`] completes it).
+fn glb_json(root: &json::Root) -> Result<Vec<u8>, GltfError> {
+    let mut out = Vec::with_capacity(64 << 10);
+    out.resize(GLB_HEAD, 0);
+    json::serialize::to_writer(&mut out, root).map_err(|e| GltfError::Json(e.to_string()))?;
+    Ok(out)
+}
+
+/// The GLB container around [`glb_json`]'s output: the 12-byte header (`glTF`, version 2, total
+/// length), the JSON chunk padded with spaces to a multiple of 4 bytes, and the BIN chunk, if
+/// any, padded with zeros. The buffer is copied once (the `gltf` crate's `Glb::to_vec` copies
+/// JSON and buffer into a second vector).
+fn glb_finish(mut out: Vec<u8>, bin: &[u8]) -> Result<Vec<u8>, GltfError> {
     const CHUNK: usize = 8;
     let too_large =
         |what: &str, count: usize| GltfError::TooLarge { what: what.into(), count, limit: u32::MAX as usize };
-    let mut out = Vec::with_capacity(64 << 10);
-    out.resize(HEADER + CHUNK, 0);
-    json::serialize::to_writer(&mut out, root).map_err(|e| GltfError::Json(e.to_string()))?;
     out.resize(out.len().next_multiple_of(4), b' ');
-    let json_length = out.len() - HEADER - CHUNK;
+    let json_length = out.len().saturating_sub(GLB_HEAD);
     if !bin.is_empty() {
         let padded = bin.len().next_multiple_of(4);
         out.reserve_exact(CHUNK + padded);
@@ -61,16 +73,43 @@ fn glb(root: &json::Root, bin: &[u8]) -> Result<Vec<u8>, GltfError> {
     }
     let total = u32::try_from(out.len()).map_err(|_| too_large("GLB bytes", out.len()))?;
     let json_length = u32::try_from(json_length).map_err(|_| too_large("GLB JSON bytes", json_length))?;
-    let mut head = Vec::with_capacity(HEADER + CHUNK);
+    let mut head = Vec::with_capacity(GLB_HEAD);
     head.extend_from_slice(b"glTF");
     head.extend_from_slice(&2u32.to_le_bytes());
     head.extend_from_slice(&total.to_le_bytes());
     head.extend_from_slice(&json_length.to_le_bytes());
     head.extend_from_slice(b"JSON");
-    if let Some(start) = out.get_mut(..HEADER + CHUNK) {
+    if let Some(start) = out.get_mut(..GLB_HEAD) {
         start.copy_from_slice(&head);
     }
     Ok(out)
+}
+
+/// Where the scene's extras go in a GLB's JSON written before they are ready: a JSON string no
+/// model can hold (128 bits this process drew), replaced by the extras once they are.
+struct Placeholder(String);
+
+impl Placeholder {
+    fn new() -> Self {
+        use std::hash::{BuildHasher, Hasher};
+        let draw = || std::collections::hash_map::RandomState::new().build_hasher().finish();
+        Self(format!("\"relic scene extras {:016x}{:016x}\"", draw(), draw()))
+    }
+
+    fn extras(&self) -> json::extras::Extras {
+        serde_json::value::RawValue::from_string(self.0.clone()).ok()
+    }
+
+    /// `json` with the placeholder (searched from the end: the scenes come last but for a few
+    /// short lists) replaced by `extras`; `None` if it is not there.
+    fn fill(&self, mut json: Vec<u8>, extras: &json::extras::Extras) -> Option<Vec<u8>> {
+        let token = self.0.as_bytes();
+        let at =
+            (0..=json.len().checked_sub(token.len())?).rev().find(|&i| json.get(i..i + token.len()) == Some(token))?;
+        let text = extras.as_ref().map_or("null", |raw| raw.get());
+        json.splice(at..at + token.len(), text.bytes());
+        Some(json)
+    }
 }
 
 /// Exports `model` as a JSON glTF (`.gltf`) whose buffer is the separate file `bin_file_name`
@@ -87,6 +126,22 @@ pub fn export_gltf(
 
 /// Builds the glTF document of `model`; `bin_uri` names the external buffer (`None`: GLB).
 pub fn build(model: &Model, options: &ExportOptions, bin_uri: Option<&str>) -> Result<Converted<Document>, GltfError> {
+    let Converted { value: (doc, _), losses } = build_document(model, options, bin_uri, false)?;
+    Ok(Converted { value: doc, losses })
+}
+
+/// A built document, and the start of its GLB ([`glb_json`]) when it was written while the
+/// second thread finished the scene's extras.
+type Built = Converted<(Document, Option<Vec<u8>>)>;
+
+/// [`build`], and with `glb` the GLB's start ([`glb_json`]), written while the second thread
+/// finishes the scene's extras.
+fn build_document(
+    model: &Model,
+    options: &ExportOptions,
+    bin_uri: Option<&str>,
+    glb: bool,
+) -> Result<Built, GltfError> {
     model.validate()?;
     if model.bones.len() > MAX_JOINTS {
         return Err(GltfError::TooLarge { what: "bones".into(), count: model.bones.len(), limit: MAX_JOINTS });
@@ -135,15 +190,7 @@ pub fn build(model: &Model, options: &ExportOptions, bin_uri: Option<&str>) -> R
         // In the pool too: their tracks are small accessors like the animations' keys.
         e.emitters()?;
         e.bin.close_pool(&mut e.root);
-        let stopped = || GltfError::Json("the scene extras' thread stopped".into());
-        let (extras, losses) = scene_extras.join().map_err(|_| stopped())?.ok_or_else(stopped)??;
-        e.losses.extend(losses);
-        // On the scene, not the root: Blender keeps a scene's extras as custom properties (and
-        // exports them again with "Custom Properties" ticked); it drops the root's.
-        if let Some(scene) = e.root.scenes.first_mut() {
-            scene.extras = extras;
-        }
-        let Exporter { mut root, bin, losses, .. } = e;
+        let Exporter { mut root, bin, mut losses, .. } = e;
         let mut bin = bin.bin;
         while !bin.len().is_multiple_of(4) {
             bin.push(0);
@@ -157,8 +204,32 @@ pub fn build(model: &Model, options: &ExportOptions, bin_uri: Option<&str>) -> R
                 extras: Default::default(),
             });
         }
-        Ok(Converted { value: Document { root, bin }, losses })
+        // The GLB's JSON is written while the second thread finishes the scene's extras, with a
+        // placeholder where they go.
+        let placeholder = glb.then(Placeholder::new);
+        let mut json = None;
+        if let Some(p) = &placeholder {
+            set_scene_extras(&mut root, p.extras());
+            json = Some(glb_json(&root)?);
+        }
+        let stopped = || GltfError::Json("the scene extras' thread stopped".into());
+        let (extras, more) = scene_extras.join().map_err(|_| stopped())?.ok_or_else(stopped)??;
+        losses.extend(more);
+        let json = match (json, &placeholder) {
+            (Some(json), Some(p)) => p.fill(json, &extras),
+            _ => None,
+        };
+        set_scene_extras(&mut root, extras);
+        Ok(Converted { value: (Document { root, bin }, json), losses })
     })
+}
+
+/// Sets the scene's extras. On the scene, not the root: Blender keeps a scene's extras as custom
+/// properties (and exports them again with "Custom Properties" ticked); it drops the root's.
+fn set_scene_extras(root: &mut Root, extras: json::extras::Extras) {
+    if let Some(scene) = root.scenes.first_mut() {
+        scene.extras = extras;
+    }
 }
 
 /// What the scene's extras need of the first thread's work: the synthetic root and which meshes
@@ -405,6 +476,23 @@ impl Exporter<'_> {
 mod tests {
     use super::*;
 
+    /// A GLB whose JSON was written before the scene's extras were ready is, byte for byte, the
+    /// GLB of the finished document, on every sample model.
+    #[test]
+    fn the_scene_extras_filled_in_later_give_the_same_glb() {
+        for (name, model) in crate::samples::all() {
+            let options = ExportOptions::default();
+            let early = export_glb(&model, &options).unwrap().value;
+            let doc = build(&model, &options, None).unwrap().value;
+            assert!(doc.root.scenes[0].extras.is_some(), "{name}");
+            let (_, json) = build_document(&model, &options, None, true).unwrap().value;
+            assert!(json.is_some(), "{name}: the placeholder was found and filled");
+            assert_eq!(early, glb_finish(glb_json(&doc.root).unwrap(), &doc.bin).unwrap(), "{name}");
+        }
+        let p = Placeholder::new();
+        assert_eq!(p.fill(b"{\"a\":1}".to_vec(), &None), None, "no placeholder, no fill");
+    }
+
     /// The container is the one the `gltf` crate writes and reads, with and without a buffer and
     /// for every padding.
     #[test]
@@ -415,7 +503,7 @@ mod tests {
                 asset: json::Asset { generator: Some(name.into()), ..Default::default() },
                 ..Default::default()
             };
-            let ours = glb(&root, &bin).unwrap();
+            let ours = glb_finish(glb_json(&root).unwrap(), &bin).unwrap();
             let theirs = gltf::binary::Glb {
                 header: gltf::binary::Header { magic: *b"glTF", version: 2, length: 0 },
                 json: std::borrow::Cow::Owned(json::serialize::to_vec(&root).unwrap()),
