@@ -4,7 +4,7 @@
 //! The folder holds copies of the real corpus models (when ../shared/corpus is present), of every
 //! valid fixture, and of synthetic ABC, M2 and NOD files of about 1–2 MB each, so that no single
 //! file dominates and two threads have work to share. It lives in /dev/shm when that exists, so
-//! the per-file `fsync` of the atomic writes measures the converter, not the disk. Throughput is
+//! that the atomic writes measure the converter, not the disk. Throughput is
 //! in input bytes; the scaling 1 → 2 threads is the ratio of the two medians
 //! (`cargo xtask bench-report` prints it).
 
