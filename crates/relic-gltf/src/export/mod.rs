@@ -149,7 +149,7 @@ fn build_document(
     // Two threads. The second builds the format's extras as JSON (megabytes for an M2's) while
     // the first writes meshes and materials; then both bake clips (sampling, key reduction: the
     // clips are independent) until none is left; then the second builds and deflates the scene's
-    // extras while the first writes the clips in order.
+    // extras while the first writes the clips in order and, for a GLB, the JSON.
     let clips = &Clips::new(model, options);
     let (publish, published) = std::sync::mpsc::sync_channel::<Shape>(1);
     std::thread::scope(|scope| {
