@@ -470,15 +470,7 @@ fn batch_survives_every_hostile_fixture_random_bytes_and_foreign_files() {
     std::fs::write(input.join("hostile/mangled.abc"), &mangled).unwrap();
     damaged.extend(["half.m2".to_string(), "mangled.abc".to_string()]);
     // Foreign files: random bytes, empty, text, a PNG signature.
-    let mut x = 0x2545_F491_4F6C_DD1Du64;
-    let noise: Vec<u8> = (0..100_000)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x as u8
-        })
-        .collect();
+    let noise = relic_testkit::Rng::new(0x2545_F491_4F6C_DD1D).bytes(100_000);
     std::fs::write(input.join("noise.bin"), &noise).unwrap();
     std::fs::write(input.join("empty.m2"), b"").unwrap();
     std::fs::write(input.join("readme.txt"), "not a model").unwrap();

@@ -22,6 +22,10 @@ impl Rng {
     pub fn below(&mut self, n: usize) -> usize {
         if n == 0 { 0 } else { (self.next_u64() % n as u64) as usize }
     }
+    /// `n` random bytes: data nothing compresses, a file no format recognises.
+    pub fn bytes(&mut self, n: usize) -> Vec<u8> {
+        (0..n).map(|_| (self.next_u64() >> 56) as u8).collect()
+    }
 }
 
 /// Values worth writing into a count or offset field.
