@@ -8,35 +8,51 @@ pub(crate) const DEFLATE_ABOVE: usize = 4 * 1024;
 
 /// libdeflate's level. On the scene extras of every corpus model (8.3 MB of JSON, 2026-11-28)
 /// miniz_oxide's level 2, used before, made 3.04 MB in 82 ms; libdeflate's level 1 makes 3.01 MB
-/// in 32 ms, level 2 2.92 MB in 48 ms, level 6 2.85 MB in 70 ms. Level 1 is as small as miniz's
-/// level 2 on the small, repetitive extras of UI models too (no corpus glb grows).
+/// in 32 ms, level 2 2.92 MB in 48 ms, level 6 2.85 MB in 70 ms. Per model level 1 is within
+/// 1.7 % of miniz's level 2 (UI_Draenei's extras 1.7 % larger, most a little smaller).
 const LEVEL: i32 = 1;
 
 /// What starts a deflated string; base64 of raw deflate data follows.
 const DEFLATED: &str = "deflate+base64:";
 
-/// `text` as extras keep it: itself up to [`DEFLATE_ABOVE`] bytes or when deflating does not
-/// make it shorter, else deflated, as a [`DEFLATED`] string. Whether a long text deflates is
-/// judged on its first [`SAMPLE`] bytes: an LTB's extras are its LZMA-compressed file in base64,
-/// whose deflated base64 is as long as the text (deflating them was a tenth of an LTB's export).
+/// `text` as extras keep it: itself up to [`DEFLATE_ABOVE`] bytes or when deflating does not pay,
+/// else deflated, as a [`DEFLATED`] string. Whether a long text deflates is judged on
+/// [`WINDOWS`] windows of [`WINDOW`] bytes spread evenly over it (wherever the format's part lies
+/// in it, each standing for a sixteenth of it): deflated and base64-encoded they must come to at
+/// most [`WORTH`] of their length (the text is then likely to shrink by a tenth or more). An
+/// LTB's extras are its LZMA-compressed file in base64, whose deflated base64 is as long as the
+/// text (deflating them was a tenth of an LTB's export, for 0–3 %).
 pub(crate) fn pack(text: &str) -> String {
     if text.len() <= DEFLATE_ABOVE {
         return text.to_string();
     }
     let level = libdeflater::CompressionLvl::new(LEVEL).unwrap_or_default();
     let mut compressor = libdeflater::Compressor::new(level);
-    let sample = text.as_bytes().get(..SAMPLE).unwrap_or(text.as_bytes());
-    if sample.len() < text.len() && deflated(&mut compressor, sample).is_none_or(|s| s.len() >= sample.len()) {
-        return text.to_string();
+    let bytes = text.as_bytes();
+    if bytes.len() > WINDOWS * WINDOW {
+        let step = (bytes.len() - WINDOW) / (WINDOWS - 1);
+        let packed: usize = (0..WINDOWS)
+            .map(|k| bytes.get(k * step..k * step + WINDOW).unwrap_or_default())
+            .map(|window| deflated(&mut compressor, window).map_or(usize::MAX, |p| p.len()))
+            .fold(0, usize::saturating_add);
+        if packed as f64 > WORTH * (WINDOWS * WINDOW) as f64 {
+            return text.to_string();
+        }
     }
-    match deflated(&mut compressor, text.as_bytes()) {
+    match deflated(&mut compressor, bytes) {
         Some(packed) if packed.len() < text.len() => packed,
         _ => text.to_string(),
     }
 }
 
-/// How many bytes of a long text [`pack`] deflates first, to see whether it deflates at all.
-const SAMPLE: usize = 64 << 10;
+/// How many windows of a long text [`pack`] deflates first, to see whether the text deflates.
+const WINDOWS: usize = 16;
+
+/// Bytes of each of those windows.
+const WINDOW: usize = 2 << 10;
+
+/// How short the windows must deflate, as a fraction of their length, for [`pack`] to deflate.
+const WORTH: f64 = 0.9;
 
 /// `bytes` as a [`DEFLATED`] string. The buffer is libdeflate's own bound for the input, so
 /// compressing into it succeeds; were it ever refused, `None` (the text stays plain: readable,
@@ -90,20 +106,19 @@ mod tests {
         let back = unwrap_root(&wrapped).unwrap();
         assert_eq!((back.name.as_str(), back.global_sequences.len()), ("large", 40_000));
 
-        // Text that does not deflate (base64 of random bytes, as an LTB's extras hold) stays plain.
-        let mut state = 0x2545_f491_4f6c_dd1du64;
-        let noise: Vec<u8> = (0..300_000)
-            .map(|_| {
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
-                state as u8
-            })
-            .collect();
+        // Text that does not deflate (base64 of random bytes, as an LTB's extras hold) stays plain,
+        // with a little JSON before it or not; a text whose start, middle or end deflates well is
+        // deflated, in whichever order its parts come.
+        let noise = relic_testkit::Rng::new(29).bytes(300_000);
         let text = format!("{{\"file\":\"{}\"}}", relic_core::base64::encode(&noise));
         assert_eq!(pack(&text), text);
-        let mixed = format!("{}{text}", "1,".repeat(40_000));
-        assert!(pack(&mixed).starts_with(DEFLATED), "judged on its deflating start");
+        let led = format!("{{\"animations\":[{}],{}", "1.5,".repeat(1_000), &text[1..]);
+        assert_eq!(pack(&led), led, "a few KiB of JSON before the file");
+        let numbers = "1,".repeat(60_000);
+        for mixed in [format!("{numbers}{text}"), format!("{text}{numbers}")] {
+            let packed = pack(&mixed);
+            assert!(packed.starts_with(DEFLATED) && packed.len() < mixed.len());
+        }
 
         // 64 MiB of spaces deflates to ~64 KiB: past 32 × its size + 1 MiB, so not inflated.
         let bomb = miniz_oxide::deflate::compress_to_vec(&vec![b' '; 64 << 20], 9);
