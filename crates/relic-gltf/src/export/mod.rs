@@ -493,6 +493,41 @@ mod tests {
         assert_eq!(p.fill(b"{\"a\":1}".to_vec(), &None), None, "no placeholder, no fill");
     }
 
+    /// A clip's extras are built on the second thread from a layout of their own; they describe
+    /// the glTF animation the first thread wrote: one `channels` entry per glTF channel, the
+    /// written stored channels on their bone and property, and every stored channel either
+    /// written or stashed — on every sample model (flagged bones, morph targets, held clips).
+    #[test]
+    fn every_clips_extras_describe_the_channels_written() {
+        for (name, model) in crate::samples::all() {
+            let doc = build(&model, &ExportOptions::default(), None).unwrap().value;
+            let extras = ex::unwrap_root(&doc.root.scenes[0].extras).unwrap();
+            let written: Vec<&json::Animation> = doc.root.animations.iter().collect();
+            assert_eq!(extras.animations.len(), written.len(), "{name}");
+            for (clip, (gltf, anim)) in extras.animations.iter().zip(&written).enumerate() {
+                let stored = &model.animations.iter().find(|a| a.name == gltf.name).unwrap().channels;
+                assert_eq!(gltf.channels.len(), anim.channels.len(), "{name} clip {clip}");
+                let mut seen = vec![false; stored.len()];
+                for (&entry, channel) in gltf.channels.iter().zip(&anim.channels) {
+                    let Some(i) = entry else { continue };
+                    let path = match &stored[i].values {
+                        relic_core::model::ChannelValues::Translation(_) => json::animation::Property::Translation,
+                        relic_core::model::ChannelValues::Rotation(_) => json::animation::Property::Rotation,
+                        relic_core::model::ChannelValues::Scale(_) => json::animation::Property::Scale,
+                    };
+                    assert_eq!(channel.target.node.value(), stored[i].bone, "{name} clip {clip} channel {i}");
+                    assert_eq!(channel.target.path, json::validation::Checked::Valid(path), "{name} clip {clip}");
+                    seen[i] = true;
+                }
+                for s in &gltf.stashed {
+                    assert!(!seen[s.index], "{name} clip {clip}: channel {} written and stashed", s.index);
+                    seen[s.index] = true;
+                }
+                assert!(seen.iter().all(|&s| s), "{name} clip {clip}: a stored channel neither written nor stashed");
+            }
+        }
+    }
+
     /// The container is the one the `gltf` crate writes and reads, with and without a buffer and
     /// for every padding.
     #[test]

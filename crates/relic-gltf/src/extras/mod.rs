@@ -577,7 +577,7 @@ mod tests {
         let empty = unwrap_root(
             &wrap_root(&RootExtras::default(), Some(&FormatText::new(format, "[]".into(), true).unwrap())).unwrap(),
         );
-        assert_eq!(empty.unwrap().format_extras.unwrap().data.get(), "[]", "an object with no other field");
+        assert_eq!(empty.unwrap().format_extras.unwrap().data.get(), "[]", "a root with no field but its name");
         let hand_made = FormatText::new(format, "not json".into(), false).unwrap();
         let back = unwrap_root(&wrap_root(&RootExtras::default(), Some(&hand_made)).unwrap()).unwrap();
         assert_eq!(back.format_extras.unwrap().data.get(), "\"not json\"");
