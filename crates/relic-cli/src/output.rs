@@ -123,12 +123,13 @@ fn create_folder(dir: &Path, output: &Path) -> Result<(), OutputError> {
 /// Writes `bytes` to a new temporary file next to `path`; returns its path. Errors name `path`
 /// (the output the user asked for), never the temporary name.
 ///
-/// The file is not `fsync`ed: publishing it by rename (or link) already means a reader, an
-/// interrupted run or a failed one never sees a partial output, and waiting for the disk cost a
-/// conversion more than its parsing (2.3 ms of GnomePounder's 27 ms, issue 29). Durability across
-/// a power cut is left to the system, as `cp` and `rsync` leave it (ext4 flushes a file renamed
-/// over another before the rename); the outputs are regenerated from the game files, which relic
-/// never writes.
+/// The file is not `fsync`ed: publishing it by rename (or link) already means that a reader, a
+/// failed run or a killed one never sees a partial output, and waiting for the disk cost a
+/// conversion more than its parsing (2.3 ms of GnomePounder's 27 ms, issue 29). After a power cut
+/// an output written in the last seconds may be empty or missing; that durability is left to the
+/// system, as `cp` and `rsync` leave it (ext4's default `auto_da_alloc` starts writing a file
+/// renamed over an existing one at the rename, which protects the older output a rerun
+/// replaces). Outputs are regenerated from the game files, which relic never writes.
 fn write_temporary(path: &Path, bytes: &[u8]) -> Result<PathBuf, OutputError> {
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
