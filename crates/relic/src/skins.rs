@@ -7,6 +7,7 @@
 //! | M2 | the record's own file name (`GNOMESKIN.BLP` for `CREATURE\GNOME\GNOMESKIN.BLP`), else `<stem>_<n>.blp` | kept when it names a game path (place the file there under the data folder); else the new file's path relative to `--data`, or its name |
 //! | ABC | slot 0 `<stem>.dtx`, slot 1 `<stem>_head.dtx`, slot n `<stem>_skin<n>.dtx` | — (the game's attribute files name skins) |
 
+use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
 use relic_core::Loss;
@@ -58,16 +59,22 @@ fn names(
     (file, Some(record))
 }
 
-/// The model to write (its texture records pointing at the textures), the texture files (whole
-/// paths and bytes) and notes.
-pub type Skins = (Model, Vec<(PathBuf, Vec<u8>)>, Vec<Loss>);
+/// The model to write (its texture records pointing at the textures; the model given, not a copy,
+/// when no record changes), the texture files (whole paths and bytes) and notes.
+pub type Skins<'m> = (Cow<'m, Model>, Vec<(PathBuf, Vec<u8>)>, Vec<Loss>);
 
 /// Encodes the images of `options` as textures of the format `entry`'s games load (its
 /// [`Textures::Files`], found in `registry`) beside the output `out`, pointing the model's texture
 /// records at them (M2). Returns the model to write, the texture files (whole paths) and notes.
-pub fn skins(model: &Model, entry: &FormatEntry, registry: &Registry, out: &Path, options: &SkinOptions) -> Skins {
+pub fn skins<'m>(
+    model: &'m Model,
+    entry: &FormatEntry,
+    registry: &Registry,
+    out: &Path,
+    options: &SkinOptions,
+) -> Skins<'m> {
     let model_format = entry.name;
-    let mut model = model.clone();
+    let mut model = Cow::Borrowed(model);
     let mut files = Vec::new();
     let mut notes = Vec::new();
     if options.images.is_empty() {
@@ -107,9 +114,14 @@ pub fn skins(model: &Model, entry: &FormatEntry, registry: &Registry, out: &Path
             Ok(encoded) => {
                 notes
                     .extend(encoded.losses.into_iter().map(|l| Loss::new(format!("{element} texture {file}"), l.what)));
-                if let (Some(record), Some(material)) = (record, model.materials.get_mut(image.material)) {
+                let unchanged = model
+                    .materials
+                    .get(image.material)
+                    .and_then(|m| m.textures.first())
+                    .is_some_and(|t| Some(&t.path) == record.as_ref());
+                let material = if unchanged { None } else { model.to_mut().materials.get_mut(image.material) };
+                if let (Some(record), Some(material)) = (record, material) {
                     match material.textures.first_mut() {
-                        Some(t) if t.path == record => {}
                         Some(t) => t.path = record,
                         None => material.textures.push(relic_core::model::TextureRef {
                             path: record,
