@@ -32,55 +32,48 @@ pub struct Document {
 
 /// Exports `model` as a binary glTF (`.glb`). Losses say what glTF could not hold exactly.
 pub fn export_glb(model: &Model, options: &ExportOptions) -> Result<Converted<Vec<u8>>, GltfError> {
-    let Converted { value: (doc, json), losses } = build_document(model, options, None, true)?;
-    let json = match json {
-        Some(json) => json,
-        None => glb_json(&doc.root)?,
+    let Converted { value, losses } = build_document(model, options, None, true)?;
+    let glb = match value {
+        Built::Glb(glb) => glb,
+        Built::Document(doc) => glb_container(&[&glb_json(&doc.root)?], &doc.bin)?,
     };
-    Ok(Converted { value: glb_finish(json, &doc.bin)?, losses })
+    Ok(Converted { value: glb, losses })
 }
 
-/// Bytes of a GLB's header and JSON chunk header, before the JSON.
-const GLB_HEAD: usize = 12 + 8;
-
-/// The start of a GLB (glTF 2.0 §4.4): room for the 12-byte header and the JSON chunk's header,
-/// then the JSON, serialized straight into the output ([`glb_finish`] completes it).
+/// The compact JSON text of a glTF document.
 fn glb_json(root: &json::Root) -> Result<Vec<u8>, GltfError> {
     let mut out = Vec::with_capacity(64 << 10);
-    out.resize(GLB_HEAD, 0);
     json::serialize::to_writer(&mut out, root).map_err(|e| GltfError::Json(e.to_string()))?;
     Ok(out)
 }
 
-/// The GLB container around [`glb_json`]'s output: the 12-byte header (`glTF`, version 2, total
-/// length), the JSON chunk padded with spaces to a multiple of 4 bytes, and the BIN chunk, if
-/// any, padded with zeros. The buffer is copied once (the `gltf` crate's `Glb::to_vec` copies
-/// JSON and buffer into a second vector).
-fn glb_finish(mut out: Vec<u8>, bin: &[u8]) -> Result<Vec<u8>, GltfError> {
+/// The GLB container (glTF 2.0 §4.4) of a JSON text given in pieces and a buffer, built in one
+/// allocation: the 12-byte header (`glTF`, version 2, total length), the JSON chunk padded with
+/// spaces to a multiple of 4 bytes, and the BIN chunk, if any, padded with zeros.
+fn glb_container(json: &[&[u8]], bin: &[u8]) -> Result<Vec<u8>, GltfError> {
+    const HEAD: usize = 12;
     const CHUNK: usize = 8;
+    let json_length = json.iter().map(|piece| piece.len()).sum::<usize>().next_multiple_of(4);
+    let bin_length = bin.len().next_multiple_of(4);
+    let total = HEAD + CHUNK + json_length + if bin.is_empty() { 0 } else { CHUNK + bin_length };
     let too_large =
         |what: &str, count: usize| GltfError::TooLarge { what: what.into(), count, limit: u32::MAX as usize };
-    out.resize(out.len().next_multiple_of(4), b' ');
-    let json_length = out.len().saturating_sub(GLB_HEAD);
+    let u32_of = |what: &str, count: usize| u32::try_from(count).map_err(|_| too_large(what, count));
+    let mut out = Vec::with_capacity(total);
+    out.extend_from_slice(b"glTF");
+    out.extend_from_slice(&2u32.to_le_bytes());
+    out.extend_from_slice(&u32_of("GLB bytes", total)?.to_le_bytes());
+    out.extend_from_slice(&u32_of("GLB JSON bytes", json_length)?.to_le_bytes());
+    out.extend_from_slice(b"JSON");
+    for piece in json {
+        out.extend_from_slice(piece);
+    }
+    out.resize(HEAD + CHUNK + json_length, b' ');
     if !bin.is_empty() {
-        let padded = bin.len().next_multiple_of(4);
-        out.reserve_exact(CHUNK + padded);
-        let length = u32::try_from(padded).map_err(|_| too_large("GLB buffer bytes", padded))?;
-        out.extend_from_slice(&length.to_le_bytes());
+        out.extend_from_slice(&u32_of("GLB buffer bytes", bin_length)?.to_le_bytes());
         out.extend_from_slice(b"BIN\0");
         out.extend_from_slice(bin);
-        out.resize(out.len() + padded - bin.len(), 0);
-    }
-    let total = u32::try_from(out.len()).map_err(|_| too_large("GLB bytes", out.len()))?;
-    let json_length = u32::try_from(json_length).map_err(|_| too_large("GLB JSON bytes", json_length))?;
-    let mut head = Vec::with_capacity(GLB_HEAD);
-    head.extend_from_slice(b"glTF");
-    head.extend_from_slice(&2u32.to_le_bytes());
-    head.extend_from_slice(&total.to_le_bytes());
-    head.extend_from_slice(&json_length.to_le_bytes());
-    head.extend_from_slice(b"JSON");
-    if let Some(start) = out.get_mut(..GLB_HEAD) {
-        start.copy_from_slice(&head);
+        out.resize(total, 0);
     }
     Ok(out)
 }
@@ -100,15 +93,13 @@ impl Placeholder {
         serde_json::value::RawValue::from_string(self.0.clone()).ok()
     }
 
-    /// `json` with the placeholder (searched from the end: the scenes come last but for a few
-    /// short lists) replaced by `extras`; `None` if it is not there.
-    fn fill(&self, mut json: Vec<u8>, extras: &json::extras::Extras) -> Option<Vec<u8>> {
+    /// `json` before and after the placeholder (searched from the end: the scenes come last but
+    /// for a few short lists); `None` if it is not there.
+    fn split<'j>(&self, json: &'j [u8]) -> Option<(&'j [u8], &'j [u8])> {
         let token = self.0.as_bytes();
         let at =
             (0..=json.len().checked_sub(token.len())?).rev().find(|&i| json.get(i..i + token.len()) == Some(token))?;
-        let text = extras.as_ref().map_or("null", |raw| raw.get());
-        json.splice(at..at + token.len(), text.bytes());
-        Some(json)
+        Some((json.get(..at)?, json.get(at + token.len()..)?))
     }
 }
 
@@ -126,22 +117,28 @@ pub fn export_gltf(
 
 /// Builds the glTF document of `model`; `bin_uri` names the external buffer (`None`: GLB).
 pub fn build(model: &Model, options: &ExportOptions, bin_uri: Option<&str>) -> Result<Converted<Document>, GltfError> {
-    let Converted { value: (doc, _), losses } = build_document(model, options, bin_uri, false)?;
-    Ok(Converted { value: doc, losses })
+    match build_document(model, options, bin_uri, false)? {
+        Converted { value: Built::Document(doc), losses } => Ok(Converted { value: *doc, losses }),
+        Converted { value: Built::Glb(_), .. } => {
+            Err(GltfError::Json("a GLB was built where a document was asked".into()))
+        }
+    }
 }
 
-/// A built document, and the start of its GLB ([`glb_json`]) when it was written while the
-/// second thread finished the scene's extras.
-type Built = Converted<(Document, Option<Vec<u8>>)>;
+/// What [`build_document`] built: the document, or with `glb` the finished GLB, whose JSON was
+/// written (and the document dropped) while the second thread finished the scene's extras.
+enum Built {
+    Document(Box<Document>),
+    Glb(Vec<u8>),
+}
 
-/// [`build`], and with `glb` the GLB's start ([`glb_json`]), written while the second thread
-/// finishes the scene's extras.
+/// [`build`], or with `glb` the GLB.
 fn build_document(
     model: &Model,
     options: &ExportOptions,
     bin_uri: Option<&str>,
     glb: bool,
-) -> Result<Built, GltfError> {
+) -> Result<Converted<Built>, GltfError> {
     model.validate()?;
     if model.bones.len() > MAX_JOINTS {
         return Err(GltfError::TooLarge { what: "bones".into(), count: model.bones.len(), limit: MAX_JOINTS });
@@ -205,22 +202,29 @@ fn build_document(
             });
         }
         // The GLB's JSON is written while the second thread finishes the scene's extras, with a
-        // placeholder where they go.
+        // placeholder where they go; the document is dropped then too.
         let placeholder = glb.then(Placeholder::new);
         let mut json = None;
         if let Some(p) = &placeholder {
             set_scene_extras(&mut root, p.extras());
             json = Some(glb_json(&root)?);
         }
+        let parts = placeholder.as_ref().zip(json.as_deref()).and_then(|(p, json)| p.split(json));
+        if parts.is_some() {
+            root = Root::default();
+        }
         let stopped = || GltfError::Json("the scene extras' thread stopped".into());
         let (extras, more) = scene_extras.join().map_err(|_| stopped())?.ok_or_else(stopped)??;
         losses.extend(more);
-        let json = match (json, &placeholder) {
-            (Some(json), Some(p)) => p.fill(json, &extras),
-            _ => None,
-        };
+        if let Some((before, after)) = parts {
+            let text = extras.as_ref().map_or("null", |raw| raw.get());
+            return Ok(Converted {
+                value: Built::Glb(glb_container(&[before, text.as_bytes(), after], &bin)?),
+                losses,
+            });
+        }
         set_scene_extras(&mut root, extras);
-        Ok(Converted { value: (Document { root, bin }, json), losses })
+        Ok(Converted { value: Built::Document(Box::new(Document { root, bin })), losses })
     })
 }
 
@@ -485,12 +489,12 @@ mod tests {
             let early = export_glb(&model, &options).unwrap().value;
             let doc = build(&model, &options, None).unwrap().value;
             assert!(doc.root.scenes[0].extras.is_some(), "{name}");
-            let (_, json) = build_document(&model, &options, None, true).unwrap().value;
-            assert!(json.is_some(), "{name}: the placeholder was found and filled");
-            assert_eq!(early, glb_finish(glb_json(&doc.root).unwrap(), &doc.bin).unwrap(), "{name}");
+            let built = build_document(&model, &options, None, true).unwrap().value;
+            assert!(matches!(built, Built::Glb(_)), "{name}: the placeholder was found and filled");
+            assert_eq!(early, glb_container(&[&glb_json(&doc.root).unwrap()], &doc.bin).unwrap(), "{name}");
         }
         let p = Placeholder::new();
-        assert_eq!(p.fill(b"{\"a\":1}".to_vec(), &None), None, "no placeholder, no fill");
+        assert_eq!(p.split(b"{\"a\":1}"), None, "no placeholder, no split");
     }
 
     /// A clip's extras are built on the second thread from a layout of their own; they describe
@@ -538,7 +542,10 @@ mod tests {
                 asset: json::Asset { generator: Some(name.into()), ..Default::default() },
                 ..Default::default()
             };
-            let ours = glb_finish(glb_json(&root).unwrap(), &bin).unwrap();
+            let text = glb_json(&root).unwrap();
+            let ours = glb_container(&[&text], &bin).unwrap();
+            let (start, end) = text.split_at(text.len() / 2);
+            assert_eq!(glb_container(&[start, end], &bin).unwrap(), ours, "{name}: the JSON in pieces");
             let theirs = gltf::binary::Glb {
                 header: gltf::binary::Header { magic: *b"glTF", version: 2, length: 0 },
                 json: std::borrow::Cow::Owned(json::serialize::to_vec(&root).unwrap()),
