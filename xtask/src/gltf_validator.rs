@@ -207,6 +207,7 @@ pub fn corpus_checks(path: &Path, bytes: &[u8]) -> relic_core::check::Checks {
         if report.clean() { Ok(report.line()) } else { Err(report.line()) }
     });
     let _ = std::fs::remove_file(&path);
+    let _ = std::fs::remove_dir(&dir);
     checks.run("gltf import", || {
         let back = relic_gltf::import(&glb.value, None).map_err(|e| e.to_string())?;
         let counts = |m: &Model| (m.bones.len(), m.meshes.len(), m.animations.len());
