@@ -181,6 +181,21 @@ pub fn walk(dir: &Path, exclude: Option<&Path>) -> Result<Vec<PathBuf>, CliError
     Ok(out)
 }
 
+/// `files` in the order the workers take them: the most work first, so that no worker is left
+/// with a large file while the others have finished (largest first). The work is guessed from the
+/// file's size, an LTB's five times (CrossFire's are LZMA-compressed: a few hundred KB are
+/// megabytes to decode); a file whose size cannot be read goes last, and fails there.
+fn largest_first(files: &[PathBuf]) -> Vec<&PathBuf> {
+    let work = |f: &PathBuf| {
+        let size = std::fs::metadata(f).map_or(0, |m| m.len());
+        let compressed = f.extension().is_some_and(|e| e.eq_ignore_ascii_case("ltb"));
+        if compressed { size.saturating_mul(5) } else { size }
+    };
+    let mut order: Vec<(u64, &PathBuf)> = files.iter().map(|f| (work(f), f)).collect();
+    order.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(b.1)));
+    order.into_iter().map(|(_, f)| f).collect()
+}
+
 /// Where the batch writes the conversion of `path` (a file under `input_dir`).
 fn output_path(request: &BatchRequest, path: &Path) -> PathBuf {
     let rel = path.strip_prefix(&request.input_dir).unwrap_or(path);
@@ -436,8 +451,11 @@ pub fn run(request: &BatchRequest) -> Result<BatchSummary, CliError> {
     let counts: [AtomicUsize; 5] = Default::default();
     let (read, written) = (AtomicU64::new(0), AtomicU64::new(0));
     let count = |i: usize, n: usize| counts.get(i).map(|c| c.fetch_add(n, Ordering::Relaxed));
-    pool.install(|| {
-        files.par_iter().for_each(|path| {
+    let order = largest_first(&files);
+    let next = AtomicUsize::new(0);
+    // Each worker takes the next file of `order` until none is left.
+    pool.broadcast(|_| {
+        while let Some(path) = order.get(next.fetch_add(1, Ordering::Relaxed)).copied() {
             let (rel, out, outcome) = convert_one(request, &policy, &clashes, path);
             let line = match &outcome {
                 FileOutcome::Converted { read: r, written: w, notes } => {
@@ -473,7 +491,7 @@ pub fn run(request: &BatchRequest) -> Result<BatchSummary, CliError> {
                 None if failed => eprintln!("{line}"),
                 None => println!("{line}"),
             }
-        })
+        }
     });
     if let Some(bar) = bar {
         bar.finish_and_clear();
@@ -501,4 +519,32 @@ fn progress_bar(wanted: bool, len: usize) -> Option<ProgressBar> {
         bar.set_style(style);
     }
     Some(bar)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The workers take the most work first: larger files first, an LTB as five times its size,
+    /// equal work in name order, a file whose size cannot be read last.
+    #[test]
+    fn the_workers_take_the_largest_files_first() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = |name: &str, size: usize| {
+            let path = dir.path().join(name);
+            std::fs::write(&path, vec![0u8; size]).unwrap();
+            path
+        };
+        let files = vec![
+            file("a.abc", 100),
+            file("b.m2", 400),
+            file("c.LTB", 90),
+            file("d.blp", 100),
+            dir.path().join("gone.m2"),
+            file("e.abc", 1),
+        ];
+        let names: Vec<String> =
+            largest_first(&files).into_iter().map(|f| f.file_name().unwrap().to_string_lossy().into_owned()).collect();
+        assert_eq!(names, ["c.LTB", "b.m2", "a.abc", "d.blp", "e.abc", "gone.m2"]);
+    }
 }
