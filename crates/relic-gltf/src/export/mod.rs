@@ -146,86 +146,157 @@ fn build_document(
     // Two threads. The second builds the format's extras as JSON (megabytes for an M2's) while
     // the first writes meshes and materials; then both bake clips (sampling, key reduction: the
     // clips are independent) until none is left; then the second builds and deflates the scene's
-    // extras while the first writes the clips in order and, for a GLB, the JSON.
+    // extras while the first writes the clips in order and, for a GLB, the JSON. The second is a
+    // job of rayon's pool (the caller's, else the global one): a thread already started, where a
+    // thread spawned here waited milliseconds for a processor. If no thread of the pool is free,
+    // the first takes every clip and runs the job itself once its own part is done.
     let clips = &Clips::new(model, options);
     let (publish, published) = std::sync::mpsc::sync_channel::<Shape>(1);
-    std::thread::scope(|scope| {
-        let scene_extras = scope.spawn(move || {
-            let format_extras = format_extras_json(model);
-            clips.bake_all();
-            // The first thread stopped (an error) if it sends no shape: nothing to describe.
-            let shape = published.recv().ok();
-            shape.map(|shape| root_extras(model, &shape, format_extras?))
+    let second = &Second::default();
+    let first = rayon::in_place_scope(|scope| {
+        scope.spawn(move |_| {
+            second.run(|| {
+                let format_extras = format_extras_json(model);
+                clips.bake_all();
+                // The first thread stopped (an error) if it sends no shape: nothing to describe.
+                let shape = published.recv().ok();
+                shape.map(|shape| root_extras(model, &shape, format_extras?))
+            })
         });
-        let mut e = Exporter {
-            model,
-            options,
-            root: Root::default(),
-            bin: BinBuilder::default(),
-            losses: Vec::new(),
-            mesh_nodes: vec![None; model.meshes.len()],
-            skin: None,
-            synthetic_root: None,
-            rest: bake::rest_locals(model),
-            images: Default::default(),
-        };
-        e.asset()?;
-        e.bones()?;
-        e.attachments()?;
-        let materials = e.materials()?;
-        e.meshes(&materials)?;
-        e.skin_and_scene();
-        let shape = Shape { synthetic_root: e.synthetic_root.map(|r| r.value()), meshes_exported: e.meshes_exported() };
-        // The receiver is gone only if the second thread stopped; its join says so below.
-        let _ = publish.send(shape);
-        clips.bake_all();
-        e.bin.open_pool();
-        for (i, anim) in model.animations.iter().enumerate() {
-            let baked = clips.wait(i, anim, || scene_extras.is_finished());
-            e.animation(anim, baked);
+        first_part(model, options, bin_uri, glb, clips, publish, second)
+    })?;
+    let stopped = || GltfError::Json("the scene extras' thread stopped".into());
+    let (extras, more) = second.take().flatten().ok_or_else(stopped)??;
+    first.finish(extras, more)
+}
+
+/// The second thread's part: its result once it has run (`None` if it panicked), and whether it
+/// has stopped, for the first thread waiting on a clip it took.
+struct Second<T> {
+    result: std::sync::Mutex<Option<T>>,
+    stopped: std::sync::atomic::AtomicBool,
+}
+
+impl<T> Default for Second<T> {
+    fn default() -> Self {
+        Self { result: std::sync::Mutex::new(None), stopped: Default::default() }
+    }
+}
+
+impl<T> Second<T> {
+    fn run(&self, work: impl FnOnce() -> T) {
+        let value = std::panic::catch_unwind(std::panic::AssertUnwindSafe(work)).ok();
+        if let (Some(value), Ok(mut slot)) = (value, self.result.lock()) {
+            *slot = Some(value);
         }
-        // In the pool too: their tracks are small accessors like the animations' keys.
-        e.emitters()?;
-        e.bin.close_pool(&mut e.root);
-        let Exporter { mut root, bin, mut losses, .. } = e;
-        let mut bin = bin.bin;
-        while !bin.len().is_multiple_of(4) {
-            bin.push(0);
-        }
-        if !bin.is_empty() {
-            root.push(json::Buffer {
-                byte_length: USize64::from(bin.len()),
-                name: None,
-                uri: bin_uri.map(str::to_string),
-                extensions: None,
-                extras: Default::default(),
-            });
-        }
-        // The GLB's JSON is written while the second thread finishes the scene's extras, with a
-        // placeholder where they go; the document is dropped then too.
-        let placeholder = glb.then(Placeholder::new);
-        let mut json = None;
-        if let Some(p) = &placeholder {
-            set_scene_extras(&mut root, p.extras());
-            json = Some(glb_json(&root)?);
-        }
-        let parts = placeholder.as_ref().zip(json.as_deref()).and_then(|(p, json)| p.split(json));
-        if parts.is_some() {
-            root = Root::default();
-        }
-        let stopped = || GltfError::Json("the scene extras' thread stopped".into());
-        let (extras, more) = scene_extras.join().map_err(|_| stopped())?.ok_or_else(stopped)??;
+        self.stopped.store(true, std::sync::atomic::Ordering::Release);
+    }
+
+    fn stopped(&self) -> bool {
+        self.stopped.load(std::sync::atomic::Ordering::Acquire)
+    }
+
+    /// The result, once the job has run (after its scope).
+    fn take(&self) -> Option<T> {
+        self.result.lock().ok().and_then(|mut slot| slot.take())
+    }
+}
+
+/// What the second thread gives: the scene's extras and their losses; `None` if the first thread
+/// stopped before it described the document.
+type SceneExtras = Option<Result<(json::extras::Extras, Vec<Loss>), GltfError>>;
+
+/// The first thread's part, done: the document (dropped already when its GLB JSON was written),
+/// its buffer, losses and GLB JSON with the placeholder for the scene's extras.
+struct FirstPart {
+    root: Option<Root>,
+    bin: Vec<u8>,
+    losses: Vec<Loss>,
+    glb: Option<(Placeholder, Vec<u8>)>,
+}
+
+impl FirstPart {
+    /// The GLB with the scene's extras in the placeholder's place, or the document with them.
+    fn finish(self, extras: json::extras::Extras, more: Vec<Loss>) -> Result<Converted<Built>, GltfError> {
+        let FirstPart { root, bin, mut losses, glb } = self;
         losses.extend(more);
-        if let Some((before, after)) = parts {
+        if let Some((before, after)) = glb.as_ref().and_then(|(p, json)| p.split(json)) {
             let text = extras.as_ref().map_or("null", |raw| raw.get());
-            return Ok(Converted {
-                value: Built::Glb(glb_container(&[before, text.as_bytes(), after], &bin)?),
-                losses,
-            });
+            let glb = glb_container(&[before, text.as_bytes(), after], &bin)?;
+            return Ok(Converted { value: Built::Glb(glb), losses });
         }
+        let mut root = root.ok_or_else(|| GltfError::Json("the document was dropped before its GLB".into()))?;
         set_scene_extras(&mut root, extras);
         Ok(Converted { value: Built::Document(Box::new(Document { root, bin })), losses })
-    })
+    }
+}
+
+/// The first thread: the document but for the scene's extras, the clips written as they are
+/// baked, and for a GLB its JSON with a placeholder where those extras go.
+fn first_part(
+    model: &Model,
+    options: &ExportOptions,
+    bin_uri: Option<&str>,
+    glb: bool,
+    clips: &Clips<'_>,
+    publish: std::sync::mpsc::SyncSender<Shape>,
+    second: &Second<SceneExtras>,
+) -> Result<FirstPart, GltfError> {
+    let mut e = Exporter {
+        model,
+        options,
+        root: Root::default(),
+        bin: BinBuilder::default(),
+        losses: Vec::new(),
+        mesh_nodes: vec![None; model.meshes.len()],
+        skin: None,
+        synthetic_root: None,
+        rest: bake::rest_locals(model),
+        images: Default::default(),
+    };
+    e.asset()?;
+    e.bones()?;
+    e.attachments()?;
+    let materials = e.materials()?;
+    e.meshes(&materials)?;
+    e.skin_and_scene();
+    let shape = Shape { synthetic_root: e.synthetic_root.map(|r| r.value()), meshes_exported: e.meshes_exported() };
+    // The receiver is gone only if the second thread stopped; its result says so.
+    let _ = publish.send(shape);
+    clips.bake_all();
+    e.bin.open_pool();
+    for (i, anim) in model.animations.iter().enumerate() {
+        let baked = clips.wait(i, anim, || second.stopped());
+        e.animation(anim, baked);
+    }
+    // In the pool too: their tracks are small accessors like the animations' keys.
+    e.emitters()?;
+    e.bin.close_pool(&mut e.root);
+    let Exporter { mut root, bin, losses, .. } = e;
+    let mut bin = bin.bin;
+    while !bin.len().is_multiple_of(4) {
+        bin.push(0);
+    }
+    if !bin.is_empty() {
+        root.push(json::Buffer {
+            byte_length: USize64::from(bin.len()),
+            name: None,
+            uri: bin_uri.map(str::to_string),
+            extensions: None,
+            extras: Default::default(),
+        });
+    }
+    // The GLB's JSON is written while the second thread finishes the scene's extras, with a
+    // placeholder where they go; the document is dropped then too.
+    if glb {
+        let placeholder = Placeholder::new();
+        set_scene_extras(&mut root, placeholder.extras());
+        let json = glb_json(&root)?;
+        if placeholder.split(&json).is_some() {
+            return Ok(FirstPart { root: None, bin, losses, glb: Some((placeholder, json)) });
+        }
+    }
+    Ok(FirstPart { root: Some(root), bin, losses, glb: None })
 }
 
 /// Sets the scene's extras. On the scene, not the root: Blender keeps a scene's extras as custom
@@ -495,6 +566,19 @@ mod tests {
         }
         let p = Placeholder::new();
         assert_eq!(p.split(b"{\"a\":1}"), None, "no placeholder, no split");
+    }
+
+    /// With no thread of the pool free for the second thread's job (a pool of one thread, whose
+    /// only thread runs the export), the first bakes every clip and runs the job itself once its
+    /// own part is done: the same GLB, on every sample model, and no wait on a job not started.
+    #[test]
+    fn an_export_with_no_second_thread_free_gives_the_same_glb() {
+        let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+        for (name, model) in crate::samples::all() {
+            let options = ExportOptions::default();
+            let alone = one.install(|| export_glb(&model, &options)).unwrap().value;
+            assert_eq!(alone, export_glb(&model, &options).unwrap().value, "{name}");
+        }
     }
 
     /// A clip's extras are built on the second thread from a layout of their own; they describe
