@@ -144,9 +144,10 @@ fn build_document(
         return Err(GltfError::TooLarge { what: "bones".into(), count: model.bones.len(), limit: MAX_JOINTS });
     }
     // Two threads. The second builds the format's extras as JSON (megabytes for an M2's) while
-    // the first writes meshes and materials; then both bake clips (sampling, key reduction: the
-    // clips are independent) until none is left; then the second builds and deflates the scene's
-    // extras while the first writes the clips in order and, for a GLB, the JSON. The second is a
+    // the first writes meshes and materials, then the scene's extras' text; then both bake clips
+    // (sampling, key reduction: the clips are independent) until none is left; then the second
+    // deflates the scene's extras while the first writes the clips in order and, for a GLB, the
+    // JSON. The second is a
     // job of rayon's pool (the caller's, else the global one): a thread already started, where a
     // thread spawned here waited milliseconds for a processor. If no thread of the pool is free,
     // the first takes every clip and runs the job itself once its own part is done.
@@ -157,10 +158,16 @@ fn build_document(
         scope.spawn(move |_| {
             second.run(|| {
                 let format_extras = format_extras_json(model);
+                let mut describe = Some(move |shape: Shape| scene_text(model, &shape, format_extras?));
+                let mut text = |shape: Shape| describe.take().map(|describe| describe(shape));
+                // The scene's text before baking when the first thread has described the
+                // document (it usually has: its meshes take less time than the format's extras),
+                // so that only packing it is left after; else after baking.
+                let early = published.try_recv().ok().and_then(&mut text);
                 clips.bake_all();
                 // The first thread stopped (an error) if it sends no shape: nothing to describe.
-                let shape = published.recv().ok();
-                shape.map(|shape| root_extras(model, &shape, format_extras?))
+                let scene = early.or_else(|| published.recv().ok().and_then(text));
+                scene.map(|scene| scene.and_then(|(text, losses)| Ok((ex::wrap_root_text(&text)?, losses))))
             })
         });
         first_part(model, options, bin_uri, glb, clips, publish, second)
@@ -377,13 +384,13 @@ fn format_extras_json(model: &Model) -> Result<Option<Result<ex::FormatText, Str
     }))
 }
 
-/// The scene's extras (the model's data glTF has no place for, [`ex::RootExtras`]), deflated
-/// when large, and what could not go there.
-fn root_extras(
+/// The text of the scene's extras (the model's data glTF has no place for, [`ex::RootExtras`]),
+/// and what could not go there.
+fn scene_text(
     model: &Model,
     shape: &Shape,
     format_extras: Option<Result<ex::FormatText, String>>,
-) -> Result<(json::extras::Extras, Vec<Loss>), GltfError> {
+) -> Result<(String, Vec<Loss>), GltfError> {
     let mut losses = Vec::new();
     let format_extras = match format_extras {
         Some(Ok(json)) => Some(json),
@@ -410,7 +417,7 @@ fn root_extras(
             counts: o.counts.clone(),
         }),
     };
-    Ok((ex::wrap_root(&extras, format_extras.as_ref())?, losses))
+    Ok((ex::root_text(&extras, format_extras.as_ref())?, losses))
 }
 
 struct Exporter<'m> {

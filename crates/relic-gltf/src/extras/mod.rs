@@ -494,7 +494,7 @@ fn lenient_bool<'de, D: serde::Deserializer<'de>>(d: D) -> Result<bool, D::Error
 }
 
 /// A format's extras as JSON text known to be JSON: its crate's own serialization, or text
-/// [`embed`] checked. Carried into the scene's extras as it is ([`wrap_root`]).
+/// [`embed`] checked. Carried into the scene's extras as it is ([`root_text`]).
 pub(crate) struct FormatText {
     format: String,
     json: String,
@@ -509,17 +509,22 @@ impl FormatText {
     }
 }
 
-/// The scene's `extras.relic`: [`RootExtras`] as a JSON string (what Blender keeps through a
-/// custom property without changing a byte: it has no null and no mixed lists) or, from an older
-/// relic export, as an object. Large ones deflated ([`crate::deflate::pack`]).
-///
-/// `format`, when given, is written as the `format_extras` (left `None` in `value`) after the
-/// other fields: the same JSON a [`FormatExtrasJson`] serializes to, without parsing the format's
-/// text again (megabytes for an M2: checking it was a third of building the format's extras).
+/// The scene's `extras.relic` in one step: [`root_text`], then [`wrap_root_text`] (the export
+/// takes the two steps apart, on either side of baking).
+#[cfg(test)]
 pub(crate) fn wrap_root(
     value: &RootExtras,
     format: Option<&FormatText>,
 ) -> Result<gltf_json::Extras, crate::GltfError> {
+    wrap_root_text(&root_text(value, format)?)
+}
+
+/// The JSON text of the scene's extras, [`RootExtras`].
+///
+/// `format`, when given, is written as the `format_extras` (left `None` in `value`) after the
+/// other fields: the same JSON a [`FormatExtrasJson`] serializes to, without parsing the format's
+/// text again (megabytes for an M2: checking it was a third of building the format's extras).
+pub(crate) fn root_text(value: &RootExtras, format: Option<&FormatText>) -> Result<String, crate::GltfError> {
     let json = |e: &dyn std::fmt::Display| crate::GltfError::Json(e.to_string());
     let mut text = serde_json::to_string(value).map_err(|e| json(&e))?;
     if let Some(f) = format {
@@ -536,10 +541,17 @@ pub(crate) fn wrap_root(
         text.push_str(&f.json);
         text.push_str("}}");
     }
-    wrap(crate::deflate::pack(&text))
+    Ok(text)
 }
 
-/// Reads [`wrap_root`]'s extras (or an object of an older export).
+/// The scene's `extras.relic`: [`root_text`]'s text as a JSON string (what Blender keeps through
+/// a custom property without changing a byte: it has no null and no mixed lists; an older relic
+/// export has an object), deflated when that pays ([`crate::deflate::pack`]).
+pub(crate) fn wrap_root_text(text: &str) -> Result<gltf_json::Extras, crate::GltfError> {
+    wrap(crate::deflate::pack(text))
+}
+
+/// Reads [`wrap_root_text`]'s extras (or an object of an older export).
 pub(crate) fn unwrap_root(extras: &gltf_json::Extras) -> Option<RootExtras> {
     unwrap::<RootExtras>(extras).or_else(|| {
         let text = unwrap::<String>(extras)?;
