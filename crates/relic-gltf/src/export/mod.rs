@@ -14,6 +14,7 @@ use json::validation::USize64;
 use json::{Index, Root};
 use relic_core::model::{Animation, Model, Transform};
 use relic_core::{Converted, Loss};
+use std::ops::Range;
 
 use crate::bake;
 use crate::buffer::BinBuilder;
@@ -35,45 +36,59 @@ pub fn export_glb(model: &Model, options: &ExportOptions) -> Result<Converted<Ve
     let Converted { value, losses } = build_document(model, options, None, true)?;
     let glb = match value {
         Built::Glb(glb) => glb,
-        Built::Document(doc) => glb_container(&[&glb_json(&doc.root)?], &doc.bin)?,
+        Built::Document(doc) => glb_finish(glb_json(&doc.root)?, None, &doc.bin)?,
     };
     Ok(Converted { value: glb, losses })
 }
 
-/// The compact JSON text of a glTF document.
+/// Bytes of a GLB's header and JSON chunk header, before the JSON.
+const GLB_HEAD: usize = 12 + 8;
+
+/// The start of a GLB (glTF 2.0 §4.4): room for the 12-byte header and the JSON chunk's header,
+/// then the JSON, serialized straight into the output ([`glb_finish`] completes it).
 fn glb_json(root: &json::Root) -> Result<Vec<u8>, GltfError> {
     let mut out = Vec::with_capacity(64 << 10);
+    out.resize(GLB_HEAD, 0);
     json::serialize::to_writer(&mut out, root).map_err(|e| GltfError::Json(e.to_string()))?;
     Ok(out)
 }
 
-/// The GLB container (glTF 2.0 §4.4) of a JSON text given in pieces and a buffer, built in one
-/// allocation: the 12-byte header (`glTF`, version 2, total length), the JSON chunk padded with
-/// spaces to a multiple of 4 bytes, and the BIN chunk, if any, padded with zeros.
-fn glb_container(json: &[&[u8]], bin: &[u8]) -> Result<Vec<u8>, GltfError> {
-    const HEAD: usize = 12;
+/// The GLB container around [`glb_json`]'s output, completed in place (its pages are written
+/// already; a new vector would be as many first-touch page faults again): `replace` (a range of
+/// the output and its new bytes) first, then the 12-byte header (`glTF`, version 2, total
+/// length), the JSON chunk padded with spaces to a multiple of 4 bytes, and the BIN chunk, if
+/// any, padded with zeros.
+fn glb_finish(mut out: Vec<u8>, replace: Option<(Range<usize>, &[u8])>, bin: &[u8]) -> Result<Vec<u8>, GltfError> {
     const CHUNK: usize = 8;
-    let json_length = json.iter().map(|piece| piece.len()).sum::<usize>().next_multiple_of(4);
-    let bin_length = bin.len().next_multiple_of(4);
-    let total = HEAD + CHUNK + json_length + if bin.is_empty() { 0 } else { CHUNK + bin_length };
     let too_large =
         |what: &str, count: usize| GltfError::TooLarge { what: what.into(), count, limit: u32::MAX as usize };
     let u32_of = |what: &str, count: usize| u32::try_from(count).map_err(|_| too_large(what, count));
-    let mut out = Vec::with_capacity(total);
-    out.extend_from_slice(b"glTF");
-    out.extend_from_slice(&2u32.to_le_bytes());
-    out.extend_from_slice(&u32_of("GLB bytes", total)?.to_le_bytes());
-    out.extend_from_slice(&u32_of("GLB JSON bytes", json_length)?.to_le_bytes());
-    out.extend_from_slice(b"JSON");
-    for piece in json {
-        out.extend_from_slice(piece);
+    let grows = replace.as_ref().map_or(0, |(_, text)| text.len()) + 3 + CHUNK + bin.len() + 3;
+    out.reserve_exact(grows);
+    if let Some((range, text)) = replace {
+        let tail = out.get(range.end..).map(<[u8]>::to_vec).unwrap_or_default();
+        out.truncate(range.start);
+        out.extend_from_slice(text);
+        out.extend_from_slice(&tail);
     }
-    out.resize(HEAD + CHUNK + json_length, b' ');
+    out.resize(out.len().next_multiple_of(4), b' ');
+    let json_length = u32_of("GLB JSON bytes", out.len().saturating_sub(GLB_HEAD))?;
     if !bin.is_empty() {
-        out.extend_from_slice(&u32_of("GLB buffer bytes", bin_length)?.to_le_bytes());
+        let padded = bin.len().next_multiple_of(4);
+        out.extend_from_slice(&u32_of("GLB buffer bytes", padded)?.to_le_bytes());
         out.extend_from_slice(b"BIN\0");
         out.extend_from_slice(bin);
-        out.resize(total, 0);
+        out.resize(out.len() + padded - bin.len(), 0);
+    }
+    let total = u32_of("GLB bytes", out.len())?;
+    let mut head = Vec::with_capacity(GLB_HEAD);
+    head.extend_from_slice(b"glTF");
+    head.extend_from_slice(&2u32.to_le_bytes());
+    head.extend_from_slice(&total.to_le_bytes());
+    head.extend_from_slice(&json_length.to_le_bytes());
+    head.extend_from_slice(b"JSON");
+    if let Some(start) = out.get_mut(..GLB_HEAD) {
+        start.copy_from_slice(&head);
     }
     Ok(out)
 }
@@ -93,13 +108,13 @@ impl Placeholder {
         serde_json::value::RawValue::from_string(self.0.clone()).ok()
     }
 
-    /// `json` before and after the placeholder (searched from the end: the scenes come last but
-    /// for a few short lists); `None` if it is not there.
-    fn split<'j>(&self, json: &'j [u8]) -> Option<(&'j [u8], &'j [u8])> {
+    /// Where the placeholder is in `json` (searched from the end: the scenes come last but for a
+    /// few short lists); `None` if it is not there.
+    fn find(&self, json: &[u8]) -> Option<Range<usize>> {
         let token = self.0.as_bytes();
         let at =
             (0..=json.len().checked_sub(token.len())?).rev().find(|&i| json.get(i..i + token.len()) == Some(token))?;
-        Some((json.get(..at)?, json.get(at + token.len()..)?))
+        Some(at..at + token.len())
     }
 }
 
@@ -214,12 +229,12 @@ impl<T> Second<T> {
 type SceneExtras = Option<Result<(json::extras::Extras, Vec<Loss>), GltfError>>;
 
 /// The first thread's part, done: the document (dropped already when its GLB JSON was written),
-/// its buffer, losses and GLB JSON with the placeholder for the scene's extras.
+/// its buffer, losses and GLB start ([`glb_json`]) with where the scene's extras go.
 struct FirstPart {
     root: Option<Root>,
     bin: Vec<u8>,
     losses: Vec<Loss>,
-    glb: Option<(Placeholder, Vec<u8>)>,
+    glb: Option<(Vec<u8>, Range<usize>)>,
 }
 
 impl FirstPart {
@@ -227,9 +242,9 @@ impl FirstPart {
     fn finish(self, extras: json::extras::Extras, more: Vec<Loss>) -> Result<Converted<Built>, GltfError> {
         let FirstPart { root, bin, mut losses, glb } = self;
         losses.extend(more);
-        if let Some((before, after)) = glb.as_ref().and_then(|(p, json)| p.split(json)) {
+        if let Some((json, at)) = glb {
             let text = extras.as_ref().map_or("null", |raw| raw.get());
-            let glb = glb_container(&[before, text.as_bytes(), after], &bin)?;
+            let glb = glb_finish(json, Some((at, text.as_bytes())), &bin)?;
             return Ok(Converted { value: Built::Glb(glb), losses });
         }
         let mut root = root.ok_or_else(|| GltfError::Json("the document was dropped before its GLB".into()))?;
@@ -299,8 +314,8 @@ fn first_part(
         let placeholder = Placeholder::new();
         set_scene_extras(&mut root, placeholder.extras());
         let json = glb_json(&root)?;
-        if placeholder.split(&json).is_some() {
-            return Ok(FirstPart { root: None, bin, losses, glb: Some((placeholder, json)) });
+        if let Some(at) = placeholder.find(&json) {
+            return Ok(FirstPart { root: None, bin, losses, glb: Some((json, at)) });
         }
     }
     Ok(FirstPart { root: Some(root), bin, losses, glb: None })
@@ -569,10 +584,10 @@ mod tests {
             assert!(doc.root.scenes[0].extras.is_some(), "{name}");
             let built = build_document(&model, &options, None, true).unwrap().value;
             assert!(matches!(built, Built::Glb(_)), "{name}: the placeholder was found and filled");
-            assert_eq!(early, glb_container(&[&glb_json(&doc.root).unwrap()], &doc.bin).unwrap(), "{name}");
+            assert_eq!(early, glb_finish(glb_json(&doc.root).unwrap(), None, &doc.bin).unwrap(), "{name}");
         }
         let p = Placeholder::new();
-        assert_eq!(p.split(b"{\"a\":1}"), None, "no placeholder, no split");
+        assert_eq!(p.find(b"{\"a\":1}"), None, "no placeholder found");
     }
 
     /// With no thread of the pool free for the second thread's job (a pool of one thread, whose
@@ -624,19 +639,24 @@ mod tests {
     }
 
     /// The container is the one the `gltf` crate writes and reads, with and without a buffer and
-    /// for every padding.
+    /// for every padding, and with part of the JSON replaced by a longer or shorter text.
     #[test]
     fn glb_is_the_gltf_crates_container() {
         for (name, bin) in [("a", vec![]), ("ab", vec![1u8]), ("abc", vec![1, 2]), ("abcd", vec![1, 2, 3, 4, 5])] {
-            let root = json::Root {
+            let with = |generator: &str| json::Root {
                 extras: None,
-                asset: json::Asset { generator: Some(name.into()), ..Default::default() },
+                asset: json::Asset { generator: Some(generator.into()), ..Default::default() },
                 ..Default::default()
             };
-            let text = glb_json(&root).unwrap();
-            let ours = glb_container(&[&text], &bin).unwrap();
-            let (start, end) = text.split_at(text.len() / 2);
-            assert_eq!(glb_container(&[start, end], &bin).unwrap(), ours, "{name}: the JSON in pieces");
+            let root = with(name);
+            let ours = glb_finish(glb_json(&root).unwrap(), None, &bin).unwrap();
+            for other in ["", "x", "a longer generator"] {
+                let start = glb_json(&with("placeholder")).unwrap();
+                let at = Placeholder("\"placeholder\"".into()).find(&start).unwrap();
+                let replaced = glb_finish(start, Some((at, format!("\"{other}\"").as_bytes())), &bin).unwrap();
+                let direct = glb_finish(glb_json(&with(other)).unwrap(), None, &bin).unwrap();
+                assert_eq!(replaced, direct, "{name}: the generator replaced by {other:?}");
+            }
             let theirs = gltf::binary::Glb {
                 header: gltf::binary::Header { magic: *b"glTF", version: 2, length: 0 },
                 json: std::borrow::Cow::Owned(json::serialize::to_vec(&root).unwrap()),
