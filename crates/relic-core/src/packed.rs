@@ -5,6 +5,12 @@
 //! Reading also takes the JSON list an older export wrote. `#[serde(with = "relic_core::packed")]`
 //! on a `Vec` of [`Pod`] records, [`lists`] on a `Vec` of them.
 
+// The records are written as their bytes in memory, which are the little-endian bytes the
+// extras promise only on a little-endian target: a big-endian build would write extras no other
+// build reads back, so it is refused rather than made silently.
+#[cfg(target_endian = "big")]
+compile_error!("relic_core::packed writes records as their bytes in memory: little-endian targets only");
+
 use bytemuck::Pod;
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serializer};

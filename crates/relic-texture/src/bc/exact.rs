@@ -376,17 +376,7 @@ pub(crate) fn block(bc: Bc, pixels: &Block, mask: u32, opaque: bool, out: &mut [
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// A small deterministic generator (xorshift).
-    struct Rng(u64);
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
-    }
+    use relic_testkit::Rng;
 
     fn decoded(bc: Bc, bytes: &[u8]) -> Block {
         let mut flat = [0u8; 64];
@@ -402,11 +392,11 @@ mod tests {
     /// repeat and end points coincide too): each decodes, is found again, and decodes the same.
     #[test]
     fn every_decoded_block_is_found_again() {
-        let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+        let mut rng = Rng::new(0x9E37_79B9_7F4A_7C15);
         for bc in [Bc::Bc1, Bc::Bc2, Bc::Bc3] {
             for round in 0..4000 {
-                let mut bytes = rng.next().to_le_bytes().to_vec();
-                bytes.extend(rng.next().to_le_bytes());
+                let mut bytes = rng.next_u64().to_le_bytes().to_vec();
+                bytes.extend(rng.next_u64().to_le_bytes());
                 bytes.truncate(bc.block_bytes());
                 if round % 3 == 0 {
                     // Coarse end points: equal or neighbouring values, 3-colour BC1 blocks.
@@ -433,10 +423,10 @@ mod tests {
     /// for byte: its end points and indices are the only ones that decode to its pixels.
     #[test]
     fn an_unambiguous_block_comes_back_byte_for_byte() {
-        let mut rng = Rng(42);
+        let mut rng = Rng::new(42);
         let mut checked = 0;
         while checked < 2000 {
-            let mut bytes = rng.next().to_le_bytes();
+            let mut bytes = rng.next_u64().to_le_bytes();
             if u16::from_le_bytes([bytes[0], bytes[1]]) <= u16::from_le_bytes([bytes[2], bytes[3]]) {
                 continue;
             }
