@@ -162,10 +162,10 @@ fn build_document(
     // the first writes meshes and materials, then the scene's extras' text; then both bake clips
     // (sampling, key reduction: the clips are independent) until none is left; then the second
     // deflates the scene's extras while the first writes the clips in order and, for a GLB, the
-    // JSON. The second is a
-    // job of rayon's pool (the caller's, else the global one): a thread already started, where a
-    // thread spawned here waited milliseconds for a processor. If no thread of the pool is free,
-    // the first takes every clip and runs the job itself once its own part is done.
+    // JSON. The second is a job of rayon's pool (the caller's, else the global one): a thread
+    // already started, where a thread spawned here waited milliseconds for a processor. If no
+    // thread of the pool is free, the first takes every clip and runs the job itself once its
+    // own part is done.
     let clips = &Clips::new(model, options);
     let (publish, published) = std::sync::mpsc::sync_channel::<Shape>(1);
     let second = &Second::default();
