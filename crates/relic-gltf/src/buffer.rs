@@ -1,7 +1,13 @@
 //! The binary buffer of an export: one buffer; one 4-byte-aligned view per vertex or index
 //! accessor, and one view shared by the accessors of the animations (a *pool*: thousands of
 //! channels would otherwise cost a view each). Every accessor starts on 4 bytes, so every accessor
-//! and view offset is aligned and no view needs a byte stride.
+//! and view offset is aligned and no view needs a byte stride. An accessor of the pool that holds
+//! the values of one written before is that one: the channels of a bone held still in every clip,
+//! the key times several channels share, are written once.
+
+use std::collections::HashMap;
+use std::hash::BuildHasher;
+use std::ops::Range;
 
 use gltf_json as json;
 use json::accessor::{ComponentType, GenericComponentType, Type};
@@ -20,6 +26,28 @@ pub(crate) struct BinBuilder {
     pooling: bool,
     /// The open pool's view, once made, and where it starts in `bin`.
     pool: Option<(Index<json::buffer::View>, usize)>,
+    /// The pool's accessors by a hash of what they hold.
+    held: HashMap<u64, Vec<Pooled>>,
+    /// The hash of [`Self::held`] (seeded per export: a file cannot choose collisions).
+    hasher: std::hash::RandomState,
+}
+
+/// An accessor of the pool: what it holds, where its bytes are in the buffer, and its index.
+#[derive(Debug)]
+struct Pooled {
+    held: Held,
+    bytes: Range<usize>,
+    index: Index<json::Accessor>,
+}
+
+/// What a pooled accessor holds but for its bytes: two accessors with these and the same bytes
+/// are the same accessor.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+struct Held {
+    component: u32,
+    components: usize,
+    normalized: bool,
+    bounds: bool,
 }
 
 /// Plain little-endian values an accessor may hold.
@@ -143,6 +171,12 @@ impl BinBuilder {
         normalized: bool,
     ) -> Index<json::Accessor> {
         let bytes = to_le_bytes(data);
+        let pooled = self.pooling && target.is_none();
+        let held = Held { component: C::TYPE.as_gl_enum(), components: N, normalized, bounds: with_bounds };
+        let hash = pooled.then(|| self.hasher.hash_one((held, &bytes)));
+        if let Some(index) = hash.and_then(|h| self.written(h, held, &bytes)) {
+            return index;
+        }
         let (view, byte_offset) = match self.pool {
             _ if !self.pooling || target.is_some() => (self.view(root, &bytes, target), None),
             Some((view, start)) => {
@@ -159,7 +193,7 @@ impl BinBuilder {
         };
         let (min, max) =
             if with_bounds { bounds(data).map_or((None, None), |(a, b)| (Some(a), Some(b))) } else { (None, None) };
-        root.push(json::Accessor {
+        let index = root.push(json::Accessor {
             buffer_view: Some(view),
             byte_offset,
             count: USize64::from(data.len()),
@@ -172,7 +206,18 @@ impl BinBuilder {
             name: None,
             normalized,
             sparse: None,
-        })
+        });
+        if let Some(hash) = hash {
+            let end = self.bin.len();
+            self.held.entry(hash).or_default().push(Pooled { held, bytes: end - bytes.len()..end, index });
+        }
+        index
+    }
+
+    /// The pooled accessor that holds `bytes` as `held` says, if one was written.
+    fn written(&self, hash: u64, held: Held, bytes: &[u8]) -> Option<Index<json::Accessor>> {
+        let same = |p: &&Pooled| p.held == held && self.bin.get(p.bytes.clone()) == Some(bytes);
+        self.held.get(&hash)?.iter().find(same).map(|p| p.index)
     }
 
     /// An accessor of rotation keys: normalized 16-bit integers (glTF's own quantized rotations,
@@ -246,5 +291,37 @@ fn to_le_bytes<C: Component, const N: usize>(data: &[[C; N]]) -> Vec<u8> {
             }
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// In the pool, an accessor of values written before is that accessor; values read as
+    /// another type, normalized or not, with bounds or without, are not the same; outside the
+    /// pool (vertex data) every accessor is its own.
+    #[test]
+    fn a_pooled_accessor_of_the_same_values_is_written_once() {
+        let (mut root, mut bin) = (Root::default(), BinBuilder::default());
+        let keys = [[0.5f32, 0.25, 0.0, 1.0], [0.5, 0.25, 0.0, 1.0]];
+        let outside = bin.accessor(&mut root, &keys, None, false, false);
+        assert_ne!(outside, bin.accessor(&mut root, &keys, None, false, false), "outside the pool");
+        bin.open_pool();
+        let first = bin.accessor(&mut root, &keys, None, false, false);
+        let size = bin.bin.len();
+        assert_eq!(bin.accessor(&mut root, &keys, None, false, false), first);
+        assert_eq!(bin.bin.len(), size, "no bytes written again");
+        assert_ne!(bin.accessor(&mut root, &keys, None, true, false), first, "with bounds");
+        assert_ne!(bin.accessor(&mut root, &keys, None, false, true), first, "normalized");
+        let as_vec2: Vec<[f32; 2]> = keys.as_flattened().chunks(2).map(|c| [c[0], c[1]]).collect();
+        assert_ne!(bin.accessor(&mut root, &as_vec2, None, false, false), first, "other components");
+        let as_u32: Vec<[u32; 4]> = keys.iter().map(|k| k.map(f32::to_bits)).collect();
+        assert_ne!(bin.accessor(&mut root, &as_u32, None, false, false), first, "other component type");
+        let other = bin.accessor(&mut root, &[[0.5f32, 0.25, 0.0, 0.5]], None, false, false);
+        assert_ne!(other, first, "other values");
+        assert_eq!(bin.accessor(&mut root, &[[0.5f32, 0.25, 0.0, 0.5]], None, false, false), other);
+        bin.close_pool(&mut root);
+        assert_eq!(root.accessors.len(), 8);
     }
 }
