@@ -114,12 +114,10 @@ pub fn skins<'m>(
             Ok(encoded) => {
                 notes
                     .extend(encoded.losses.into_iter().map(|l| Loss::new(format!("{element} texture {file}"), l.what)));
-                let unchanged = model
-                    .materials
-                    .get(image.material)
-                    .and_then(|m| m.textures.first())
-                    .is_some_and(|t| Some(&t.path) == record.as_ref());
-                let material = if unchanged { None } else { model.to_mut().materials.get_mut(image.material) };
+                // The model is copied only for a record that changes (an ABC has none).
+                let current = model.materials.get(image.material).and_then(|m| m.textures.first()).map(|t| &t.path);
+                let record = record.filter(|r| current != Some(r));
+                let material = record.as_ref().and_then(|_| model.to_mut().materials.get_mut(image.material));
                 if let (Some(record), Some(material)) = (record, material) {
                     match material.textures.first_mut() {
                         Some(t) => t.path = record,
@@ -138,4 +136,37 @@ pub fn skins<'m>(
         }
     }
     (model, files, notes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use relic_core::model::{Material, TextureRef};
+    use relic_core::texture::Image;
+
+    /// The model is copied only when a texture record changes: never for an ABC (LithTech models
+    /// name no file), for an M2 record pointed at a new file, not for one that names it already.
+    #[test]
+    fn the_model_is_copied_only_for_a_record_that_changes() {
+        let registry = Registry::builtin();
+        let texture = |path: &str| TextureRef { path: path.into(), ..Default::default() };
+        let model = Model {
+            materials: vec![Material { textures: vec![texture("CREATURE\\GNOME\\GNOME.BLP")], ..Default::default() }],
+            ..Default::default()
+        };
+        let image = Image { width: 4, height: 4, rgba: vec![255; 64] };
+        let images = vec![MaterialImage { material: 0, name: "skin".into(), image: Ok(image) }];
+        let options = SkinOptions { images, data_root: None };
+        let out = Path::new("out/model.abc");
+        let copied = |format: &str, model: &Model| {
+            let entry = registry.by_name(format).unwrap();
+            let (written, files, _) = skins(model, entry, &registry, out, &options);
+            assert_eq!(files.len(), 1, "{format}: one texture written");
+            matches!(written, Cow::Owned(_))
+        };
+        assert!(!copied("abc", &model), "an ABC names no texture file");
+        assert!(!copied("m2", &model), "the record names the file written already");
+        let unnamed = Model { materials: vec![Material::default()], ..model.clone() };
+        assert!(copied("m2", &unnamed), "the record is made");
+    }
 }
