@@ -60,8 +60,12 @@ pub(crate) trait Component: bytemuck::Pod {
 
 impl Component for f32 {
     const TYPE: ComponentType = ComponentType::F32;
+    /// The shortest decimal that reads back as this value, through a double as JSON readers read
+    /// it (glTF takes the `min` and `max` of float components as single precision): `2.5018842`,
+    /// not the widened double's `2.5018842220306396`.
     fn json(self) -> json::Value {
-        json::Value::from(self)
+        let shortest = self.to_string().parse::<f64>().ok().filter(|d| (*d as f32).to_bits() == self.to_bits());
+        json::Value::from(shortest.unwrap_or(f64::from(self)))
     }
 }
 impl Component for u8 {
@@ -297,6 +301,23 @@ fn to_le_bytes<C: Component, const N: usize>(data: &[[C; N]]) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A float bound is written as the shortest decimal that reads back, through a double, as the
+    /// very value (the sign of zero too), on values of every magnitude.
+    #[test]
+    fn float_bounds_are_the_shortest_decimals_that_read_back() {
+        assert_eq!(serde_json::to_string(&2.501_884_2_f32.json()).unwrap(), "2.5018842");
+        let mut rng = relic_testkit::Rng::new(7);
+        let special = [0.0f32, -0.0, 1.0, -1.5, f32::MIN_POSITIVE, f32::MAX, f32::MIN, 1e-45, 0.1, 1.0 / 3.0];
+        let random = (0..20_000).map(|_| f32::from_bits(rng.next_u64() as u32)).filter(|x| x.is_finite());
+        for x in special.into_iter().chain(random) {
+            let text = serde_json::to_string(&x.json()).unwrap();
+            let back = text.parse::<f64>().unwrap() as f32;
+            assert_eq!(back.to_bits(), x.to_bits(), "{x:e} written as {text}");
+            let widened = serde_json::to_string(&json::Value::from(f64::from(x))).unwrap();
+            assert!(text.len() <= widened.len(), "{x:e} written as {text}, longer than {widened}");
+        }
+    }
 
     /// In the pool, an accessor of values written before is that accessor; values read as
     /// another type, normalized or not, with bounds or without, are not the same; outside the
