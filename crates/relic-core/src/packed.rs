@@ -23,10 +23,16 @@ enum Form<T> {
     List(Vec<T>),
 }
 
+/// The records of a base64 string, in one copy as the file readers take them
+/// ([`crate::binary::pod_vec`]); `None` if it is not base64 of whole records.
 fn unpack<T: Pod>(text: &str) -> Option<Vec<T>> {
     let bytes = crate::base64::decode(text.as_bytes())?;
     let size = std::mem::size_of::<T>().max(1);
-    (bytes.len() % size == 0).then(|| bytes.chunks_exact(size).map(bytemuck::pod_read_unaligned).collect())
+    if !bytes.len().is_multiple_of(size) {
+        return None;
+    }
+    let count = (bytes.len() / size) as u64;
+    crate::binary::pod_vec(&mut std::io::Cursor::new(&bytes), binrw::Endian::Little, (count,)).ok()
 }
 
 /// Writes the records as one base64 string.
@@ -95,5 +101,16 @@ mod tests {
         let old: Option<Holder> = serde_json::from_str(r#"{"values":[7],"lists":[[[1,2,3]]]}"#).ok();
         assert_eq!(old, Some(Holder { values: vec![7], lists: vec![vec![[1, 2, 3]]] }));
         assert!(serde_json::from_str::<Holder>(r#"{"values":"AQ","lists":[]}"#).is_err());
+    }
+
+    /// Records wider than a byte come back bit for bit, as many as were written.
+    #[test]
+    fn wide_records_read_back_exactly() {
+        #[derive(serde::Serialize, serde::Deserialize)]
+        struct Floats(#[serde(with = "super")] Vec<[f32; 3]>);
+        let values: Vec<[f32; 3]> = (0..1000).map(|i| [i as f32 * 0.1, -0.0, f32::MAX / (i + 1) as f32]).collect();
+        let back: Floats = serde_json::from_str(&serde_json::to_string(&Floats(values.clone())).unwrap()).unwrap();
+        let bits = |v: &[[f32; 3]]| v.iter().flatten().map(|x| x.to_bits()).collect::<Vec<_>>();
+        assert_eq!(bits(&back.0), bits(&values));
     }
 }
