@@ -222,3 +222,34 @@ pub(crate) fn text(bytes: &[u8]) -> String {
     };
     relic_core::text::decode_cp1252(text)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+    struct Held {
+        #[serde(with = "packed")]
+        times: M2Array<u32>,
+        #[serde(with = "packed")]
+        keys: M2Array<[f32; 3]>,
+        #[serde(with = "packed::lists")]
+        timelines: M2Array<M2Array<u16>>,
+    }
+
+    /// An M2's arrays go to the extras as base64 of their bytes and come back equal; the JSON
+    /// lists an export before the packing wrote read as the same arrays.
+    #[test]
+    fn packed_arrays_and_the_lists_of_older_exports_read_back() {
+        let held = Held {
+            times: M2Array::new(vec![0, 33, 1000]),
+            keys: M2Array::new(vec![[1.5, -0.0, 2.0]]),
+            timelines: M2Array::new(vec![M2Array::new(vec![1, 2]), M2Array::default()]),
+        };
+        let json = serde_json::to_string(&held).unwrap();
+        assert_eq!(json, r#"{"times":"AAAAACEAAADoAwAA","keys":"AADAPwAAAIAAAABA","timelines":["AQACAA==",""]}"#);
+        assert_eq!(serde_json::from_str::<Held>(&json).unwrap(), held);
+        let older = r#"{"times":[0,33,1000],"keys":[[1.5,-0.0,2.0]],"timelines":[[1,2],[]]}"#;
+        assert_eq!(serde_json::from_str::<Held>(older).unwrap(), held);
+    }
+}

@@ -133,6 +133,7 @@ pub struct EventTrack {
     /// Firing times in milliseconds on the shared timeline.
     #[br(parse_with = timestamps, args(&ranges, ctx.sequences, RangeEnd::Exclusive))]
     #[bw(args(layout))]
+    #[serde(with = "packed")]
     pub timestamps: M2Array<u32>,
 }
 
@@ -151,6 +152,7 @@ impl Walk for EventTrack {
 #[br(import(ctx: &Ctx))]
 #[bw(import(layout: &Layout))]
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(bound(deserialize = "T: Pod + Deserialize<'de>"))]
 pub struct SplineTrack<T: Pod> {
     /// 0 none, 1 linear, 2 Hermite, 3 Bezier.
     #[br(parse_with = interpolation)]
@@ -171,6 +173,7 @@ pub struct SplineTrack<T: Pod> {
     /// `[value, in-tangent, out-tangent]` per key.
     #[br(parse_with = key_values, args(1, timestamps.len()))]
     #[bw(args(layout))]
+    #[serde(with = "packed")]
     pub values: M2Array<[T; 3]>,
 }
 
