@@ -70,6 +70,41 @@ impl Siblings for FolderSiblings {
     }
 }
 
+/// [`FolderSiblings`] that remember the files they gave (an M2's `.skin` and `.anim` files): the
+/// files a model was read from besides its own ([`Opened::files`]).
+#[derive(Debug)]
+struct Recording {
+    folder: FolderSiblings,
+    read: std::sync::Mutex<Vec<PathBuf>>,
+}
+
+impl Recording {
+    fn of(path: &Path) -> Self {
+        Self { folder: FolderSiblings::of(path), read: std::sync::Mutex::new(Vec::new()) }
+    }
+
+    /// The files given, in the order they were first asked for.
+    fn files(self) -> Vec<PathBuf> {
+        self.read.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+impl Siblings for Recording {
+    fn read(&self, name: &str) -> std::io::Result<Option<Vec<u8>>> {
+        let Some(path) = self.folder.find(name) else { return Ok(None) };
+        let bytes = std::fs::read(&path)?;
+        let mut read = self.read.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if !read.contains(&path) {
+            read.push(path);
+        }
+        Ok(Some(bytes))
+    }
+
+    fn folder(&self) -> Option<&Path> {
+        self.folder.folder()
+    }
+}
+
 /// Loads a model file as a common model with the built-in formats (see [`Registry::load_model`]).
 pub fn load_model(path: &Path, bytes: &[u8], kind: Kind, animations: &[&Path]) -> Result<Converted<Model>, Error> {
     Registry::builtin().load_model(path, bytes, kind, animations)
@@ -86,6 +121,12 @@ pub fn open(path: &Path) -> Result<Opened, Error> {
     Registry::builtin().open(path)
 }
 
+/// Opens a model file with animation files played on it, with the built-in formats (see
+/// [`Registry::open_with`]).
+pub fn open_with(path: &Path, animations: &[&Path]) -> Result<Opened, Error> {
+    Registry::builtin().open_with(path, animations)
+}
+
 impl Registry {
     /// Loads a model file as a common model, reading its sibling files from its folder.
     /// `animations` are animation files (NAD) played on the model's skeleton, added as clips named
@@ -98,7 +139,18 @@ impl Registry {
         kind: Kind,
         animations: &[&Path],
     ) -> Result<Converted<Model>, Error> {
-        let siblings = FolderSiblings::of(path);
+        self.load_recorded(path, bytes, kind, animations).map(|(loaded, _)| loaded)
+    }
+
+    /// [`Registry::load_model`], and the sibling files the format read (an M2's `.skin` files).
+    fn load_recorded(
+        &self,
+        path: &Path,
+        bytes: &[u8],
+        kind: Kind,
+        animations: &[&Path],
+    ) -> Result<(Converted<Model>, Vec<PathBuf>), Error> {
+        let siblings = Recording::of(path);
         let name = file_name(path);
         let input = Input { bytes, name: &name, siblings: &siblings };
         if let Some(error) = not_a_model(path, kind.entry, kind.detected) {
@@ -125,16 +177,27 @@ impl Registry {
         for anim in animations {
             self.attach_animation(&mut loaded.value, path, kind, anim)?;
         }
-        Ok(loaded)
+        Ok((loaded, siblings.files()))
     }
 
     /// Opens a model file: reads it, recognises it by content and maps it (with its sibling files)
     /// to the common model.
     pub fn open(&self, path: &Path) -> Result<Opened, Error> {
+        self.open_with(path, &[])
+    }
+
+    /// [`Registry::open`], with the animation files `animations` (NAD) played on the model, as
+    /// [`Registry::load_model`] adds them.
+    pub fn open_with(&self, path: &Path, animations: &[&Path]) -> Result<Opened, Error> {
         let bytes = read_file(path)?;
         let kind = self.detect(&bytes).ok_or_else(|| self.not_read(path, &bytes))?;
-        let Converted { value: model, losses: notes } = self.load_model(path, &bytes, kind, &[])?;
-        Ok(Opened { kind, model, notes })
+        let (Converted { value: model, losses: notes }, siblings) =
+            self.load_recorded(path, &bytes, kind, animations)?;
+        let files = std::iter::once(path.to_path_buf())
+            .chain(siblings)
+            .chain(animations.iter().map(|a| a.to_path_buf()))
+            .collect();
+        Ok(Opened { kind, model, notes, files })
     }
 
     /// Adds the clips of the animation file `anim` to `model` (read from `path`, of `kind`).
@@ -201,11 +264,43 @@ pub struct Opened {
     pub model: Model,
     /// What could not be read (a missing optional part), as notes.
     pub notes: Vec<Loss>,
+    /// The files it was read from: the model's own, the files beside it that its format read (an
+    /// M2's `.skin` and `.anim` files), the animation files played on it.
+    pub files: Vec<PathBuf>,
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A Wrath model with its views and an external animation file beside it: every file read is
+    /// named, the model's first, each once; a file beside it that the model does not use is not.
+    #[test]
+    #[cfg(feature = "m2")]
+    fn opened_names_the_files_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/m2-wrath");
+        for name in ["v264_external.m2", "v264_external00.skin", "v264_external01.skin", "v264_external02.skin"] {
+            std::fs::copy(fixtures.join(name), dir.path().join(name)).unwrap();
+        }
+        // Another case than the model asks for, as extracted folders have it.
+        std::fs::copy(fixtures.join("v264_external0000-00.anim"), dir.path().join("V264_EXTERNAL0000-00.ANIM"))
+            .unwrap();
+        std::fs::write(dir.path().join("unrelated.skin"), b"SKIN").unwrap();
+        let opened = open(&dir.path().join("v264_external.m2")).unwrap();
+        let names: Vec<String> = opened.files.iter().map(|p| file_name(p)).collect();
+        assert_eq!(
+            names,
+            [
+                "v264_external.m2",
+                "V264_EXTERNAL0000-00.ANIM",
+                "v264_external00.skin",
+                "v264_external01.skin",
+                "v264_external02.skin"
+            ],
+            "{names:?}"
+        );
+    }
 
     #[test]
     fn siblings_are_found_in_any_letter_case() {

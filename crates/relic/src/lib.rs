@@ -52,7 +52,7 @@ pub mod textures;
 pub use convert::{ConvertOptions, Outputs, Target, convert, keep_lod0};
 pub use error::Error;
 pub use formats::{FORMATS, by_name, detect as detect_format};
-pub use input::{FolderSiblings, Opened, detect, load_model, open, read_file, referenced_files};
+pub use input::{FolderSiblings, Opened, detect, load_model, open, open_with, read_file, referenced_files};
 pub use names::{file_name, stem};
 pub use registry::{Kind, Registry};
 #[cfg(feature = "gltf")]
