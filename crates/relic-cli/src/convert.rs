@@ -41,6 +41,82 @@ fn run_convert(
     verbose: bool,
     strict: bool,
 ) -> Result<bool, CliError> {
+    let conversion = convert_model(input_path, output, animations, options, force, strict)?;
+    for note in &conversion.read_notes {
+        eprintln!("relic: note: {}: {note}", input_path.display());
+    }
+    let target = conversion.target;
+    let lines = if verbose || strict {
+        conversion.losses.iter().map(ToString::to_string).collect()
+    } else {
+        crate::notes::grouped(&conversion.losses)
+    };
+    for line in lines.iter().take(if verbose || strict { usize::MAX } else { NOTES_SHOWN }) {
+        eprintln!("relic: note: {}: {line}", target.extension());
+    }
+    if !verbose && !strict && lines.len() > NOTES_SHOWN {
+        eprintln!("relic: note: … and {} more (--verbose lists them all)", lines.len() - NOTES_SHOWN);
+    }
+    if !conversion.written {
+        eprintln!("relic: {}", conversion.refusal());
+        return Ok(false);
+    }
+    let names: Vec<String> = conversion.files.iter().map(|p| p.display().to_string()).collect();
+    println!("wrote {} ({} bytes)", names.join(" + "), conversion.bytes);
+    if let Some(line) = &conversion.comparison {
+        eprintln!("relic: {line}");
+    }
+    Ok(true)
+}
+
+/// What the conversion of one model file did ([`convert_model`]): what `relic convert` prints,
+/// for callers that report it their own way (the Python module).
+#[derive(Debug)]
+pub struct ModelConversion {
+    /// The output's format.
+    pub target: Target,
+    /// Notes from reading the input (a missing optional part, a glTF without relic's extras).
+    pub read_notes: Vec<relic::Loss>,
+    /// What the target cannot hold.
+    pub losses: Vec<relic::Loss>,
+    /// The files written, or that would have been (the output, the files beside it, textures).
+    pub files: Vec<PathBuf>,
+    /// Bytes written.
+    pub bytes: u64,
+    /// Whether the files were written: not when `strict` refused because notes say something
+    /// was lost.
+    pub written: bool,
+    /// How the file written compares with the game file the model was first read from, or why it
+    /// cannot be compared (`compared with the original (abc v12): 13 counts equal, 0 differ; …`).
+    pub comparison: Option<String>,
+}
+
+impl ModelConversion {
+    /// Why nothing was written under `strict`.
+    pub fn refusal(&self) -> String {
+        let output = self.files.first().map(|p| p.display().to_string()).unwrap_or_default();
+        format!(
+            "{output}: not written: --strict, and the {} notes above say what was lost ({} reading the input, {} \
+             that {} cannot hold)",
+            self.read_notes.len() + self.losses.len(),
+            self.read_notes.len(),
+            self.losses.len(),
+            self.target.extension()
+        )
+    }
+}
+
+/// Converts the model at `input_path` (with the animation files `animations` played on it) into
+/// `output`, writing the files unless `strict` and something was lost: `relic convert` without
+/// its printing. An existing output is an error unless `force`; an input is never written.
+pub fn convert_model(
+    input_path: &Path,
+    output: &Path,
+    animations: &[PathBuf],
+    options: &ConvertOptions,
+    force: bool,
+    strict: bool,
+) -> Result<ModelConversion, CliError> {
     let target = Target::for_path(output)?;
     let mut policy = OutputPolicy { force, ..OutputPolicy::default() };
     policy.protect(input_path);
@@ -63,73 +139,50 @@ fn run_convert(
     let kind = registry.detect(&bytes).ok_or_else(|| registry.not_read(input_path, &bytes))?;
     let anims: Vec<&Path> = animations.iter().map(PathBuf::as_path).collect();
     let loaded = relic::load_model(input_path, &bytes, kind, &anims)?;
-    for note in &loaded.losses {
-        eprintln!("relic: note: {}: {note}", input_path.display());
-    }
-    let loaded_notes = loaded.losses.len();
     let model = loaded.value;
     let (converted, comparison) = registry.convert_compared(&model, target, output, options)?;
     // A .gltf input's .bin and images are input files too.
     for f in relic::referenced_files(input_path, &bytes, kind) {
         policy.protect(&f);
     }
-    let lines = if verbose || strict {
-        converted.losses.iter().map(ToString::to_string).collect()
-    } else {
-        crate::notes::grouped(&converted.losses)
+    let mut conversion = ModelConversion {
+        target,
+        read_notes: loaded.losses,
+        losses: converted.losses,
+        files: converted.value.iter().map(|(p, _)| p.clone()).collect(),
+        bytes: 0,
+        written: false,
+        comparison: comparison_line(&model, target, comparison.as_ref(), kind),
     };
-    for line in lines.iter().take(if verbose || strict { usize::MAX } else { NOTES_SHOWN }) {
-        eprintln!("relic: note: {}: {line}", target.extension());
+    if strict && (!conversion.read_notes.is_empty() || !conversion.losses.is_empty()) {
+        return Ok(conversion);
     }
-    if !verbose && !strict && lines.len() > NOTES_SHOWN {
-        eprintln!("relic: note: … and {} more (--verbose lists them all)", lines.len() - NOTES_SHOWN);
-    }
-    // Notes from reading the input (a glTF without relic's extras, …) are losses too.
-    let read_notes = loaded_notes;
-    if strict && (read_notes > 0 || !converted.losses.is_empty()) {
-        eprintln!(
-            "relic: {}: not written: --strict, and the {} notes above say what was lost ({} reading the input, {} \
-             that {} cannot hold)",
-            output.display(),
-            read_notes + converted.losses.len(),
-            read_notes,
-            converted.losses.len(),
-            target.extension()
-        );
-        return Ok(false);
-    }
-    let written = policy.write_all(&converted.value)?;
-    let names: Vec<String> = converted.value.iter().map(|(p, _)| p.display().to_string()).collect();
-    println!("wrote {} ({written} bytes)", names.join(" + "));
-    print_comparison(&model, target, comparison.as_ref(), kind);
-    Ok(true)
+    conversion.bytes = policy.write_all(&converted.value)?;
+    conversion.written = true;
+    Ok(conversion)
 }
 
 /// After a conversion into a game format: how the file compares with the game file the model was
 /// first read from (when relic recorded it in the glTF; the facade's `comparison`), or that an input which carries such a
 /// record (a glTF), but not this one, cannot be compared.
-fn print_comparison(
+pub fn comparison_line(
     model: &relic::Model,
     target: Target,
     comparison: Option<&relic::original::Comparison>,
     kind: relic::Kind,
-) {
+) -> Option<String> {
     let records = |entry: &relic::FormatEntry| entry.model.is_some_and(|m| m.records_original);
     if !records(target.entry()) {
-        return;
+        return None;
     }
     match &model.original {
-        Some(_) => {
-            if let Some(comparison) = comparison {
-                eprintln!("relic: {}", comparison.summary());
-            }
-        }
-        None if !records(kind.entry) => eprintln!(
-            "relic: note: the {} file carries no record of a game file (relic's extras or its \"relic original\" \
+        Some(_) => comparison.map(relic::original::Comparison::summary),
+        None if !records(kind.entry) => Some(format!(
+            "note: the {} file carries no record of a game file (relic's extras or its \"relic original\" \
              nodes): what it held before editing cannot be compared",
             kind.entry.name
-        ),
-        None => {}
+        )),
+        None => None,
     }
 }
 
@@ -146,8 +199,9 @@ fn texture_options(
     Ok(relic_core::texture::TextureOptions { mips: args.mips, ..options })
 }
 
-/// [`texture_options`] from its parts (`relic batch` too).
-pub(crate) fn texture_options_for(
+/// The texture options of a conversion from its parts: `--version`, `--encoding` (`relic convert`,
+/// `relic batch` and the Python module).
+pub fn texture_options_for(
     target: relic::TextureTarget,
     version: Option<u32>,
     encoding: crate::cli::Encoding,
@@ -175,35 +229,63 @@ fn run_texture(args: &ConvertArgs, target: relic::TextureTarget) -> Result<bool,
     if !args.animations.is_empty() {
         return Err(CliError::Usage("--anim applies to models, not textures".into()));
     }
-    let mut policy = OutputPolicy { force: args.force, ..OutputPolicy::default() };
-    policy.protect(&args.input);
-    policy.check(&args.output)?;
-    let bytes = relic::read_file(&args.input)?;
+    let conversion = convert_texture_file(&args.input, &args.output, target, &options, args.force, args.strict)?;
+    for loss in &conversion.losses {
+        eprintln!("relic: note: {}: {loss}", args.output.display());
+    }
+    if !conversion.written {
+        eprintln!("relic: {}: not written: --strict, and the notes above say what was lost", args.output.display());
+        return Ok(false);
+    }
+    println!("wrote {} ({} bytes)", args.output.display(), conversion.bytes);
+    Ok(true)
+}
+
+/// What the conversion of one texture file did ([`convert_texture_file`]).
+#[derive(Debug)]
+pub struct TextureConversion {
+    /// What the target encoding loses.
+    pub losses: Vec<relic::Loss>,
+    /// Bytes written.
+    pub bytes: u64,
+    /// Whether the file was written: not when `strict` refused because of the notes.
+    pub written: bool,
+}
+
+/// Converts the texture at `input` into `output` (`target`, with `options`), writing it unless
+/// `strict` and something was lost: `relic convert` of a texture without its printing.
+pub fn convert_texture_file(
+    input: &Path,
+    output: &Path,
+    target: relic::TextureTarget,
+    options: &relic_core::texture::TextureOptions,
+    force: bool,
+    strict: bool,
+) -> Result<TextureConversion, CliError> {
+    let mut policy = OutputPolicy { force, ..OutputPolicy::default() };
+    policy.protect(input);
+    policy.check(output)?;
+    let bytes = relic::read_file(input)?;
     if !relic::is_texture(&bytes) {
         return Err(CliError::Usage(format!(
             "{}: not a texture; a texture output ({}) takes a texture ({}) as input",
-            args.input.display(),
+            input.display(),
             crate::texture_extensions().join(", "),
             crate::one_of(&crate::texture_targets().iter().map(|t| t.to_uppercase()).collect::<Vec<_>>())
         )));
     }
-    let converted = relic::convert_texture(&args.input, &bytes, target, &args.output, &options)?;
-    for loss in &converted.losses {
-        eprintln!("relic: note: {}: {loss}", args.output.display());
+    let converted = relic::convert_texture(input, &bytes, target, output, options)?;
+    if strict && !converted.losses.is_empty() {
+        return Ok(TextureConversion { losses: converted.losses, bytes: 0, written: false });
     }
-    if args.strict && !converted.losses.is_empty() {
-        eprintln!("relic: {}: not written: --strict, and the notes above say what was lost", args.output.display());
-        return Ok(false);
-    }
-    let written = policy.write_all(&[(args.output.clone(), converted.value)])?;
-    println!("wrote {} ({written} bytes)", args.output.display());
-    Ok(true)
+    let written = policy.write_all(&[(output.to_path_buf(), converted.value)])?;
+    Ok(TextureConversion { losses: converted.losses, bytes: written, written: true })
 }
 
 /// The images of a glTF input going to a format that does not embed its textures (to be written
 /// as its texture files); none for other inputs or targets, or a file that does not read (the
 /// conversion reports that).
-pub(crate) fn gltf_images(input: &Path, target: Target) -> Vec<relic_gltf::MaterialImage> {
+pub fn gltf_images(input: &Path, target: Target) -> Vec<relic_gltf::MaterialImage> {
     let embedded = |entry: &relic::FormatEntry| entry.model.is_some_and(|m| m.textures == Textures::Embedded);
     if embedded(target.entry()) {
         return Vec::new();
