@@ -8,7 +8,9 @@
 //! | this file | `formats`, `detect`, `info`, `open`, `convert` |
 //! | [`model`] | `Model` and the classes it holds, made from the common model and back exactly |
 //! | [`buffer`] | arrays as `memoryview`s over `bytearray`s |
-//! | [`save`] | `Model.save`, `relic.convert`, `Saved` |
+//! | [`save`] | `Model.save` and `relic.convert` |
+//! | [`images`] | images assigned from Python, as a save writes or embeds them |
+//! | [`report`] | `Note` and `Saved`: what they report |
 //! | [`options`] | texture search options in Python's habits |
 //! | [`errors`] | relic's errors as the exceptions of `relic/_errors.py` |
 //! | [`names`] | the model's enumerations as strings |
@@ -26,13 +28,16 @@ use relic_core::format::{Content, Input};
 
 mod buffer;
 mod errors;
+mod images;
 mod model;
 mod names;
 mod options;
+mod report;
 mod save;
 
-use model::{Model, Note};
+use model::Model;
 use options::Search;
+use report::Note;
 
 /// A format relic reads: what :func:`formats` lists.
 #[pyclass(module = "relic", frozen, get_all)]
@@ -249,7 +254,7 @@ fn convert(
     strict: bool,
     encoding: &str,
     mips: Option<u32>,
-) -> PyResult<save::Saved> {
+) -> PyResult<report::Saved> {
     use clap::ValueEnum;
     let lod0 = match lod {
         None => false,
@@ -293,7 +298,8 @@ fn _relic(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(convert, m)?)?;
     m.add_class::<Format>()?;
     m.add_class::<Kind>()?;
-    m.add_class::<save::Saved>()?;
+    m.add_class::<report::Saved>()?;
+    m.add_class::<report::Note>()?;
     model::register(m)?;
     Ok(())
 }

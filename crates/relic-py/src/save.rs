@@ -12,47 +12,23 @@ use relic::{ConvertOptions, Target};
 use relic_cli::output::OutputPolicy;
 
 use crate::errors;
-use crate::model::{Model, Note};
+use crate::images::Assigned;
 use crate::options::Search;
+use crate::report::{Note, Saved};
 
-/// What a save or a conversion wrote.
-#[pyclass(module = "relic", frozen)]
-#[derive(Debug)]
-pub(crate) struct Saved {
-    /// The files written: the output first, then the files beside it (``.skin``, ``.bin``,
-    /// textures).
-    #[pyo3(get)]
-    files: Vec<String>,
-    /// Bytes written in all.
-    #[pyo3(get)]
-    bytes: u64,
-    /// What the target could not hold, grouped as the ``relic`` command prints them
-    /// (:class:`Note`, each with the ``count`` of notes it stands for).
-    #[pyo3(get)]
-    notes: Vec<Note>,
-    /// Every note on its own.
-    #[pyo3(get)]
-    losses: Vec<Note>,
-    /// Notes from reading the input (``relic.convert`` only).
-    #[pyo3(get)]
-    read_notes: Vec<Note>,
-    /// How the file written compares with the game file the model was first read from
-    /// (``compared with the original (m2 v264): 21 counts equal, 0 differ; …``), or ``None``.
-    #[pyo3(get)]
-    comparison: Option<String>,
-}
-
-#[pymethods]
-impl Saved {
-    fn __repr__(&self) -> String {
-        format!("Saved({:?}, {} bytes, {} notes)", self.files, self.bytes, self.losses.len())
-    }
+/// What `Model.save` writes: the model, the images assigned to it, and the files it was read from
+/// (never written over).
+pub(crate) struct SaveRequest {
+    pub(crate) model: relic::Model,
+    pub(crate) assigned: Assigned,
+    pub(crate) protected: Vec<PathBuf>,
+    pub(crate) data_root: Option<PathBuf>,
 }
 
 /// `Model.save`.
 pub(crate) fn save(
     py: Python<'_>,
-    model: &Model,
+    request: SaveRequest,
     path: &Path,
     format: Option<&str>,
     version: Option<u32>,
@@ -69,17 +45,16 @@ pub(crate) fn save(
         None => Target::for_path(path).map_err(|e| errors::relic_error(py, e))?,
     };
     relic_cli::check_version(target, version).map_err(|e| errors::cli_error(py, e))?;
-    let ir = model.to_ir(py)?;
-    let assigned = model.assigned_images(py)?;
+    let SaveRequest { model: ir, assigned, protected, data_root } = request;
     let mut policy = OutputPolicy { force: true, ..OutputPolicy::default() };
-    for file in model.source_files() {
+    for file in &protected {
         policy.protect(file);
     }
     let options = ConvertOptions {
         version,
         lod0_only: false,
         textures: Some(Arc::new(assigned.clone())),
-        skins: relic::skins::SkinOptions { images: assigned.material_images(), data_root: model.data_root() },
+        skins: relic::skins::SkinOptions { images: assigned.material_images(), data_root },
     };
     let registry = relic::Registry::builtin();
     let converted = py.detach(|| registry.convert_compared(&ir, target, path, &options));

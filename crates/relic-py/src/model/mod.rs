@@ -24,7 +24,10 @@ use relic_core::texture::TextureSource;
 pub(crate) use clip::{Channel, Clip, Event, MorphChannel};
 pub(crate) use material::{Image, Material, Texture};
 pub(crate) use mesh::{Mesh, MorphTarget};
-pub(crate) use parts::{Attachment, Emitter, Note, Records};
+pub(crate) use parts::{Attachment, Emitter, Records};
+
+use crate::images::Assigned;
+use crate::report::{Note, Saved};
 pub(crate) use skeleton::{Bone, Transform};
 
 /// A Python list of new objects of a class.
@@ -197,56 +200,6 @@ impl Model {
     pub(crate) fn set_opened(&mut self, notes: Vec<Note>, files: Vec<PathBuf>) {
         self.notes = notes;
         self.files = files;
-    }
-
-    pub(crate) fn source_files(&self) -> &[PathBuf] {
-        &self.files
-    }
-
-    pub(crate) fn data_root(&self) -> Option<PathBuf> {
-        self.data_root.clone()
-    }
-}
-
-/// The images assigned from Python, and the model's own texture search for the rest.
-#[derive(Debug, Clone)]
-pub(crate) struct Assigned {
-    /// (material, layer, pixels, name).
-    pub(crate) images: Vec<(usize, usize, relic_core::texture::Image, String)>,
-    pub(crate) fallback: Option<Arc<dyn TextureSource>>,
-}
-
-impl Assigned {
-    /// The layer-0 images, as textures to write beside a game-format output.
-    pub(crate) fn material_images(&self) -> Vec<relic_gltf::MaterialImage> {
-        self.images
-            .iter()
-            .filter(|(_, layer, _, _)| *layer == 0)
-            .map(|(m, _, pixels, name)| relic_gltf::MaterialImage {
-                material: *m,
-                name: name.clone(),
-                image: Ok(pixels.clone()),
-            })
-            .collect()
-    }
-}
-
-impl TextureSource for Assigned {
-    fn lookup(&self, material: usize, layer: usize, texture: &ir::TextureRef) -> relic_core::texture::Lookup {
-        let assigned = self.images.iter().find(|(m, l, _, _)| *m == material && *l == layer);
-        if let Some((_, _, pixels, name)) = assigned {
-            let name = if name.is_empty() { format!("material{material}_{layer}.png") } else { name.clone() };
-            return relic_core::texture::Lookup::Found(relic_core::texture::FoundTexture {
-                key: format!("python:{material}:{layer}"),
-                name,
-                opaque: pixels.is_opaque(),
-                data: relic_core::texture::ImageData::Rgba(pixels.clone()),
-            });
-        }
-        match &self.fallback {
-            Some(source) => source.lookup(material, layer, texture),
-            None => relic_core::texture::Lookup::Missing("no image assigned and no file to search beside".into()),
-        }
     }
 }
 
@@ -424,8 +377,14 @@ impl Model {
         format: Option<&str>,
         version: Option<u32>,
         strict: bool,
-    ) -> PyResult<crate::save::Saved> {
-        crate::save::save(py, self, &path, format, version, strict)
+    ) -> PyResult<Saved> {
+        let request = crate::save::SaveRequest {
+            model: self.to_ir(py)?,
+            assigned: self.assigned_images(py)?,
+            protected: self.files.clone(),
+            data_root: self.data_root.clone(),
+        };
+        crate::save::save(py, request, &path, format, version, strict)
     }
 
     fn __repr__(&self, py: Python<'_>) -> String {
@@ -456,6 +415,5 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Attachment>()?;
     m.add_class::<Emitter>()?;
     m.add_class::<Records>()?;
-    m.add_class::<Note>()?;
     Ok(())
 }
