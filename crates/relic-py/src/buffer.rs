@@ -140,15 +140,23 @@ fn raw_bytes(value: &Bound<'_, PyAny>, code: Code, what: &str) -> PyResult<Vec<u
     converted.call_method0("tobytes")?.extract()
 }
 
-/// `value` with nested sequences (tuples, lists) flattened one level at a time into one list.
+/// `value` with nested sequences (tuples, lists) flattened into one list: at most two levels deep
+/// (a list of vertices, a list of keys); text is a value, not a sequence, and is refused by the
+/// conversion that follows.
 fn flattened<'py>(value: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
     let py = value.py();
-    let list = py.import("builtins")?.getattr("list")?.call1((value,))?;
-    let first = list.get_item(0).ok();
-    let nested = first.is_some_and(|f| f.hasattr("__len__").unwrap_or(false) && !f.is_instance_of::<PyBytes>());
-    if !nested {
-        return Ok(list);
-    }
+    let mut list = py.import("builtins")?.getattr("list")?.call1((value,))?;
     let chain = py.import("itertools")?.getattr("chain")?.getattr("from_iterable")?;
-    flattened(&chain.call1((list,))?)
+    for _ in 0..2 {
+        let nested = list.get_item(0).ok().is_some_and(|first| {
+            first.hasattr("__len__").unwrap_or(false)
+                && !first.is_instance_of::<PyBytes>()
+                && !first.is_instance_of::<pyo3::types::PyString>()
+        });
+        if !nested {
+            break;
+        }
+        list = py.import("builtins")?.getattr("list")?.call1((chain.call1((list,))?,))?;
+    }
+    Ok(list)
 }

@@ -31,8 +31,8 @@ fn raise(py: Python<'_>, name: &str, message: String, attrs: &[(&str, Py<PyAny>)
         Ok(PyErr::from_value(error))
     });
     // The package is there whenever the module is imported through it; used on its own, the
-    // message still gets out.
-    made.unwrap_or_else(|_| PyException::new_err(message))
+    // message still gets out, with why the exception could not be made.
+    made.unwrap_or_else(|why| PyException::new_err(format!("{message} (relic._errors.{name}: {why})")))
 }
 
 fn none(py: Python<'_>) -> Py<PyAny> {

@@ -6,14 +6,14 @@
 //! | module | what |
 //! |---|---|
 //! | this file | `formats`, `detect`, `info`, `open`, `convert` |
-//! | [`model`] | `Model` and the classes it holds, made from the common model and back exactly |
-//! | [`buffer`] | arrays as `memoryview`s over `bytearray`s |
-//! | [`save`] | `Model.save` and `relic.convert` |
-//! | [`images`] | images assigned from Python, as a save writes or embeds them |
-//! | [`report`] | `Note` and `Saved`: what they report |
-//! | [`options`] | texture search options in Python's habits |
-//! | [`errors`] | relic's errors as the exceptions of `relic/_errors.py` |
-//! | [`names`] | the model's enumerations as strings |
+//! | `model` | `Model` and the classes it holds, made from the common model and back exactly |
+//! | `buffer` | arrays as `memoryview`s over `bytearray`s |
+//! | `save` | `Model.save` and `relic.convert` |
+//! | `images` | images assigned from Python, as a save writes or embeds them |
+//! | `report` | `Note` and `Saved`: what they report |
+//! | `options` | texture search options in Python's habits |
+//! | `errors` | relic's errors as the exceptions of `relic/_errors.py` |
+//! | `names` | the model's enumerations as strings |
 //!
 //! The GIL is released while files are read, converted and written: several Python threads
 //! convert in parallel.

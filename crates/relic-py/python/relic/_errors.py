@@ -47,12 +47,14 @@ class Unsupported(Error):
 
     Attributes:
         version: the version refused, when a file's version is the reason (else ``None``).
+        field: the field that holds it (``Header.version``), or ``None``.
         notes: for a save ``strict`` refused, the notes that say what would be lost (else ``[]``).
     """
 
-    def __init__(self, message, version=None, notes=()):
+    def __init__(self, message, version=None, field=None, notes=()):
         super().__init__(message)
         self.version = version
+        self.field = field
         self.notes = list(notes)
 
 
