@@ -12,12 +12,20 @@ fn every_corpus_blp_passes_the_checks() {
     let Some(dir) = corpus_dir("every_corpus_blp_passes_the_checks") else { return };
     let files = files_with_extension(&dir, "blp");
     assert!(files.len() >= 30, "{} BLPs under {}", files.len(), dir.display());
+    let mut known = 0;
     for (rel, bytes) in &files {
         let input = relic_core::format::Input::bytes_only(bytes);
         let checks = relic_blp::verify::corpus_checks(&input);
         let line: Vec<String> = checks.0.iter().map(ToString::to_string).collect();
         println!("{rel}: {}", line.join("; "));
+        // A listed file must still fail (else it comes off the list); it is counted and printed.
+        if relic_testkit::known_failure("every_corpus_blp_passes_the_checks", rel).is_some() {
+            assert!(!checks.passed(), "{rel} is listed in corpus-known-failures.txt but passes: take it off");
+            known += 1;
+            continue;
+        }
         assert!(checks.passed() && !checks.refused(), "{rel}: {line:?}");
         assert!(line.iter().any(|c| c.starts_with("round-trip")), "{rel}: {line:?}");
     }
+    println!("{known} known failure(s) of corpus-known-failures.txt met");
 }
