@@ -7,6 +7,7 @@ use relic_core::format::{FormatEntry, ModelCodec, Textures, Versions, Written};
 pub static ENTRY: FormatEntry = FormatEntry {
     name: "abc",
     title: "LithTech ABC model (Shogo, Blood 2, No One Lives Forever, Aliens vs Predator 2)",
+    family: "LithTech model",
     extensions: &["abc"],
     detect: crate::detect,
     versions: Versions {

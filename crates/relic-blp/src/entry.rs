@@ -11,6 +11,7 @@ const CHECKS: Option<CorpusChecks> = None;
 pub static ENTRY: FormatEntry = FormatEntry {
     name: "blp",
     title: "Blizzard BLP texture (World of Warcraft BLP2, Warcraft III BLP1)",
+    family: "Blizzard texture",
     extensions: &["blp"],
     detect: crate::detect,
     versions: Versions {

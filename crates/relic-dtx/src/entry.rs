@@ -11,6 +11,7 @@ const CHECKS: Option<CorpusChecks> = None;
 pub static ENTRY: FormatEntry = FormatEntry {
     name: "dtx",
     title: "LithTech DTX texture (Shogo, Blood 2, No One Lives Forever, Aliens vs Predator 2)",
+    family: "LithTech texture",
     extensions: &["dtx"],
     detect: crate::detect,
     versions: Versions {

@@ -17,6 +17,7 @@ const VERSIONS: Versions = Versions { read: &[2..=2], write: &[2..=2], default_w
 pub static GLB_ENTRY: FormatEntry = FormatEntry {
     name: "glb",
     title: "glTF 2.0, binary (Blender, Godot, Unity, three.js)",
+    family: "glTF 2.0 with relic's records",
     extensions: &["glb"],
     detect: detect_glb,
     versions: VERSIONS,
@@ -40,6 +41,7 @@ pub static GLB_ENTRY: FormatEntry = FormatEntry {
 pub static GLTF_ENTRY: FormatEntry = FormatEntry {
     name: "gltf",
     title: "glTF 2.0, JSON with its buffer in a .bin file beside it",
+    family: "glTF 2.0 with relic's records",
     extensions: &["gltf"],
     detect: detect_json,
     versions: VERSIONS,

@@ -6,6 +6,7 @@ use relic_core::format::{FormatEntry, ModelCodec, Textures, Versions, Written};
 pub static ENTRY: FormatEntry = FormatEntry {
     name: "ltb",
     title: "LithTech LTB model (No One Lives Forever 2, Tron 2.0, CrossFire; CrossFire's LZMA wrapper)",
+    family: "LithTech model",
     extensions: &["ltb"],
     detect: crate::detect,
     versions: Versions { read: &[23..=25], write: &[23..=25], default_write: crate::DEFAULT_VERSION, note: "" },

@@ -6,6 +6,7 @@ use relic_core::format::{CorpusChecks, FormatEntry, ModelCodec, Textures, Versio
 pub static ENTRY: FormatEntry = FormatEntry {
     name: "m2",
     title: "World of Warcraft M2 model (Classic, The Burning Crusade; Wrath of the Lich King and Cataclysm with .skin and .anim files)",
+    family: "World of Warcraft model",
     extensions: &["m2"],
     detect: crate::detect,
     versions: Versions {

@@ -9,6 +9,7 @@ use crate::options::{NOD_VERSION, NadOptions};
 pub static ENTRY: FormatEntry = FormatEntry {
     name: "nod",
     title: "Nod engine NOD model / NAD animation (Vampire: The Masquerade – Redemption)",
+    family: "Vampire: Redemption model",
     extensions: &["nod", "nad"],
     detect: crate::detect,
     versions: Versions {

@@ -50,6 +50,7 @@ impl Kind {
 /// static ENTRY: FormatEntry = FormatEntry {
 ///     name: "toy",
 ///     title: "a toy format",
+///     family: "toy model",
 ///     extensions: &["toy"],
 ///     detect: |bytes| bytes.starts_with(b"TOY1").then_some(Detected::new(TOY, 1, Content::Model)),
 ///     versions: Versions { read: &[1..=1], write: &[1..=1], default_write: 1, note: "" },

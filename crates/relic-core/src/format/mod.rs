@@ -189,6 +189,9 @@ pub struct FormatEntry {
     pub name: &'static str,
     /// What it is, for people (`LithTech ABC model (Shogo, Blood 2, NOLF, AVP2)`).
     pub title: &'static str,
+    /// The family it belongs to, as an editor's menu names it (`LithTech model`: ABC and LTB
+    /// share one File > Import entry); formats of one family have the same.
+    pub family: &'static str,
     /// Extensions its files usually carry (detection never relies on them).
     pub extensions: &'static [&'static str],
     /// Recognises a file by its bytes.
