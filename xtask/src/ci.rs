@@ -103,6 +103,9 @@ pub fn run() -> Result<(), String> {
         cargo_with(&["doc", "--workspace", "--no-deps", "--quiet"], &[("RUSTDOCFLAGS", "-D warnings")])
     })?;
     step("test", || cargo(&["test", "--workspace"]))?;
+    // The Python module: its wheel, its pytest suite in a new virtual environment, and its import
+    // in both Blenders.
+    step("python (cargo xtask python: wheel, pytest, Blender imports)", crate::python::test)?;
     step("fixtures --check", || crate::fixtures::run(true))?;
     step("public API unchanged (docs/public-api)", || crate::public_api::run(true))?;
     // The benches once each, then the conversions timed against copying the same bytes.

@@ -19,10 +19,21 @@ use relic_cli::CliError;
 use relic_cli::output::OutputError;
 use relic_core::{ReadErrorKind, WriteError};
 
+/// The module of the exception classes: `_errors` beside this module in its package (`relic`,
+/// or wherever an add-on vendors it), set when the module is imported.
+static ERRORS_MODULE: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+
+/// Notes the package this module was imported in (`relic._relic` → `relic._errors`).
+pub(crate) fn set_package(module_name: &str) {
+    let package = module_name.rsplit_once('.').map_or("relic", |(package, _)| package);
+    let _ = ERRORS_MODULE.set(format!("{package}._errors"));
+}
+
 /// An exception of class `name` (`relic/_errors.py`) with `message` and attributes given to its
 /// constructor.
 fn raise(py: Python<'_>, name: &str, message: String, attrs: &[(&str, Py<PyAny>)]) -> PyErr {
-    let made = py.import("relic._errors").and_then(|module| {
+    let module = ERRORS_MODULE.get().map_or("relic._errors", String::as_str);
+    let made = py.import(module).and_then(|module| {
         let kwargs = PyDict::new(py);
         for (key, value) in attrs {
             kwargs.set_item(*key, value.bind(py))?;

@@ -47,6 +47,8 @@ struct Format {
     name: String,
     /// The games and tools that use it.
     title: String,
+    /// Its family, as an editor's menu names it (``LithTech model``: ABC and LTB).
+    family: String,
     /// File extensions it goes by (files are recognised by content, not by these).
     extensions: Vec<String>,
     /// What its files hold: ``model``, ``animation``, ``texture``.
@@ -79,6 +81,7 @@ impl Format {
         Format {
             name: entry.name.to_string(),
             title: entry.title.to_string(),
+            family: entry.family.to_string(),
             extensions: entry.extensions.iter().map(|e| e.to_string()).collect(),
             holds: holds.iter().filter(|(has, _)| *has).map(|(_, what)| what.to_string()).collect(),
             reads: ranges(entry.versions.read),
@@ -290,6 +293,7 @@ fn convert(
 /// The module `relic._relic`.
 #[pymodule]
 fn _relic(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    errors::set_package(&m.name()?.to_string());
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_function(wrap_pyfunction!(formats, m)?)?;
     m.add_function(wrap_pyfunction!(detect, m)?)?;

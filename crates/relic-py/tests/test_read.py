@@ -4,6 +4,7 @@ model opened with its arrays, textures and clips."""
 import array
 import json
 import subprocess
+import sys
 
 import pytest
 
@@ -94,6 +95,12 @@ def test_buffers_are_read_without_copying_and_written_in_place():
     view[0] = before + 1.0
     assert mesh.positions[0] == before + 1.0
     assert memoryview(mesh.positions).tobytes()[:4] == array.array("f", [before + 1.0]).tobytes()
+
+
+def test_numpy_is_never_imported():
+    code = "import sys, relic; m = relic.open(sys.argv[1]); bytes(m.meshes[0].positions); print('numpy' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code, str(FIXTURES / "abc/v12_full.abc")], capture_output=True, text=True)
+    assert out.stdout.strip() == "False", out.stderr
 
 
 def test_numpy_when_present():

@@ -20,6 +20,8 @@ class Format:
     """The name (``abc``, ``m2``, ``glb``): also the extension written."""
     title: str
     """The games and tools that use it."""
+    family: str
+    """Its family, as an editor's menu names it (``LithTech model``: ABC and LTB)."""
     extensions: List[str]
     holds: List[str]
     """What its files hold: ``model``, ``animation``, ``texture``."""
