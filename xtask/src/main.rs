@@ -41,6 +41,7 @@ mod ltb_probe;
 mod man;
 mod perf;
 mod public_api;
+mod python;
 mod render;
 mod sweep;
 mod textured;
@@ -75,6 +76,10 @@ commands:
   sweep DIR...         what a user does (info, open, convert to glb + validator, textures to
                        PNG, same-format write byte for byte) over every file of whole trees;
                        per tree `N files, F failed (by check)` and the failures by message
+  wheel                build the Python module into target/wheels (abi3, manylinux2014; maturin
+                       and zig from PyPI into target/python/build)
+  python               the wheel, installed in a new virtual environment: the pytest suite
+                       (crates/relic-py/tests), then imported in Blender 3.4 and in bpy 5
   man [OUT]            write the man page and shell completions of `relic` to OUT
                        (default target/dist)
   fresh-clone [--full] clone this repository into a temporary folder and run the README's
@@ -130,6 +135,8 @@ fn main() -> ExitCode {
         ["public-api"] => public_api::run(false),
         ["public-api", "--check"] => public_api::run(true),
         ["sweep", dirs @ ..] => sweep::run(&dirs.iter().map(Path::new).collect::<Vec<_>>()),
+        ["wheel"] => python::wheel().map(|_| ()),
+        ["python"] => python::test(),
         ["man"] => man::run(None),
         ["man", out] => man::run(Some(Path::new(out))),
         ["fresh-clone"] => fresh_clone::run(false),
