@@ -265,3 +265,25 @@ fn blend_overrides_dropped_for_classic_are_a_loss() {
     let file = relic_m2::read(&out.value).unwrap();
     assert_eq!((file.flags & 0x8, file.blend_overrides.is_none()), (0, true));
 }
+
+/// A clip added to (or removed from) a model keeps every other clip's animation id: each takes
+/// the stored sequence of its name (before: `Walk.0` came back as `Stand.1`, the added clip's
+/// fresh sequence standing in for every sequence whose position had moved).
+#[test]
+fn a_clip_added_keeps_the_others_ids() {
+    let bytes = fixture("v256_linear.m2");
+    let mut model = relic_m2::read_model(&bytes).unwrap();
+    let before: Vec<String> = model.animations.iter().map(|a| a.name.clone()).collect();
+    assert_eq!(before, ["Stand.0", "Walk.0"]);
+    model.animations.push(relic_core::model::Animation { name: "Run.0".into(), duration: 1.0, ..Default::default() });
+    let written = relic_m2::write_model(&model, &WriteOptions::default()).unwrap().value;
+    let back = relic_m2::read_model(&written).unwrap();
+    let names: Vec<&str> = back.animations.iter().map(|a| a.name.as_str()).collect();
+    assert_eq!(names, ["Stand.0", "Walk.0", "Run.0"]);
+    // And one removed: the other keeps its id too.
+    model.animations.remove(0);
+    let written = relic_m2::write_model(&model, &WriteOptions::default()).unwrap().value;
+    let back = relic_m2::read_model(&written).unwrap();
+    let names: Vec<&str> = back.animations.iter().map(|a| a.name.as_str()).collect();
+    assert_eq!(names, ["Walk.0", "Run.0"]);
+}

@@ -21,9 +21,16 @@ impl Builder<'_> {
         let mut cursor = 0i64;
         for (i, a) in m.animations.iter().enumerate() {
             let duration = ms(a.duration).max(0);
+            // Clips added or removed: a clip keeps the stored sequence of its name (its id,
+            // flags, frequency), placed anew on the timeline below.
             let mut s = match base_seqs.get(i).filter(|_| fit) {
                 Some(&s) => s,
-                None => fresh_sequence(),
+                None => base_names
+                    .iter()
+                    .position(|n| *n == a.name)
+                    .and_then(|j| base_seqs.get(j))
+                    .copied()
+                    .unwrap_or_else(fresh_sequence),
             };
             if !fit {
                 let (lo, hi) = key_extent(a);
