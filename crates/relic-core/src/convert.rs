@@ -23,7 +23,26 @@ impl Loss {
     pub fn new(element: impl Into<String>, what: impl Into<String>) -> Self {
         Self { element: element.into(), what: what.into() }
     }
+
+    /// The note of a model writer whose format keeps clips in files of their own (a NOD's clips
+    /// are NAD files): `count` clips not in the file written. A caller that writes them beside
+    /// it (the `relic` facade, through the format's [`crate::format::AnimationCodec::write`])
+    /// drops this note ([`Loss::is_clips_apart`]).
+    pub fn clips_apart(count: usize, format: &str, animation_format: &str) -> Self {
+        Self::new(
+            CLIPS_APART,
+            format!("{count} clips are not part of a {format}: each is a {animation_format} file of its own"),
+        )
+    }
+
+    /// Whether this is the note of [`Loss::clips_apart`].
+    pub fn is_clips_apart(&self) -> bool {
+        self.element == CLIPS_APART
+    }
 }
+
+/// The element of [`Loss::clips_apart`].
+const CLIPS_APART: &str = "animation files";
 
 /// A converted value with the losses the conversion reported.
 #[derive(Debug, Clone, PartialEq)]

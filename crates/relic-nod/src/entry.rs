@@ -35,6 +35,8 @@ pub static ENTRY: FormatEntry = FormatEntry {
         attach: |model, input, name| {
             crate::attach_animation(model, input.bytes, name, &NadOptions::default()).map(|_| ())
         },
+        extension: "nad",
+        write: Some(|model, index| crate::write_animation(model, index, &NadOptions::default())),
     }),
     texture: None,
     checks: CHECKS,

@@ -209,7 +209,7 @@ fn a_model_from_elsewhere_writes_a_nod_that_reads_back() {
         "1 UV sets beyond the first dropped",
         "re-weighted",
         "31 Windows-1252 characters",
-        "write each as a NAD",
+        "each is a NAD (write_animation) file of its own",
     ] {
         assert!(text.contains(expected), "{expected}: {text}");
     }

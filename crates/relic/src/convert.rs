@@ -168,6 +168,7 @@ impl Registry {
             .map(|loss| with_writers_reason(loss, &mut losses))
             .collect();
         losses.splice(0..0, compared);
+        self.animation_files(model, entry, out, &mut files, &mut losses);
         #[cfg(feature = "gltf")]
         {
             files.extend(skin_files);
@@ -175,6 +176,60 @@ impl Registry {
         }
         Ok((Converted { value: files, losses }, comparison))
     }
+
+    /// For a format that keeps clips in files of their own (a NOD's NAD files, from the
+    /// registry's [`relic_core::format::AnimationCodec`] for it): each clip of `model` written as
+    /// `<clip name>.<extension>` beside `out`, the writer's note that they are not in the model's
+    /// file replaced by the files (and by a note for each clip that cannot be written).
+    fn animation_files(
+        &self,
+        model: &Model,
+        entry: &FormatEntry,
+        out: &Path,
+        files: &mut Vec<(PathBuf, Vec<u8>)>,
+        losses: &mut Vec<Loss>,
+    ) {
+        let codec = self
+            .formats()
+            .iter()
+            .filter_map(|f| f.animation)
+            .find(|a| a.model_format.as_str() == entry.name && a.write.is_some());
+        let (Some(codec), Some(write)) = (codec, codec.and_then(|c| c.write)) else { return };
+        if model.animations.is_empty() {
+            return;
+        }
+        losses.retain(|l| !l.is_clips_apart());
+        let mut names: Vec<String> = Vec::new();
+        for (i, clip) in model.animations.iter().enumerate() {
+            let name = animation_file_name(&clip.name, i, codec.extension, &names);
+            names.push(name.clone());
+            let element = format!("animations[{i}] {:?}", clip.name);
+            match write(model, i) {
+                Ok(written) => {
+                    losses.extend(written.losses.into_iter().map(|l| Loss::new(format!("{element} ({name})"), l.what)));
+                    files.push((out.with_file_name(&name), written.value));
+                }
+                Err(e) => losses.push(Loss::new(element, format!("not written as {name}: {e}"))),
+            }
+        }
+    }
+}
+
+/// The file a clip is written to: its name (characters a file name cannot hold replaced by `_`),
+/// else `clip<i>`, made unique among `taken` without regard to case.
+fn animation_file_name(clip: &str, index: usize, extension: &str, taken: &[String]) -> String {
+    let mut stem: String =
+        clip.chars().map(|c| if c.is_control() || "/\\:*?\"<>|".contains(c) { '_' } else { c }).collect();
+    if stem.trim().is_empty() || stem == "." || stem == ".." {
+        stem = format!("clip{index}");
+    }
+    let mut name = format!("{stem}.{extension}");
+    let mut n = 2;
+    while taken.iter().any(|t| t.eq_ignore_ascii_case(&name)) {
+        name = format!("{stem}_{n}.{extension}");
+        n += 1;
+    }
+    name
 }
 
 /// A count the output does not have as the original had it, joined with the writer's own note on
@@ -261,5 +316,38 @@ mod tests {
         assert_eq!(dropped, 1);
         assert_eq!(lod0.meshes.len(), 2);
         assert_eq!(lod0.animations[0].morph_channels, vec![channel(1)]);
+    }
+}
+
+#[cfg(test)]
+#[cfg(feature = "nod")]
+mod animation_files {
+    use super::*;
+
+    /// A NOD with a NAD played on it, converted back into a NOD: the NAD is written beside it,
+    /// named after its clip, byte for byte the file it was read from; the writer's note that a
+    /// NOD holds no clips is gone; a clip named like a path is written under a safe name.
+    #[test]
+    fn a_nods_clips_are_written_as_nad_files_beside_it() {
+        let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/nod");
+        let nad = fixtures.join("tags.nad");
+        let opened = crate::open_with(&fixtures.join("skinned.nod"), &[nad.as_path()]).unwrap();
+        let target = Target::from_name("nod").unwrap();
+        let out = Path::new("out/vampire.nod");
+        let written = convert(&opened.model, target, out, &ConvertOptions::default()).unwrap();
+        let names: Vec<String> = written.value.iter().map(|(p, _)| crate::file_name(p)).collect();
+        assert_eq!(names, ["vampire.nod", "tags.nad"]);
+        assert_eq!(written.value[1].1, std::fs::read(&nad).unwrap());
+        assert!(written.losses.iter().all(|l| !l.is_clips_apart()), "{:?}", written.losses);
+        let mut renamed = opened.model.clone();
+        renamed.animations[0].name = "../walk".into();
+        renamed.animations.push(renamed.animations[0].clone());
+        let written = convert(&renamed, target, out, &ConvertOptions::default()).unwrap();
+        let names: Vec<String> = written.value.iter().map(|(p, _)| crate::file_name(p)).collect();
+        assert_eq!(names, ["vampire.nod", ".._walk.nad", ".._walk_2.nad"]);
+        // Into another format the clips stay in the model's file (or are reported there).
+        let glb =
+            convert(&opened.model, Target::from_name("glb").unwrap(), Path::new("v.glb"), &ConvertOptions::default());
+        assert_eq!(glb.unwrap().value.len(), 1);
     }
 }

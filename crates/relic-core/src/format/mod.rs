@@ -152,7 +152,16 @@ pub struct AnimationCodec {
     pub model_format: FormatId,
     /// Adds the file's clips to `model`, named `name` (the file's stem).
     pub attach: fn(&mut Model, &Input<'_>, &str) -> Result<(), ReadError>,
+    /// The extension its files are written with (`nad`).
+    pub extension: &'static str,
+    /// Writes clip `index` of `model` as a file of the format (on the skeleton the model's
+    /// format writes): what a conversion into the model format writes beside the model, one file
+    /// a clip named after it.
+    pub write: Option<WriteAnimation>,
 }
+
+/// Writes one clip of a model as an animation file: [`AnimationCodec::write`].
+pub type WriteAnimation = fn(&Model, usize) -> Result<Converted<Vec<u8>>, WriteError>;
 
 /// Decodes mip level `level` (0 = full size) of a texture file as RGBA8.
 pub type DecodeTexture = fn(&Input<'_>, usize, &TextureOptions) -> Result<Image, ReadError>;

@@ -131,10 +131,7 @@ pub(crate) fn nod_from_model(model: &Model, options: &NodOptions) -> Result<Conv
 
 fn other_losses(model: &Model, losses: &mut Vec<Loss>) {
     if !model.animations.is_empty() {
-        losses.push(Loss::new(
-            "animations",
-            format!("{} clips are not part of a NOD: write each as a NAD (write_animation)", model.animations.len()),
-        ));
+        losses.push(Loss::clips_apart(model.animations.len(), "NOD", "NAD (write_animation)"));
     }
     if !model.attachments.is_empty() {
         losses.push(Loss::new(
