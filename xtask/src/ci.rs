@@ -106,6 +106,9 @@ pub fn run() -> Result<(), String> {
     // The Python module: its wheel, its pytest suite in a new virtual environment, and its import
     // in both Blenders.
     step("python (cargo xtask python: wheel, pytest, Blender imports)", crate::python::test)?;
+    // The Blender add-on: both zips installed as a user does in Blender 3.4 and bpy 5, every
+    // corpus model imported and exported byte for byte, edits, hostile files.
+    with_blender("blender-addon (cargo xtask blender-addon --test)", crate::blender_addon::test)?;
     step("fixtures --check", || crate::fixtures::run(true))?;
     step("public API unchanged (docs/public-api)", || crate::public_api::run(true))?;
     // The benches once each, then the conversions timed against copying the same bytes.
