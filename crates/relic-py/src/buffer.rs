@@ -1,14 +1,14 @@
-//! The model's arrays as Python buffers: each is kept in a `bytearray` and handed out as a flat
-//! `memoryview` of its element type (`'f'` 32-bit floats, `'I'` 32-bit unsigned integers), which
-//! `array`, `numpy.frombuffer`, `struct` and Blender's `foreach_set` read without copying, and
-//! through which values are changed in place. Assigning replaces the array: any buffer of the
-//! element type (an `array.array`, a NumPy array, a `memoryview`), raw little-endian `bytes`,
+//! The model's arrays for Python: each is an `array.array` of its element type (`'f'` 32-bit
+//! floats; `'i'` 32-bit integers for indices, which no real model holds 2³¹ of), the object
+//! Python code holds and changes in place, and which `numpy.frombuffer`, `struct`, `memoryview`
+//! and Blender's `foreach_set` read as they are, without a copy (Blender 3.4's `foreach_set`
+//! takes `array.array` buffers, not a `memoryview`). Assigning replaces the array: any buffer of
+//! the element type (an `array.array`, a NumPy array, a `memoryview`), raw little-endian `bytes`,
 //! `bytearray` or a `memoryview` of bytes, a buffer of another numeric type (converted value by
 //! value), or a sequence of numbers or of tuples of numbers.
 //!
 //! (A stable-ABI module cannot export a buffer of Rust memory before Python 3.11, so the arrays
-//! are copied once into Python's `bytearray` when a model is opened, and once back when it is
-//! saved.)
+//! are copied once into Python's arrays when a model is opened, and once back when it is saved.)
 
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -19,22 +19,23 @@ use pyo3::types::{PyByteArray, PyBytes, PyMemoryView};
 pub(crate) enum Code {
     /// 32-bit float (`'f'`).
     F32,
-    /// 32-bit unsigned integer (`'I'`).
-    U32,
+    /// An index: a 32-bit integer (`'i'`; relic holds it as an unsigned one, and no index of a
+    /// real model reaches 2³¹, so both read alike).
+    Index,
 }
 
 impl Code {
     fn char(self) -> &'static str {
         match self {
             Code::F32 => "f",
-            Code::U32 => "I",
+            Code::Index => "i",
         }
     }
 
     fn name(self) -> &'static str {
         match self {
             Code::F32 => "32-bit floats",
-            Code::U32 => "32-bit unsigned integers",
+            Code::Index => "32-bit integers",
         }
     }
 
@@ -45,41 +46,60 @@ impl Code {
         itemsize == 4
             && match self {
                 Code::F32 => format == "f",
-                Code::U32 => matches!(format, "I" | "L"),
+                Code::Index => matches!(format, "i" | "l" | "I" | "L"),
             }
     }
 }
 
-/// An array of a model: its bytes in a `bytearray`, whole elements of `width` values each.
+/// An array of a model: an `array.array` of `code`'s element type.
 #[derive(Debug)]
 pub(crate) struct Array {
-    bytes: Py<PyByteArray>,
-    code: Code,
+    array: Py<PyAny>,
 }
 
 impl Array {
     /// An array holding `values` (plain old data of 4-byte elements).
-    pub(crate) fn new<T: bytemuck::NoUninit>(py: Python<'_>, values: &[T], code: Code) -> Array {
-        Array { bytes: PyByteArray::new(py, bytemuck::cast_slice(values)).unbind(), code }
+    pub(crate) fn new<T: bytemuck::NoUninit>(py: Python<'_>, values: &[T], code: Code) -> PyResult<Array> {
+        Self::of_bytes(py, bytemuck::cast_slice(values), code)
     }
 
-    /// The flat view Python reads and writes.
+    fn of_bytes(py: Python<'_>, bytes: &[u8], code: Code) -> PyResult<Array> {
+        let array = py.import("array")?.getattr("array")?.call1((code.char(), PyBytes::new(py, bytes)))?;
+        Ok(Array { array: array.unbind() })
+    }
+
+    /// The array Python reads and writes (the object itself: changes to it are the model's).
     pub(crate) fn view<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let view = PyMemoryView::from(self.bytes.bind(py))?;
-        view.call_method1("cast", (self.code.char(),))
+        Ok(self.array.bind(py).clone())
     }
 
-    /// The values, `width` to an element (a vertex's 3 coordinates), for saving. `what` names the
-    /// array in errors (`meshes[2].positions`).
-    pub(crate) fn values<T: bytemuck::Pod>(&self, py: Python<'_>) -> Vec<T> {
-        let bytes = self.bytes.bind(py).to_vec();
-        // The length was checked to be whole elements when the array was made or assigned.
-        bytes.chunks_exact(std::mem::size_of::<T>()).map(bytemuck::pod_read_unaligned).collect()
+    /// The values, for saving.
+    pub(crate) fn values<T: bytemuck::Pod>(&self, py: Python<'_>) -> PyResult<Vec<T>> {
+        let bytes: Vec<u8> = self.array.bind(py).call_method0("tobytes")?.extract()?;
+        Ok(bytes.chunks_exact(std::mem::size_of::<T>()).map(bytemuck::pod_read_unaligned).collect())
+    }
+
+    /// The values in elements of `N` (a vertex's 3 coordinates, a triangle's 3 corners); an
+    /// array that was given a partial element since (by `append`) is an error naming `field`.
+    pub(crate) fn elements<T: bytemuck::Pod, const N: usize>(
+        &self,
+        py: Python<'_>,
+        field: &str,
+    ) -> PyResult<Vec<[T; N]>> {
+        let values: Vec<T> = self.values(py)?;
+        if !values.len().is_multiple_of(N) {
+            return Err(crate::errors::invalid_model(
+                py,
+                field,
+                format!("{} values is not a whole number of {N}-value elements", values.len()),
+            ));
+        }
+        Ok(values.chunks_exact(N).filter_map(|c| c.try_into().ok()).collect())
     }
 
     /// Number of scalar values held.
     pub(crate) fn len(&self, py: Python<'_>) -> usize {
-        self.bytes.bind(py).len() / 4
+        self.array.bind(py).len().unwrap_or(0)
     }
 
     /// The array that `value` (any buffer or sequence, see the module's docs) gives, whole
@@ -87,14 +107,14 @@ impl Array {
     pub(crate) fn from_py(value: &Bound<'_, PyAny>, code: Code, width: usize, what: &str) -> PyResult<Array> {
         let bytes = raw_bytes(value, code, what)?;
         let count = bytes.len() / 4;
-        if bytes.len() % 4 != 0 || count % width != 0 {
+        if !bytes.len().is_multiple_of(4) || !count.is_multiple_of(width) {
             return Err(PyValueError::new_err(format!(
                 "{what}: {} bytes is not a whole number of {width}-value elements of {}",
                 bytes.len(),
                 code.name()
             )));
         }
-        Ok(Array { bytes: PyByteArray::new(value.py(), &bytes).unbind(), code })
+        Self::of_bytes(value.py(), &bytes, code)
     }
 }
 

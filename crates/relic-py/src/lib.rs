@@ -7,7 +7,7 @@
 //! |---|---|
 //! | this file | `formats`, `detect`, `info`, `open`, `convert` |
 //! | `model` | `Model` and the classes it holds, made from the common model and back exactly |
-//! | `buffer` | arrays as `memoryview`s over `bytearray`s |
+//! | `buffer` | arrays as `array.array` objects |
 //! | `save` | `Model.save` and `relic.convert` |
 //! | `images` | images assigned from Python, as a save writes or embeds them |
 //! | `report` | `Note` and `Saved`: what they report |

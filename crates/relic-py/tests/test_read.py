@@ -67,10 +67,10 @@ def test_every_corpus_model_opens_with_its_counts(models):
             assert len(model.clips) == facts[key], (path, key)
         for mesh in model.meshes:
             n = mesh.vertex_count
-            assert mesh.positions.format == "f" and len(mesh.positions) == 3 * n
+            assert mesh.positions.typecode == "f" and len(mesh.positions) == 3 * n
             assert len(mesh.normals) in (0, 3 * n)
             assert all(len(uv) == 2 * n for uv in mesh.uv_sets)
-            assert mesh.indices.format == "I" and len(mesh.indices) % 3 == 0
+            assert mesh.indices.typecode == "i" and len(mesh.indices) % 3 == 0
             assert max(mesh.indices, default=0) < max(n, 1)
             if len(mesh.skin_offsets):
                 assert len(mesh.skin_offsets) == n + 1
@@ -88,13 +88,18 @@ def test_buffers_are_read_without_copying_and_written_in_place():
     model = relic.open(FIXTURES / "abc/v12_full.abc")
     mesh = model.meshes[0]
     view = mesh.positions
-    # array and struct read the buffer as it is; so would numpy.frombuffer and foreach_set.
-    floats = array.array("f", view)
-    assert len(floats) == 3 * mesh.vertex_count
+    # The model's own array: the same object each time, read through the buffer protocol as it
+    # is (memoryview here; numpy.frombuffer and Blender's foreach_set alike).
+    assert isinstance(view, array.array) and view is mesh.positions
+    assert memoryview(view).format == "f" and len(view) == 3 * mesh.vertex_count
     before = view[0]
     view[0] = before + 1.0
     assert mesh.positions[0] == before + 1.0
     assert memoryview(mesh.positions).tobytes()[:4] == array.array("f", [before + 1.0]).tobytes()
+    # A partial vertex appended is refused when saved, naming the array.
+    view.append(0.0)
+    with pytest.raises(relic.Invalid, match=r"meshes\[0\]\.positions"):
+        model.validate()
 
 
 def test_numpy_is_never_imported():

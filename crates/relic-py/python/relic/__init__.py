@@ -8,7 +8,7 @@ DTX)::
     import relic
 
     model = relic.open("GnomePounder.m2")           # recognised by content
-    positions = model.meshes[0].positions            # a memoryview of 32-bit floats
+    positions = model.meshes[0].positions            # an array.array of 32-bit floats
     model.meshes[0].positions[1] += 0.5              # changed in place
     saved = model.save("edited/GnomePounder.m2")     # the edit lands; nothing else changes
     for note in saved.notes:                         # what the target could not hold

@@ -1,5 +1,6 @@
 """Type stubs of relic's native module (re-exported by the package ``relic``)."""
 
+import array
 import os
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
@@ -156,29 +157,29 @@ class Bone:
 
 class MorphTarget:
     name: str
-    position_deltas: memoryview
+    position_deltas: array.array
     """3 floats a vertex."""
-    normal_deltas: memoryview
+    normal_deltas: array.array
     def __init__(self, name: str = "", position_deltas: Optional[_Buffer] = None) -> None: ...
 
 class Mesh:
-    """A triangle mesh with one material; arrays are flat ``memoryview``s (``'f'`` floats, ``'I'`` indices)."""
+    """A triangle mesh with one material; arrays are flat ``array.array`` objects (``'f'`` floats, ``'i'`` indices), which NumPy and Blender's ``foreach_set`` read without a copy."""
 
     name: str
     material: Optional[int]
-    positions: memoryview
+    positions: array.array
     """3 floats a vertex, model space, right-handed, +Y up."""
-    normals: memoryview
+    normals: array.array
     """3 floats a vertex, or empty."""
-    uv_sets: List[memoryview]
+    uv_sets: List[array.array]
     """0 to 2 buffers of 2 floats a vertex (top-left image origin)."""
-    indices: memoryview
+    indices: array.array
     """3 vertex indices a triangle, counter-clockwise front faces."""
-    skin_offsets: memoryview
+    skin_offsets: array.array
     """Vertex ``v`` has influences ``skin_offsets[v]`` to ``skin_offsets[v + 1]`` (exclusive)."""
-    joints: memoryview
+    joints: array.array
     """The bone of each influence."""
-    weights: memoryview
+    weights: array.array
     """The weight of each influence."""
     lod: int
     lod_distance: float
@@ -267,8 +268,8 @@ class Channel:
     """``step``, ``linear`` or ``cubicspline``."""
     clock: Optional[int]
     """``None``: the clip's time; an index into ``Model.global_sequences``."""
-    times: memoryview
-    values: memoryview
+    times: array.array
+    values: array.array
     def __init__(
         self,
         bone: int,
@@ -282,8 +283,8 @@ class Channel:
 class MorphChannel:
     mesh: int
     interpolation: str
-    times: memoryview
-    weights: memoryview
+    times: array.array
+    weights: array.array
     def __init__(self, mesh: int, times: _Buffer, weights: _Buffer, interpolation: str = "linear") -> None: ...
 
 class Event:

@@ -5,7 +5,7 @@ use pyo3::types::PyList;
 use relic_core::model as ir;
 
 use crate::buffer::{Array, Code};
-use crate::model::{items, list_of, to_list};
+use crate::model::{items, list_of, to_list, try_list_of};
 use crate::names;
 
 /// One animation clip (an ABC animation, an M2 sequence ``<id>.<variation>``, a NAD file).
@@ -60,8 +60,8 @@ impl Clip {
             duration: a.duration,
             looping: a.looping,
             blend_in: a.blend_in,
-            channels: list_of(py, channels)?,
-            morph_channels: list_of(py, morphs)?,
+            channels: try_list_of(py, channels)?,
+            morph_channels: try_list_of(py, morphs)?,
             events: list_of(py, events)?,
             bounds: a.bounds.as_ref().map(box3),
             key_bounds: a
@@ -90,7 +90,7 @@ impl Clip {
             looping: self.looping,
             blend_in: self.blend_in,
             channels,
-            morph_channels: morphs.iter().map(|m| m.to_ir(py)).collect(),
+            morph_channels: morphs.iter().map(|m| m.to_ir(py)).collect::<PyResult<_>>()?,
             events: events.iter().map(|e| e.to_ir()).collect(),
             bounds: self.bounds.map(aabb),
             key_bounds: self
@@ -183,12 +183,12 @@ pub(crate) struct Channel {
 }
 
 impl Channel {
-    fn from_ir(py: Python<'_>, c: &ir::Channel) -> Self {
+    fn from_ir(py: Python<'_>, c: &ir::Channel) -> PyResult<Self> {
         let values = match &c.values {
-            ir::ChannelValues::Translation(v) | ir::ChannelValues::Scale(v) => Array::new(py, v, Code::F32),
-            ir::ChannelValues::Rotation(v) => Array::new(py, v, Code::F32),
+            ir::ChannelValues::Translation(v) | ir::ChannelValues::Scale(v) => Array::new(py, v, Code::F32)?,
+            ir::ChannelValues::Rotation(v) => Array::new(py, v, Code::F32)?,
         };
-        Self {
+        Ok(Self {
             bone: c.bone,
             property: c.values.property(),
             interpolation: c.interpolation,
@@ -196,13 +196,13 @@ impl Channel {
                 ir::Clock::Animation => None,
                 ir::Clock::Global(g) => Some(g),
             },
-            times: Array::new(py, &c.times, Code::F32),
+            times: Array::new(py, &c.times, Code::F32)?,
             values,
-        }
+        })
     }
 
     fn to_ir(&self, py: Python<'_>, field: &str) -> PyResult<ir::Channel> {
-        let flat: Vec<f32> = self.values.values(py);
+        let flat: Vec<f32> = self.values.values(py)?;
         let width = names::property_width(self.property, field)?;
         if !flat.len().is_multiple_of(width) {
             return Err(crate::errors::invalid_model(
@@ -215,7 +215,7 @@ impl Channel {
             bone: self.bone,
             clock: self.clock.map_or(ir::Clock::Animation, ir::Clock::Global),
             interpolation: self.interpolation,
-            times: self.times.values(py),
+            times: self.times.values(py)?,
             values: names::channel_values(self.property, flat, field)?,
         })
     }
@@ -315,22 +315,22 @@ pub(crate) struct MorphChannel {
 }
 
 impl MorphChannel {
-    fn from_ir(py: Python<'_>, c: &ir::MorphChannel) -> Self {
-        Self {
+    fn from_ir(py: Python<'_>, c: &ir::MorphChannel) -> PyResult<Self> {
+        Ok(Self {
             mesh: c.mesh,
             interpolation: c.interpolation,
-            times: Array::new(py, &c.times, Code::F32),
-            weights: Array::new(py, &c.weights, Code::F32),
-        }
+            times: Array::new(py, &c.times, Code::F32)?,
+            weights: Array::new(py, &c.weights, Code::F32)?,
+        })
     }
 
-    fn to_ir(&self, py: Python<'_>) -> ir::MorphChannel {
-        ir::MorphChannel {
+    fn to_ir(&self, py: Python<'_>) -> PyResult<ir::MorphChannel> {
+        Ok(ir::MorphChannel {
             mesh: self.mesh,
             interpolation: self.interpolation,
-            times: self.times.values(py),
-            weights: self.weights.values(py),
-        }
+            times: self.times.values(py)?,
+            weights: self.weights.values(py)?,
+        })
     }
 }
 

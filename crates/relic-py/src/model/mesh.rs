@@ -5,13 +5,13 @@ use pyo3::types::PyList;
 use relic_core::model as ir;
 
 use crate::buffer::{Array, Code};
-use crate::model::{items, list_of, to_list};
-use crate::names::grouped;
+use crate::model::{items, to_list, try_list_of};
 
 /// A triangle mesh with one material: one piece, submesh or geoset at one level of detail.
 ///
-/// Its arrays are flat buffers (``memoryview``) of 32-bit floats (``'f'``) or unsigned integers
-/// (``'I'``), changed in place or assigned (any buffer or sequence of the right numbers):
+/// Its arrays are flat ``array.array`` objects of 32-bit floats (``'f'``) or integers (``'i'``),
+/// read without a copy by NumPy, ``memoryview`` and Blender's ``foreach_set``, changed in place or
+/// assigned (any buffer or sequence of the right numbers):
 ///
 /// * ``positions``: 3 floats a vertex, bind pose, model space (right-handed, +Y up);
 /// * ``normals``: 3 floats a vertex, or empty;
@@ -51,35 +51,35 @@ pub(crate) struct Mesh {
 impl Mesh {
     pub(crate) fn from_ir(py: Python<'_>, m: &ir::Mesh) -> PyResult<Self> {
         let uv_sets: Vec<Bound<'_, PyAny>> =
-            m.uv_sets.iter().map(|uv| Array::new(py, uv, Code::F32).view(py)).collect::<PyResult<_>>()?;
+            m.uv_sets.iter().map(|uv| Array::new(py, uv, Code::F32)?.view(py)).collect::<PyResult<_>>()?;
         let joints: Vec<u32> = m.skin.influences.iter().map(|i| i.bone).collect();
         let weights: Vec<f32> = m.skin.influences.iter().map(|i| i.weight).collect();
         let morphs = m.morph_targets.iter().map(|t| MorphTarget::from_ir(py, t));
         Ok(Self {
             name: m.name.clone(),
             material: m.material,
-            positions: Array::new(py, &m.positions, Code::F32),
-            normals: Array::new(py, &m.normals, Code::F32),
+            positions: Array::new(py, &m.positions, Code::F32)?,
+            normals: Array::new(py, &m.normals, Code::F32)?,
             uv_sets: PyList::new(py, uv_sets)?.unbind(),
-            indices: Array::new(py, &m.triangles, Code::U32),
-            skin_offsets: Array::new(py, &m.skin.offsets, Code::U32),
-            joints: Array::new(py, &joints, Code::U32),
-            weights: Array::new(py, &weights, Code::F32),
+            indices: Array::new(py, &m.triangles, Code::Index)?,
+            skin_offsets: Array::new(py, &m.skin.offsets, Code::Index)?,
+            joints: Array::new(py, &joints, Code::Index)?,
+            weights: Array::new(py, &weights, Code::F32)?,
             lod: m.lod.level,
             lod_distance: m.lod.distance,
             part_id: m.part_id,
-            morph_targets: list_of(py, morphs)?,
+            morph_targets: try_list_of(py, morphs)?,
         })
     }
 
     /// The mesh for the common model; `field` names it in errors (`meshes[2]`).
     pub(crate) fn to_ir(&self, py: Python<'_>, field: &str) -> PyResult<ir::Mesh> {
         let uv_sets = self.uv_sets.bind(py).iter().enumerate().map(|(i, uv)| {
-            let array = Array::from_py(&uv, Code::F32, 2, &format!("{field}.uv_sets[{i}]"))?;
-            Ok(grouped::<2>(&array.values::<f32>(py)))
+            let what = format!("{field}.uv_sets[{i}]");
+            Array::from_py(&uv, Code::F32, 2, &what)?.elements::<f32, 2>(py, &what)
         });
-        let joints: Vec<u32> = self.joints.values(py);
-        let weights: Vec<f32> = self.weights.values(py);
+        let joints: Vec<u32> = self.joints.values(py)?;
+        let weights: Vec<f32> = self.weights.values(py)?;
         if joints.len() != weights.len() {
             return Err(crate::errors::invalid_model(
                 py,
@@ -92,14 +92,18 @@ impl Mesh {
         Ok(ir::Mesh {
             name: self.name.clone(),
             material: self.material,
-            positions: grouped(&self.positions.values::<f32>(py)),
-            normals: grouped(&self.normals.values::<f32>(py)),
+            positions: self.positions.elements(py, &format!("{field}.positions"))?,
+            normals: self.normals.elements(py, &format!("{field}.normals"))?,
             uv_sets: uv_sets.collect::<PyResult<_>>()?,
-            skin: ir::Skin { offsets: self.skin_offsets.values(py), influences },
-            triangles: self.indices.values::<u32>(py).chunks_exact(3).filter_map(|t| t.try_into().ok()).collect(),
+            skin: ir::Skin { offsets: self.skin_offsets.values(py)?, influences },
+            triangles: self.indices.elements(py, &format!("{field}.indices"))?,
             lod: ir::Lod { level: self.lod, distance: self.lod_distance },
             part_id: self.part_id,
-            morph_targets: morph_targets.iter().map(|t| t.to_ir(py)).collect(),
+            morph_targets: morph_targets
+                .iter()
+                .enumerate()
+                .map(|(i, t)| t.to_ir(py, &format!("{field}.morph_targets[{i}]")))
+                .collect::<PyResult<_>>()?,
         })
     }
 
@@ -132,7 +136,7 @@ impl Mesh {
             mesh.positions = Array::from_py(p, Code::F32, 3, "positions")?;
         }
         if let Some(i) = indices {
-            mesh.indices = Array::from_py(i, Code::U32, 3, "indices")?;
+            mesh.indices = Array::from_py(i, Code::Index, 3, "indices")?;
         }
         if let Some(n) = normals {
             mesh.normals = Array::from_py(n, Code::F32, 3, "normals")?;
@@ -194,7 +198,7 @@ impl Mesh {
 
     #[setter]
     fn set_indices(&mut self, value: &Bound<'_, PyAny>) -> PyResult<()> {
-        self.indices = Array::from_py(value, Code::U32, 3, "indices")?;
+        self.indices = Array::from_py(value, Code::Index, 3, "indices")?;
         Ok(())
     }
 
@@ -207,7 +211,7 @@ impl Mesh {
 
     #[setter]
     fn set_skin_offsets(&mut self, value: &Bound<'_, PyAny>) -> PyResult<()> {
-        self.skin_offsets = Array::from_py(value, Code::U32, 1, "skin_offsets")?;
+        self.skin_offsets = Array::from_py(value, Code::Index, 1, "skin_offsets")?;
         Ok(())
     }
 
@@ -219,7 +223,7 @@ impl Mesh {
 
     #[setter]
     fn set_joints(&mut self, value: &Bound<'_, PyAny>) -> PyResult<()> {
-        self.joints = Array::from_py(value, Code::U32, 1, "joints")?;
+        self.joints = Array::from_py(value, Code::Index, 1, "joints")?;
         Ok(())
     }
 
@@ -270,8 +274,8 @@ impl Mesh {
         weights: &Bound<'_, PyAny>,
         per_vertex: usize,
     ) -> PyResult<()> {
-        let joints: Vec<u32> = Array::from_py(joints, Code::U32, per_vertex.max(1), "joints")?.values(py);
-        let weights: Vec<f32> = Array::from_py(weights, Code::F32, per_vertex.max(1), "weights")?.values(py);
+        let joints: Vec<u32> = Array::from_py(joints, Code::Index, per_vertex.max(1), "joints")?.values(py)?;
+        let weights: Vec<f32> = Array::from_py(weights, Code::F32, per_vertex.max(1), "weights")?.values(py)?;
         if joints.len() != weights.len() {
             return Err(crate::errors::usage(py, format!("{} joints but {} weights", joints.len(), weights.len())));
         }
@@ -284,9 +288,9 @@ impl Mesh {
         });
         let skin = ir::Skin::from_vertices(vertices);
         let (bones, weights): (Vec<u32>, Vec<f32>) = skin.influences.iter().map(|i| (i.bone, i.weight)).unzip();
-        self.skin_offsets = Array::new(py, &skin.offsets, Code::U32);
-        self.joints = Array::new(py, &bones, Code::U32);
-        self.weights = Array::new(py, &weights, Code::F32);
+        self.skin_offsets = Array::new(py, &skin.offsets, Code::Index)?;
+        self.joints = Array::new(py, &bones, Code::Index)?;
+        self.weights = Array::new(py, &weights, Code::F32)?;
         Ok(())
     }
 
@@ -314,20 +318,20 @@ pub(crate) struct MorphTarget {
 }
 
 impl MorphTarget {
-    fn from_ir(py: Python<'_>, t: &ir::MorphTarget) -> Self {
-        Self {
+    fn from_ir(py: Python<'_>, t: &ir::MorphTarget) -> PyResult<Self> {
+        Ok(Self {
             name: t.name.clone(),
-            position_deltas: Array::new(py, &t.position_deltas, Code::F32),
-            normal_deltas: Array::new(py, &t.normal_deltas, Code::F32),
-        }
+            position_deltas: Array::new(py, &t.position_deltas, Code::F32)?,
+            normal_deltas: Array::new(py, &t.normal_deltas, Code::F32)?,
+        })
     }
 
-    fn to_ir(&self, py: Python<'_>) -> ir::MorphTarget {
-        ir::MorphTarget {
+    fn to_ir(&self, py: Python<'_>, field: &str) -> PyResult<ir::MorphTarget> {
+        Ok(ir::MorphTarget {
             name: self.name.clone(),
-            position_deltas: grouped(&self.position_deltas.values::<f32>(py)),
-            normal_deltas: grouped(&self.normal_deltas.values::<f32>(py)),
-        }
+            position_deltas: self.position_deltas.elements(py, &format!("{field}.position_deltas"))?,
+            normal_deltas: self.normal_deltas.elements(py, &format!("{field}.normal_deltas"))?,
+        })
     }
 }
 
@@ -336,7 +340,7 @@ impl MorphTarget {
     #[new]
     #[pyo3(signature = (name = String::new(), position_deltas = None))]
     fn new(py: Python<'_>, name: String, position_deltas: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
-        let mut target = Self::from_ir(py, &ir::MorphTarget { name, ..ir::MorphTarget::default() });
+        let mut target = Self::from_ir(py, &ir::MorphTarget { name, ..ir::MorphTarget::default() })?;
         if let Some(d) = position_deltas {
             target.position_deltas = Array::from_py(d, Code::F32, 3, "position_deltas")?;
         }

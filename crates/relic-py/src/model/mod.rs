@@ -41,7 +41,7 @@ where
 }
 
 /// [`list_of`] for constructors that can fail.
-fn try_list_of<T, I>(py: Python<'_>, items: I) -> PyResult<Py<PyList>>
+pub(crate) fn try_list_of<T, I>(py: Python<'_>, items: I) -> PyResult<Py<PyList>>
 where
     T: pyo3::PyClass + Into<pyo3::PyClassInitializer<T>>,
     I: IntoIterator<Item = PyResult<T>>,
