@@ -18,9 +18,10 @@ fn cargo(args: &[&str]) -> Result<(), String> {
 fn cargo_with(args: &[&str], env: &[(&str, &str)]) -> Result<(), String> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let mut command = Command::new(&cargo);
-    // Where the corpus is here, every test that needs it must find it (a wrong path or a renamed
-    // file fails instead of skipping); a user's clone without it skips with a message.
-    if crate::workspace_root().join(crate::CORPUS).is_dir() {
+    // Under CI, and wherever the corpus is here, every test that needs it must find it (a wrong
+    // path, a renamed file or a CI machine without it fails instead of skipping); a user's clone
+    // without it skips with a message.
+    if corpus_required() || crate::workspace_root().join(crate::CORPUS).is_dir() {
         command.env("RELIC_REQUIRE_CORPUS", "1");
     }
     command.envs(env.iter().copied());
@@ -31,6 +32,11 @@ fn cargo_with(args: &[&str], env: &[(&str, &str)]) -> Result<(), String> {
         .status()
         .map_err(|e| format!("cannot run cargo: {e}"))?;
     if status.success() { Ok(()) } else { Err(format!("`cargo {}` failed ({status})", args.join(" "))) }
+}
+
+/// Whether this run is CI's (`CI` set, as CI services set it): the corpus is then required.
+pub fn corpus_required() -> bool {
+    std::env::var_os("CI").is_some_and(|v| !v.is_empty() && v != "false" && v != "0")
 }
 
 /// Whether step `name` runs: all do, unless `RELIC_CI_ONLY` lists the ones that do (by the
@@ -94,6 +100,14 @@ pub fn with_blender(name: &str, f: impl FnOnce() -> Result<(), String>) -> Resul
 }
 
 pub fn run() -> Result<(), String> {
+    let corpus = crate::workspace_root().join(crate::CORPUS);
+    if !corpus.is_dir() && corpus_required() {
+        return Err(format!(
+            "{} is absent and CI is set: CI must run the corpus checks (a user's clone without it runs \
+             `cargo xtask ci` without CI set, and the corpus steps are skipped with a line saying so)",
+            Path::new(crate::CORPUS).display()
+        ));
+    }
     step("setup (glTF validator)", ensure_validator)?;
     step("fmt", || cargo(&["fmt", "--all", "--", "--check"]))?;
     step("circles (no module uses one that uses it back)", crate::circles::run)?;
@@ -125,7 +139,6 @@ pub fn run() -> Result<(), String> {
     let exports = crate::workspace_root().join("target/gltf-exports");
     step("gltf-validate", || crate::gltf_validator::run(Some(&exports)))?;
     with_blender("blender-check", || crate::blender::run(&exports))?;
-    let corpus = crate::workspace_root().join(crate::CORPUS);
     if corpus.is_dir() || !wanted("corpus") {
         step("corpus", || crate::corpus::run(&corpus))?;
         // Every corpus model through Blender and back, with and without Custom Properties.

@@ -226,8 +226,9 @@ pub fn corpus_checks(path: &Path, bytes: &[u8]) -> relic_core::check::Checks {
 }
 
 /// Models from the format crates: every fixture and corpus file whose format crate reads it,
-/// as (relative name, model). Files a crate cannot read yet are listed as skipped.
-fn real_models() -> Vec<(String, Model, Option<PathBuf>)> {
+/// as (relative name, model), and their cross-format files (`failures`: each written file its own
+/// reader refused). Files a crate cannot read yet are listed as skipped.
+fn real_models(failures: &mut Vec<String>) -> Vec<(String, Model, Option<PathBuf>)> {
     let mut out = Vec::new();
     let root = crate::workspace_root();
     for (label, dir) in [("fixtures", root.join("fixtures")), ("corpus", root.join(crate::CORPUS))] {
@@ -240,7 +241,7 @@ fn real_models() -> Vec<(String, Model, Option<PathBuf>)> {
             let rel = path.strip_prefix(&dir).unwrap_or(&path).display().to_string();
             match read_model(&path, &bytes) {
                 Some(Ok(model)) => {
-                    out.extend(cross(&rel, &bytes, &model));
+                    out.extend(cross(&rel, &bytes, &model, failures));
                     out.push((format!("{label}/{rel}"), model, Some(path.clone())));
                 }
                 Some(Err(e)) => println!("--   {label}/{rel}: not exported ({e})"),
@@ -255,7 +256,7 @@ fn real_models() -> Vec<(String, Model, Option<PathBuf>)> {
 /// its default version) and read back, for export (issue 7: GnomePounder-vanilla.m2 → ABC v12 →
 /// glTF must validate). A writer's typed refusal of what its format cannot hold is listed, not
 /// failed; a written file its reader refuses fails.
-fn cross(rel: &str, bytes: &[u8], model: &Model) -> Vec<(String, Model, Option<PathBuf>)> {
+fn cross(rel: &str, bytes: &[u8], model: &Model, failures: &mut Vec<String>) -> Vec<(String, Model, Option<PathBuf>)> {
     let own = relic::detect(bytes).map(|k| k.entry.name);
     let mut out = Vec::new();
     for entry in crate::games::formats().filter(|e| Some(e.name) != own) {
@@ -263,7 +264,10 @@ fn cross(rel: &str, bytes: &[u8], model: &Model) -> Vec<(String, Model, Option<P
         match crate::games::write_and_read(entry, model) {
             Ok(crate::games::Outcome::Read(_, via)) => out.push((name, *via, None)),
             Ok(crate::games::Outcome::Refused(why)) => println!("--   {name}: not written ({why})"),
-            Err(e) => println!("FAIL {name}: {e}"),
+            Err(e) => {
+                println!("FAIL {name}: {e}");
+                failures.push(name);
+            }
         }
     }
     out
@@ -306,7 +310,8 @@ pub fn run(out: Option<&Path>) -> Result<(), String> {
     std::fs::write(out.join("samples/skinned_animated.bin"), bin).map_err(|e| e.to_string())?;
     write_expectation(&sample, &options, &path)?;
     files.push((path, Ok(None)));
-    for (name, model, path) in real_models() {
+    let mut cross_failures = Vec::new();
+    for (name, model, path) in real_models(&mut cross_failures) {
         let stem = name.replace(['\\', ' '], "_");
         // Textured as a user's game folder would give them (the corpus keeps LithTech skins in
         // its dtx/ folder, which `--skin` names).
@@ -326,7 +331,8 @@ pub fn run(out: Option<&Path>) -> Result<(), String> {
         }
     }
     let mut validator = Validator::start()?;
-    let (mut passed, mut failed, mut textured) = (0, 0, 0);
+    // A cross-format file its own reader refused (listed as FAIL above) fails the run too.
+    let (mut passed, mut failed, mut textured) = (0, cross_failures.len(), 0);
     for (file, images) in &files {
         let rel = file.strip_prefix(&out).unwrap_or(file).display().to_string();
         let report = validator.validate(file)?;
@@ -347,6 +353,16 @@ pub fn run(out: Option<&Path>) -> Result<(), String> {
     }
     println!("gltf-validate: exports in {}", out.display());
     println!("gltf-validate: {textured} textured exports, each with as many images as textures found");
-    println!("gltf-validate: {passed} passed, {failed} failed");
-    if failed > 0 { Err(format!("{failed} export(s) have validator errors or warnings")) } else { Ok(()) }
+    println!(
+        "gltf-validate: {passed} passed, {failed} failed ({} cross-format files refused by their own reader)",
+        cross_failures.len()
+    );
+    if failed > 0 {
+        Err(format!(
+            "{failed} failed: exports with validator errors or warnings, or cross-format files their reader refused ({})",
+            cross_failures.join(", ")
+        ))
+    } else {
+        Ok(())
+    }
 }
