@@ -135,6 +135,9 @@ pub fn ensure_numpy() -> Result<(), String> {
     }
 }
 
+/// Set where Blender must be present (CI): without it the Blender steps fail instead of skipping.
+pub const REQUIRE_BLENDER: &str = "RELIC_REQUIRE_BLENDER";
+
 /// Whether Blender (with the numpy its glTF importer needs) can run here; `Err` says why not.
 pub fn available() -> Result<(), String> {
     let found = Command::new("blender").arg("--version").output().is_ok_and(|o| o.status.success());

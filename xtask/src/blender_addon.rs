@@ -18,10 +18,30 @@ use std::process::Command;
 
 const VERSION: &str = "0.1.0";
 
-/// The two zips: (extension, legacy).
+/// The platform of this machine's wheel, in the extension manifest's words.
+const PLATFORM: &str = "linux-x64";
+
+/// `cargo xtask blender-addon [--wheel FILE --platform NAME]`: the two zips, with this machine's
+/// wheel built, or with a wheel built elsewhere (the CI workflow for Windows and macOS,
+/// `.github/workflows/wheels.yml`, passes each platform's).
+pub fn command(args: &[&str]) -> Result<(), String> {
+    match args {
+        [] => build().map(|_| ()),
+        ["--test"] => test(),
+        ["--wheel", wheel, "--platform", platform] => package(Path::new(wheel), platform).map(|_| ()),
+        _ => Err("usage: cargo xtask blender-addon [--test | --wheel FILE --platform NAME]".into()),
+    }
+}
+
+/// The two zips of this machine's wheel: (extension, legacy).
 pub fn build() -> Result<(PathBuf, PathBuf), String> {
-    let root = crate::workspace_root();
     let wheel = crate::python::wheel()?;
+    package(&wheel, PLATFORM)
+}
+
+/// The two zips of `wheel` for `platform` (`linux-x64`, `windows-x64`, `macos-arm64`, …).
+pub fn package(wheel: &Path, platform: &str) -> Result<(PathBuf, PathBuf), String> {
+    let root = crate::workspace_root();
     let wheel_name = wheel.file_name().map(|n| n.to_string_lossy().into_owned()).ok_or("no wheel name")?;
     let dist = root.join("target/dist");
     let stage = root.join("target/addon-stage");
@@ -36,10 +56,12 @@ pub fn build() -> Result<(PathBuf, PathBuf), String> {
         copy(&source.join(f), &ext.join(f))?;
     }
     let manifest = std::fs::read_to_string(source.join("blender_manifest.toml")).map_err(|e| e.to_string())?;
-    let manifest = manifest.replace("wheels = []", &format!("wheels = [\"./wheels/{wheel_name}\"]"));
+    let manifest = manifest
+        .replace("wheels = []", &format!("wheels = [\"./wheels/{wheel_name}\"]"))
+        .replace("platforms = [\"linux-x64\"]", &format!("platforms = [\"{platform}\"]"));
     std::fs::write(ext.join("blender_manifest.toml"), manifest).map_err(|e| e.to_string())?;
-    copy(&wheel, &ext.join("wheels").join(&wheel_name))?;
-    let ext_zip = dist.join(format!("relic_blender-{VERSION}-linux-x64.zip"));
+    copy(wheel, &ext.join("wheels").join(&wheel_name))?;
+    let ext_zip = dist.join(format!("relic_blender-{VERSION}-{platform}.zip"));
     zip(&ext, &ext_zip)?;
 
     // The legacy add-on: relic_blender/ with the module's package vendored.
@@ -49,9 +71,9 @@ pub fn build() -> Result<(PathBuf, PathBuf), String> {
         copy(&source.join(f), &package.join(f))?;
     }
     let unpacked = stage.join("wheel");
-    unzip(&wheel, &unpacked)?;
+    unzip(wheel, &unpacked)?;
     copy_tree(&unpacked.join("relic"), &package.join("vendor/relic"))?;
-    let legacy_zip = dist.join(format!("relic_blender-{VERSION}-legacy-linux-x64.zip"));
+    let legacy_zip = dist.join(format!("relic_blender-{VERSION}-legacy-{platform}.zip"));
     zip(&legacy, &legacy_zip)?;
     for z in [&ext_zip, &legacy_zip] {
         let bytes = std::fs::metadata(z).map(|m| m.len()).unwrap_or(0);
@@ -114,9 +136,11 @@ fn unzip(archive: &Path, dir: &Path) -> Result<(), String> {
 
 fn python(args: &[&str]) -> Result<(), String> {
     let (script, rest) = args.split_first().ok_or("no script")?;
+    // `python3` on Linux and macOS; Windows has `python`.
+    let python = if cfg!(windows) { "python" } else { "python3" };
     let status =
-        Command::new("python3").arg("-c").arg(script).args(rest).status().map_err(|e| format!("python3: {e}"))?;
-    if status.success() { Ok(()) } else { Err(format!("python3 failed ({status})")) }
+        Command::new(python).arg("-c").arg(script).args(rest).status().map_err(|e| format!("{python}: {e}"))?;
+    if status.success() { Ok(()) } else { Err(format!("{python} failed ({status})")) }
 }
 
 /// What one Blender made of the add-on (`blender/tests/addon_test.py`'s JSON).
@@ -209,7 +233,9 @@ pub fn test() -> Result<(), String> {
             blender.arg("--").args(&args);
             all.push(run_script(blender, &work.join("b34"), "Blender 3.4")?);
         }
-        Err(why) if std::env::var_os(crate::ci::REQUIRE_BLENDER).is_some() => return Err(format!("Blender: {why}")),
+        Err(why) if std::env::var_os(crate::blender::REQUIRE_BLENDER).is_some() => {
+            return Err(format!("Blender: {why}"));
+        }
         Err(why) => println!("blender-addon: Blender 3.4 SKIPPED: {why}"),
     }
     // bpy 5 with the extension.

@@ -8,8 +8,7 @@ use std::path::Path;
 use std::process::Command;
 use std::time::Instant;
 
-/// Set where Blender must be present (CI): without it the Blender step fails instead of skipping.
-pub const REQUIRE_BLENDER: &str = "RELIC_REQUIRE_BLENDER";
+use crate::blender::REQUIRE_BLENDER;
 
 fn cargo(args: &[&str]) -> Result<(), String> {
     cargo_with(args, &[])

@@ -79,10 +79,11 @@ commands:
                        per tree `N files, F failed (by check)` and the failures by message
   wheel                build the Python module into target/wheels (abi3, manylinux2014; maturin
                        and zig from PyPI into target/python/build)
-  blender-addon [--test]
+  blender-addon [--test | --wheel FILE --platform NAME]
                        the Blender add-on (blender/relic_blender) with the wheel: a 4.2+ extension
                        zip and a legacy add-on zip (3.4–4.1) in target/dist; --test installs each
-                       in Blender 3.4 and bpy 5 and tries every corpus model, edits, hostile files
+                       in Blender 3.4 and bpy 5 and tries every corpus model, edits, hostile files;
+                       --wheel packages a wheel built elsewhere for another platform
   python               the wheel, installed in a new virtual environment: the pytest suite
                        (crates/relic-py/tests), then imported in Blender 3.4 and in bpy 5
   man [OUT]            write the man page and shell completions of `relic` to OUT
@@ -142,8 +143,7 @@ fn main() -> ExitCode {
         ["sweep", dirs @ ..] => sweep::run(&dirs.iter().map(Path::new).collect::<Vec<_>>()),
         ["wheel"] => python::wheel().map(|_| ()),
         ["python"] => python::test(),
-        ["blender-addon"] => blender_addon::build().map(|_| ()),
-        ["blender-addon", "--test"] => blender_addon::test(),
+        ["blender-addon", rest @ ..] => blender_addon::command(rest),
         ["man"] => man::run(None),
         ["man", out] => man::run(Some(Path::new(out))),
         ["fresh-clone"] => fresh_clone::run(false),

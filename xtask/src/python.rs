@@ -172,7 +172,9 @@ fn import_in_blenders(wheel: &Path) -> Result<(), String> {
                 }
             }
         }
-        Err(why) if std::env::var_os(crate::ci::REQUIRE_BLENDER).is_some() => return Err(format!("Blender: {why}")),
+        Err(why) if std::env::var_os(crate::blender::REQUIRE_BLENDER).is_some() => {
+            return Err(format!("Blender: {why}"));
+        }
         Err(why) => println!("python: Blender 3.4 import SKIPPED: {why}"),
     }
     // bpy 5 from PyPI (its own environment, which the add-on's tests install the extension
