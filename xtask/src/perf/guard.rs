@@ -1,8 +1,8 @@
 //! The CI guard: the figures of `cargo xtask perf` against `benches/perf-baseline.txt`.
 //!
 //! Each figure is a ratio measured in one run, so it does not depend on how fast the machine is:
-//! the batch's CPU time over that of `cp -r` of its outputs, and each model's conversion CPU time
-//! over a memcpy of its bytes, each the best of the rounds (a round the machine's load slowed is
+//! the batch's CPU time over a memcpy of every byte it read, and each model's conversion CPU time
+//! over that of `cp` of the model, each the best of the rounds (a round the machine's load slowed is
 //! slower, never faster). A figure more than [`LIMIT`] times its baseline fails the run; every
 //! figure is printed each run.
 
@@ -39,8 +39,8 @@ fn read_baseline() -> Result<Vec<(String, f64)>, String> {
 pub fn write_baseline(figures: &[(String, f64)]) -> Result<(), String> {
     let mut text = String::from(
         "# The conversion guard's baseline (`cargo xtask perf --update-baseline`; docs/PERFORMANCE.md).\n\
-         # `ratio name`: the batch's CPU time over `cp -r` of its outputs, and each corpus model's\n\
-         # `relic convert … .glb` CPU time over a memcpy of its bytes, the best of the rounds.\n\
+         # `ratio name`: the batch's CPU time over a memcpy of the bytes it read, and each corpus model's\n\
+         # `relic convert … .glb` CPU time over `cp` of the model, the best of the rounds.\n\
          # `cargo xtask ci` fails when a figure is more than 2× its line here.\n",
     );
     for line in crate::bench_report::machine(false).lines() {
