@@ -11,7 +11,10 @@ use crate::file::layout::Layout;
 use crate::file::mesh::{Submesh, TextureUnit};
 use crate::file::record::{Visitor, walk_fields};
 
-/// A shadow batch of 272 `.skin` files (16 bytes; fields from pywowlib, kept raw).
+/// A shadow batch of 272 `.skin` files (12 bytes, m2-wrath.md §4.2: the fields sum to 12 and
+/// every real 0x40-header skin tiles only with 12 — not 16, as an earlier edition said and relic
+/// read until the independently built v272 fixture's two batches showed it; fields from
+/// pywowlib, kept raw).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Pod, Zeroable, Serialize, Deserialize)]
 #[repr(C)]
 pub struct ShadowBatch {
@@ -29,11 +32,9 @@ pub struct ShadowBatch {
     pub color: u16,
     /// Transparency.
     pub transparency: u16,
-    /// Padding to 16 bytes \[inferred\].
-    pub padding: [u16; 2],
 }
 
-const _: () = assert!(size_of::<ShadowBatch>() == 16);
+const _: () = assert!(size_of::<ShadowBatch>() == 12);
 
 /// A `.skin` file: the 44-byte view record of 256–263 behind a `SKIN` magic (48 bytes), plus the
 /// shadow batches at 272 (56 bytes).
