@@ -9,6 +9,7 @@ mod common;
 use common::fixture;
 use relic_core::WriteOptions;
 use relic_core::format::Input;
+use relic_m2::file::M2Array;
 use relic_m2::wrath::{self, SiblingBytes};
 use relic_testkit::m2::layouts;
 
@@ -95,33 +96,257 @@ fn no_name_text_is_reported_when_another_name_is_written() {
     assert_eq!(relic_m2::read(&out.value).unwrap().name_text(), "file stem");
 }
 
+/// What the Wrath fixtures hold, as their builder states it (`cargo xtask fixtures` lays these
+/// values out from m2-wrath.md without relic).
+#[path = "../../../xtask/src/fixtures/m2_wrath/stated.rs"]
+mod stated;
+
+use stated::{Model, PerSequence, Timeline};
+
 /// The files of a Wrath fixture model, by name.
 fn wrath_fixture(stem: &str) -> Vec<(String, Vec<u8>)> {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/m2-wrath");
     relic_testkit::files_in(&dir).into_iter().filter(|(n, _)| n.starts_with(stem)).collect()
 }
 
-/// A Wrath model and its files written back by `wrath::write` and by the model.
-fn wrath_same_both_ways(what: &str, stem: &str, files: &[(String, Vec<u8>)]) {
+/// `(times, values)` of every timeline of a track as relic read it.
+fn read_timelines<T: Copy>(times: &[M2Array<u32>], values: &[M2Array<T>]) -> Vec<(Vec<u32>, Vec<T>)> {
+    assert_eq!(times.len(), values.len(), "timestamps and values differ in timelines");
+    times.iter().zip(values).map(|(t, v)| (t.items.clone(), v.items.clone())).collect()
+}
+
+/// What the builder states for a track with a timeline per sequence, in `m`'s sequence order.
+fn stated_per_sequence<T: Copy>(m: &Model, track: PerSequence<T>) -> Vec<(Vec<u32>, Vec<T>)> {
+    m.sequences.iter().map(|s| stated::keys(track, s.id)).map(|(t, v)| (t.to_vec(), v.to_vec())).collect()
+}
+
+/// What the builder states for a track with one timeline for every sequence.
+fn stated_one<T: Copy>(t: Timeline<T>) -> Vec<(Vec<u32>, Vec<T>)> {
+    vec![(t.0.to_vec(), t.1.to_vec())]
+}
+
+/// The one value of a constant track.
+fn constant<T: Copy>(times: &[M2Array<u32>], values: &[M2Array<T>]) -> T {
+    assert_eq!(times.len(), 1, "not one timeline");
+    assert_eq!(times[0].items, [0], "not one key at 0");
+    values[0].items[0]
+}
+
+/// Checks what relic read of a Wrath fixture against what its builder states.
+fn assert_stated(what: &str, w: &wrath::Wrath, m: &Model) {
+    let f = &w.file;
+    assert_eq!((f.version, f.flags, f.name_text()), (m.version, m.flags, m.name.to_string()), "{what}");
+    assert!(f.global_sequences.is_empty(), "{what}");
+    let sequences: Vec<_> =
+        f.sequences.iter().map(|s| (s.id, s.variation, s.duration, s.move_speed, s.flags, s.blend_time)).collect();
+    let stated_sequences: Vec<_> =
+        m.sequences.iter().map(|s| (s.id, s.variation, s.duration, s.move_speed, s.flags, s.blend_time)).collect();
+    assert_eq!(sequences, stated_sequences, "{what}: sequences");
+    for (i, s) in f.sequences.iter().enumerate() {
+        assert_eq!((s.next_variation, usize::from(s.alias_next), s.frequency), (-1, i, 0x7FFF), "{what}: sequence {i}");
+    }
+    assert_eq!(f.sequence_lookup.items, m.sequence_lookup, "{what}: sequence lookup");
+
+    assert_eq!(f.bones.len(), stated::BONES.len(), "{what}: bones");
+    for (i, (b, s)) in f.bones.iter().zip(&stated::BONES).enumerate() {
+        let head = (b.key_bone_id, b.flags, b.parent, b.submesh_id, b.unknown, b.pivot);
+        assert_eq!(head, (s.key_bone_id, s.flags, s.parent, s.distance, Some(s.crc), s.pivot), "{what}: bone {i}");
+    }
+    let [b0, b1, b2] = [&f.bones[0], &f.bones[1], &f.bones[2]];
+    let none: Vec<(Vec<u32>, Vec<[f32; 3]>)> = Vec::new();
+    let quats_none: Vec<(Vec<u32>, Vec<[i16; 4]>)> = Vec::new();
+    assert_eq!(read_timelines(&b0.translation.timestamps, &b0.translation.values), none, "{what}: bone 0 translation");
+    assert_eq!(read_timelines(&b0.rotation.timestamps, &b0.rotation.values), quats_none, "{what}: bone 0 rotation");
+    assert_eq!(
+        read_timelines(&b0.scale.timestamps, &b0.scale.values),
+        stated_one(stated::BONE0_SCALE),
+        "{what}: bone 0 scale"
+    );
+    assert_eq!(b0.scale.global_sequence, -1, "{what}");
+    assert_eq!(
+        read_timelines(&b1.rotation.timestamps, &b1.rotation.values),
+        stated_per_sequence(m, stated::BONE1_ROTATION),
+        "{what}: bone 1 rotation"
+    );
+    assert_eq!(b1.rotation.interpolation, 1, "{what}");
+    assert_eq!(
+        read_timelines(&b2.translation.timestamps, &b2.translation.values),
+        stated_per_sequence(m, stated::BONE2_TRANSLATION),
+        "{what}: bone 2 translation"
+    );
+    assert_eq!(
+        read_timelines(&b2.scale.timestamps, &b2.scale.values),
+        stated_per_sequence(m, stated::BONE2_SCALE),
+        "{what}: bone 2 scale"
+    );
+    let mut key_bones = vec![-1i16; stated::KEY_BONE_LOOKUP_LEN];
+    key_bones[26] = 0;
+    assert_eq!(f.key_bone_lookup.items, key_bones, "{what}: key-bone lookup");
+
+    let vertices: Vec<_> = f.vertices.iter().map(|v| (v.position, v.bone_weights, v.bone_indices)).collect();
+    assert_eq!(vertices, stated::VERTICES, "{what}: vertices");
+    let textures: Vec<_> = f.textures.iter().map(|t| (t.kind, t.flags, t.filename.items.clone())).collect();
+    let stated_textures: Vec<_> =
+        stated::TEXTURES.iter().map(|(k, fl, n)| (*k, *fl, n.bytes().chain([0]).collect::<Vec<u8>>())).collect();
+    assert_eq!(textures, stated_textures, "{what}: textures");
+    assert_eq!(f.bone_lookup.items, stated::BONE_LOOKUP, "{what}: bone lookup");
+    assert_eq!(f.texture_lookup.items, stated::TEXTURE_LOOKUP, "{what}: texture lookup");
+
+    assert_eq!(f.colors.len(), 1, "{what}: colours");
+    let c = &f.colors[0];
+    assert_eq!(read_timelines(&c.color.timestamps, &c.color.values), stated_one(stated::COLOR_RGB), "{what}");
+    assert_eq!(
+        read_timelines(&c.alpha.timestamps, &c.alpha.values),
+        stated_per_sequence(m, stated::COLOR_ALPHA),
+        "{what}: colour alpha"
+    );
+    assert_eq!(f.events.len(), 1, "{what}: events");
+    let e = &f.events[0];
+    assert_eq!((&e.identifier, e.data, e.bone), (b"$CSS", 7, 1), "{what}: event");
+    let event_times: Vec<Vec<u32>> = e.times.timestamps.iter().map(|t| t.items.clone()).collect();
+    let stated_times: Vec<Vec<u32>> = stated_per_sequence(m, stated::EVENT_TIMES).into_iter().map(|t| t.0).collect();
+    assert_eq!(event_times, stated_times, "{what}: event times");
+    assert_eq!((f.attachments.len(), f.attachment_lookup.items.as_slice()), (1, &[0][..]), "{what}");
+    assert_eq!(
+        constant(&f.attachments[0].visibility.timestamps, &f.attachments[0].visibility.values),
+        1,
+        "{what}: attachment visibility"
+    );
+    assert_eq!(
+        constant(&f.transparency[0].weight.timestamps, &f.transparency[0].weight.values),
+        0x7FFF,
+        "{what}: texture weight"
+    );
+
+    assert_eq!(f.cameras.len(), 1, "{what}: cameras");
+    let cam = &f.cameras[0];
+    assert_eq!((cam.far_clip, cam.near_clip), stated::CAMERA_CLIP, "{what}: camera clip");
+    if m.version >= 272 {
+        assert_eq!(cam.field_of_view, None, "{what}: a 272 camera has no FOV float");
+        let fov = cam.field_of_view_track.as_ref().expect("a 272 camera has a FOV track");
+        assert_eq!(fov.values[0].items, [[stated::CAMERA_FOV, 0.0, 0.0]], "{what}: FOV track");
+    } else {
+        assert_eq!((cam.field_of_view, cam.field_of_view_track.is_none()), (Some(stated::CAMERA_FOV), true), "{what}");
+    }
+
+    let effects = usize::from(m.effects);
+    let counts = (f.lights.len(), f.ribbon_emitters.len(), f.particle_emitters.len());
+    assert_eq!(counts, (effects, effects, effects), "{what}: lights, ribbons, particles");
+    if m.effects {
+        let r = &f.ribbon_emitters[0];
+        assert_eq!((r.edges_per_second, r.edge_lifetime, r.priority_plane.unwrap()), stated::RIBBON, "{what}: ribbon");
+        assert_eq!((r.textures.items.as_slice(), r.materials.items.as_slice()), (&[0u16][..], &[1u16][..]), "{what}");
+        let p = &f.particle_emitters[0];
+        let parameters = [
+            &p.emission_speed,
+            &p.speed_variation,
+            &p.vertical_range,
+            &p.horizontal_range,
+            &p.gravity,
+            &p.lifespan,
+            &p.emission_rate,
+            &p.emission_area_length,
+            &p.emission_area_width,
+            &p.z_source,
+        ]
+        .map(|t| constant(&t.timestamps, &t.values));
+        assert_eq!(parameters, stated::PARTICLE_PARAMETERS, "{what}: particle parameters");
+        assert_eq!((p.lifespan_variation, p.emission_rate_variation), stated::PARTICLE_VARIATIONS, "{what}");
+        assert_eq!((p.blend_mode, p.emitter_type, p.texture_rows, p.texture_cols), (2, 1, 8, 8), "{what}");
+        let ages: Vec<u32> = p.color.ages.iter().map(|&a| u32::from(a)).collect();
+        assert_eq!(
+            (ages, p.color.values.items.clone()),
+            (stated::PARTICLE_COLOR.0.to_vec(), stated::PARTICLE_COLOR.1.to_vec())
+        );
+        assert_eq!([p.base_spin, p.base_spin_variation, p.spin, p.spin_variation], stated::PARTICLE_SPIN, "{what}");
+        assert_eq!(
+            read_timelines(&p.enabled_in.timestamps, &p.enabled_in.values),
+            stated_per_sequence(m, stated::PARTICLE_ENABLED),
+            "{what}: particle enabled"
+        );
+        assert_eq!(p.multi_texture.is_some(), m.version >= 272, "{what}: multi-texture parameters");
+    }
+
+    assert_eq!((f.skin_profiles as usize, w.skins.len()), (m.skins, m.skins), "{what}: skins");
+    for (i, (skin, s)) in w.skins.iter().zip(&stated::SKINS).enumerate() {
+        assert_eq!(skin.indices.items, s.vertices, "{what}: skin {i}'s vertex list");
+        let triangles: Vec<u16> = skin.triangles.iter().map(|&t| skin.indices[usize::from(t)]).collect();
+        assert_eq!(triangles, stated::TRIANGLES, "{what}: skin {i}'s triangles");
+        let props: Vec<[u8; 4]> = s.vertices.iter().map(|&v| stated::VERTICES[usize::from(v)].2).collect();
+        assert_eq!(skin.properties.items, props, "{what}: skin {i}'s bone palette slots");
+        assert_eq!(skin.bone_count_max, s.bone_count_max, "{what}: skin {i}");
+        assert_eq!((skin.submeshes.len(), skin.texture_units.len()), (1, 2), "{what}: skin {i}");
+        let shadows: Vec<_> = skin
+            .shadow_batches
+            .iter()
+            .flat_map(|b| b.iter())
+            .map(|b| (b.flags, b.flags2, b.unknown, b.submesh, b.texture, b.color, b.transparency))
+            .collect();
+        let stated_shadows = if m.version >= 272 { stated::SHADOW_BATCHES.to_vec() } else { Vec::new() };
+        assert_eq!(shadows, stated_shadows, "{what}: skin {i}'s shadow batches");
+    }
+    let anims: Vec<String> = m.anims.iter().map(|(_, n)| n.to_string()).collect();
+    assert_eq!(w.anim_files, anims, "{what}: .anim files");
+    for (s, _) in m.anims {
+        assert!(wrath::is_external(&f.sequences, *s), "{what}: sequence {s} is external");
+    }
+}
+
+/// Reads a Wrath model from its files, checks it against what its builder states, and writes
+/// it back — as read, through the common model and, for files in Blizzard's layout (the
+/// builder's), laid out anew — to the bytes of its files.
+fn wrath_same_both_ways(what: &str, m: &Model, files: &[(String, Vec<u8>)], blizzards_layout: bool) {
+    let stem = m.stem;
     let name = format!("{stem}.m2");
     let bytes = files.iter().find(|(n, _)| *n == name).unwrap().1.clone();
     let siblings = SiblingBytes(files.to_vec());
     let input = Input { bytes: &bytes, name: &name, siblings: &siblings };
     let w = wrath::read(&input).unwrap_or_else(|e| panic!("{what}: {e}"));
-    let (model_bytes, written) = wrath::write(&w).unwrap();
+    assert_stated(what, &w, m);
+    let (as_read, beside) = wrath::write(&w).unwrap();
+    let mut anew = w.clone();
+    anew.file.as_read = Default::default();
+    for s in &mut anew.skins {
+        s.as_read = Default::default();
+    }
+    let (laid_out, laid_out_beside) = wrath::write(&anew).unwrap();
     let model = relic_m2::read_input(&input).unwrap().value;
     let converted = relic_m2::write_files(&model, &WriteOptions::default()).unwrap().value;
-    for (out, beside) in [(model_bytes, written), (converted.bytes, converted.siblings)] {
-        assert!(out == bytes, "{what}: the .m2 differs from byte {:?}", first_difference(&out, &bytes));
+    for (how, out, beside) in [
+        ("as read", as_read, beside),
+        ("anew", laid_out, laid_out_beside),
+        ("via the model", converted.bytes, converted.siblings),
+    ] {
+        if how == "anew" && !blizzards_layout {
+            continue;
+        }
+        assert!(out == bytes, "{what} ({how}): the .m2 differs from byte {:?}", first_difference(&out, &bytes));
+        let names: Vec<String> = beside.iter().map(|s| format!("{stem}{}", s.suffix)).collect();
+        let mut expected: Vec<String> = files.iter().map(|(n, _)| n.clone()).filter(|n| *n != name).collect();
+        expected.sort();
+        let mut written = names.clone();
+        written.sort();
+        assert_eq!(written, expected, "{what} ({how}): the files written beside the model");
         for s in beside {
             let original = &files.iter().find(|(n, _)| *n == format!("{stem}{}", s.suffix)).unwrap().1;
             assert!(
                 s.bytes == *original,
-                "{what}: {} differs from byte {:?}",
+                "{what} ({how}): {} differs from byte {:?}",
                 s.suffix,
                 first_difference(&s.bytes, original)
             );
         }
+    }
+}
+
+/// Every Wrath fixture reads as its builder states and writes back to the builder's bytes (the
+/// fixtures are laid out by xtask's own builder from m2-wrath.md, not by relic's writer).
+#[test]
+fn wrath_fixtures_read_as_stated_and_write_back_the_builders_bytes() {
+    for m in &stated::MODELS {
+        let files = wrath_fixture(m.stem);
+        assert_eq!(files.len(), 1 + m.skins + m.anims.len(), "{}: run `cargo xtask fixtures`", m.stem);
+        wrath_same_both_ways(m.stem, m, &files, true);
     }
 }
 
@@ -135,7 +360,7 @@ fn a_lookup_sharing_a_longer_ones_bytes_is_kept() {
     // Wrath header: bone lookup (u16) at 0x78, texture lookup (u16) at 0x80 (m2-wrath.md §2.1).
     assert!(layouts::shared_prefix(bytes, 0x80, 0x78, 2), "the texture lookup is the bone lookup's start");
     assert_eq!(u32_at(bytes, 0x80 + 4), u32_at(bytes, 0x78 + 4));
-    wrath_same_both_ways("v264 with a shared lookup", "v264_skins", &files);
+    wrath_same_both_ways("v264 with a shared lookup", &stated::V264_SKINS, &files, false);
 }
 
 /// A 264 model's `.skin` with Cataclysm's header (56 bytes, padded to 0x40: the shadow-batch pair
@@ -152,7 +377,7 @@ fn a_cataclysm_skin_header_on_264_is_kept() {
     let siblings = SiblingBytes(files.clone());
     let w = wrath::read(&Input { bytes: &m2, name: &name, siblings: &siblings }).unwrap();
     assert!(w.skins.iter().all(|s| s.shadow_batches.as_ref().is_some_and(|b| b.is_empty())));
-    wrath_same_both_ways("v264 with Cataclysm .skin headers", "v264_skins", &files);
+    wrath_same_both_ways("v264 with Cataclysm .skin headers", &stated::V264_SKINS, &files, false);
 }
 
 /// The real creature.m2 (wowserhq/format): its alias (sequence 1 → 0) shares its target's keys
