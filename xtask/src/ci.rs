@@ -33,9 +33,10 @@ fn cargo_with(args: &[&str], env: &[(&str, &str)]) -> Result<(), String> {
     if status.success() { Ok(()) } else { Err(format!("`cargo {}` failed ({status})", args.join(" "))) }
 }
 
-/// Whether this run is CI's (`CI` set, as CI services set it): the corpus is then required.
+/// Whether this run is CI's (`CI` set, as CI services set it): the corpus is then required. The
+/// same function the tests ask ([`relic_testkit::under_ci`]), so xtask and `cargo test` agree.
 pub fn corpus_required() -> bool {
-    std::env::var_os("CI").is_some_and(|v| !v.is_empty() && v != "false" && v != "0")
+    relic_testkit::under_ci()
 }
 
 /// Whether step `name` runs: all do, unless `RELIC_CI_ONLY` lists the ones that do (by the

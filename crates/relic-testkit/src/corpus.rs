@@ -4,20 +4,44 @@
 /// instead of skipping.
 pub const REQUIRE_CORPUS: &str = "RELIC_REQUIRE_CORPUS";
 
+/// Whether this run is CI's: `CI` set to anything but empty, `false` or `0` (as CI services and
+/// `.ci/run` set it). Under CI the corpus is required and nothing a test needs may be skipped;
+/// `cargo xtask ci` decides "corpus required" with this same function.
+pub fn under_ci() -> bool {
+    std::env::var_os("CI").is_some_and(|v| !v.is_empty() && v != "false" && v != "0")
+}
+
+/// Whether a test that needs something absent (the corpus, a program such as `python3` or
+/// `mkfifo`) must fail instead of skipping: under CI ([`under_ci`]) or where [`REQUIRE_CORPUS`]
+/// is set.
+pub fn skips_forbidden() -> bool {
+    under_ci() || std::env::var_os(REQUIRE_CORPUS).is_some()
+}
+
+/// `test` cannot run because `why` (a missing program, a probe that crashed): under CI
+/// ([`skips_forbidden`]) a failure naming both; elsewhere a skip printed on the process's
+/// standard error (written directly, so the test harness's capture does not hide it).
+// Test support: a skip CI cannot see is a failure there.
+#[allow(clippy::panic)]
+pub fn skip_or_fail(test: &str, why: &str) {
+    use std::io::Write;
+    if skips_forbidden() {
+        panic!("{test}: {why} (under CI nothing is skipped: CI or {REQUIRE_CORPUS} is set)");
+    }
+    let _ = writeln!(std::io::stderr(), "skipping {test}: {why}");
+}
+
 /// `../shared/corpus` next to the checkout, or `None` when it is absent: then `test` is reported
 /// as skipped on the process's standard error (written directly, so the test harness's output
-/// capture does not hide it). Panics if [`REQUIRE_CORPUS`] is set and the folder is absent.
+/// capture does not hide it). Panics if the folder is absent where [`skips_forbidden`] (CI, or
+/// [`REQUIRE_CORPUS`] set).
 pub fn corpus_dir(test: &str) -> Option<std::path::PathBuf> {
     use std::io::Write;
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus");
     if dir.is_dir() {
         return Some(dir);
     }
-    assert!(
-        std::env::var_os(REQUIRE_CORPUS).is_none(),
-        "{test}: {} is absent and {REQUIRE_CORPUS} is set",
-        dir.display()
-    );
+    assert!(!skips_forbidden(), "{test}: {} is absent and CI or {REQUIRE_CORPUS} is set", dir.display());
     let _ = writeln!(
         std::io::stderr(),
         "skipping {test}: ../shared/corpus is absent (the real game files are not published with relic)"
@@ -134,10 +158,20 @@ pub fn known_failure(test: &str, rel: &str) -> Option<KnownFailure> {
 mod tests {
     #[test]
     fn the_known_failures_list_parses() {
-        for k in super::known_failures() {
+        // Every entry line of the file (counted here without the parser) is one parsed entry.
+        let lines: Vec<&str> =
+            super::KNOWN_FAILURES.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')).collect();
+        let all = super::known_failures();
+        assert_eq!(all.len(), lines.len(), "entries parsed of the {} entry lines", lines.len());
+        let mut checked = 0;
+        for (k, line) in all.iter().zip(&lines) {
+            assert_eq!(line.matches(" | ").count(), 3, "{line}: not `path | step | what | class`");
+            assert!(line.starts_with(&k.path), "{line}: parsed as {k:?}");
             assert!(!k.path.is_empty() && !k.what.is_empty() && !k.class.is_empty(), "{k:?}");
             assert!(matches!(k.step.as_str(), "corpus" | "blender"), "{k:?}");
             assert!(!k.path.starts_with('/') && !k.path.contains(".."), "{k:?}");
+            checked += 1;
         }
+        assert_eq!(checked, lines.len(), "entries checked");
     }
 }

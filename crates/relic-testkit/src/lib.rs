@@ -6,8 +6,8 @@
 //! * [`Rng`]: a tiny deterministic generator (fixed seeds, same mutations on every run).
 //! * [`truncations`], [`mutate`], [`write_at`]: every prefix, random multi-byte mutations, a value
 //!   written over a field.
-//! * [`check`]: runs a reader on one input and fails if it panics, takes too long, or allocates
-//!   more than a budget (16 × input + 1 MiB unless told otherwise).
+//! * [`check`]: runs a reader on one input and fails if it panics, allocates more than a budget
+//!   (16 × input + 1 MiB unless told otherwise), or runs past a hang watchdog of minutes.
 //! * [`Harness`]: the battery every format's hostile test runs (one harness for all formats):
 //!   a list of readers, then truncations, single-byte changes, random mutations, count and offset
 //!   fields set to hostile values, NaN and infinite floats; failures are collected and reported
@@ -36,11 +36,12 @@ pub use alloc::{CountingAllocator, counting_installed, peak_allocation};
 pub use bones::{bone_at, bone_chain};
 pub use bytes::LeBytes;
 pub use check::{
-    BAD_FLOATS, COUNT_VALUES, Limits, WriterCheck, bad_floats_are_refused, check, cpu_timed, offset_values,
+    BAD_FLOATS, COUNT_VALUES, HANG_WATCHDOG, Limits, WriterCheck, bad_floats_are_refused, check, cpu_timed,
+    offset_values,
 };
 pub use corpus::{
     KnownFailure, REQUIRE_CORPUS, corpus_dir, corpus_file, files_in, files_with_extension, known_failure,
-    known_failures,
+    known_failures, skip_or_fail, skips_forbidden, under_ci,
 };
 pub use field::{Field, Width};
 pub use harness::Harness;
