@@ -95,6 +95,8 @@ pub fn referenced_files(bytes: &[u8], base_dir: &Path) -> Result<Vec<PathBuf>, G
 }
 
 pub use images::{MaterialImage, material_images};
+#[doc(hidden)]
+pub use tree::hierarchy_steps;
 
 /// The positions of items in the order of the indices relic's export recorded on them (an editor
 /// writes bones, meshes and attachments in its own order): `order[k]` is the item recorded at

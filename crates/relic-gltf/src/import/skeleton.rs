@@ -40,6 +40,7 @@ impl Importer<'_> {
             for j in &skin.joints {
                 let mut at = Some(j.value());
                 while let Some(n) = at {
+                    super::tree::step();
                     if Some(n) == synthetic || std::mem::replace(visited.get_mut(n).unwrap_or(&mut true), true) {
                         break;
                     }
@@ -80,6 +81,7 @@ impl Importer<'_> {
             let mut chain = Vec::new();
             let mut at = Some(n);
             while let Some(x) = at {
+                super::tree::step();
                 if node_bone.get(x).copied().flatten().is_some() {
                     break;
                 }

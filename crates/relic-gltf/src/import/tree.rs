@@ -12,6 +12,25 @@ use crate::GltfError;
 
 use super::Importer;
 
+thread_local! {
+    /// Steps the hierarchy walks of import took on this thread (see [`hierarchy_steps`]).
+    static STEPS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// One step of a hierarchy walk: from a node to a child or its parent.
+pub(super) fn step() {
+    STEPS.with(|s| s.set(s.get().wrapping_add(1)));
+}
+
+/// Test support: how many steps from a node to a child or parent the hierarchy walks of
+/// [`import`](super::import) have taken on this thread so far. A test asserts this count where it
+/// once asserted a time: the walks are linear in the number of nodes (each shares its answer with
+/// the nodes below), and a walk to the root from every node would be quadratic.
+#[doc(hidden)]
+pub fn hierarchy_steps() -> u64 {
+    STEPS.with(std::cell::Cell::get)
+}
+
 /// The node hierarchy: parent of every node, and the scene's nodes in depth-first order.
 pub(super) struct Tree {
     pub(super) parent: Vec<Option<usize>>,
@@ -54,6 +73,7 @@ impl Importer<'_> {
         let mut parent: Vec<Option<usize>> = vec![None; nodes.len()];
         for (p, n) in nodes.iter().enumerate() {
             for c in n.children.iter().flatten() {
+                step();
                 let slot = parent
                     .get_mut(c.value())
                     .ok_or_else(|| GltfError::invalid(format!("nodes[{p}]"), "child out of range"))?;
@@ -77,6 +97,7 @@ impl Importer<'_> {
         }
         while let Some(n) = stack.pop() {
             for c in nodes.get(n).and_then(|node| node.children.as_ref()).into_iter().flatten() {
+                step();
                 if let Some(r) = reached.get_mut(c.value())
                     && !std::mem::replace(r, true)
                 {
@@ -91,6 +112,7 @@ impl Importer<'_> {
             while let Some(seen) = on_path.get_mut(at)
                 && !std::mem::replace(seen, true)
             {
+                step();
                 at = parent.get(at).copied().flatten().unwrap_or(at);
             }
             return Err(GltfError::invalid(
@@ -106,6 +128,7 @@ impl Importer<'_> {
         let mut seen = vec![false; nodes.len()];
         let mut stack: Vec<usize> = roots.into_iter().rev().collect();
         while let Some(n) = stack.pop() {
+            step();
             if std::mem::replace(seen.get_mut(n).unwrap_or(&mut true), true) {
                 continue;
             }
@@ -127,6 +150,7 @@ pub(super) fn nearest_marked(parent: &[Option<usize>], mark: &[bool]) -> Vec<Opt
     for start in 0..parent.len() {
         let mut at = start;
         let found = loop {
+            step();
             if let Some(known) = memo.get(at).copied().flatten() {
                 break known;
             }
@@ -164,6 +188,7 @@ impl Globals<'_> {
         let mut at = Some(n);
         let mut global = math::IDENTITY;
         while let Some(x) = at {
+            step();
             if let Some(known) = self.memo.get(&x) {
                 global = *known;
                 break;

@@ -304,8 +304,16 @@ fn every_corpus_export_keeps_the_keys_the_literal_check_keeps() {
                 crate::export_glb(&model.value, &crate::ExportOptions::default()).unwrap();
                 exported += 1;
             }
-            // Models relic cannot open (corpus-known-failures.txt) have no channels to reduce.
-            Err(e) => unread.push(format!("{}: {e}", path.display())),
+            // Models relic cannot open have no channels to reduce: each must be listed in
+            // corpus-known-failures.txt, or lack the files beside it (m2-incomplete/).
+            Err(e) => {
+                let rel = path.strip_prefix(&corpus).unwrap().display().to_string();
+                let known = relic_testkit::known_failure("keys: corpus exports", &rel)
+                    .is_some_and(|k| k.what.starts_with("cannot be opened"));
+                let incomplete = matches!(e.kind, relic_core::ReadErrorKind::Incomplete { .. });
+                assert!(known || incomplete, "{rel} cannot be read and is not a known failure: {e}");
+                unread.push((rel, incomplete));
+            }
         }
     }
     let channels = recorded();
@@ -314,10 +322,15 @@ fn every_corpus_export_keeps_the_keys_the_literal_check_keeps() {
         "{exported} corpus models exported ({} not read): {n} distinct baked channels, {keys} keys, {kept} kept",
         unread.len()
     );
-    assert!(
-        exported >= 20 && n >= 500,
-        "{exported} models, {n} channels: the corpus exports must bake (unread: {unread:#?})"
+    // The corpus (MANIFEST.md) holds 64 models of these formats: 46 read and export, 15 are
+    // listed as known failures (3 converter M2s, 3 MD21, 9 MDX), 3 lack their .skin/.anim files.
+    let incomplete = unread.iter().filter(|(_, incomplete)| *incomplete).count();
+    assert_eq!(
+        (exported, unread.len() - incomplete, incomplete),
+        (46, 15, 3),
+        "models exported, known failures, incomplete: {unread:#?}"
     );
+    assert!(n >= 500, "{exported} models, {n} channels: the corpus exports must bake");
 }
 
 /// Set where `cargo xtask blender-roundtrip` has just written its files (its CI step does): the
