@@ -17,6 +17,10 @@
 //! | `relic_m2::frame::WARCRAFT` | WoW M2 | right-handed, +Z up, facing +X | `(y, z, x)` | rotation |
 //! | `relic_nod::frame::NOD` | Nod NOD/NAD | right-handed, +Z up, facing +Y | `(−x, z, y)` | rotation |
 //!
+//! One more turn lives here, of a model's rest rather than its axes: [`HalfTurn`], applied by
+//! relic-ltb to CrossFire models, whose exporter turned every bind pose half a turn about Y and
+//! not the animations (at rest they face away, animated they face the front).
+//!
 //! ```
 //! use relic_core::frame::{Axis, Frame};
 //! // A game that is right-handed, +Z up, facing +X: canonical (x, y, z) = game (y, z, x).
@@ -207,6 +211,48 @@ impl Frame {
     }
 }
 
+/// A half turn about +Y, `(x, y, z) → (−x, y, −z)`, of a model's *rest* (its bind matrices, its
+/// model-space vertices) but not of its animation keys: what a format applies where the exporter
+/// turned the bind pose and not the keys, so that the model at rest faces the way its animations
+/// pose it in the game. CrossFire's LTB exporter stores every root node's bind as this turn
+/// (ltb.md §7.1) while the game's animations key the root without it: its bodies face −Z at rest
+/// and +Z (the front) when animated. Every function is exact (sign flips and a permutation) and
+/// [`HalfTurn::undo`]'s functions give the stored values back bit for bit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HalfTurn {
+    /// Turn (reading the file).
+    Do,
+    /// Turn back (writing it).
+    Undo,
+}
+
+impl HalfTurn {
+    /// A position, normal or offset in model space (the turn is its own inverse).
+    pub fn vector(self, v: [f32; 3]) -> [f32; 3] {
+        [-v[0], v[1], -v[2]]
+    }
+
+    /// A model-space transform (a bind matrix, column-major): `H · M`, rows X and Z negated.
+    pub fn matrix(self, m: &Mat4) -> Mat4 {
+        std::array::from_fn(|k| if k % 4 == 0 || k % 4 == 2 { -m[k] } else { m[k] })
+    }
+
+    /// An inverse bind matrix: `M⁻¹ · H⁻¹` (`H⁻¹ = H`), columns X and Z negated.
+    pub fn inverse_matrix(self, m: &Mat4) -> Mat4 {
+        std::array::from_fn(|k| if k / 4 == 0 || k / 4 == 2 { -m[k] } else { m[k] })
+    }
+
+    /// A root bone's rotation `[x, y, z, w]`: `h ⊗ q` with `h = (0, 1, 0, 0)` to turn,
+    /// `h⁻¹ = (0, −1, 0, 0)` to turn back (so that the stored quaternion returns, not its negation).
+    pub fn quat(self, q: [f32; 4]) -> [f32; 4] {
+        let [x, y, z, w] = q;
+        match self {
+            HalfTurn::Do => [z, w, -x, -y],
+            HalfTurn::Undo => [-z, -w, x, y],
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -250,6 +296,41 @@ mod tests {
                 assert_eq!(f.axis_from_ir(f.axis_to_ir(a)), a);
             }
         }
+    }
+
+    #[test]
+    fn the_half_turn_turns_the_rest_and_undoes_it_bit_for_bit() {
+        let q = [0.1f32, -0.2, 0.3, 0.927_361_8];
+        let m = from_trs([1.5, -2.0, 3.0], q, [1.0, 2.0, 3.0]);
+        let turned = HalfTurn::Do.matrix(&m);
+        // H · M as a product, and the turned point is H of the point.
+        let h = from_trs([0.0; 3], [0.0, 1.0, 0.0, 0.0], [1.0; 3]);
+        assert!(max_abs_diff(&turned, &crate::math::mul(&h, &m)) < 1e-6);
+        let p = [0.5f32, 0.25, -4.0];
+        assert_eq!(transform_point(&turned, p), HalfTurn::Do.vector(transform_point(&m, p)));
+        // The rotation of H · M is h ⊗ q.
+        assert!(
+            max_abs_diff(
+                &from_trs([0.0; 3], HalfTurn::Do.quat(q), [1.0; 3]),
+                &crate::math::mul(&h, &from_trs([0.0; 3], q, [1.0; 3]))
+            ) < 1e-6
+        );
+        // (H · M)⁻¹ = M⁻¹ · H.
+        let inv = crate::math::inverse(&m).unwrap_or_default();
+        let turned_inv = HalfTurn::Do.inverse_matrix(&inv);
+        assert!(max_abs_diff(&crate::math::mul(&turned, &turned_inv), &crate::math::IDENTITY) < 1e-5);
+        // Undone: the same bits, −0.0 included.
+        let q0 = [-0.0f32, 0.7, -0.0, 0.714_142_8];
+        assert_eq!(HalfTurn::Undo.quat(HalfTurn::Do.quat(q0)).map(f32::to_bits), q0.map(f32::to_bits));
+        assert_eq!(HalfTurn::Undo.quat(HalfTurn::Do.quat(q)), q);
+        assert_eq!(HalfTurn::Undo.matrix(&turned).map(f32::to_bits), m.map(f32::to_bits));
+        assert_eq!(HalfTurn::Undo.inverse_matrix(&turned_inv).map(f32::to_bits), inv.map(f32::to_bits));
+        assert_eq!(
+            HalfTurn::Undo.vector(HalfTurn::Do.vector([-0.0, 1.0, 2.0])).map(f32::to_bits),
+            [-0.0f32, 1.0, 2.0].map(f32::to_bits)
+        );
+        // The front turns: a model facing −Z at rest faces +Z.
+        assert_eq!(HalfTurn::Do.vector([0.0, 0.0, -1.0]), [-0.0, 0.0, 1.0]);
     }
 
     #[test]

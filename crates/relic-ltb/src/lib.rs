@@ -7,6 +7,7 @@ mod from_ir;
 mod identify;
 pub mod quantize;
 mod to_ir;
+mod turn;
 #[cfg(feature = "verify")]
 pub mod verify;
 

@@ -60,6 +60,18 @@ pub(crate) fn from_ir(model: &Model, options: &WriteOptions) -> Result<Converted
             None
         }
     };
+    // A model read from a turned file is turned back first (`crate::turn`): every comparison
+    // below is with the file's own frame.
+    let unturned;
+    let model = match &extras {
+        Some(x) if crate::turn::is_turned(&x.file) => {
+            let mut m = model.clone();
+            crate::turn::apply(&mut m, relic_core::frame::HalfTurn::Undo);
+            unturned = m;
+            &unturned
+        }
+        _ => model,
+    };
     if let Some(x) = &extras
         && x.file.version() == version
         && Digests::of(model) == x.digests

@@ -4,7 +4,8 @@
 //!   a mirror on X, the same as ABC v9–v13); triangles reversed (counter-clockwise around the
 //!   stored normals, ltb.md §6.7).
 //! * Bones: the node matrices are the bind pose (model space); rest transforms relative to the
-//!   parent; node flag 2 is "rotation only".
+//!   parent; node flag 2 is "rotation only". CrossFire's root half turn is taken out of the rest
+//!   and the vertices (`crate::turn`), so the model faces the front at rest as animated.
 //! * Meshes: one per piece and LOD (the LOD's distance from the piece's list), with the render
 //!   object's vertices as they are (the packer already split them per UV seam and bone set).
 //!   Rigid meshes are bound to their node, skeletal ones weighted as their bone sets (or
@@ -53,6 +54,7 @@ pub(crate) fn binds(file: &LtbFile) -> Vec<Mat4> {
 pub(crate) fn to_ir(file: &LtbFile) -> Model {
     let mut model = mapped(file);
     let digests = Digests::of(&model);
+    turn_rest(file, &mut model);
     model.extras = Some(LtbExtras { file: Arc::new(file.clone()), digests }.into_format_extras());
     model
 }
@@ -61,8 +63,17 @@ pub(crate) fn to_ir(file: &LtbFile) -> Model {
 pub(crate) fn to_ir_owned(file: LtbFile) -> Model {
     let mut model = mapped(&file);
     let digests = Digests::of(&model);
+    turn_rest(&file, &mut model);
     model.extras = Some(LtbExtras { file: Arc::new(file), digests }.into_format_extras());
     model
+}
+
+/// CrossFire's rest turned to face the front (`crate::turn`; the digests are of the model as
+/// mapped, which `from_ir` turns back before it compares).
+fn turn_rest(file: &LtbFile, model: &mut Model) {
+    if crate::turn::is_turned(file) {
+        crate::turn::apply(model, relic_core::frame::HalfTurn::Do);
+    }
 }
 
 /// The model without its extras.
