@@ -550,9 +550,10 @@ fn sampling_a_long_rotation_gap_stays_within_the_allocation_budget() {
 }
 
 /// Regression (nod fuzz target, 19 s for a 200-byte NAD): a held rotation track spanning 49.5
-/// million frames reads without sampling, and writing it back must be as quick (the writer
-/// sampled its own Euler keys at every frame of the span to measure the round trip); a moving
-/// rotation over such a span cannot be written within the sampling budget and is refused.
+/// million frames reads without sampling, and writing it back must not sample it either (the
+/// writer sampled its own Euler keys at every frame of the span to measure the round trip): its
+/// keys and peak bytes are counted; a moving rotation over such a span cannot be written within
+/// the sampling budget and is refused, with the count of keys it would need.
 #[test]
 fn writing_rotations_over_huge_spans_is_bounded() {
     let bytes = read("hostile/held_rotation_span.nad");
@@ -560,19 +561,28 @@ fn writing_rotations_over_huge_spans_is_bounded() {
     model.extras = None;
     let animation = relic_nod::read_animation(&model, &bytes, "held", &Default::default()).unwrap();
     model.animations = vec![animation];
-    let (out, took) = relic_testkit::cpu_timed(|| relic_nod::write_animation(&model, 0, &Default::default()).unwrap());
-    assert!(took < std::time::Duration::from_secs(1), "{took:?} of CPU time");
+    let (out, peak) =
+        relic_testkit::peak_allocation(|| relic_nod::write_animation(&model, 0, &Default::default()).unwrap());
     relic_nod::read_animation(&model, &out.value, "held", &Default::default()).unwrap();
-    // The same span, moving: refused, quickly, with a typed error.
+    // Counted, not timed: the held span is written as its keys alone, and the writer holds no
+    // sample per frame of the span (49.5 million frames would be hundreds of MB).
+    let written = parse_nad(&out.value).unwrap();
+    let keys: Vec<usize> = written.tracks.iter().map(|t| t.keys.len()).collect();
+    assert_eq!((keys, out.value.len()), (vec![3], bytes.len()), "keys written, bytes written");
+    assert!(peak <= 4096, "{peak} bytes at peak writing a {} byte NAD", out.value.len());
+    // The same span, moving: refused with a typed error that counts the keys it would need.
     let channel = &mut model.animations[0].channels[0];
     channel.interpolation = relic_core::model::Interpolation::Linear;
-    let (err, took) =
-        relic_testkit::cpu_timed(|| relic_nod::write_animation(&model, 0, &Default::default()).unwrap_err());
-    assert!(took < std::time::Duration::from_secs(1), "{took:?} of CPU time");
+    let (err, peak) =
+        relic_testkit::peak_allocation(|| relic_nod::write_animation(&model, 0, &Default::default()).unwrap_err());
     assert!(
-        matches!(err, relic_core::WriteError::Unsupported(_)) && err.to_string().contains("30 frames per second"),
+        matches!(err, relic_core::WriteError::Unsupported(_))
+            && err.to_string().contains("need 49545224 Euler keys at 30 frames per second")
+            && err.to_string().contains("more than a NAD may hold (32864)"),
         "{err}"
     );
+    // Refused from the count alone, before any key is sampled.
+    assert!(peak <= 4096, "{peak} bytes at peak refusing the moving span");
 }
 
 /// A NAD of tens of thousands of one-key tracks is checked in time linear in its size: the key
@@ -584,9 +594,13 @@ fn many_tracks_are_checked_in_linear_time() {
     let tracks = (0..60_000).map(|i| NadTrack { bone: i % 2, track_type: 1, keys: vec![key] }).collect();
     let bytes = relic_nod::write_nad(&NadFile { version: 3, flags: 0, duration: 1.0, tracks, tags: vec![] }).unwrap();
     let model = skeleton();
-    let limits = Limits { time: std::time::Duration::from_secs(5), ..Limits::default() };
+    let limits = Limits::default();
     let read = |b: &[u8]| relic_nod::read_animation(&model, b, "many", &relic_nod::options::NadOptions::default());
     assert_eq!(check("60 000 one-key tracks", &bytes, limits, read), Ok(()));
     // The whole file was checked and mapped, not refused early.
+    let before = NadFile::tracks_summed();
     assert_eq!(read(&bytes).unwrap().channels.len(), 60_000);
+    // Linear, counted: no key offset was summed over the earlier tracks (summing one per key, as
+    // the check once did, is 60 000 × 59 999 / 2 tracks).
+    assert_eq!(NadFile::tracks_summed() - before, 0, "earlier tracks summed for offsets");
 }
