@@ -6,8 +6,6 @@
 // Test helpers: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
-use std::time::Duration;
-
 use relic_core::{ReadErrorKind, WriteError, WriteOptions};
 use relic_m2::file::{Bone, M2Array, M2File, Sequence, Track};
 use relic_testkit::{CountingAllocator, Limits};
@@ -399,9 +397,13 @@ fn posing_a_deep_skeleton_is_linear_per_pose() {
         skin: Skin::from_vertices((0..3).map(|_| [Influence { bone: n as u32 - 1, weight: 1.0 }])),
         ..Mesh::default()
     });
-    let (fits, took) = relic_testkit::cpu_timed(|| relic_anim::proofs::clip_box_fits(&model).unwrap());
+    let before = relic_anim::pose::bones_composed();
+    let fits = relic_anim::proofs::clip_box_fits(&model).unwrap();
+    let composed = relic_anim::pose::bones_composed() - before;
     assert_eq!(fits.len(), 1);
     assert_eq!(relic_anim::bounds::key_times(&model.animations[0]).len(), keys + 1);
-    println!("posing took {took:?}");
-    assert!(took < Duration::from_secs(2), "posing took {took:?}");
+    // Counted, not timed: every bone composed once per pose (the rest pose the evaluator starts
+    // from and 61 key times, of 2 000 bones), whatever the depth of the chain and the order the
+    // file stores it in.
+    assert_eq!(composed, (keys as u64 + 2) * n as u64, "bone matrices composed");
 }

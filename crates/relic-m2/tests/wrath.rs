@@ -90,7 +90,11 @@ fn real_files_and_fixtures_pass_the_corpus_battery() {
 fn wrath_gnome_pounder_pairs_with_the_classic_export() {
     let Some(classic) = relic_testkit::corpus_file("pair check", "m2/GnomePounder-vanilla.m2") else { return };
     let models = wrath_models();
-    let Some((name, bytes, siblings)) = models.iter().find(|m| m.0 == "GnomePounder.m2") else { return };
+    // The corpus is here (the Classic export was read): its Wrath GnomePounder must be too.
+    let (name, bytes, siblings) = models
+        .iter()
+        .find(|m| m.0 == "GnomePounder.m2")
+        .expect("m2-wrath/GnomePounder.m2 is missing from a present corpus");
     let input = Input { bytes, name, siblings };
     let checks = relic_m2::verify::pair::pair_checks(&input, &classic);
     for c in &checks.0 {
