@@ -25,6 +25,23 @@ fn v12_opts(version: u32) -> WriteOptions {
     WriteOptions { version: Some(version) }
 }
 
+/// The corpus checks of an ABC file `what` wrote pass, and all five of them ran: `parse`,
+/// `rewrite`, `header-counts` (a skip for v6, which has none), `ir-round-trip` and the version's
+/// proof (`v12-weights` for v9–v13, `v6-key-boxes` for v6). Returns how many passed (5, or 4 for
+/// v6): an empty list of checks passes nothing.
+fn assert_checks_pass(bytes: &[u8], what: &str) -> usize {
+    use relic_core::check::Status;
+    let checks = relic_abc::verify::corpus_checks(bytes);
+    let v6 = relic_abc::detect(bytes).unwrap().source.version == 6;
+    let proof = if v6 { "v6-key-boxes" } else { "v12-weights" };
+    let names: Vec<&str> = checks.0.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(names, ["parse", "rewrite", "header-counts", "ir-round-trip", proof], "{what}: {:?}", checks.0);
+    assert!(checks.passed(), "{what}: {:?}", checks.0);
+    let passes = checks.0.iter().filter(|c| c.status == Status::Pass).count();
+    assert_eq!(passes, if v6 { 4 } else { 5 }, "{what}: checks passed: {:?}", checks.0);
+    passes
+}
+
 /// ABC → model → ABC: the same bytes, nothing reported lost.
 #[test]
 fn round_trip_through_the_model_is_byte_identical() {
@@ -179,7 +196,7 @@ fn edits_in_the_model_are_written() {
     let out = write_model(&model, &WriteOptions::default()).unwrap();
     let back = read_model(&out.value).unwrap();
     assert_eq!(back.meshes[0].positions[1], model.meshes[0].positions[1]);
-    assert!(relic_abc::verify::corpus_checks(&out.value).passed());
+    assert_checks_pass(&out.value, "the edited model");
     let (AbcFile::V12(a), AbcFile::V12(b)) = (read(&bytes).unwrap(), read(&out.value).unwrap()) else { panic!() };
     let (pa, pb) = (&a.pieces.unwrap().pieces, &b.pieces.unwrap().pieces);
     assert_ne!(pa[0].lods[0], pb[0].lods[0]);
@@ -356,7 +373,7 @@ fn a_foreign_model_writes_v12_and_v6_and_reports_losses() {
     assert_eq!(back.attachments[0].name, "hand");
     assert_eq!(back.animations[0].events[0].name, "step");
     assert!((back.animations[0].blend_in - 0.25).abs() < 1e-6);
-    assert!(relic_abc::verify::corpus_checks(&out.value).passed());
+    assert_checks_pass(&out.value, "v12");
 
     let out = write_model(&model, &v12_opts(6)).unwrap();
     for what in ["strongest bone", "meshes merged", "materials", "sockets dropped", "scale keys dropped"] {
@@ -367,13 +384,14 @@ fn a_foreign_model_writes_v12_and_v6_and_reports_losses() {
     assert_eq!(back.meshes.len(), 1);
     assert_eq!(back.meshes[0].skin.max_influences(), 1);
     assert!(!back.meshes[0].morph_targets.is_empty(), "the morph target becomes mesh deformation");
-    let checks = relic_abc::verify::corpus_checks(&out.value);
-    assert!(checks.passed(), "{:?}", checks.0);
+    assert_checks_pass(&out.value, "v6");
+    let mut passed = 0;
     for version in [9, 10, 11, 13] {
         let out = write_model(&model, &v12_opts(version)).unwrap();
         assert_eq!(relic_abc::detect(&out.value).unwrap().source.version, version);
-        assert!(relic_abc::verify::corpus_checks(&out.value).passed(), "v{version}");
+        passed += assert_checks_pass(&out.value, &format!("v{version}"));
     }
+    assert_eq!(passed, 4 * 5, "checks passed over v9, v10, v11 and v13");
 }
 
 /// Morph targets written as v6 mesh deformation pose (after reading back) where the model put

@@ -134,9 +134,10 @@ impl Checks {
         self.0.extend(other.0);
     }
 
-    /// True if no check failed.
+    /// True if at least one check was run (a list of skips ran none) and none failed: an empty
+    /// list has passed nothing.
     pub fn passed(&self) -> bool {
-        self.0.iter().all(|c| c.status != Status::Fail)
+        self.0.iter().any(|c| c.status != Status::Skip) && self.0.iter().all(|c| c.status != Status::Fail)
     }
 
     /// The failed checks.
@@ -160,5 +161,16 @@ mod tests {
         assert_eq!(c.failures().count(), 1);
         assert_eq!(c.0[0].to_string(), "a ok (1 thing)");
         assert_eq!(c.0[1].to_string(), "b FAIL (bad)");
+    }
+
+    #[test]
+    fn no_check_run_has_not_passed() {
+        let mut c = Checks::new();
+        assert!(!c.passed(), "an empty list passed");
+        assert!(!c.refused() && !c.incomplete());
+        c.skip("a", "not applicable");
+        assert!(!c.passed(), "a skip is no check run");
+        c.refuse("parse", "version 3");
+        assert!(c.passed() && c.refused());
     }
 }

@@ -38,11 +38,25 @@ fn corpus_models_pass_the_rest_pose_proof() {
 
 #[test]
 fn corpus_files_pass_the_format_checks() {
+    use relic_core::check::Status;
     let Some(dir) = relic_testkit::corpus_dir("corpus_files_pass_the_format_checks") else { return };
+    let (mut files, mut passes) = (0, 0);
     for (name, bytes) in relic_testkit::files_in(&dir.join("ltb")) {
         let checks = relic_ltb::verify::corpus_checks(&bytes);
         let line: Vec<String> = checks.0.iter().map(ToString::to_string).collect();
         println!("{name}: {}", line.join("; "));
         assert!(checks.passed(), "{name}");
+        // All seven checks ran; `rewrap` is a skip for an unwrapped file only, `animation-decode`
+        // for a file without animations only.
+        let names: Vec<&str> = checks.0.iter().map(|c| c.name.as_str()).collect();
+        let all = ["parse", "rewrite", "rewrap", "header-counts", "ir-round-trip", "bind-pose", "animation-decode"];
+        assert_eq!(names, all, "{name}");
+        let file = relic_ltb::read(&bytes).unwrap();
+        let (wrapped, animated) = (file.wrapper.is_some(), !file.animations.is_empty());
+        let passed = checks.0.iter().filter(|c| c.status == Status::Pass).count();
+        assert_eq!(passed, 5 + usize::from(wrapped) + usize::from(animated), "{name}: {line:?}");
+        (files, passes) = (files + 1, passes + passed);
     }
+    // MANIFEST.md: 12 LTB files, 9 of them LZMA-wrapped, 6 with animations: 12 × 5 + 9 + 6.
+    assert_eq!((files, passes), (12, 75), "LTB files checked, checks passed");
 }
