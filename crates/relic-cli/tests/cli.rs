@@ -477,9 +477,9 @@ fn batch_survives_every_hostile_fixture_random_bytes_and_foreign_files() {
     std::fs::write(input.join("texture.png"), b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR").unwrap();
 
     let output = dir.path().join("out");
-    let started = std::time::Instant::now();
+    // No time limit (none below a minute in tests): what the batch must do is counted below, every
+    // good file converted and every damaged one reported.
     let out = run(&["batch", path(&input), path(&output), "--to", "glb", "--jobs", "2", "--no-progress"]);
-    assert!(started.elapsed() < std::time::Duration::from_secs(60), "took {:?}", started.elapsed());
     assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
     let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
     let summary = stdout.lines().last().unwrap();

@@ -35,21 +35,39 @@ fn fact(info: &str, key: &str) -> String {
         .unwrap_or_else(|| panic!("no {key} in {info}"))
 }
 
-/// Every texture under `dir` (BLP or DTX by extension) that relic decodes.
-fn textures(dir: &Path) -> Vec<(String, PathBuf)> {
+/// Every texture under `dir` (BLP or DTX by extension, not the hostile ones), each of which relic
+/// must decode: one that does not fails the test unless `corpus` is set and
+/// corpus-known-failures.txt lists it (it is then left out, and printed). A texture that stops
+/// decoding cannot drop out unseen.
+fn textures(dir: &Path, corpus: bool) -> Vec<(String, PathBuf)> {
     let mut out = Vec::new();
     for ext in ["blp", "dtx"] {
         for (rel, bytes) in relic_testkit::files_with_extension(dir, ext) {
             let path = dir.join(&rel);
-            if !rel.contains("hostile") && relic::read_image(&path, &bytes, &TextureOptions::default()).is_ok() {
-                out.push((rel, path));
+            if rel.contains("hostile") {
+                continue;
+            }
+            match relic::read_image(&path, &bytes, &TextureOptions::default()) {
+                Ok(_) => out.push((rel, path)),
+                // A 16-bit DTX is read and written but not decoded (its pixel layout is not
+                // pinned down): the one fixture relic does not decode, by design.
+                Err(e)
+                    if !corpus
+                        && rel == "v5_bpp16.dtx"
+                        && e.to_string().contains("is read and written but not decoded") => {}
+                Err(e) => {
+                    let known = corpus && relic_testkit::known_failure("texture conversions", &rel).is_some();
+                    assert!(known, "{rel} does not decode and is not a known failure: {e}");
+                }
             }
         }
     }
     out
 }
 
-fn same_format_is_byte_identical(files: &[(String, PathBuf)], at_least: usize) {
+fn same_format_is_byte_identical(files: &[(String, PathBuf)], expected: usize) {
+    assert_eq!(files.len(), expected, "textures to convert");
+    let mut converted = 0;
     let tmp = tempfile::tempdir().unwrap();
     for (rel, path) in files {
         let ext = path.extension().unwrap().to_string_lossy().into_owned();
@@ -62,15 +80,17 @@ fn same_format_is_byte_identical(files: &[(String, PathBuf)], at_least: usize) {
             String::from_utf8_lossy(&out.stderr)
         );
         assert!(std::fs::read(&out_path).unwrap() == std::fs::read(path).unwrap(), "{rel}: not byte-identical");
+        converted += 1;
     }
-    assert!(files.len() >= at_least, "{} textures", files.len());
+    assert_eq!(converted, expected, "textures converted byte for byte");
 }
 
 #[test]
 fn every_fixture_texture_converts_to_its_own_format_byte_for_byte() {
-    let mut files = textures(&root().join("fixtures/blp"));
-    files.extend(textures(&root().join("fixtures/dtx")));
-    same_format_is_byte_identical(&files, 25);
+    let mut files = textures(&root().join("fixtures/blp"), false);
+    files.extend(textures(&root().join("fixtures/dtx"), false));
+    // fixtures/blp and fixtures/dtx outside hostile/: 18 BLP and 12 DTX files, less v5_bpp16.dtx.
+    same_format_is_byte_identical(&files, 29);
 }
 
 #[test]
@@ -79,13 +99,15 @@ fn every_corpus_texture_converts_to_its_own_format_byte_for_byte() {
     else {
         return;
     };
-    let files = textures(&corpus);
+    let files = textures(&corpus, true);
     for kind in
         ["blp1/", "blp/pala8", "blp/dxt5", "blp/raw", "dtx/SHOGO1", "dtx/Sreddr1", "dtx/hero_thief", "dtx/PARTNER"]
     {
         assert!(files.iter().any(|(rel, _)| rel.starts_with(kind)), "{kind}");
     }
-    same_format_is_byte_identical(&files, 40);
+    // The corpus's 152 BLP and DTX files (MANIFEST.md; its one listed texture, SmileyGW.blp,
+    // fails at a lower mip level, and its first level still decodes and converts).
+    same_format_is_byte_identical(&files, 152);
 }
 
 #[test]
