@@ -1,7 +1,8 @@
 //! The LTB check of `cargo xtask corpus` that needs another program: the independent walker
 //! `shared/tools/ltb_probe.py` (found in a `tools/` folder beside the corpus) must agree with
 //! `relic info` on the file's header counts, and read the file's payload as relic's writer
-//! compresses it anew. Skipped, saying so, where python3 or the probe is absent.
+//! compresses it anew. Skipped, saying so, where python3 or the probe is absent; under CI (`CI`
+//! set) their absence is a failure.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -27,7 +28,13 @@ pub fn checks(path: &Path, bytes: &[u8]) -> Checks {
     }
     let python = Command::new("python3").arg("--version").output().is_ok_and(|o| o.status.success());
     let Some(script) = probe_script(path).filter(|_| python) else {
-        checks.skip("ltb-probe", "python3 or tools/ltb_probe.py beside the corpus is absent");
+        let why = "python3 or tools/ltb_probe.py beside the corpus is absent";
+        // Under CI the only independent LTB check may not be skipped unseen.
+        if crate::ci::corpus_required() {
+            checks.fail("ltb-probe", format!("{why} (under CI nothing is skipped)"));
+        } else {
+            checks.skip("ltb-probe", why);
+        }
         return checks;
     };
     checks.run("ltb-probe", || {
