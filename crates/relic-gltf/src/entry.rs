@@ -81,7 +81,9 @@ fn detect_json(bytes: &[u8]) -> Option<Detected> {
 
 /// The model of a `.glb` or `.gltf`, its external buffers and images read from the input's folder.
 fn read(input: &Input<'_>) -> Result<Converted<Model>, ReadError> {
-    import(input).map(Converted::lossless)
+    let model = import(input)?;
+    let losses = crate::import::cut_texture_names(&model).into_iter().collect();
+    Ok(Converted { value: model, losses })
 }
 
 fn import(input: &Input<'_>) -> Result<Model, ReadError> {

@@ -2,7 +2,8 @@
 
 use gltf_json as json;
 use json::validation::Checked::Valid;
-use relic_core::model::{BlendMode, Material, TextureRef};
+use relic_core::Loss;
+use relic_core::model::{BlendMode, Material, Model, TextureRef};
 
 use crate::extras::{self as ex};
 
@@ -69,5 +70,50 @@ impl Importer<'_> {
             wrap_v: repeat(sampler.map(|s| &s.wrap_t)),
             ..TextureRef::default()
         })
+    }
+}
+
+/// The longest names Blender keeps (bytes): 63 before Blender 5, 255 from it. An image name it
+/// cut is a texture path that lost its end, which nothing in the file can tell back.
+const EDITOR_NAME_LIMITS: [usize; 2] = [63, 255];
+
+/// A note on the texture paths exactly as long as an editor's longest name (Blender cuts an
+/// image's name there, and its glTF export names the image so): they may have lost their end.
+/// Relic's own records carry the whole path (exported with "Custom Properties").
+pub(crate) fn cut_texture_names(model: &Model) -> Option<Loss> {
+    let cut: Vec<&str> = model
+        .materials
+        .iter()
+        .flat_map(|m| &m.textures)
+        .map(|t| t.path.as_str())
+        .filter(|p| EDITOR_NAME_LIMITS.contains(&p.len()))
+        .collect();
+    let first = cut.first()?;
+    Some(Loss::new(
+        "texture names",
+        format!(
+            "{} texture path(s) exactly as long as the longest name Blender keeps ({first}): it may have cut them \
+             (export from Blender with Custom Properties to keep relic's record of the whole path)",
+            cut.len()
+        ),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use relic_core::model::Material;
+
+    #[test]
+    fn a_texture_path_as_long_as_blenders_names_is_noted() {
+        let texture = |path: &str| TextureRef { path: path.into(), ..TextureRef::default() };
+        let cut = "WORLD\\GENERIC\\HUMAN\\PASSIVE DOODADS\\STORMWIND\\STORMWIND_GRAVES_";
+        assert_eq!(cut.len(), 63);
+        let mut model = Model::default();
+        model.materials.push(Material { textures: vec![texture("A.BLP"), texture(cut)], ..Material::default() });
+        let note = cut_texture_names(&model).expect("a note");
+        assert!(note.to_string().contains("1 texture path(s)"), "{note}");
+        model.materials[0].textures.pop();
+        assert_eq!(cut_texture_names(&model), None);
     }
 }

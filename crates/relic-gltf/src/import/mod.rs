@@ -95,6 +95,7 @@ pub fn referenced_files(bytes: &[u8], base_dir: &Path) -> Result<Vec<PathBuf>, G
 }
 
 pub use images::{MaterialImage, material_images};
+pub(crate) use material::cut_texture_names;
 #[doc(hidden)]
 pub use tree::hierarchy_steps;
 
