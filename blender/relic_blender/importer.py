@@ -8,7 +8,7 @@ import array
 import math
 
 import bpy
-from mathutils import Matrix, Quaternion, Vector
+from mathutils import Matrix
 
 from . import compat, frames, records
 
@@ -20,6 +20,11 @@ MAX_FRAME = 1048574
 
 #: A relic interpolation → Blender's keyframe interpolation enum value.
 INTERPOLATION = {"step": "CONSTANT", "linear": "LINEAR", "cubicspline": "BEZIER"}
+# Blender's number for each keyframe interpolation (what ``foreach_set`` takes).
+INTERPOLATION_VALUE = {
+    name: bpy.types.Keyframe.bl_rna.properties["interpolation"].enum_items[name].value
+    for name in INTERPOLATION.values()
+}
 
 
 class Report:
@@ -110,6 +115,20 @@ def bone_length(model, binds, i, default):
 
 
 def model_size(model):
+    """The largest extent of the model's vertices (1 for none), worked out once per model."""
+    cached = _SIZES.get(id(model))
+    if cached is not None and cached[0] is model:
+        return cached[1]
+    size = _model_size(model)
+    _SIZES.clear()
+    _SIZES[id(model)] = (model, size)
+    return size
+
+
+_SIZES = {}
+
+
+def _model_size(model):
     lo = [math.inf] * 3
     hi = [-math.inf] * 3
     for mesh in model.meshes:
@@ -279,10 +298,9 @@ def build_mesh(mesh, index, model, armature, materials, report):
     for s, uv in enumerate(mesh.uv_sets):
         layer = data.uv_layers.new(name=f"UVMap{'' if s == 0 else s}")
         corners = array.array("f", [0.0]) * (2 * 3 * faces)
-        for c in range(3 * faces):
-            v = indices[c]
-            corners[2 * c] = uv[2 * v]
-            corners[2 * c + 1] = 1.0 - uv[2 * v + 1]
+        us, vs = uv[0::2], uv[1::2]
+        corners[0::2] = array.array("f", [us[v] for v in indices])
+        corners[1::2] = array.array("f", [1.0 - vs[v] for v in indices])
         layer.data.foreach_set("uv", corners)
     data.update(calc_edges=True)
     if len(mesh.normals) == 3 * n and n:
@@ -307,17 +325,30 @@ def build_mesh(mesh, index, model, armature, materials, report):
 
 
 def add_weights(obj, mesh, armature):
+    """Vertex groups from the influences: one ``add`` call per bone and weight value (the vertices
+    that share them), not one per influence."""
     offsets, joints, weights = mesh.skin_offsets, mesh.joints, mesh.weights
-    groups = {}
+    if len(offsets) < 2:
+        return
+    first = offsets[0]
+    owners = []
     for v in range(len(offsets) - 1):
-        for k in range(offsets[v], offsets[v + 1]):
-            bone = joints[k]
-            group = groups.get(bone)
-            if group is None:
-                name = bone_name(armature, bone) or f"bone_{bone}"
-                group = obj.vertex_groups.new(name=name)
-                groups[bone] = group
-            group.add([v], weights[k], "ADD")
+        owners.extend([v] * (offsets[v + 1] - offsets[v]))
+    batches = {}
+    for v, bone, weight in zip(owners, joints[first:], weights[first:]):
+        batch = batches.get((bone, weight))
+        if batch is None:
+            batches[(bone, weight)] = [v]
+        else:
+            batch.append(v)
+    groups = {}
+    for (bone, weight), vertices in batches.items():
+        group = groups.get(bone)
+        if group is None:
+            name = bone_name(armature, bone) or f"bone_{bone}"
+            group = obj.vertex_groups.new(name=name)
+            groups[bone] = group
+        group.add(vertices, weight, "ADD")
 
 
 def add_shape_key(obj, target):
@@ -458,44 +489,73 @@ def build_actions(context, model, armature, report):
 
 
 def add_channel(curves, bone, channel, rest):
-    """The keys of one channel as F-curves of the pose bone, relative to its rest."""
-    rest_loc, rest_rot, _ = rest
-    inverse = rest_rot.inverted()
-    times = channel.times
-    values = channel.values
+    """The keys of one channel as F-curves of the pose bone, relative to its rest. The per-key
+    arithmetic is on plain floats, the keys handed to Blender with ``foreach_set`` (points, then
+    their interpolation): a long clip costs what the glTF importer's does, not a Python object per
+    key and value."""
+    columns = channel_columns(channel)
+    if not columns or not len(columns[0]):
+        return
+    path = {"translation": "location", "rotation": "rotation_quaternion", "scale": "scale"}[channel.property]
+    interpolation = INTERPOLATION_VALUE[INTERPOLATION[channel.interpolation]]
+    frames_at = [t * FPS for t in channel.times]
+    count = len(frames_at)
+    co = array.array("f", [0.0]) * (2 * count)
+    co[0::2] = array.array("f", frames_at)
+    for index, column in enumerate(rest_relative(channel.property, columns, rest)):
+        curve = compat.new_fcurve(curves, f'pose.bones["{bone}"].{path}', index, bone)
+        points = curve.keyframe_points
+        points.add(count)
+        co[1::2] = array.array("f", column)
+        points.foreach_set("co", co)
+        points.foreach_set("interpolation", [interpolation] * count)
+        curve.update()
+
+
+def channel_columns(channel):
+    """The channel's values as one column per component (the key values of a cubic channel, not
+    its tangents), each as long as its times."""
     cubic = channel.interpolation == "cubicspline"
     width = 4 if channel.property == "rotation" else 3
     step = 3 * width if cubic else width
     at = width if cubic else 0
-    keys = []
-    previous = None
-    for k in range(len(times)):
-        v = values[k * step + at : k * step + at + width]
-        if channel.property == "translation":
-            b = inverse @ (Vector(v) - rest_loc)
-            keys.append((b.x, b.y, b.z))
-        elif channel.property == "rotation":
-            q = inverse @ Quaternion((v[3], v[0], v[1], v[2]))
-            if previous is not None and previous.dot(q) < 0:
-                q.negate()
-            previous = q
-            keys.append((q.w, q.x, q.y, q.z))
-        else:
-            keys.append(tuple(v))
-    path = {"translation": "location", "rotation": "rotation_quaternion", "scale": "scale"}[channel.property]
-    interpolation = INTERPOLATION[channel.interpolation]
-    for index in range(len(keys[0]) if keys else 0):
-        curve = compat.new_fcurve(curves, f'pose.bones["{bone}"].{path}', index, bone)
-        points = curve.keyframe_points
-        points.add(len(keys))
-        co = array.array("f", [0.0]) * (2 * len(keys))
-        for k, key in enumerate(keys):
-            co[2 * k] = times[k] * FPS
-            co[2 * k + 1] = key[index]
-        points.foreach_set("co", co)
-        for p in points:
-            p.interpolation = interpolation
-        curve.update()
+    count = len(channel.times)
+    values = channel.values
+    if len(values) < step * count:
+        return []
+    return [values[at + i :: step][:count] for i in range(width)]
+
+
+def rest_relative(prop, columns, rest):
+    """Columns of model values → columns of pose-bone values (relative to the bone's rest):
+    translations ``R⁻¹ (v − t)``, rotations ``r⁻¹ ⊗ q`` (``w, x, y, z``, each key on the side of
+    the one before it), scales as they are."""
+    rest_loc, rest_rot, _ = rest
+    inverse = rest_rot.inverted()
+    if prop == "translation":
+        m = inverse.to_matrix()
+        x = [v - rest_loc.x for v in columns[0]]
+        y = [v - rest_loc.y for v in columns[1]]
+        z = [v - rest_loc.z for v in columns[2]]
+        return [[m[r][0] * a + m[r][1] * b + m[r][2] * c for a, b, c in zip(x, y, z)] for r in range(3)]
+    if prop == "rotation":
+        iw, ix, iy, iz = inverse.w, inverse.x, inverse.y, inverse.z
+        out_w, out_x, out_y, out_z = [], [], [], []
+        pw = px = py = pz = None
+        for x, y, z, w in zip(*columns):
+            qw = iw * w - ix * x - iy * y - iz * z
+            qx = iw * x + ix * w + iy * z - iz * y
+            qy = iw * y - ix * z + iy * w + iz * x
+            qz = iw * z + ix * y - iy * x + iz * w
+            if pw is not None and pw * qw + px * qx + py * qy + pz * qz < 0:
+                qw, qx, qy, qz = -qw, -qx, -qy, -qz
+            pw, px, py, pz = qw, qx, qy, qz
+            out_w.append(qw)
+            out_x.append(qx)
+            out_y.append(qy)
+            out_z.append(qz)
+        return [out_w, out_x, out_y, out_z]
+    return [list(c) for c in columns]
 
 
 def unsupported_bone_flags(model):

@@ -52,10 +52,9 @@ def mesh_digest(obj):
         h.update(_floats(layer.data, "uv", 2).tobytes())
     h.update(compat.corner_normals(data).tobytes())
     names = [g.name for g in obj.vertex_groups]
-    for v in data.vertices:
-        for g in v.groups:
-            h.update(f"{v.index}:{names[g.group] if g.group < len(names) else g.group}:".encode())
-            h.update(array.array("f", [g.weight]).tobytes())
+    weights = [(v.index, g.group, g.weight) for v in data.vertices for g in v.groups]
+    h.update(repr([(v, names[g] if g < len(names) else g) for v, g, _ in weights]).encode())
+    h.update(array.array("f", [w for _, _, w in weights]).tobytes())
     if data.shape_keys is not None:
         for key in data.shape_keys.key_blocks:
             h.update(key.name.encode())
