@@ -217,7 +217,7 @@ impl Frame {
 /// pose it in the game. CrossFire's LTB exporter stores every root node's bind as this turn
 /// (ltb.md §7.1) while the game's animations key the root without it: its bodies face −Z at rest
 /// and +Z (the front) when animated. Every function is exact (sign flips and a permutation) and
-/// [`HalfTurn::undo`]'s functions give the stored values back bit for bit.
+/// turning with [`HalfTurn::Undo`] gives the stored values back bit for bit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum HalfTurn {
     /// Turn (reading the file).
