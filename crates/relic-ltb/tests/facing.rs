@@ -55,17 +55,6 @@ fn crossfire_models_face_the_front_at_rest_as_animated() {
         edited.meshes[index].positions[0][2] += 1.0;
         let out = relic_ltb::write_model(&edited, &WriteOptions::default()).unwrap().value;
         let back = relic_ltb::read_model(&out).unwrap();
-        for (i, (a, b)) in edited.meshes.iter().zip(&back.meshes).enumerate().take(4) {
-            println!(
-                "{name} mesh {i}: {} {} {:?} / {} {} {:?}",
-                a.name,
-                a.positions.len(),
-                a.positions.first(),
-                b.name,
-                b.positions.len(),
-                b.positions.first()
-            );
-        }
         let worst = edited.meshes[index]
             .positions
             .iter()
