@@ -55,12 +55,13 @@ def import_model(context, model, path, *, lods="ALL", source_files=None):
         report.note(f"note: {note.text}")
     collection = bpy.data.collections.new(model.name or "relic")
     context.scene.collection.children.link(collection)
-    armature = build_armature(context, model, collection)
+    size = model_size(model)
+    armature = build_armature(context, model, collection, size)
     images = build_images(model)
     materials = [build_material(m, i, images) for i, m in enumerate(model.materials)]
     meshes = build_meshes(model, armature, materials, collection, lods, report)
-    build_attachments(model, armature, collection)
-    build_emitters(model, armature, collection, report)
+    build_attachments(model, armature, collection, size)
+    build_emitters(model, armature, collection, report, size)
     actions = build_actions(context, model, armature, report)
     # Matrices of objects on bones are computed by the depsgraph: the digests take them as export
     # will see them.
@@ -115,20 +116,7 @@ def bone_length(model, binds, i, default):
 
 
 def model_size(model):
-    """The largest extent of the model's vertices (1 for none), worked out once per model."""
-    cached = _SIZES.get(id(model))
-    if cached is not None and cached[0] is model:
-        return cached[1]
-    size = _model_size(model)
-    _SIZES.clear()
-    _SIZES[id(model)] = (model, size)
-    return size
-
-
-_SIZES = {}
-
-
-def _model_size(model):
+    """The largest extent of the model's vertices (1 for none)."""
     lo = [math.inf] * 3
     hi = [-math.inf] * 3
     for mesh in model.meshes:
@@ -142,7 +130,7 @@ def _model_size(model):
     return size if size > 0 else 1.0
 
 
-def build_armature(context, model, collection):
+def build_armature(context, model, collection, size):
     data = bpy.data.armatures.new(model.name or "relic")
     data.display_type = "STICK"
     obj = bpy.data.objects.new(model.name or "relic", data)
@@ -151,7 +139,7 @@ def build_armature(context, model, collection):
     if not model.bones:
         return obj
     binds = rest_frames(model)
-    default = model_size(model) * 0.03
+    default = size * 0.03
     view_layer = context.view_layer
     previous = view_layer.objects.active
     view_layer.objects.active = obj
@@ -406,11 +394,11 @@ def rest_placement(obj, armature):
     return parent_rest(obj, armature) @ obj.matrix_parent_inverse @ obj.matrix_basis
 
 
-def build_attachments(model, armature, collection):
+def build_attachments(model, armature, collection, size):
     for i, a in enumerate(model.attachments):
         empty = bpy.data.objects.new(a.name or f"attachment {i}", None)
         empty.empty_display_type = "ARROWS"
-        empty.empty_display_size = model_size(model) * 0.05
+        empty.empty_display_size = size * 0.05
         empty["relic_attachment"] = i
         if a.id is not None:
             empty["relic_attachment_id"] = a.id
@@ -419,15 +407,15 @@ def build_attachments(model, armature, collection):
             place_on_bone(empty, armature, model, a.bone, a.transform)
 
 
-def build_emitters(model, armature, collection, report):
+def build_emitters(model, armature, collection, report, size):
     if not model.emitters:
         return
     stand_in = bpy.data.materials.new("relic emitter stand-in")
     stand_in.diffuse_color = (1.0, 0.5, 0.0, 1.0)
     for i, e in enumerate(model.emitters):
-        size = e.size if e.size > 0 else model_size(model) * 0.05
+        shown = e.size if e.size > 0 else size * 0.05
         mesh = bpy.data.meshes.new(f"{e.kind} {e.name}")
-        h = size / 2
+        h = shown / 2
         mesh.from_pydata([(-h, 0, -h), (h, 0, -h), (h, 0, h), (-h, 0, h)], [], [(0, 1, 2, 3)])
         mesh.materials.append(stand_in)
         obj = bpy.data.objects.new(f"emitter {e.name}", mesh)
