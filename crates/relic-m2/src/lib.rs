@@ -96,7 +96,7 @@ pub fn read(bytes: &[u8]) -> Result<M2File, ReadError> {
         M2File::read_options(s, binrw::Endian::Little, ())
     })?;
     file.as_read = file::AsRead::of(file.version, bytes, file.header_size(), &[], |r| file.visit(r));
-    validate::validate(&file)?;
+    validate::validate(&file, bytes.len() as u64)?;
     Ok(file)
 }
 

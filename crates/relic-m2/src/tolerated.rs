@@ -9,6 +9,10 @@
 //! | texture-transform lookup naming a transform that does not exist | kept; the batch has no UV animation |
 //! | texture unit naming a texture-coordinate combo past the lookup (v272: lookup empty) | kept; the texture uses UV set 0 |
 //! | event firing twice at one time (equal consecutive timestamps) | kept; both firings are converted |
+//! | event range reaching past the track's keys (`[0, 1)` over none) | kept; the sequence fires the keys that exist |
+//! | event times going back | kept; each sequence's firings are converted in time order |
+//! | particle or ribbon track values that are not finite (NaN) | kept bit for bit in the emitter's record; the model and glTF carry 0 in their place |
+//! | blocks that share bytes (a bone's rotation values running on into the texture names) | kept byte for byte; each block read at its offset, as the game does |
 
 use relic_core::Loss;
 
@@ -62,7 +66,92 @@ pub(crate) fn notes(f: &M2File) -> Vec<Loss> {
         let what = "fires twice at one time (equal consecutive timestamps)";
         out.push(counted("events", twice.len(), first, what, "kept; both firings are converted"));
     }
+    let past: Vec<usize> =
+        f.events.iter().enumerate().filter(|(_, e)| range_past_keys(&e.times)).map(|(i, _)| i).collect();
+    if let Some(&first) = past.first() {
+        let what = "has a sequence range reaching past its keys";
+        out.push(counted("events", past.len(), first, what, "kept; the sequence fires the keys that exist"));
+    }
+    let back: Vec<usize> = f.events.iter().enumerate().filter(|(_, e)| goes_back(&e.times)).map(|(i, _)| i).collect();
+    if let Some(&first) = back.first() {
+        let what = "has firing times that go back";
+        out.push(counted(
+            "events",
+            back.len(),
+            first,
+            what,
+            "kept; each sequence's firings are converted in time order",
+        ));
+    }
+    for (kind, bad) in [("particle_emitters", non_finite_particles(f)), ("ribbon_emitters", non_finite_ribbons(f))] {
+        if let Some(&(first, _)) = bad.first() {
+            let values: usize = bad.iter().map(|(_, n)| n).sum();
+            let what = format!("has {values} track values that are not finite (NaN or infinite) in all");
+            let done = "kept bit for bit in the emitter's record (the file written back); the model and glTF carry 0 in their place";
+            out.push(counted(kind, bad.len(), first, &what, done));
+        }
+    }
+    let (n, first) = crate::validate::overlaps(f);
+    if let Some(o) = first {
+        let ((a, a_at, a_len), (b, b_at)) = (o.first, o.second);
+        let pairs = if n == 1 { "1 pair of blocks shares".to_string() } else { format!("{n} pairs of blocks share") };
+        out.push(Loss::new(
+            "layout",
+            format!(
+                "{pairs} bytes (the first: {a} at {a_at:#x}, {a_len} bytes, runs on into {b} at {b_at:#x}); \
+                 the game loads this, reading each block at its offset: each block read the same way, the file kept byte for byte"
+            ),
+        ));
+    }
     out
+}
+
+/// `(emitter, values)` for each particle emitter with track values that are not finite.
+fn non_finite_particles(f: &M2File) -> Vec<(usize, usize)> {
+    let bad = |t: &crate::file::Track<f32>| t.values.iter().filter(|v| !v.is_finite()).count();
+    let per = f.particle_emitters.iter().map(|p| {
+        [
+            &p.emission_speed,
+            &p.speed_variation,
+            &p.vertical_range,
+            &p.horizontal_range,
+            &p.gravity,
+            &p.lifespan,
+            &p.emission_rate,
+            &p.emission_area_length,
+            &p.emission_area_width,
+            &p.z_source,
+        ]
+        .into_iter()
+        .map(bad)
+        .sum::<usize>()
+    });
+    per.enumerate().filter(|(_, n)| *n > 0).collect()
+}
+
+/// `(emitter, values)` for each ribbon emitter with track values that are not finite.
+fn non_finite_ribbons(f: &M2File) -> Vec<(usize, usize)> {
+    let bad = |t: &crate::file::Track<f32>| t.values.iter().filter(|v| !v.is_finite()).count();
+    let per = f.ribbon_emitters.iter().map(|r| {
+        let colors = r.color.values.iter().flatten().filter(|v| !v.is_finite()).count();
+        colors + bad(&r.height_above) + bad(&r.height_below)
+    });
+    per.enumerate().filter(|(_, n)| *n > 0).collect()
+}
+
+fn range_past_keys(t: &EventTrack) -> bool {
+    let keys = t.timestamps.len() as u64;
+    t.ranges.iter().any(|&[a, b]| a < b && u64::from(b) > keys)
+}
+
+/// True if a sequence's firing times go back (within its range; all of them for a track on a
+/// global sequence or without ranges). Times of different sequences need no order.
+fn goes_back(t: &EventTrack) -> bool {
+    let back = |times: &[u32]| times.windows(2).any(|w| w.first() > w.get(1));
+    if t.global_sequence >= 0 || t.ranges.is_empty() {
+        return back(&t.timestamps);
+    }
+    t.ranges.iter().any(|&[a, b]| t.timestamps.get(a as usize..(b as usize).min(t.timestamps.len())).is_some_and(back))
 }
 
 fn fires_twice(t: &EventTrack) -> bool {

@@ -1,5 +1,7 @@
 //! Read-time checks that need more than one record: every index into another table, the bone
-//! hierarchy (parents in range, no cycle), the submesh ranges, and blocks that overlap.
+//! hierarchy (parents in range, no cycle) and the submesh ranges. Blocks that overlap are not
+//! refused (a converter's layout the game reads block by block, issue 39 class 1): [`overlaps`]
+//! finds them for `tolerated`'s note.
 //! Each failure names the field and the byte offset of the offending value. Inconsistencies the
 //! game loads are not refused here: `tolerated` names them as notes (docs/FORMAT-NOTES.md).
 
@@ -29,13 +31,30 @@ fn check_index(
     Err(ReadError::invalid(offset, path(), format!("{what} {value} is out of range ({count} exist)")))
 }
 
-pub(crate) fn validate(file: &M2File) -> Result<(), ReadError> {
+/// How many times a file's size its blocks may add up to when they share bytes: real
+/// converter-written files stay within a few percent of 1; past this, blocks read the same bytes
+/// over and over, and what the reader holds is no longer bounded by the file (the budget of 16 ×
+/// input).
+const SHARED_BYTES_LIMIT: u64 = 4;
+
+pub(crate) fn validate(file: &M2File, file_bytes: u64) -> Result<(), ReadError> {
     references(file)?;
-    overlaps(file)
+    let total = Spans::walk(file, false).total;
+    if total > file_bytes.saturating_mul(SHARED_BYTES_LIMIT) {
+        let (n, _) = overlaps(file);
+        return Err(ReadError::invalid(
+            0,
+            "M2File",
+            format!(
+                "blocks overlap: {n} pairs share bytes, and the blocks add up to {total} bytes, more than {SHARED_BYTES_LIMIT} × the file's {file_bytes}"
+            ),
+        ));
+    }
+    Ok(())
 }
 
-/// Every check but the overlap of blocks (a file converted from Wrath's layout has no offsets of
-/// its own: its references are checked here).
+/// Every check (a file converted from Wrath's layout has no offsets of its own: its references
+/// are checked here too).
 pub(crate) fn references(file: &M2File) -> Result<(), ReadError> {
     sequences(file)?;
     bones(file)?;
@@ -473,34 +492,56 @@ impl Visitor<'_> for Name {
     }
 }
 
-/// Bytes the file's data occupies: the header and every block, padding left out. The reader
-/// refuses overlapping blocks, so for a file it accepted this is at most the file's length.
+/// Bytes the file's data occupies: the header and every block, padding left out, bytes that
+/// blocks share counted once — at most the file's length.
 pub(crate) fn data_bytes(f: &M2File) -> u64 {
-    Spans::walk(f, false).total
-}
-
-fn overlaps(f: &M2File) -> Result<(), ReadError> {
     let mut spans = Spans::walk(f, true).list;
-    spans.sort_unstable_by_key(|s| (s.start, s.len));
-    for pair in spans.windows(2) {
-        if let [a, b] = pair
-            && b.start < a.start + a.len
-        {
-            return Err(ReadError::invalid(
-                b.start,
-                "M2File",
-                format!(
-                    "blocks overlap: {} at {:#x} ({} bytes) and {} at {:#x}",
-                    Name::of(f, a.id),
-                    a.start,
-                    a.len,
-                    Name::of(f, b.id),
-                    b.start
-                ),
-            ));
+    spans.sort_unstable_by_key(|s| s.start);
+    let (mut total, mut covered) = (0u64, 0u64);
+    for s in spans {
+        let end = s.start.saturating_add(s.len);
+        if end > covered {
+            total += end - s.start.max(covered);
+            covered = end;
         }
     }
-    Ok(())
+    total
+}
+
+/// Two blocks that share bytes: the one that starts first runs on into the other.
+pub(crate) struct Overlap {
+    /// The first block's field path (`bones[6].rotation.values`), its offset and length.
+    pub(crate) first: (String, u64, u64),
+    /// The second block's field path and offset.
+    pub(crate) second: (String, u64),
+}
+
+/// Every pair of neighbouring blocks (in file order) that share bytes, counted, and the first
+/// such pair named: a converter's layout (issue 39 class 1). The game reads each block at its
+/// offset and never notices; the writer keeps the layout while the blocks agree on the bytes
+/// they share (`file::kept`).
+pub(crate) fn overlaps(f: &M2File) -> (usize, Option<Overlap>) {
+    let mut spans = Spans::walk(f, true).list;
+    spans.sort_unstable_by_key(|s| (s.start, s.len));
+    let mut count = 0;
+    let mut first = None;
+    // The block reaching furthest so far: a short block inside a long one still overlaps it.
+    let mut reach: Option<&Span> = None;
+    for b in &spans {
+        if let Some(a) = reach
+            && b.start < a.start + a.len
+        {
+            count += 1;
+            first.get_or_insert_with(|| Overlap {
+                first: (Name::of(f, a.id), a.start, a.len),
+                second: (Name::of(f, b.id), b.start),
+            });
+        }
+        if reach.is_none_or(|a| b.start + b.len > a.start + a.len) {
+            reach = Some(b);
+        }
+    }
+    (count, first)
 }
 
 #[cfg(test)]

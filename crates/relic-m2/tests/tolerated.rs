@@ -37,15 +37,86 @@ fn a_converter_written_classic_file_opens_keeps_its_bytes_and_names_each_inconsi
     assert!(checks.passed(), "{checks:?}");
 }
 
-/// An event time that goes back is still refused: only equal times are tolerated.
+/// Blocks that share bytes (issue 39 class 1, as three converter-written v256 creatures have
+/// them): read where each pair points, a note naming the first pair and the count, the file
+/// written back byte for byte, through the common model too.
 #[test]
-fn an_event_time_going_back_is_still_refused() {
-    let mut bytes = fixture("m2/v256_converter.m2");
+fn blocks_that_share_bytes_are_read_as_the_game_reads_them_and_kept() {
+    let bytes = fixture("m2/v256_overlapping.m2");
     let file = relic_m2::read(&bytes).unwrap();
-    let at = file.events[0].times.timestamps.offset as usize + 4;
-    bytes[at..at + 4].copy_from_slice(&3000u32.to_le_bytes());
+    assert_eq!(relic_m2::write(&file).unwrap(), bytes, "same-format write is byte-identical");
+    // The translation's last two keys are the texture name's letters read as floats.
+    let keys = &file.bones[2].translation.values;
+    assert_eq!(keys[2][0].to_le_bytes(), *b"CREA", "{keys:?}");
+    assert_eq!(keys[3][1].to_le_bytes(), *b"\\FIX", "{keys:?}");
+    let empty = SiblingBytes(Vec::new());
+    let read = relic_m2::read_input(&Input { bytes: &bytes, name: "v256_overlapping.m2", siblings: &empty }).unwrap();
+    let text = notes(&read.losses);
+    assert!(text.contains("layout: 4 pairs of blocks share bytes"), "{text}");
+    assert!(text.contains("bones[2].translation.values at 0x8f8"), "{text}");
+    let out = relic_m2::write_model(&read.value, &Default::default()).unwrap();
+    assert_eq!(out.value, bytes);
+    let checks = relic_m2::verify::corpus_checks(&bytes);
+    assert!(checks.passed(), "{checks:?}");
+}
+
+/// Blocks that read the same bytes many times over are still refused: the reader's memory stays
+/// bounded by the file's size.
+#[test]
+fn blocks_adding_up_to_many_times_the_file_are_refused() {
+    let mut bytes = fixture("m2/v256_linear.m2");
+    let len = bytes.len() as u32;
+    // The global sequences (0x14, u32 each) and the collision normals (0xfc, 12 bytes each) each
+    // made to cover the whole file; the name (0x08) and the collision vertices (0xf4) too.
+    for (pair, size) in [(0x08, 1), (0x14, 4), (0xf4, 12), (0xfc, 12)] {
+        bytes[pair..pair + 4].copy_from_slice(&(len / size).to_le_bytes());
+        bytes[pair + 4..pair + 8].copy_from_slice(&0u32.to_le_bytes());
+    }
     let e = relic_m2::read(&bytes).unwrap_err().to_string();
-    assert!(e.contains("does not come after"), "{e}");
+    assert!(e.contains("more than 4 × the file's"), "{e}");
+}
+
+/// Event tracks the game loads (issue 39 class 3): a range reaching past the keys, times going
+/// back, an event without keys whose range is `[0, 1)`: read, two notes, kept byte for byte; the
+/// model fires, for each sequence, the keys its range has, in time order.
+#[test]
+fn event_tracks_the_game_loads_are_read_noted_and_kept() {
+    let bytes = fixture("m2/v256_loose_events.m2");
+    let file = relic_m2::read(&bytes).unwrap();
+    assert_eq!(relic_m2::write(&file).unwrap(), bytes);
+    let empty = SiblingBytes(Vec::new());
+    let read = relic_m2::read_input(&Input { bytes: &bytes, name: "v256_loose_events.m2", siblings: &empty }).unwrap();
+    let text = notes(&read.losses);
+    assert!(text.contains("events: 2 entries (the first is 0) has a sequence range reaching past its keys"), "{text}");
+    assert!(text.contains("events: entry 0 has firing times that go back"), "{text}");
+    // Stand [0, 2): 3900 and 3500 ms on the timeline, Stand starting at 3333 ms; Walk [2, 4)
+    // fires the one key that exists (10500 ms, Walk starting at 10000 ms).
+    let times = |a: usize| read.value.animations[a].events.iter().map(|e| e.time).collect::<Vec<_>>();
+    assert_eq!(times(0), [0.167, 0.567]);
+    assert_eq!(times(1), [0.5]);
+    let out = relic_m2::write_model(&read.value, &Default::default()).unwrap();
+    assert_eq!(out.value, bytes);
+    let checks = relic_m2::verify::corpus_checks(&bytes);
+    assert!(checks.passed(), "{checks:?}");
+}
+
+/// Particle tracks holding NaN (issue 39 class 2): the model carries 0 in their place (glTF holds
+/// no NaN), a note counts them, and the record keeps the bits: the file comes back byte for byte.
+#[test]
+fn non_finite_particle_values_are_kept_bit_for_bit_with_a_finite_stand_in() {
+    let bytes = fixture("m2/v256_nan_particle.m2");
+    let file = relic_m2::read(&bytes).unwrap();
+    assert_eq!(file.particle_emitters[0].emission_speed.values[0].to_bits(), 0x7FC0_0001);
+    assert_eq!(relic_m2::write(&file).unwrap(), bytes);
+    let empty = SiblingBytes(Vec::new());
+    let read = relic_m2::read_input(&Input { bytes: &bytes, name: "v256_nan_particle.m2", siblings: &empty }).unwrap();
+    let text = notes(&read.losses);
+    assert!(text.contains("particle_emitters: entry 0 has 2 track values that are not finite"), "{text}");
+    let speed = read.value.emitters[0].tracks.iter().find(|t| t.property == "emission_speed").unwrap();
+    assert_eq!(speed.values, [0.0]);
+    read.value.validate().unwrap();
+    let out = relic_m2::write_model(&read.value, &Default::default()).unwrap();
+    assert_eq!(out.value, bytes);
 }
 
 /// A v272 item whose texture units name texture-coordinate combo 0 when the lookup is empty (as

@@ -55,7 +55,7 @@ pub struct Track<T: Pod> {
     #[serde(with = "packed")]
     pub ranges: M2Array<[u32; 2]>,
     /// Key times in milliseconds on the one timeline all sequences share.
-    #[br(parse_with = timestamps, args(&ranges, ctx.sequences, RangeEnd::Inclusive))]
+    #[br(parse_with = timestamps, args(&ranges, ctx.sequences))]
     #[bw(args(layout))]
     #[serde(with = "packed")]
     pub timestamps: M2Array<u32>,
@@ -130,8 +130,11 @@ pub struct EventTrack {
     #[bw(args(layout))]
     #[serde(with = "packed")]
     pub ranges: M2Array<[u32; 2]>,
-    /// Firing times in milliseconds on the shared timeline.
-    #[br(parse_with = timestamps, args(&ranges, ctx.sequences, RangeEnd::Exclusive))]
+    /// Firing times in milliseconds on the shared timeline. Read as stored, neither checked
+    /// against the ranges nor for order: the game loads event tracks whose ranges point past the
+    /// keys or whose times go back (issue 39 class 3; `tolerated` notes them, mapping takes what
+    /// lies within the keys).
+    #[br(parse_with = pod_array)]
     #[bw(args(layout))]
     #[serde(with = "packed")]
     pub timestamps: M2Array<u32>,
@@ -166,7 +169,7 @@ pub struct SplineTrack<T: Pod> {
     #[serde(with = "packed")]
     pub ranges: M2Array<[u32; 2]>,
     /// Key times in milliseconds.
-    #[br(parse_with = timestamps, args(&ranges, ctx.sequences, RangeEnd::Inclusive))]
+    #[br(parse_with = timestamps, args(&ranges, ctx.sequences))]
     #[bw(args(layout))]
     #[serde(with = "packed")]
     pub timestamps: M2Array<u32>,
@@ -250,14 +253,6 @@ impl Walk for RotationTrack {
 // ---------------------------------------------------------------------------------------------
 // Field readers with the checks
 
-/// Whether a range's second bound is a key of the range (tracks) or the first key after it
-/// (event tracks).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum RangeEnd {
-    Inclusive,
-    Exclusive,
-}
-
 /// `parse_with` reader of the interpolation: 0–3.
 pub(crate) fn interpolation<R: Read + Seek>(reader: &mut R, endian: Endian, _: ()) -> BinResult<u16> {
     let pos = reader.stream_position()?;
@@ -291,12 +286,12 @@ pub(crate) fn global_sequence<R: Read + Seek>(
 fn timestamps<R: Read + Seek>(
     reader: &mut R,
     endian: Endian,
-    (ranges, sequences, end): (&[[u32; 2]], u32, RangeEnd),
+    (ranges, sequences): (&[[u32; 2]], u32),
 ) -> BinResult<M2Array<u32>> {
     let pos = reader.stream_position()?;
     let timestamps: M2Array<u32> = pod_array(reader, endian, ())?;
     // The ranges' pair lies just before the timestamps' pair.
-    check_ranges(pos.saturating_sub(8), pos, ranges, &timestamps, sequences, end)?;
+    check_ranges(pos.saturating_sub(8), pos, ranges, &timestamps, sequences)?;
     Ok(timestamps)
 }
 
@@ -315,8 +310,8 @@ fn key_values<R: Read + Seek, T: Pod>(
     Ok(values)
 }
 
-/// Checks ranges against the keys: each sequence's range lies within the keys and its key times
-/// strictly increase (an event track's may repeat a time, never go back). `ranges_at` and `timestamps_at` are the pairs' positions (for errors).
+/// Checks a track's ranges (inclusive: `[first, last]`) against the keys: each sequence's range
+/// lies within the keys and its key times strictly increase. `ranges_at` and `timestamps_at` are the pairs' positions (for errors).
 ///
 /// Ranges may overlap (sequences share keys), so scanning each range's keys costs sequences ×
 /// keys: 20 000 sequences sharing one 100 000-key range made 2·10⁹ comparisons. Instead the keys
@@ -329,33 +324,25 @@ fn check_ranges(
     ranges: &[[u32; 2]],
     timestamps: &[u32],
     sequences: u32,
-    end_kind: RangeEnd,
 ) -> BinResult<()> {
-    let half_open = end_kind == RangeEnd::Exclusive;
     let keys = timestamps.len() as u64;
-    // Index k of every key with timestamps[k − 1] >= timestamps[k] (> for events); built at the first non-empty range.
+    // Index k of every key with timestamps[k − 1] >= timestamps[k]; built at the first non-empty range.
     let mut stalls: Option<Vec<u32>> = None;
     for (s, range) in ranges.iter().take(sequences as usize).enumerate() {
         let [first, last] = *range;
         let (first, last) = (u64::from(first), u64::from(last));
-        let end = if half_open { last } else { last + 1 };
+        let end = last + 1;
         if first >= end {
             continue; // no key for this sequence
         }
         if end > keys {
             return Err(custom(
                 ranges_at,
-                ReadErrorKind::Invalid(format!(
-                    "range {s} [{first}, {last}{} points past the {keys} keys",
-                    if half_open { ")" } else { "]" }
-                )),
+                ReadErrorKind::Invalid(format!("range {s} [{first}, {last}] points past the {keys} keys")),
             ));
         }
         let stalls = stalls.get_or_insert_with(|| {
-            // An event may fire twice at one time (converter-written files do; the game loads
-            // them): only a time going back stalls an event track (`tolerated` notes equal ones).
-            let stalls = |w: &[u32]| if half_open { w.first() > w.get(1) } else { w.first() >= w.get(1) };
-            (1u32..).zip(timestamps.windows(2)).filter(|(_, w)| stalls(w)).map(|(k, _)| k).collect()
+            (1u32..).zip(timestamps.windows(2)).filter(|(_, w)| w.first() >= w.get(1)).map(|(k, _)| k).collect()
         });
         // The first stall after the range's first key; the range holds it if it lies before `end`.
         let after_first = stalls.partition_point(|&k| u64::from(k) <= first);
@@ -379,11 +366,11 @@ mod tests {
     use super::*;
 
     /// The full scan `check_ranges` used to make: each range's keys, one after the other.
-    fn scan(ranges: &[[u32; 2]], timestamps: &[u32], sequences: u32, half_open: bool) -> Result<(), String> {
+    fn scan(ranges: &[[u32; 2]], timestamps: &[u32], sequences: u32) -> Result<(), String> {
         let keys = timestamps.len() as u64;
         for (s, &[first, last]) in ranges.iter().take(sequences as usize).enumerate() {
             let (first, last) = (u64::from(first), u64::from(last));
-            let end = if half_open { last } else { last + 1 };
+            let end = last + 1;
             if first >= end {
                 continue;
             }
@@ -391,7 +378,7 @@ mod tests {
                 return Err(format!("range {s} [{first}, "));
             }
             let span = &timestamps[first as usize..end as usize];
-            if let Some(k) = span.windows(2).position(|w| if half_open { w[0] > w[1] } else { w[0] >= w[1] }) {
+            if let Some(k) = span.windows(2).position(|w| w[0] >= w[1]) {
                 return Err(format!("range {s}: key {} does not", first + k as u64 + 1));
             }
         }
@@ -417,15 +404,13 @@ mod tests {
             let ranges: Vec<[u32; 2]> =
                 (0..rng.below(6)).map(|_| [rng.below(n + 2) as u32, rng.below(n + 2) as u32]).collect();
             let sequences = rng.below(7) as u32;
-            for (half_open, end) in [(false, RangeEnd::Inclusive), (true, RangeEnd::Exclusive)] {
-                let fast = check_ranges(0, 0, &ranges, &timestamps, sequences, end)
-                    .map_err(|e| relic_core::ReadError::from_binrw(&e, None).to_string());
-                let slow = scan(&ranges, &timestamps, sequences, half_open);
-                match (&fast, &slow) {
-                    (Ok(()), Ok(())) => {}
-                    (Err(f), Err(s)) => assert!(f.contains(s.as_str()), "{f} vs {s} ({ranges:?} {timestamps:?})"),
-                    _ => panic!("{fast:?} vs {slow:?} ({ranges:?} {timestamps:?} {sequences} {half_open})"),
-                }
+            let fast = check_ranges(0, 0, &ranges, &timestamps, sequences)
+                .map_err(|e| relic_core::ReadError::from_binrw(&e, None).to_string());
+            let slow = scan(&ranges, &timestamps, sequences);
+            match (&fast, &slow) {
+                (Ok(()), Ok(())) => {}
+                (Err(f), Err(s)) => assert!(f.contains(s.as_str()), "{f} vs {s} ({ranges:?} {timestamps:?})"),
+                _ => panic!("{fast:?} vs {slow:?} ({ranges:?} {timestamps:?} {sequences})"),
             }
         }
     }

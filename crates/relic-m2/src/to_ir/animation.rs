@@ -280,6 +280,13 @@ pub(crate) fn track_is_silent(file: &M2File, f: usize, p: usize) -> bool {
     (0..head.users(file.sequences.len())).all(|s| head.keys_for(s).is_none())
 }
 
+/// The keys of an event track's half-open range `[a, b)` that exist among its `n` keys (a range
+/// may reach past them, or be reversed: then it has none).
+fn event_keys([a, b]: [u32; 2], n: usize) -> std::ops::Range<usize> {
+    let end = (b as usize).min(n);
+    (a as usize).min(end)..end
+}
+
 /// Events of every sequence (ranges are half-open), by time. One pass over the events: a
 /// sequence an event track has no range for costs nothing.
 fn events_to_ir(file: &M2File, rank: &[usize]) -> Vec<Vec<ir::Event>> {
@@ -297,12 +304,12 @@ fn events_to_ir(file: &M2File, rank: &[usize]) -> Vec<Vec<ir::Event>> {
         let bone = rank.get(e.bone as usize).copied();
         let position = WARCRAFT.vector_to_ir(sub3(e.position, pivot(file, i64::from(e.bone))));
         for (s, (seq, list)) in file.sequences.iter().zip(out.iter_mut()).enumerate().take(users) {
-            // A sequence without a range, or with an empty one, has no event; a range past the
-            // keys cannot be read (`track::check_ranges`).
+            // A sequence without a range, or with an empty one, has no event; a range reaching
+            // past the keys fires the keys it has (the game loads such tracks: `tolerated`).
             let (times, origin) = if shared {
                 (t.timestamps.as_slice(), if t.global_sequence >= 0 { 0 } else { i64::from(seq.start) })
             } else {
-                match t.ranges.get(s).and_then(|&[a, b]| t.timestamps.get(a as usize..b as usize)) {
+                match t.ranges.get(s).and_then(|&r| t.timestamps.get(event_keys(r, n))) {
                     Some(times) => (times, i64::from(seq.start)),
                     None => continue,
                 }
@@ -339,10 +346,8 @@ pub(crate) fn events_match(file: &M2File, rank: &[usize], animations: &[Animatio
             every = every.saturating_add(t.timestamps.len() as u64);
             continue;
         }
-        for (c, &[a, b]) in counts.iter_mut().zip(t.ranges.iter()) {
-            if a < b && b as usize <= t.timestamps.len() {
-                *c += u64::from(b - a);
-            }
+        for (c, &r) in counts.iter_mut().zip(t.ranges.iter()) {
+            *c += event_keys(r, t.timestamps.len()).len() as u64;
         }
     }
     counts.iter().zip(animations).all(|(&c, a)| c.saturating_add(every) == a.events.len() as u64)

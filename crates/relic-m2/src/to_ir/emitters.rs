@@ -112,6 +112,18 @@ fn emitter(
     }
 }
 
+/// A value with every number that is not finite (NaN, ±∞: the game keeps them) replaced by 0,
+/// the finite stand-in the model and glTF carry; the record keeps the bits (`tolerated` notes
+/// how many).
+fn finite(mut v: Vec<f32>) -> Vec<f32> {
+    for x in &mut v {
+        if !x.is_finite() {
+            *x = 0.0;
+        }
+    }
+    v
+}
+
 /// The keys of one track per clip that it animates (one list for a global-sequence track or one
 /// without ranges), each value as `to_floats` gives it. Hermite and Bezier keys are given by
 /// their values, linearly: the record keeps the tangents.
@@ -131,7 +143,8 @@ fn keys<T: Pod>(file: &M2File, property: &str, track: &Track<T>, to_floats: fn(&
             };
             let times: Vec<f32> =
                 track.timestamps.get(range.clone())?.iter().map(|&t| seconds(i64::from(t) - start)).collect();
-            let values: Vec<Vec<f32>> = range.filter_map(|k| track.values.get(k * per_key).map(to_floats)).collect();
+            let values: Vec<Vec<f32>> =
+                range.filter_map(|k| track.values.get(k * per_key).map(|v| finite(to_floats(v)))).collect();
             let components = values.first().map_or(1, Vec::len);
             let interpolation =
                 if track.interpolation == INTERPOLATION_NONE { Interpolation::Step } else { Interpolation::Linear };
