@@ -492,20 +492,12 @@ impl Visitor<'_> for Name {
     }
 }
 
-/// Bytes the file's data occupies: the header and every block, padding left out, bytes that
-/// blocks share counted once — at most the file's length.
+/// Bytes the file's data occupies: the header and every block, padding left out. Blocks that
+/// share bytes count each time (a file converted from Wrath's layout has no offsets of its own),
+/// but a file read from bytes never counts more than its size.
 pub(crate) fn data_bytes(f: &M2File) -> u64 {
-    let mut spans = Spans::walk(f, true).list;
-    spans.sort_unstable_by_key(|s| s.start);
-    let (mut total, mut covered) = (0u64, 0u64);
-    for s in spans {
-        let end = s.start.saturating_add(s.len);
-        if end > covered {
-            total += end - s.start.max(covered);
-            covered = end;
-        }
-    }
-    total
+    let total = Spans::walk(f, false).total;
+    f.as_read.recorded().map_or(total, |r| total.min(r.size))
 }
 
 /// Two blocks that share bytes: the one that starts first runs on into the other.

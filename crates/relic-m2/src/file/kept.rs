@@ -52,9 +52,22 @@ pub(crate) struct Recorded {
     /// Which sequences kept their keys in a `.anim` (Wrath on): a sequence moved in or out has
     /// its keys elsewhere, and the layout is not kept.
     pub(crate) external: Vec<bool>,
+    /// The `.anim` files read with a Wrath-or-later file, by sequence (shared, not copied): a
+    /// `.anim` written in the kept layout starts from its source's bytes, so that bytes no block
+    /// points to (converters leave other sequences' keys behind) come back too.
+    pub(crate) anims: Vec<Option<Arc<Vec<u8>>>>,
 }
 
 impl AsRead {
+    /// This layout with the `.anim` files it was read with (see [`Recorded::anims`]).
+    pub(crate) fn with_anims(self, anims: &[Option<Arc<Vec<u8>>>]) -> Self {
+        AsRead(self.0.map(|r| {
+            let Recorded { version, size, pairs, loose, external, .. } =
+                Arc::try_unwrap(r).unwrap_or_else(|shared| shared.copy());
+            Arc::new(Recorded { version, size, pairs, loose, external, anims: anims.to_vec() })
+        }))
+    }
+
     /// Records the layout of a file of `version` read from `bytes` whose header takes
     /// `header_size` bytes; `visit` walks its blocks in the writer's order. `external[s]`: the
     /// keys of sequence `s` are in its `.anim` (Wrath on), not in these bytes.
@@ -79,7 +92,7 @@ impl AsRead {
             }
             covered = covered.max(start.saturating_add(len));
         }
-        AsRead(Some(Arc::new(Recorded { version, size, pairs, loose, external })))
+        AsRead(Some(Arc::new(Recorded { version, size, pairs, loose, external, anims: Vec::new() })))
     }
 
     /// The recorded layout, if the file was read as `version`.
@@ -90,6 +103,19 @@ impl AsRead {
     /// The recorded layout of a `.skin` (the same for every model version it goes with).
     pub(crate) fn recorded(&self) -> Option<&Recorded> {
         self.0.as_deref()
+    }
+}
+
+impl Recorded {
+    fn copy(&self) -> Self {
+        Recorded {
+            version: self.version,
+            size: self.size,
+            pairs: self.pairs.clone(),
+            loose: self.loose.clone(),
+            external: self.external.clone(),
+            anims: self.anims.clone(),
+        }
     }
 }
 

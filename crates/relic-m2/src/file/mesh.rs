@@ -76,7 +76,8 @@ record! {
     pub struct Submesh {
         /// Mesh-part (geoset) id: 0 body, 1xx hair, 5xx boots, …
         pub id: u16,
-        /// High word of vertex/index starts beyond 65535.
+        /// High word of the index start beyond 65535 (m2-wrath.md §4: verified on skins of more
+        /// than 65 535 triangle entries; their vertex starts do not carry it).
         pub level: u16,
         /// First view-local vertex.
         pub vertex_start: u16,
@@ -113,9 +114,11 @@ impl Submesh {
         <Self as Record>::size(version)
     }
 
-    /// The submesh's view vertices `(start, count)`, with the `level` high word.
+    /// The submesh's view vertices `(start, count)`. The `level` high word is the index
+    /// start's only: ported skins with level-1 submeshes (more than 65 535 triangle entries,
+    /// fewer than 65 536 vertices) resolve only without it.
     pub fn vertices(&self) -> (usize, usize) {
-        ((usize::from(self.level) << 16) + usize::from(self.vertex_start), usize::from(self.vertex_count))
+        (usize::from(self.vertex_start), usize::from(self.vertex_count))
     }
 
     /// The submesh's triangle-list entries `(start, count)`, with the `level` high word.

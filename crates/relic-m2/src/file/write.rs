@@ -182,7 +182,10 @@ impl<'f> Place<'f> {
         let i = self.walked;
         self.walked += 1;
         match recorded.pairs.get(i) {
-            Some(&[c, at]) if c as usize == count && (count == 0 || at != 0) => Some(at),
+            // A block may lie at offset 0 (a converter's array over the header: the game reads
+            // the header's bytes there, and so does the reader); it is written over the header
+            // while the two agree on those bytes.
+            Some(&[c, at]) if c as usize == count => Some(at),
             _ => {
                 self.kept = None;
                 self.abandoned = true;

@@ -251,10 +251,9 @@ fn describe(
     combo: u16,
     tbc: bool,
 ) -> Result<Submesh, String> {
+    // The level is the index start's high word only (`Submesh::vertices`).
     let level = index_start >> 16;
-    let vs = vertex_start
-        .checked_sub(level << 16)
-        .ok_or_else(|| "a submesh's triangles start beyond 65535 entries before its vertices do".to_string())?;
+    let vs = vertex_start;
     let fit = |v: usize, what: &str| u16::try_from(v).map_err(|_| format!("submesh {what} {v} does not fit a u16"));
     let verts: Vec<&Vertex> = used.iter().filter_map(|&g| vertices.get(usize::from(g))).collect();
     let n = verts.len().max(1) as f64;

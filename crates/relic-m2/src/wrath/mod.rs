@@ -224,7 +224,8 @@ pub fn read_file(bytes: &[u8], anims: &[Option<Arc<Vec<u8>>>]) -> Result<WrathFi
         WrathFile::read_options(s, binrw::Endian::Little, (anims,))
     })?;
     let external: Vec<bool> = (0..file.sequences.len()).map(|s| is_external(&file.sequences, s)).collect();
-    file.as_read = crate::file::AsRead::of(file.version, bytes, file.header_size(), &external, |r| file.visit(r));
+    file.as_read = crate::file::AsRead::of(file.version, bytes, file.header_size(), &external, |r| file.visit(r))
+        .with_anims(anims);
     Ok(file)
 }
 

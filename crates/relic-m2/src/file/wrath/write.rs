@@ -19,6 +19,7 @@
 //! block goes back where it was read, in the `.m2` or its `.anim`.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use relic_core::WriteError;
 
@@ -152,7 +153,7 @@ pub fn write(file: &WrathFile) -> Result<WrathBytes, WriteError> {
         if !place.abandoned {
             let anims = place_kept_keys(&mut place, &file.sequences);
             if let Some(model) = place.emit_kept(file)? {
-                return Ok(WrathBytes { model, anims: anim_files(anims) });
+                return Ok(WrathBytes { model, anims: anim_files(anims, &recorded.anims) });
             }
         }
     }
@@ -160,15 +161,19 @@ pub fn write(file: &WrathFile) -> Result<WrathBytes, WriteError> {
     file.visit(&mut place);
     let anims = place_keys(&mut place, &file.sequences);
     let model = place.emit(file)?;
-    Ok(WrathBytes { model, anims: anim_files(anims) })
+    Ok(WrathBytes { model, anims: anim_files(anims, &[]) })
 }
 
-/// The `.anim` files laid out, as bytes (each padded to 16).
-fn anim_files(anims: BTreeMap<usize, AnimOut<'_>>) -> Vec<(usize, Vec<u8>)> {
+/// The `.anim` files laid out, as bytes (each padded to 16). In the kept layout each starts from
+/// the `.anim` it was read from (`sources`, by sequence), so that its bytes outside every block
+/// come back.
+fn anim_files(anims: BTreeMap<usize, AnimOut<'_>>, sources: &[Option<Arc<Vec<u8>>>]) -> Vec<(usize, Vec<u8>)> {
     anims
         .into_iter()
         .map(|(s, a)| {
-            let mut bytes = vec![0u8; align(a.end) as usize];
+            let mut bytes = sources.get(s).and_then(Option::as_ref).map_or_else(Vec::new, |b| b.to_vec());
+            let end = (align(a.end) as usize).max(bytes.len());
+            bytes.resize(end, 0);
             for (at, block) in a.blocks {
                 if let Some(dst) = bytes.get_mut(at as usize..at as usize + block.len()) {
                     dst.copy_from_slice(block);
