@@ -310,7 +310,10 @@ fn convert_one(
             }
             other => other?,
         };
-        let notes = loaded.losses.iter().chain(&converted.losses).map(ToString::to_string).collect();
+        let mut notes: Vec<String> = loaded.losses.iter().chain(&converted.losses).map(ToString::to_string).collect();
+        // A write into the file's own format that does not give its bytes back says so.
+        let source = crate::convert::source_line(path, &bytes, kind, target, &loaded.value, &options, &converted);
+        notes.extend(source.filter(|line| line.contains("NOT byte-identical")));
         Ok(FileOutcome::Converted { read: bytes.len() as u64, written, notes })
     })();
     (rel, out, outcome.unwrap_or_else(FileOutcome::Failed))

@@ -66,6 +66,9 @@ fn run_convert(
     if let Some(line) = &conversion.comparison {
         eprintln!("relic: {line}");
     }
+    if let Some(line) = &conversion.source {
+        eprintln!("relic: {line}");
+    }
     Ok(true)
 }
 
@@ -89,6 +92,9 @@ pub struct ModelConversion {
     /// How the file written compares with the game file the model was first read from, or why it
     /// cannot be compared (`compared with the original (abc v12): 13 counts equal, 0 differ; …`).
     pub comparison: Option<String>,
+    /// A write into the source's own format compared with the source byte for byte, with why it
+    /// differs where it does (`same format: byte-identical to its source (2 files)`).
+    pub source: Option<String>,
 }
 
 impl ModelConversion {
@@ -145,6 +151,7 @@ pub fn convert_model(
     for f in relic::referenced_files(input_path, &bytes, kind) {
         policy.protect(&f);
     }
+    let source = source_line(input_path, &bytes, kind, target, &model, options, &converted);
     let mut conversion = ModelConversion {
         target,
         read_notes: loaded.losses,
@@ -153,6 +160,7 @@ pub fn convert_model(
         bytes: 0,
         written: false,
         comparison: comparison_line(&model, target, comparison.as_ref(), kind),
+        source,
     };
     if strict && (!conversion.read_notes.is_empty() || !conversion.losses.is_empty()) {
         return Ok(conversion);
@@ -160,6 +168,30 @@ pub fn convert_model(
     conversion.bytes = policy.write_all(&converted.value)?;
     conversion.written = true;
     Ok(conversion)
+}
+
+/// After a write into the input's own format: whether the files written are the source's bytes,
+/// and if not where they part and why (the writer's notes, another version than the source's).
+pub fn source_line(
+    input_path: &Path,
+    bytes: &[u8],
+    kind: relic::Kind,
+    target: Target,
+    model: &relic::Model,
+    options: &ConvertOptions,
+    converted: &relic::Outputs,
+) -> Option<String> {
+    let entry = target.entry();
+    let comparison =
+        relic::original::compare_with_source(input_path, bytes, kind.entry.name, entry.name, &converted.value)?;
+    let mut why: Vec<String> = converted.losses.iter().map(ToString::to_string).collect();
+    let read_as = model.recorded_version(relic::FormatId::new(entry.name));
+    if let (Some(asked), Some(read)) = (options.version, read_as)
+        && asked != read
+    {
+        why.insert(0, format!("written as version {asked}, read as {read}"));
+    }
+    Some(comparison.summary(&why))
 }
 
 /// After a conversion into a game format: how the file compares with the game file the model was

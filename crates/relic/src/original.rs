@@ -128,3 +128,111 @@ pub fn compare_files(
     let name = crate::names::file_name(first);
     compare(original, entry, &Input { bytes, name: &name, siblings: &siblings }, model)
 }
+
+/// Where two files part: `None` if they are equal, else `N of M bytes differ, the first at 0x94
+/// (957968 → 957504 bytes)` (bytes past the shorter file's end count as differing).
+pub fn byte_difference(source: &[u8], written: &[u8]) -> Option<String> {
+    if source == written {
+        return None;
+    }
+    let common = source.len().min(written.len());
+    let first = source.iter().zip(written).position(|(a, b)| a != b).unwrap_or(common);
+    let differing =
+        source.iter().zip(written).filter(|(a, b)| a != b).count() + source.len().max(written.len()) - common;
+    Some(format!(
+        "{differing} of {} bytes differ, the first at {first:#x} ({} → {} bytes)",
+        source.len().max(written.len()),
+        source.len(),
+        written.len()
+    ))
+}
+
+/// A same-format write compared with its source byte for byte: for each file written (the model
+/// file, then the files beside it, an M2's `.skin` and `.anim`), the file of the same role beside
+/// the source (`hero00.skin` for `out00.skin`). `None` when the output is of another format than
+/// the source; else one line — `byte-identical to its source (3 files)`, or which files differ,
+/// where and by how much. `why` says what the writer changed (another version, a layout not kept),
+/// when it knows.
+pub fn compare_with_source(
+    source: &std::path::Path,
+    source_bytes: &[u8],
+    source_format: &str,
+    target_format: &str,
+    written: &[(std::path::PathBuf, Vec<u8>)],
+) -> Option<SourceComparison> {
+    if source_format != target_format {
+        return None;
+    }
+    let ((first, model), rest) = written.split_first()?;
+    let out_stem = crate::names::stem(first);
+    let in_stem = crate::names::stem(source);
+    let mut differences = Vec::new();
+    if let Some(d) = byte_difference(source_bytes, model) {
+        differences.push(format!("{}: {d}", crate::names::file_name(first)));
+    }
+    for (path, bytes) in rest {
+        let name = crate::names::file_name(path);
+        let suffix = name.strip_prefix(out_stem.as_str()).unwrap_or(&name);
+        let counterpart = beside(source, &format!("{in_stem}{suffix}"));
+        match std::fs::read(&counterpart) {
+            Ok(original) => {
+                if let Some(d) = byte_difference(&original, bytes) {
+                    differences.push(format!("{name}: {d}"));
+                }
+            }
+            Err(_) => {
+                differences.push(format!("{name}: no {} beside the source to compare with", counterpart.display()))
+            }
+        }
+    }
+    Some(SourceComparison { files: written.len(), differences })
+}
+
+/// The file `name` in `source`'s folder, its letter case as the folder has it (extracted game
+/// folders mix `Velen2.M2` with `velen20060-00.anim`, and the game does not mind).
+fn beside(source: &std::path::Path, name: &str) -> std::path::PathBuf {
+    let exact = source.with_file_name(name);
+    if exact.exists() {
+        return exact;
+    }
+    let dir = source.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
+    std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| p.file_name().is_some_and(|n| n.to_string_lossy().eq_ignore_ascii_case(name)))
+        .unwrap_or(exact)
+}
+
+/// What [`compare_with_source`] found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SourceComparison {
+    /// Files written.
+    pub files: usize,
+    /// One line per file that differs from its source (`out.m2: 464 of 957968 bytes differ, …`).
+    pub differences: Vec<String>,
+}
+
+impl SourceComparison {
+    /// Whether every file written equals its source.
+    pub fn identical(&self) -> bool {
+        self.differences.is_empty()
+    }
+
+    /// One line: `byte-identical to its source (2 files)`, or `NOT byte-identical to its source:
+    /// …; why: …` with `why` (the writer's notes, the version asked for) when given.
+    pub fn summary(&self, why: &[String]) -> String {
+        if self.identical() {
+            let files = if self.files == 1 { "1 file".to_string() } else { format!("{} files", self.files) };
+            return format!("same format: byte-identical to its source ({files})");
+        }
+        let mut line = format!("same format: NOT byte-identical to its source: {}", self.differences.join("; "));
+        if why.is_empty() {
+            line.push_str("; why: the writer laid the file out anew (its layout was not kept) and gave no other note");
+        } else {
+            line.push_str(&format!("; why: {}", why.join("; ")));
+        }
+        line
+    }
+}
