@@ -363,6 +363,18 @@ fn a_lookup_sharing_a_longer_ones_bytes_is_kept() {
     wrath_same_both_ways("v264 with a shared lookup", &stated::V264_SKINS, &files, false);
 }
 
+/// A 264 model whose `.anim` holds bytes no pair points to after its keys (converters porting
+/// Legion models leave other sequences' keys there: ZombiesProject's druidcat2, 56 384 bytes of
+/// which its pairs reach 14 096): the `.anim` comes back whole (issue 39 class 6).
+#[test]
+fn an_anim_with_bytes_past_its_keys_is_kept() {
+    let mut files = wrath_fixture("v264_external");
+    let (_, anim) = files.iter_mut().find(|(n, _)| n.ends_with(".anim")).unwrap();
+    anim.extend((1..=48u8).map(|b| b.wrapping_mul(37)));
+    assert_eq!(anim.len() % 16, 0);
+    wrath_same_both_ways("v264 with an .anim longer than its keys", &stated::V264_EXTERNAL, &files, false);
+}
+
 /// A 264 model's `.skin` with Cataclysm's header (56 bytes, padded to 0x40: the shadow-batch pair
 /// at 0x30) reads its shadow batches and comes back with that header.
 #[test]
