@@ -124,11 +124,7 @@ fn check_texture(path: &Path, bytes: &[u8], kind: Kind, failures: &mut Vec<(&'st
 
 /// `Ok` if `written` is `original`, else where they part.
 fn same_bytes(original: &[u8], written: &[u8]) -> Result<(), String> {
-    if original == written {
-        return Ok(());
-    }
-    let at = original.iter().zip(written).position(|(a, b)| a != b).unwrap_or(original.len().min(written.len()));
-    Err(format!("differs from byte {at:#x} ({} → {} bytes)", original.len(), written.len()))
+    relic::original::byte_difference(original, written).map_or(Ok(()), Err)
 }
 
 fn check_model(
@@ -357,7 +353,13 @@ mod tests {
     #[test]
     fn byte_comparisons_name_where_the_files_part() {
         assert!(super::same_bytes(b"abc", b"abc").is_ok());
-        assert_eq!(super::same_bytes(b"abc", b"abd").unwrap_err(), "differs from byte 0x2 (3 → 3 bytes)");
-        assert_eq!(super::same_bytes(b"abc", b"ab").unwrap_err(), "differs from byte 0x2 (3 → 2 bytes)");
+        assert_eq!(
+            super::same_bytes(b"abc", b"abd").unwrap_err(),
+            "1 of 3 bytes differ, the first at 0x2 (3 → 3 bytes)"
+        );
+        assert_eq!(
+            super::same_bytes(b"abc", b"ab").unwrap_err(),
+            "1 of 3 bytes differ, the first at 0x2 (3 → 2 bytes)"
+        );
     }
 }

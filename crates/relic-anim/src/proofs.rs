@@ -166,9 +166,11 @@ pub fn one_clip_box(model: &Model, index: usize, tolerance: f32) -> Result<Strin
 }
 
 /// The fast and the reference skinning agree on every mesh at the rest pose and at the middle of
-/// every clip, to `tolerance` relative to the size of the value (absolute below 1): the two loops
-/// add the same products in different orders, so on a model 100 units tall they may differ in the
-/// last bit or two of an `f32` (1 ulp at 100 is 7.6e-6).
+/// every clip, to `tolerance` relative to the size of the vector compared (its largest component;
+/// absolute below 1): the two loops add the same products in different orders, so on a model 100
+/// units tall they may differ in the last bit or two of an `f32` (1 ulp at 100 is 7.6e-6) — in
+/// every component, a small one beside large ones included (a CrossFire animation file of 2,282
+/// clips: 1.8e-4 on a component of 14, 1.3e-5 relative to the component, issue 39 class 8).
 pub fn fast_matches_reference(model: &Model, tolerance: f32) -> Result<String, String> {
     let mut poses = vec![(Pose::rest(model), None)];
     for (i, anim) in model.animations.iter().enumerate() {
@@ -188,10 +190,11 @@ pub fn fast_matches_reference(model: &Model, tolerance: f32) -> Result<String, S
             skin_mesh(mesh, &binding, &pose.skin, &mesh.positions, &mesh.normals, &mut fp, &mut fnn)
                 .map_err(|e| e.to_string())?;
             for (a, b) in rp.iter().zip(&fp).chain(rn.iter().zip(&fnn)) {
+                let size = a.iter().fold(1.0f32, |m, x| m.max(x.abs()));
                 for (x, y) in a.iter().zip(b) {
                     let d = (x - y).abs();
                     worst_abs = worst_abs.max(d);
-                    worst_rel = worst_rel.max(d / x.abs().max(1.0));
+                    worst_rel = worst_rel.max(d / size);
                 }
             }
         }

@@ -53,6 +53,9 @@ struct Carried {
     /// ([`EmitterRecord`]), which travel with the model.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     emitters_in_model: bool,
+    /// See [`M2Extras::unviewed_vertices`].
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    unviewed_vertices: Vec<(u32, crate::file::Vertex)>,
 }
 
 /// One of a bone's three tracks.
@@ -166,6 +169,7 @@ impl Carried {
             classic_losses: if derived { Vec::new() } else { e.classic_losses.clone() },
             rebuilt_tracks: Vec::new(),
             emitters_in_model: false,
+            unviewed_vertices: e.unviewed_vertices.clone(),
         }
     }
 
@@ -201,7 +205,15 @@ impl Carried {
 /// The extras `c` stands for: the derived parts derived again, the listed tracks built from
 /// `model` (needed only when some are listed); an error says why the text does not read as them.
 fn restore(c: Carried, model: &Model) -> Result<M2Extras, String> {
-    let Carried { file, vertex_digest, mut wrath, classic_losses, rebuilt_tracks, emitters_in_model } = c;
+    let Carried {
+        file,
+        vertex_digest,
+        mut wrath,
+        classic_losses,
+        rebuilt_tracks,
+        emitters_in_model,
+        unviewed_vertices,
+    } = c;
     let (mut file, classic_losses) = match (file, &wrath) {
         (Some(file), _) => (file, classic_losses),
         (None, Some(w)) => {
@@ -239,7 +251,7 @@ fn restore(c: Carried, model: &Model) -> Result<M2Extras, String> {
         file.particle_emitters = particles.into();
         file.ribbon_emitters = ribbons.into();
     }
-    Ok(M2Extras { file, vertex_digest, wrath, classic_losses })
+    Ok(M2Extras { file, vertex_digest, wrath, classic_losses, unviewed_vertices })
 }
 
 /// The particle and ribbon records of the model's emitters, in model order; `None` if an

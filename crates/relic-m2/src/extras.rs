@@ -28,6 +28,11 @@ pub struct M2Extras {
     /// the model is written as 256–263.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub classic_losses: Vec<(String, String)>,
+    /// Vertices no view names, with their index in the vertex array (converter-written files
+    /// keep them; the game never draws them): the model cannot hold them, so the writer puts them
+    /// back at their places while the meshes are the ones read.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unviewed_vertices: Vec<(u32, crate::file::Vertex)>,
 }
 
 /// A digest of a vertex array that an editor's float noise leaves alone and an edit does not, as

@@ -95,11 +95,16 @@ pub(crate) fn notes(f: &M2File) -> Vec<Loss> {
     if let Some(o) = first {
         let ((a, a_at, a_len), (b, b_at)) = (o.first, o.second);
         let pairs = if n == 1 { "1 pair of blocks shares".to_string() } else { format!("{n} pairs of blocks share") };
+        let first = if a_at == b_at {
+            format!("{a} ({a_len} bytes) and {b} both at {a_at:#x}")
+        } else {
+            format!("{a} at {a_at:#x}, {a_len} bytes, runs on into {b} at {b_at:#x}")
+        };
         out.push(Loss::new(
             "layout",
             format!(
-                "{pairs} bytes (the first: {a} at {a_at:#x}, {a_len} bytes, runs on into {b} at {b_at:#x}); \
-                 the game loads this, reading each block at its offset: each block read the same way, the file kept byte for byte"
+                "{pairs} bytes (the first: {first}); the game loads this, reading each block at its offset: \
+                 each block read the same way, the file kept byte for byte"
             ),
         ));
     }

@@ -76,6 +76,25 @@ fn blocks_adding_up_to_many_times_the_file_are_refused() {
     assert!(e.contains("more than 4 × the file's"), "{e}");
 }
 
+/// Vertices no view names (Koward/Improved_Models' kobold2.m2: 1,255 of 3,130): the model cannot
+/// hold them, the extras do, and a same-format write puts them back in place — through the
+/// typed extras and through their JSON (glTF's path).
+#[test]
+fn vertices_no_view_names_come_back_in_place() {
+    let bytes = fixture("m2/v256_unviewed_vertices.m2");
+    let file = relic_m2::read(&bytes).unwrap();
+    assert_eq!(file.vertices.len(), 8);
+    let model = relic_m2::read_model(&bytes).unwrap();
+    assert_eq!(model.vertex_count(), 6, "the model holds the viewed vertices");
+    let out = relic_m2::write_model(&model, &Default::default()).unwrap();
+    assert!(out.losses.is_empty(), "{:?}", out.losses);
+    assert_eq!(out.value, bytes);
+    let extras = model.extras.as_ref().unwrap();
+    let mut via_json = model.clone();
+    via_json.extras = Some(relic_core::model::FormatExtras::from_json(relic_m2::FORMAT, extras.json().unwrap()));
+    assert_eq!(relic_m2::write_model(&via_json, &Default::default()).unwrap().value, bytes);
+}
+
 /// Event tracks the game loads (issue 39 class 3): a range reaching past the keys, times going
 /// back, an event without keys whose range is `[0, 1)`: read, two notes, kept byte for byte; the
 /// model fires, for each sequence, the keys its range has, in time order.

@@ -166,6 +166,7 @@ pub fn compare_with_source(
     let ((first, model), rest) = written.split_first()?;
     let out_stem = crate::names::stem(first);
     let in_stem = crate::names::stem(source);
+    let siblings = crate::FolderSiblings::of(source);
     let mut differences = Vec::new();
     if let Some(d) = byte_difference(source_bytes, model) {
         differences.push(format!("{}: {d}", crate::names::file_name(first)));
@@ -173,7 +174,9 @@ pub fn compare_with_source(
     for (path, bytes) in rest {
         let name = crate::names::file_name(path);
         let suffix = name.strip_prefix(out_stem.as_str()).unwrap_or(&name);
-        let counterpart = beside(source, &format!("{in_stem}{suffix}"));
+        // Found in any letter case: extracted game folders mix `Velen2.M2` with `velen20060-00.anim`.
+        let wanted = format!("{in_stem}{suffix}");
+        let counterpart = siblings.find(&wanted).unwrap_or_else(|| source.with_file_name(&wanted));
         match std::fs::read(&counterpart) {
             Ok(original) => {
                 if let Some(d) = byte_difference(&original, bytes) {
@@ -186,23 +189,6 @@ pub fn compare_with_source(
         }
     }
     Some(SourceComparison { files: written.len(), differences })
-}
-
-/// The file `name` in `source`'s folder, its letter case as the folder has it (extracted game
-/// folders mix `Velen2.M2` with `velen20060-00.anim`, and the game does not mind).
-fn beside(source: &std::path::Path, name: &str) -> std::path::PathBuf {
-    let exact = source.with_file_name(name);
-    if exact.exists() {
-        return exact;
-    }
-    let dir = source.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
-    std::fs::read_dir(dir)
-        .into_iter()
-        .flatten()
-        .flatten()
-        .map(|e| e.path())
-        .find(|p| p.file_name().is_some_and(|n| n.to_string_lossy().eq_ignore_ascii_case(name)))
-        .unwrap_or(exact)
 }
 
 /// What [`compare_with_source`] found.

@@ -54,10 +54,35 @@ impl<T> DerefMut for M2Array<T> {
     }
 }
 
-impl<T: PartialEq> PartialEq for M2Array<T> {
+impl<T: PartialEq + 'static> PartialEq for M2Array<T> {
+    /// The records compared; numbers the file stores as NaN (particle tracks of real files keep
+    /// them) equal the same bits, so that a file compares equal to itself.
     fn eq(&self, other: &Self) -> bool {
-        self.items == other.items
+        self.items == other.items || same_floats(&self.items, &other.items).unwrap_or(false)
     }
+}
+
+/// For blocks of floats: equal value by value, a NaN equal to the same NaN bits (`None` for other
+/// records).
+// `&Vec`: the blocks are told apart by `Any`, which takes sized types (a slice is not one).
+#[allow(clippy::ptr_arg)]
+fn same_floats<T: 'static>(a: &Vec<T>, b: &Vec<T>) -> Option<bool> {
+    use std::any::Any;
+    fn flat<const N: usize>(a: &dyn Any, b: &dyn Any) -> Option<bool> {
+        let (a, b) = (a.downcast_ref::<Vec<[f32; N]>>()?, b.downcast_ref::<Vec<[f32; N]>>()?);
+        let same = |x: &f32, y: &f32| x == y || x.to_bits() == y.to_bits();
+        Some(a.len() == b.len() && a.iter().flatten().zip(b.iter().flatten()).all(|(x, y)| same(x, y)))
+    }
+    let (a, b): (&dyn Any, &dyn Any) = (a, b);
+    if let (Some(x), Some(y)) = (a.downcast_ref::<Vec<f32>>(), b.downcast_ref::<Vec<f32>>()) {
+        let wrap = |v: &Vec<f32>| v.iter().map(|f| [*f]).collect::<Vec<[f32; 1]>>();
+        return flat::<1>(&wrap(x), &wrap(y));
+    }
+    flat::<2>(a, b).or_else(|| flat::<3>(a, b)).or_else(|| flat::<4>(a, b)).or_else(|| {
+        let (x, y) = (a.downcast_ref::<Vec<[[f32; 3]; 3]>>()?, b.downcast_ref::<Vec<[[f32; 3]; 3]>>()?);
+        let flatten = |v: &Vec<[[f32; 3]; 3]>| v.iter().flatten().copied().collect::<Vec<[f32; 3]>>();
+        flat::<3>(&flatten(x), &flatten(y))
+    })
 }
 
 impl<T: std::fmt::Debug> std::fmt::Debug for M2Array<T> {

@@ -3,7 +3,7 @@
 
 use relic_core::{Loss, Model, WriteError};
 
-use crate::file::M2File;
+use crate::file::{M2File, Vertex};
 
 pub(super) type Result<T> = std::result::Result<T, WriteError>;
 
@@ -28,6 +28,8 @@ pub(super) struct Builder<'a> {
     pub(super) to_file: Vec<usize>,
     /// The extras' digest of the vertex array the file was read with.
     pub(super) vertex_digest: Option<&'a str>,
+    /// The extras' vertices no view names, by index ([`crate::extras::M2Extras::unviewed_vertices`]).
+    pub(super) unviewed: &'a [(u32, Vertex)],
     /// How many views the extras' file had (the count rebuilt views follow).
     pub(super) stored_views: usize,
     /// How many views (`.skin` files from Wrath on) the game file the model came from had, by
@@ -53,6 +55,7 @@ impl<'a> Builder<'a> {
             file: M2File::default(),
             to_file: Vec::new(),
             vertex_digest: None,
+            unviewed: &[],
             stored_views: 0,
             original_views: 0,
             retargeted: false,

@@ -75,6 +75,7 @@ pub(crate) fn from_ir(model: &Model, extras: Option<&M2Extras>, options: &WriteO
     }
     let mut w = Builder::new(model, base.as_deref(), version, &mut losses);
     w.vertex_digest = extras.and_then(|e| e.vertex_digest.as_deref());
+    w.unviewed = extras.map_or(&[][..], |e| &e.unviewed_vertices[..]);
     w.stored_views = base.as_ref().map_or(0, |b| b.views.len());
     w.original_views = original_views(model);
     w.retargeted = retargeted;

@@ -84,7 +84,7 @@ impl Builder<'_> {
     /// ones the file was read with: the same topology and, where the extras recorded one, the
     /// same digest (without one: every stored view's palettes still name the vertices' bones).
     fn unchanged_vertices(&self, base: &M2File, vertices: &[Vertex], parts: &[Part]) -> Option<Vec<Vertex>> {
-        let stored = stored_order(base, vertices, parts)?;
+        let stored = stored_order(base, vertices, parts, self.unviewed)?;
         let bones = self.model.bones.len();
         if base.bone_lookup.iter().any(|&b| usize::from(b) >= bones) {
             return None;
@@ -170,7 +170,7 @@ fn same_vertex(a: &Vertex, b: &Vertex) -> bool {
 /// 0's triangles (submeshes, triangle counts), two corners of one file vertex disagree (beyond
 /// float noise: [`same_vertex`]), or a view names a vertex no mesh gives. A submesh vertex that no
 /// triangle names is the mesh's vertex at its place, where the mesh has as many as the submesh.
-fn stored_order(base: &M2File, vertices: &[Vertex], parts: &[Part]) -> Option<Vec<Vertex>> {
+fn stored_order(base: &M2File, vertices: &[Vertex], parts: &[Part], unviewed: &[(u32, Vertex)]) -> Option<Vec<Vertex>> {
     let Some(view0) = base.views.first() else {
         // A file without views (and so without meshes) is unchanged while the model has none.
         return parts.is_empty().then(Vec::new);
@@ -179,7 +179,14 @@ fn stored_order(base: &M2File, vertices: &[Vertex], parts: &[Part]) -> Option<Ve
         return None;
     }
     let count = base.views.iter().flat_map(|v| v.indices.iter()).fold(0, |n, &i| n.max(usize::from(i) + 1));
+    let count = unviewed.iter().fold(count, |n, &(i, _)| n.max(i as usize + 1));
     let mut stored: Vec<Option<Vertex>> = vec![None; count];
+    // The vertices no view names go back to their places (the digest then checks them too).
+    for &(i, v) in unviewed {
+        if let Some(slot) = stored.get_mut(i as usize) {
+            *slot = Some(v);
+        }
+    }
     let give = |stored: &mut Vec<Option<Vertex>>, at: usize, v: Vertex| match stored.get_mut(at) {
         Some(slot @ None) => {
             *slot = Some(v);

@@ -96,6 +96,17 @@ pub(crate) fn to_ir(file: &M2File) -> Result<Model, ReadError> {
 /// The extras of a file: the file less its vertices, and their digest.
 pub(crate) fn kept(mut file: M2File) -> M2Extras {
     let vertex_digest = Some(vertex_digest(&file.vertices));
+    let mut viewed = vec![false; file.vertices.len()];
+    for &i in file.views.iter().flat_map(|v| v.indices.iter()) {
+        if let Some(seen) = viewed.get_mut(usize::from(i)) {
+            *seen = true;
+        }
+    }
+    let unviewed_vertices = (0u32..)
+        .zip(file.vertices.iter().zip(&viewed))
+        .filter(|(_, (_, seen))| !**seen)
+        .map(|(i, (v, _))| (i, *v))
+        .collect();
     file.vertices = Default::default();
-    M2Extras { file, vertex_digest, wrath: None, classic_losses: Vec::new() }
+    M2Extras { file, vertex_digest, wrath: None, classic_losses: Vec::new(), unviewed_vertices }
 }
