@@ -165,6 +165,7 @@ impl Registry {
 #[cfg(all(
     feature = "abc",
     feature = "m2",
+    feature = "mdx",
     feature = "nod",
     feature = "blp",
     feature = "dtx",
@@ -176,7 +177,7 @@ mod tests {
 
     #[test]
     fn the_message_lists_every_model_and_texture_format() {
-        assert_eq!(Registry::builtin().reads(), "models: ABC, M2, LTB, NOD/NAD, GLB, GLTF; textures: BLP, DTX");
+        assert_eq!(Registry::builtin().reads(), "models: ABC, MDX, M2, LTB, NOD/NAD, GLB, GLTF; textures: BLP, DTX");
         assert_eq!(Registry::empty().reads(), "models: none; textures: none");
     }
 
