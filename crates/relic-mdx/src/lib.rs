@@ -5,12 +5,14 @@
 //! | module | holds |
 //! |---|---|
 //! | [`file`](mod@file) | the binrw types of every chunk and record, fields in file order |
+//! | [`mdl`] | MDL text (version 800): written with floats as MdlxConv, Magos or shortest round trip print them, and read back |
 //! | `counts` | the counts `relic info` reports, under the names of the spec's probe |
 //! | `verify` (feature `verify`) | the corpus checks `cargo xtask corpus` runs |
 
 mod counts;
 mod entry;
 pub mod file;
+pub mod mdl;
 #[cfg(feature = "verify")]
 pub mod verify;
 
