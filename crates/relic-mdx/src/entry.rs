@@ -1,6 +1,5 @@
 //! The crate's entry in the format registry (`relic::FORMATS`).
 
-use relic_core::Converted;
 use relic_core::format::{FormatEntry, ModelCodec, Textures, Versions};
 
 /// Warcraft III MDX models.
@@ -14,13 +13,13 @@ pub static ENTRY: FormatEntry = FormatEntry {
         read: &[800..=800, 900..=900, 1000..=1000, 1100..=1100, 1200..=1200],
         write: &[],
         default_write: crate::DEFAULT_VERSION,
-        note: "MDX is read and rewritten byte for byte (relic_mdx::read / write); conversion to and from \
-               the common model is not written yet",
+        note: "MDX is read (and rewritten byte for byte by relic_mdx::read / write); the common model is not \
+               yet written as MDX",
     },
     info: |input| crate::info(input.bytes),
     model: Some(ModelCodec {
-        read: |input| crate::read_model(input.bytes).map(Converted::lossless),
-        read_with_info: None,
+        read: |input| crate::read_model_with_losses(input.bytes),
+        read_with_info: Some(|input| crate::read_model_with_info(input.bytes)),
         write: |model, options, _| {
             crate::write_model(model, options).map(|c| c.map(relic_core::format::Written::single))
         },

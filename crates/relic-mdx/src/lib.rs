@@ -6,6 +6,7 @@
 //! |---|---|
 //! | [`file`](mod@file) | the binrw types of every chunk and record, fields in file order |
 //! | [`mdl`] | MDL text (version 800): written with floats as MdlxConv, Magos or shortest round trip print them, and read back |
+//! | `to_ir` | file → common model (bones from every node, meshes, materials, clips) |
 //! | `counts` | the counts `relic info` reports, under the names of the spec's probe |
 //! | `verify` (feature `verify`) | the corpus checks `cargo xtask corpus` runs |
 
@@ -13,6 +14,7 @@ mod counts;
 mod entry;
 pub mod file;
 pub mod mdl;
+mod to_ir;
 #[cfg(feature = "verify")]
 pub mod verify;
 
@@ -20,7 +22,7 @@ pub use entry::ENTRY;
 pub use file::MdxFile;
 
 use relic_core::format::{Content, Detected};
-use relic_core::{Converted, Info, Model, ReadError, ReadErrorKind, WriteError, WriteOptions};
+use relic_core::{Converted, Info, Model, ReadError, WriteError, WriteOptions};
 
 /// Warcraft III MDX, as named in [`relic_core::model::SourceInfo`] and the format registry.
 pub const FORMAT: relic_core::FormatId = relic_core::FormatId::new("mdx");
@@ -64,13 +66,17 @@ pub fn info(bytes: &[u8]) -> Result<Info, ReadError> {
     Ok(counts::info(&read(bytes)?))
 }
 
-/// The message of every conversion refused until the model mapping is written.
-const NOT_YET: &str = "Warcraft III MDX is read and rewritten byte for byte (relic info, relic_mdx::read/write), \
-                       but its conversion to and from the common model is not written yet (issue 41)";
+/// The message of every conversion into MDX, refused until `from_ir` is written.
+const NOT_YET: &str = "Warcraft III MDX is read, converted to the common model and rewritten byte for byte, \
+                       but the common model is not yet written as MDX (issue 41)";
 
-/// File → common model: not written yet; refused with a message that says so.
+pub use to_ir::WARCRAFT;
+
+/// File → common model (see the `to_ir` notes in the crate's layout): bones from every node,
+/// meshes, materials, clips. Emitters, lights, cameras, collision shapes and texture and geoset
+/// animations are not mapped yet ([`read_model_with_losses`] lists them).
 pub fn to_ir(file: &MdxFile) -> Result<Model, ReadError> {
-    Err(ReadError::at(0, "", ReadErrorKind::Invalid(format!("{NOT_YET} (version {})", file.version()))))
+    to_ir::to_ir(file).map(|c| c.value)
 }
 
 /// Common model → file: not written yet; refused with a message that says so.
@@ -78,10 +84,20 @@ pub fn from_ir(_model: &Model, _options: &WriteOptions) -> Result<Converted<MdxF
     Err(WriteError::Unsupported(NOT_YET.into()))
 }
 
-/// `to_ir(&read(bytes)?)`: the file is parsed (so a damaged file says what is wrong), then the
-/// conversion is refused as [`to_ir`] is.
+/// `to_ir(&read(bytes)?)`.
 pub fn read_model(bytes: &[u8]) -> Result<Model, ReadError> {
     to_ir(&read(bytes)?)
+}
+
+/// [`read_model`], with what the model could not hold as losses.
+pub fn read_model_with_losses(bytes: &[u8]) -> Result<Converted<Model>, ReadError> {
+    to_ir::to_ir(&read(bytes)?)
+}
+
+/// [`read_model_with_losses`] and [`info`] from one parse.
+pub fn read_model_with_info(bytes: &[u8]) -> Result<(Converted<Model>, Info), ReadError> {
+    let file = read(bytes)?;
+    Ok((to_ir::to_ir(&file)?, counts::info(&file)))
 }
 
 /// `write(&from_ir(model)?)`: refused as [`from_ir`] is.

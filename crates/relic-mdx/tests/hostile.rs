@@ -127,7 +127,10 @@ fn huge_counts_are_refused_before_allocating() {
 fn truncations_and_byte_changes_are_survived() {
     assert!(counting_installed());
     // `info` reads and counts; the other reads and writes.
-    let mut h = Harness::new().reader("info", relic_mdx::info).reader("read, then write", read_then_write);
+    let mut h = Harness::new()
+        .reader("info", relic_mdx::info)
+        .reader("read, then write", read_then_write)
+        .reader("read_model", relic_mdx::read_model);
     for (name, bytes) in models() {
         h.truncations(&name, &bytes);
         // A truncated model is never read as a whole one: the last chunk loses bytes it needs.
@@ -166,9 +169,48 @@ fn read_then_write(b: &[u8]) -> Result<(), ()> {
 #[test]
 fn random_mutations_are_survived_and_what_reads_rewrites() {
     let mut rng = Rng::new(0x4D44_4C58);
-    let mut h = Harness::new().reader("read, then write", read_then_write);
+    let mut h = Harness::new().reader("read, then write", read_then_write).reader("read_model", relic_mdx::read_model);
     h.mutations_over(&models(), &mut rng, 3000);
     let accepted = h.accepted();
     h.finish();
     assert!(accepted > 0);
+}
+
+/// Many sequences times a long global-sequence track: the clips would copy the track's keys into
+/// each of them; refused before the model is built, within the allocation budget.
+#[test]
+fn clips_that_would_copy_keys_past_the_budget_are_refused() {
+    use relic_mdx::file::{Chunk, Extent, Key, Keys, Sequence, Tag, Track};
+    let (_, mut file) = {
+        let bytes = read("v800_full.mdx");
+        let file = relic_mdx::read(&bytes).unwrap();
+        (bytes, file)
+    };
+    let sequence = Sequence {
+        name: Default::default(),
+        interval_start: 0,
+        interval_end: 1000,
+        move_speed: 0.0,
+        flags: 0,
+        rarity: 0.0,
+        sync_point: 0,
+        extent: Extent::default(),
+    };
+    let track = Track {
+        tag: Tag(*b"KGTR"),
+        interpolation: 1,
+        global_sequence_id: 0,
+        keys: Keys::Vec3((0..20_000).map(|f| Key { frame: f, value: [0.0; 3], tangents: None }).collect()),
+    };
+    for chunk in &mut file.chunks {
+        match chunk {
+            Chunk::Sequences(s) => *s = vec![sequence.clone(); 2_000],
+            Chunk::Bones(b) => b[0].node.tracks = vec![track.clone()],
+            _ => {}
+        }
+    }
+    let bytes = relic_mdx::write(&file).unwrap();
+    let err = relic_mdx::read_model(&bytes).unwrap_err().to_string();
+    assert!(err.contains("would copy the file's"), "{err}");
+    relic_testkit::check("budget", &bytes, relic_testkit::Limits::default(), relic_mdx::read_model).unwrap();
 }
