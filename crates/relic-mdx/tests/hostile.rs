@@ -214,3 +214,26 @@ fn clips_that_would_copy_keys_past_the_budget_are_refused() {
     assert!(err.contains("would copy the file's"), "{err}");
     relic_testkit::check("budget", &bytes, relic_testkit::Limits::default(), relic_mdx::read_model).unwrap();
 }
+
+/// Whatever version-800 file reads goes MDX → MDL → MDX → MDL to the same text (the fuzz
+/// target's check, here on mutations of the fixture).
+#[test]
+fn mdl_of_any_file_read_is_a_fixed_point() {
+    use relic_mdx::mdl::{FloatStyle, read_mdl, write_mdl};
+    let check = |b: &[u8]| -> Result<(), ()> {
+        let file = relic_mdx::read(b).map_err(|_| ())?;
+        if file.version() != 800 {
+            return Err(());
+        }
+        let text = write_mdl(&file, FloatStyle::Shortest).unwrap().value;
+        let again = read_mdl(&text).unwrap_or_else(|e| panic!("the MDL written does not read: {e}"));
+        assert!(write_mdl(&again, FloatStyle::Shortest).unwrap().value == text, "MDL → MDX → MDL differs");
+        Ok(())
+    };
+    let mut h = Harness::new().reader("mdl twice", check);
+    let files: Vec<(String, Vec<u8>)> = vec![("v800_full.mdx".into(), read("v800_full.mdx"))];
+    h.mutations_over(&files, &mut Rng::new(0x4D44_4C01), 3000);
+    let accepted = h.accepted();
+    h.finish();
+    assert!(accepted > 100, "{accepted}");
+}

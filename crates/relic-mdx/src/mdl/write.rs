@@ -278,6 +278,9 @@ impl W {
         if raw.get(text.len()..).is_some_and(|rest| rest.iter().any(|&b| b != 0)) {
             self.lose(element, "bytes after the NUL: MDL keeps the text only");
         }
+        if text.contains(&b'"') {
+            self.lose(element, "a \" in the text: MDL has no escapes; written as '");
+        }
         self.line(depth, &format!("{keyword} {},", quoted(text)));
     }
 
@@ -470,36 +473,44 @@ impl W {
                     w.line(2, &format!("{v},"));
                 }
             });
-            w.block(1, &format!("Faces {} {}", g.face_types.len(), g.indices.len()), |w| {
-                let mut at = 0usize;
-                for (k, (&kind, &count)) in g.face_types.iter().zip(&g.face_counts).enumerate() {
-                    if kind != 4 {
-                        w.lose(
-                            format!("GEOS[{i}].face_types[{k}]"),
-                            format!("face type {kind}: MDL names triangles only"),
-                        );
-                    }
-                    let end = (at + count as usize).min(g.indices.len());
-                    let list: Vec<String> =
-                        g.indices.get(at..end).unwrap_or_default().iter().map(u16::to_string).collect();
-                    w.block(2, "Triangles", |w| w.line(3, &format!("{{ {} }},", list.join(", "))));
-                    at = end;
+            // The groups as MDL holds them: whole triangle lists cut where PVTX ends.
+            let mut groups: Vec<&[u16]> = Vec::new();
+            let mut at = 0usize;
+            for (k, (&kind, &count)) in g.face_types.iter().zip(&g.face_counts).enumerate() {
+                if kind != 4 {
+                    w.lose(format!("GEOS[{i}].face_types[{k}]"), format!("face type {kind}: MDL names triangles only"));
                 }
-                if g.face_types.len() != g.face_counts.len() || at != g.indices.len() {
-                    w.lose(format!("GEOS[{i}].faces"), "PTYP, PCNT and PVTX disagree: MDL writes whole groups");
+                let end = at.saturating_add(count as usize).min(g.indices.len());
+                groups.push(g.indices.get(at..end).unwrap_or_default());
+                at = end;
+            }
+            if g.face_types.len() != g.face_counts.len() || at != g.indices.len() {
+                w.lose(format!("GEOS[{i}].faces"), "PTYP, PCNT and PVTX disagree: MDL writes whole groups");
+            }
+            let written: usize = groups.iter().map(|g| g.len()).sum();
+            w.block(1, &format!("Faces {} {written}", groups.len()), |w| {
+                for list in &groups {
+                    let list: Vec<String> = list.iter().map(u16::to_string).collect();
+                    w.block(2, "Triangles", |w| w.line(3, &format!("{{ {} }},", list.join(", "))));
                 }
             });
-            w.block(1, &format!("Groups {} {}", g.matrix_group_sizes.len(), g.matrix_indices.len()), |w| {
-                let mut at = 0usize;
-                for &n in &g.matrix_group_sizes {
-                    let end = (at + n as usize).min(g.matrix_indices.len());
-                    let ids: Vec<String> =
-                        g.matrix_indices.get(at..end).unwrap_or_default().iter().map(u32::to_string).collect();
+            let mut matrices: Vec<&[u32]> = Vec::new();
+            let mut at = 0usize;
+            for &n in &g.matrix_group_sizes {
+                let end = at.saturating_add(n as usize).min(g.matrix_indices.len());
+                matrices.push(g.matrix_indices.get(at..end).unwrap_or_default());
+                at = end;
+            }
+            if at != g.matrix_indices.len()
+                || matrices.iter().zip(&g.matrix_group_sizes).any(|(m, &n)| m.len() != n as usize)
+            {
+                w.lose(format!("GEOS[{i}].matrix_indices"), "MTGC and MATS disagree: MDL writes whole groups");
+            }
+            let written: usize = matrices.iter().map(|m| m.len()).sum();
+            w.block(1, &format!("Groups {} {written}", matrices.len()), |w| {
+                for ids in &matrices {
+                    let ids: Vec<String> = ids.iter().map(u32::to_string).collect();
                     w.line(2, &format!("Matrices {{ {} }},", ids.join(", ")));
-                    at = end;
-                }
-                if at != g.matrix_indices.len() {
-                    w.lose(format!("GEOS[{i}].matrix_indices"), "MTGC and MATS disagree: MDL writes whole groups");
                 }
             });
             w.extent(1, &g.extent);
@@ -577,6 +588,9 @@ impl W {
         let at = format!("{kind} {name}");
         if n.name.0.get(n.name.text_bytes().len()..).is_some_and(|r| r.iter().any(|&b| b != 0)) {
             self.lose(at.clone(), "bytes after the NUL of the name: MDL keeps the text only");
+        }
+        if n.name.text_bytes().contains(&b'"') {
+            self.lose(at.clone(), "a \" in the name: MDL has no escapes; written as '");
         }
         self.block(0, &format!("{kind} {name}"), |w| {
             w.line(1, &format!("ObjectId {},", n.object_id));
@@ -763,7 +777,8 @@ impl W {
     }
 }
 
-/// A string in quotes; its bytes as Windows-1252 text (MDX strings carry no encoding).
+/// A string in quotes; its bytes as Windows-1252 text (MDX strings carry no encoding). MDL has
+/// no escapes: a `"` inside becomes `'` (the writers report it).
 fn quoted(bytes: &[u8]) -> String {
-    format!("\"{}\"", relic_core::text::decode_cp1252(bytes))
+    format!("\"{}\"", relic_core::text::decode_cp1252(bytes).replace('"', "'"))
 }
