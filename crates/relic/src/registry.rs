@@ -122,6 +122,12 @@ impl Registry {
         self.formats.iter().copied().filter(|f| f.model.is_some())
     }
 
+    /// The model formats that write models: every model format with a version to write (MDX is
+    /// read but not yet written, so it is not offered as an output).
+    pub fn writers(&self) -> impl Iterator<Item = &'static FormatEntry> + '_ {
+        self.models().filter(|f| !f.versions.write.is_empty())
+    }
+
     /// The formats that hold textures.
     pub fn textures(&self) -> impl Iterator<Item = &'static FormatEntry> + '_ {
         self.formats.iter().copied().filter(|f| f.texture.is_some())
