@@ -91,3 +91,23 @@ fn pivots_offsets_and_keys_land_as_the_spec_says() {
     assert_eq!(skin.vertex(0)[0].bone as usize, root);
     assert_eq!(skin.vertex(3)[0].bone as usize, arm);
 }
+
+/// Regression (fuzz target mdx): a texture's replaceable id of 2³² − 1 reached the M2 writer as a
+/// replaceable type, which sized its lookup table by it (8 GB). Only the ids the game knows are
+/// passed on.
+#[test]
+fn unknown_replaceable_ids_are_not_passed_on() {
+    use relic_mdx::file::Chunk;
+    let bytes = std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/mdx/v800_full.mdx")).unwrap();
+    let mut file = relic_mdx::read(&bytes).unwrap();
+    for chunk in &mut file.chunks {
+        if let Chunk::Textures(t) = chunk {
+            t[1].replaceable_id = u32::MAX;
+        }
+    }
+    let model = relic_mdx::to_ir(&file).unwrap();
+    assert!(model.materials.iter().flat_map(|m| &m.textures).all(|t| t.replaceable.is_none()));
+    let bytes = std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/mdx/v800_full.mdx")).unwrap();
+    let model = relic_mdx::read_model(&bytes).unwrap();
+    assert_eq!(model.materials[0].textures[1].replaceable, Some(1));
+}

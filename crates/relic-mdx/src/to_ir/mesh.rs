@@ -6,6 +6,11 @@ use relic_core::model::{self as ir, BlendMode, Influence, Lod, Mesh, TextureRef}
 use super::{Skeleton, WARCRAFT};
 use crate::file::*;
 
+/// The replaceable texture ids the game knows (spec §4.6: team colour and glow, cliff, cursor,
+/// trees); any other value names no texture and is not passed on (an M2 writer sizes its lookup
+/// table by the largest).
+const REPLACEABLE_IDS: [u32; 11] = [1, 2, 11, 21, 31, 32, 33, 34, 35, 36, 37];
+
 /// The model's materials.
 pub(super) fn materials(file: &MdxFile) -> Vec<ir::Material> {
     let textures: Vec<&Texture> =
@@ -33,7 +38,7 @@ pub(super) fn materials(file: &MdxFile) -> Vec<ir::Material> {
                     let t = textures.get(usize::try_from(l.texture_id).ok()?)?;
                     Some(TextureRef {
                         path: t.path.to_text(),
-                        replaceable: (t.replaceable_id != 0).then_some(t.replaceable_id),
+                        replaceable: REPLACEABLE_IDS.contains(&t.replaceable_id).then_some(t.replaceable_id),
                         uv_set: (l.shading_flags & 0x2 == 0).then_some(l.coord_id),
                         wrap_u: t.flags & 1 != 0,
                         wrap_v: t.flags & 2 != 0,
