@@ -20,6 +20,7 @@ pub const CRATES: &[&str] = &[
     "relic-ltb",
     "relic-m2",
     "relic-nod",
+    "relic-mdx",
     "relic-blp",
     "relic-dtx",
     "relic-gltf",

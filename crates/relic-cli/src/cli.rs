@@ -263,7 +263,7 @@ pub enum Lods {
 /// The versions each format writes, for `--version`'s help: `abc: 6, 9–13; m2: 256–263; …`.
 pub fn version_help() -> String {
     let per_format: Vec<String> = relic::Registry::builtin()
-        .models()
+        .writers()
         .map(|f| {
             let note = if f.versions.note.is_empty() { String::new() } else { format!(" ({})", f.versions.note) };
             format!("{}: {}{note}", f.name, Versions::list(f.versions.write))

@@ -28,7 +28,7 @@ use relic::Target;
 /// writes models, then the texture outputs ([`texture_targets`]).
 pub fn targets() -> Vec<&'static str> {
     let registry = relic::Registry::builtin();
-    registry.models().map(|f| f.name).chain(texture_targets()).collect()
+    registry.writers().map(|f| f.name).chain(texture_targets()).collect()
 }
 
 /// The texture outputs: PNG, then each registered texture format.

@@ -67,7 +67,7 @@ impl Registry {
         // A path without an extension asks for the format named "", which no format is.
         let ext = path.extension().map(|e| e.to_string_lossy().into_owned()).unwrap_or_default();
         self.target(&ext).ok_or_else(|| {
-            let all: Vec<String> = self.models().map(|f| format!(".{}", f.name)).collect();
+            let all: Vec<String> = self.writers().map(|f| format!(".{}", f.name)).collect();
             Error::Usage(format!(
                 "{}: cannot tell the output format from the extension {ext:?}; use {}",
                 path.display(),

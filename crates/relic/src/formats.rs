@@ -5,13 +5,16 @@
 
 use relic_core::format::{Detected, FormatEntry};
 
-/// Every format relic reads, in detection order: strong signatures first; LTB, whose container
+/// Every format relic reads, in detection order: strong signatures first (ABC, MDX's `MDLX`, M2, BLP); LTB, whose container
 /// header or LZMA wrapper must decode to one; DTX, whose signature is
 /// weak but whose detection requires the sizes to add up to the file; NOD/NAD (weak, strict
 /// sizes); then glTF, binary (a magic) and JSON (an object with an `asset` member).
 pub static FORMATS: &[&FormatEntry] = &[
     #[cfg(feature = "abc")]
     &relic_abc::ENTRY,
+    // Before M2, whose detect also claims `MDLX` (to refuse it by name when this feature is off).
+    #[cfg(feature = "mdx")]
+    &relic_mdx::ENTRY,
     #[cfg(feature = "m2")]
     &relic_m2::ENTRY,
     #[cfg(feature = "blp")]
@@ -41,7 +44,15 @@ pub fn by_name(name: &str) -> Option<&'static FormatEntry> {
 }
 
 #[cfg(test)]
-#[cfg(all(feature = "abc", feature = "m2", feature = "nod", feature = "blp", feature = "dtx", feature = "gltf"))]
+#[cfg(all(
+    feature = "abc",
+    feature = "m2",
+    feature = "mdx",
+    feature = "nod",
+    feature = "blp",
+    feature = "dtx",
+    feature = "gltf"
+))]
 mod tests {
     use super::*;
 
@@ -85,7 +96,7 @@ mod tests {
         assert_eq!(by_name("nad").map(|f| f.name), Some("nod"));
         assert!(by_name("obj").is_none());
         let names: Vec<&str> = FORMATS.iter().map(|f| f.name).collect();
-        assert_eq!(names, ["abc", "m2", "blp", "ltb", "dtx", "nod", "glb", "gltf"]);
+        assert_eq!(names, ["abc", "mdx", "m2", "blp", "ltb", "dtx", "nod", "glb", "gltf"]);
         assert_eq!(by_name("BLP").map(|f| f.name), Some("blp"));
         assert!(by_name("dtx").is_some_and(|f| f.texture.is_some() && f.model.is_none()));
     }

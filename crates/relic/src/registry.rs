@@ -122,6 +122,12 @@ impl Registry {
         self.formats.iter().copied().filter(|f| f.model.is_some())
     }
 
+    /// The model formats that write models: every model format with a version to write (MDX is
+    /// read but not yet written, so it is not offered as an output).
+    pub fn writers(&self) -> impl Iterator<Item = &'static FormatEntry> + '_ {
+        self.models().filter(|f| !f.versions.write.is_empty())
+    }
+
     /// The formats that hold textures.
     pub fn textures(&self) -> impl Iterator<Item = &'static FormatEntry> + '_ {
         self.formats.iter().copied().filter(|f| f.texture.is_some())
@@ -165,6 +171,7 @@ impl Registry {
 #[cfg(all(
     feature = "abc",
     feature = "m2",
+    feature = "mdx",
     feature = "nod",
     feature = "blp",
     feature = "dtx",
@@ -176,7 +183,7 @@ mod tests {
 
     #[test]
     fn the_message_lists_every_model_and_texture_format() {
-        assert_eq!(Registry::builtin().reads(), "models: ABC, M2, LTB, NOD/NAD, GLB, GLTF; textures: BLP, DTX");
+        assert_eq!(Registry::builtin().reads(), "models: ABC, MDX, M2, LTB, NOD/NAD, GLB, GLTF; textures: BLP, DTX");
         assert_eq!(Registry::empty().reads(), "models: none; textures: none");
     }
 

@@ -64,7 +64,7 @@ fn one_parse_gives_the_model_and_the_facts_of_two() {
     };
     let mut compared = std::collections::BTreeMap::new();
     compare_under(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures"), &mut compared);
-    // Every model fixture of the tree (fixtures/abc, ltb, m2, m2-wrath, nod), and the hostile ones
+    // Every model fixture of the tree (fixtures/abc, ltb, m2, m2-wrath, mdx, nod), and the hostile ones
     // both ways refuse alike.
     let fixtures = [
         ("abc", 24),
@@ -73,6 +73,8 @@ fn one_parse_gives_the_model_and_the_facts_of_two() {
         ("ltb refused", 14),
         ("m2", 26),
         ("m2 refused", 20),
+        ("mdx", 5),
+        ("mdx refused", 8),
         ("nod", 11),
         ("nod refused", 15),
     ];
@@ -87,6 +89,7 @@ fn one_parse_gives_the_model_and_the_facts_of_two() {
         ("m2", counts(&[("m2", 2)])),
         ("m2-wrath", counts(&[("m2", 6), ("m2 refused", 8)])),
         ("m2-incomplete", counts(&[("m2 refused", 6)])),
+        ("mdx", counts(&[("mdx", 9)])),
         ("wow-data", counts(&[("m2", 9)])),
         ("wow-tbc", counts(&[("m2", 8)])),
     ] {

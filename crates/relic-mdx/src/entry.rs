@@ -1,0 +1,41 @@
+//! The crate's entry in the format registry (`relic::FORMATS`).
+
+use relic_core::format::{FormatEntry, ModelCodec, Textures, Versions};
+
+/// Warcraft III MDX models.
+pub static ENTRY: FormatEntry = FormatEntry {
+    name: "mdx",
+    title: "Warcraft III MDX model (Reign of Chaos, The Frozen Throne, Reforged)",
+    family: "Warcraft III model",
+    extensions: &["mdx"],
+    detect: crate::detect,
+    versions: Versions {
+        read: &[800..=800, 900..=900, 1000..=1000, 1100..=1100, 1200..=1200],
+        write: &[],
+        default_write: crate::DEFAULT_VERSION,
+        note: "MDX is read (and rewritten byte for byte by relic_mdx::read / write); the common model is not \
+               yet written as MDX",
+    },
+    info: |input| crate::info(input.bytes),
+    model: Some(ModelCodec {
+        read: |input| crate::read_model_with_losses(input.bytes),
+        read_with_info: Some(|input| crate::read_model_with_info(input.bytes)),
+        write: |model, options, _| {
+            crate::write_model(model, options).map(|c| c.map(relic_core::format::Written::single))
+        },
+        textures: Textures::Files("blp"),
+        beside: &[],
+        references: None,
+        records_original: true,
+    }),
+    animation: None,
+    texture: None,
+    checks: CHECKS,
+    not_read: None,
+};
+
+/// The corpus checks: with the `verify` feature only.
+#[cfg(feature = "verify")]
+const CHECKS: Option<relic_core::format::CorpusChecks> = Some(|input| crate::verify::corpus_checks(input.bytes));
+#[cfg(not(feature = "verify"))]
+const CHECKS: Option<relic_core::format::CorpusChecks> = None;

@@ -1,0 +1,107 @@
+#![doc = include_str!("../README.md")]
+//!
+//! ## Layout of the crate
+//!
+//! | module | holds |
+//! |---|---|
+//! | [`file`](mod@file) | the binrw types of every chunk and record, fields in file order |
+//! | [`mdl`] | MDL text (version 800): written with floats as MdlxConv, Magos or shortest round trip print them, and read back |
+//! | `to_ir` | file → common model (bones from every node, meshes, materials, clips) |
+//! | `counts` | the counts `relic info` reports, under the names of the spec's probe |
+//! | `verify` (feature `verify`) | the corpus checks `cargo xtask corpus` runs |
+
+mod counts;
+mod entry;
+pub mod file;
+pub mod mdl;
+mod to_ir;
+#[cfg(feature = "verify")]
+pub mod verify;
+
+pub use entry::ENTRY;
+pub use file::MdxFile;
+
+use relic_core::format::{Content, Detected};
+use relic_core::{Converted, Info, Model, ReadError, WriteError, WriteOptions};
+
+/// Warcraft III MDX, as named in [`relic_core::model::SourceInfo`] and the format registry.
+pub const FORMAT: relic_core::FormatId = relic_core::FormatId::new("mdx");
+
+/// The version written when none is asked for: 800, the classic game's (every real file found
+/// in public mirrors is 800).
+pub(crate) const DEFAULT_VERSION: u32 = 800;
+
+/// Recognises an MDX by its signature `MDLX` followed by a chunk header; the version is that of
+/// the first `VERS` chunk (800 when the file has none).
+pub fn detect(bytes: &[u8]) -> Option<Detected> {
+    if !bytes.starts_with(&file::MAGIC) || bytes.len() < 12 {
+        return None;
+    }
+    let version = file::scan_version(bytes).map_or(DEFAULT_VERSION, |(v, _)| v);
+    Some(Detected::new(FORMAT, version, Content::Model))
+}
+
+/// Parses an MDX: every chunk to the end of the file, every record to its inclusive size. The
+/// versions read are 800, 900, 1000, 1100 and 1200.
+pub fn read(bytes: &[u8]) -> Result<MdxFile, ReadError> {
+    file::parse_mdx(bytes)
+}
+
+/// Writes an MDX; `write(&read(b)?)? == b` for every file [`read`] accepts. Sizes and counts
+/// are computed from the values; refuses a file whose version-dependent fields disagree with its
+/// `VERS` (they would not read back).
+pub fn write(file: &MdxFile) -> Result<Vec<u8>, WriteError> {
+    counts::check_version_fields(file)?;
+    file.to_bytes()
+}
+
+/// The format's own counts (`relic info`), under the names of the spec's probe
+/// (`mdx_probe.py`): `sequences`, `global_sequences`, `materials`, `layers`, `textures`,
+/// `texture_animations`, `geosets`, `vertices`, `faces`, `face_indices`, `geoset_animations`,
+/// `bones`, `lights`, `helpers`, `attachments`, `pivot_points`, `particle_emitters`,
+/// `particle_emitters2`, `popcorn_emitters`, `ribbons`, `cameras`, `events`,
+/// `collision_shapes`, `face_fx`, `bind_pose_matrices`, `uv_sets`, `tracks`, `event_keys`; then
+/// the chunk order and the unknown chunks by tag.
+pub fn info(bytes: &[u8]) -> Result<Info, ReadError> {
+    Ok(counts::info(&read(bytes)?))
+}
+
+/// The message of every conversion into MDX, refused until `from_ir` is written.
+const NOT_YET: &str = "Warcraft III MDX is read, converted to the common model and rewritten byte for byte, \
+                       but the common model is not yet written as MDX (issue 41)";
+
+pub use to_ir::WARCRAFT;
+
+/// File → common model (see the `to_ir` notes in the crate's layout): bones from every node,
+/// meshes, materials, clips. Emitters, lights, cameras, collision shapes and texture and geoset
+/// animations are not mapped yet ([`read_model_with_losses`] lists them).
+pub fn to_ir(file: &MdxFile) -> Result<Model, ReadError> {
+    to_ir::to_ir(file).map(|c| c.value)
+}
+
+/// Common model → file: not written yet; refused with a message that says so.
+pub fn from_ir(_model: &Model, _options: &WriteOptions) -> Result<Converted<MdxFile>, WriteError> {
+    Err(WriteError::Unsupported(NOT_YET.into()))
+}
+
+/// `to_ir(&read(bytes)?)`.
+pub fn read_model(bytes: &[u8]) -> Result<Model, ReadError> {
+    to_ir(&read(bytes)?)
+}
+
+/// [`read_model`], with what the model could not hold as losses.
+pub fn read_model_with_losses(bytes: &[u8]) -> Result<Converted<Model>, ReadError> {
+    to_ir::to_ir(&read(bytes)?)
+}
+
+/// [`read_model_with_losses`] and [`info`] from one parse.
+pub fn read_model_with_info(bytes: &[u8]) -> Result<(Converted<Model>, Info), ReadError> {
+    let file = read(bytes)?;
+    Ok((to_ir::to_ir(&file)?, counts::info(&file)))
+}
+
+/// `write(&from_ir(model)?)`: refused as [`from_ir`] is.
+pub fn write_model(model: &Model, options: &WriteOptions) -> Result<Converted<Vec<u8>>, WriteError> {
+    let Converted { value, losses } = from_ir(model, options)?;
+    Ok(Converted { value: write(&value)?, losses })
+}

@@ -1,0 +1,167 @@
+//! Tracks as channels of the clips (spec §6.4, §7), and the budget of the keys the clips copy.
+
+use relic_core::ReadError;
+use relic_core::model::{Channel, ChannelValues, Clock, Interpolation};
+
+use super::{NodeRef, WARCRAFT, add};
+use crate::file::*;
+
+/// A key's value and its (in, out) tangents, in the model's frame.
+type FrameKey<const N: usize> = ([f32; N], Option<[[f32; N]; 2]>);
+
+/// Keys the model may hold for every key of the file (a global-sequence track is copied into
+/// every clip), beyond [`KEY_BUDGET_FIXED`].
+const KEY_BUDGET_PER_KEY: u64 = 8;
+/// See [`KEY_BUDGET_PER_KEY`].
+const KEY_BUDGET_FIXED: u64 = 100_000;
+
+/// Refuses a file whose clips would copy its keys (and events) so many times that the model would
+/// be far larger than the file: many sequences times long global-sequence tracks.
+pub(super) fn check_key_budget(
+    nodes: &[NodeRef<'_>],
+    sequences: &[&Sequence],
+    file: &MdxFile,
+) -> Result<(), ReadError> {
+    let mut stored = 0u64;
+    let mut copied = 0u64;
+    let events = file.chunks.iter().filter_map(|c| if let Chunk::Events(e) = c { Some(e) } else { None }).flatten();
+    let frame_lists: Vec<(Vec<i64>, bool)> = nodes
+        .iter()
+        .flat_map(|r| {
+            r.node
+                .tracks
+                .iter()
+                .map(|t| (t.keys.frames().into_iter().map(i64::from).collect(), t.global_sequence_id != -1))
+        })
+        .chain(
+            events.filter_map(|e| e.track.as_ref()).map(|t| (t.frames.iter().map(|&f| i64::from(f)).collect(), false)),
+        )
+        .collect();
+    for (frames, global) in &frame_lists {
+        stored += frames.len() as u64;
+        for s in sequences {
+            let (start, end) = (i64::from(s.interval_start), i64::from(s.interval_end));
+            copied += if *global {
+                frames.len() as u64
+            } else {
+                frames.iter().filter(|&&f| (start..=end).contains(&f)).count() as u64
+            };
+        }
+    }
+    let budget = stored.saturating_mul(KEY_BUDGET_PER_KEY).saturating_add(KEY_BUDGET_FIXED);
+    if copied > budget {
+        return Err(ReadError::document(format!(
+            "the {} sequences would copy the file's {stored} keys into {copied} model keys, more than the {budget} \
+             relic builds for them (global-sequence tracks are copied into every clip)",
+            sequences.len()
+        )));
+    }
+    Ok(())
+}
+
+pub(super) fn seconds(ms: i64) -> f32 {
+    (ms as f64 / 1000.0) as f32
+}
+
+/// A node track as a channel of one sequence (or, on a global sequence, of every sequence).
+pub(super) fn channel(
+    t: &Track,
+    bone: usize,
+    start: i64,
+    end: i64,
+    offset: [f32; 3],
+    globals: usize,
+) -> Option<Channel> {
+    let global = usize::try_from(t.global_sequence_id).ok();
+    if global.is_some_and(|g| g >= globals) {
+        return None;
+    }
+    let keep = |frame: i32| global.is_some() || (start..=end).contains(&i64::from(frame));
+    let base = if global.is_some() { 0 } else { start };
+    let interpolation = match t.interpolation {
+        DONT_INTERP => Interpolation::Step,
+        LINEAR => Interpolation::Linear,
+        _ => Interpolation::CubicSpline,
+    };
+    let bezier = t.interpolation == BEZIER;
+    fn pick<T: Value + Copy, const N: usize>(
+        keys: &[Key<T>],
+        keep: impl Fn(i32) -> bool,
+        base: i64,
+        value: impl Fn(T, bool) -> [f32; N],
+    ) -> (Vec<f32>, Vec<FrameKey<N>>) {
+        let mut chosen: Vec<&Key<T>> = keys.iter().filter(|k| keep(k.frame)).collect();
+        chosen.sort_by_key(|k| k.frame);
+        chosen.dedup_by_key(|k| k.frame);
+        let times = chosen.iter().map(|k| seconds(i64::from(k.frame) - base)).collect();
+        let values = chosen
+            .iter()
+            .map(|k| (value(k.value, false), k.tangents.map(|[a, b]| [value(a, true), value(b, true)])))
+            .collect();
+        (times, values)
+    }
+    let values = match (&t.tag.0, &t.keys) {
+        (b"KGTR", Keys::Vec3(k)) => {
+            // Values and Bezier control points get the rest offset; Hermite tangents do not.
+            let (times, v) = pick(k, keep, base, |v, tangent| {
+                WARCRAFT.vector_to_ir(if tangent && !bezier { v } else { add(offset, v) })
+            });
+            (ChannelValues::Translation(cubic(&times, v, bezier, interpolation)), times)
+        }
+        (b"KGSC", Keys::Vec3(k)) => {
+            let (times, v) = pick(k, keep, base, |v, _| WARCRAFT.scale_to_ir(v));
+            (ChannelValues::Scale(cubic(&times, v, bezier, interpolation)), times)
+        }
+        (b"KGRT", Keys::Quat(k)) => {
+            let (times, v) = pick(k, keep, base, |q, tangent| {
+                let q = WARCRAFT.quat_to_ir(q);
+                let norm = relic_core::math::quat_norm(q);
+                if tangent || norm.is_nan() || norm <= 0.0 { q } else { q.map(|c| c / norm) }
+            });
+            (ChannelValues::Rotation(cubic(&times, v, bezier, interpolation)), times)
+        }
+        _ => return None,
+    };
+    let (values, times) = values;
+    if times.is_empty() {
+        return None;
+    }
+    let clock = global.map_or(Clock::Animation, Clock::Global);
+    Some(Channel { bone, clock, interpolation, times, values })
+}
+
+/// Values for the channel: one per key, or (in, value, out) per key for a cubic spline with the
+/// tangents per second (spec §7).
+fn cubic<const N: usize>(
+    times: &[f32],
+    keys: Vec<FrameKey<N>>,
+    bezier: bool,
+    interpolation: Interpolation,
+) -> Vec<[f32; N]> {
+    if interpolation != Interpolation::CubicSpline {
+        return keys.into_iter().map(|(v, _)| v).collect();
+    }
+    let span = |i: usize| match (times.get(i), times.get(i + 1)) {
+        (Some(a), Some(b)) if b > a => Some(b - a),
+        _ => None,
+    };
+    let mut out = Vec::with_capacity(keys.len() * 3);
+    for (k, (p, t)) in keys.into_iter().enumerate() {
+        let [i, o] = t.unwrap_or([p, p]);
+        let after = span(k);
+        let before = k.checked_sub(1).and_then(span);
+        let (before, after) = (before.or(after).unwrap_or(1.0), after.or(before).unwrap_or(1.0));
+        let (m_in, m_out): ([f32; N], [f32; N]) = if bezier {
+            (
+                std::array::from_fn(|c| 3.0 * (p.get(c).copied().unwrap_or(0.0) - i.get(c).copied().unwrap_or(0.0))),
+                std::array::from_fn(|c| 3.0 * (o.get(c).copied().unwrap_or(0.0) - p.get(c).copied().unwrap_or(0.0))),
+            )
+        } else {
+            (i, o)
+        };
+        out.push(m_in.map(|x| x / before));
+        out.push(p);
+        out.push(m_out.map(|x| x / after));
+    }
+    out
+}
