@@ -49,7 +49,11 @@ impl Builder<'_> {
                 });
             }
             s.flags = if a.looping { s.flags & !1 } else { s.flags | 1 };
-            s.blend_time = to_u32(ms(a.blend_in));
+            // The stored blend time while it is the model's: seconds in an f32 cannot give back
+            // every millisecond count (a ported file's 22 937 950, two u16 of 350 side by side).
+            if to_ir::seconds(i64::from(s.blend_time)) != a.blend_in {
+                s.blend_time = to_u32(ms(a.blend_in));
+            }
             // The stored box while it is the model's (an empty box stored inverted, min above
             // max, comes back as it was).
             if let Some(b) = a.bounds
