@@ -129,7 +129,8 @@ fn listed_levels(file: &BlpFile) -> Result<(Vec<Level>, usize), ReadError> {
     // ends the chain.
     let present = 1 + c.offsets.iter().zip(c.sizes).take(count).skip(1).take_while(inside).count();
     let present = present.min(count);
-    let levels = c.offsets.iter().zip(c.sizes).take(present).enumerate().map(|(i, (&o, &s))| level(&c, pixels, i, (o, s)));
+    let levels =
+        c.offsets.iter().zip(c.sizes).take(present).enumerate().map(|(i, (&o, &s))| level(&c, pixels, i, (o, s)));
     Ok((levels.collect::<Result<_, _>>()?, count - present))
 }
 
