@@ -151,14 +151,17 @@ fn level(c: &Chain<'_>, pixels: Pixels, i: usize, (offset, size): (u32, u32)) ->
     }
     let needed = pixels.least_level_bytes(width, height);
     if u64::from(size) < needed {
+        let full = match pixels.level_bytes(width, height) {
+            u64::MAX => "more bytes than a u64 counts".to_string(),
+            n => format!("{n} bytes"),
+        };
+        // A thin DXT level may lack some blocks, not many: say how few it may hold.
+        let least =
+            if needed < pixels.level_bytes(width, height) { format!(" (at least {needed})") } else { String::new() };
         return Err(ReadError::invalid(
             c.sizes_at + 4 * i as u64,
             format!("{}.mip_sizes[{i}]", c.header),
-            format!(
-                "level {i} ({width} × {height}, {}) needs {} bytes, the header gives {size}",
-                pixels.name(),
-                pixels.level_bytes(width, height)
-            ),
+            format!("level {i} ({width} × {height}, {}) needs {full}{least}, the header gives {size}", pixels.name()),
         ));
     }
     Ok(Level { width, height, offset, size })
