@@ -64,9 +64,12 @@ fn overheads(dir: &Path, input: &str, size: usize) -> Vec<(String, isize)> {
     out
 }
 
-/// `(name, [(file name, bytes)])`: every file under `fixtures/` whose path has `hostile` (or not),
+/// Files of one input, written into its folder: `(file name, bytes)`, the input first.
+type Files = Vec<(String, Vec<u8>)>;
+
+/// `(name, files)`: every file under `fixtures/` whose path has `hostile` (or not),
 /// each alone; a `.skin` found by fuzzing beside the model it was found with.
-fn inputs(hostile: bool) -> Vec<(String, Vec<(String, Vec<u8>)>)> {
+fn inputs(hostile: bool) -> Vec<(String, Files)> {
     let root = fixtures_dir();
     let mut out = Vec::new();
     for entry in walk(&root) {
