@@ -172,7 +172,7 @@ fn level(c: &Chain<'_>, pixels: Pixels, i: usize, (offset, size): (u32, u32)) ->
 pub fn level_data<'a>(file: &'a BlpFile, level: &Level) -> Result<&'a [u8], ReadError> {
     let c = file.chain();
     let start = u64::from(level.offset).checked_sub(c.data_start);
-    let range = start.map(|s| s as usize..s as usize + level.size as usize);
+    let range = start.and_then(|s| Some(s as usize..(s as usize).checked_add(level.size as usize)?));
     range.and_then(|r| c.data.get(r)).ok_or_else(|| {
         let file_len = c.data_start + c.data.len() as u64;
         let kind = ReadErrorKind::OffsetOutOfBounds { target: level.offset.into(), len: level.size.into(), file_len };
