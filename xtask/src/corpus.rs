@@ -192,7 +192,8 @@ mod tests {
         let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures");
         let mut checked = 0;
         for path in crate::walk(&dir).unwrap() {
-            if path.components().any(|c| c.as_os_str() == "hostile") {
+            // Under fixtures/: the checkout's own path may hold the word (a worktree named hostile).
+            if path.strip_prefix(&dir).unwrap_or(&path).components().any(|c| c.as_os_str() == "hostile") {
                 continue;
             }
             let bytes = std::fs::read(&path).unwrap();

@@ -15,6 +15,8 @@
 //! * `man [OUT]`: the man page and shell completions of `relic`.
 //! * `fresh-clone [--full]`: the README's two commands on a fresh clone.
 //! * `render [MODEL [OUT]]`: a picture of a textured export as Blender shows it (the README's).
+//! * `fuzz --minutes N [TARGET…]`: fuzz campaigns (installs cargo-fuzz, seeds, builds, runs each
+//!   target N minutes at the lowest priority, prints per target what it found; see `fuzz.rs`).
 //! * `ci`: everything CI runs (set-up, fmt, module circles, clippy, one format per feature, doc,
 //!   tests, fixtures --check, public API, bench smoke and conversion guard, glTF validation, Blender, corpus, fresh clone).
 
@@ -35,6 +37,7 @@ mod corpus_pairs;
 mod features;
 mod fixtures;
 mod fresh_clone;
+mod fuzz;
 mod games;
 mod gltf_validator;
 mod known;
@@ -93,6 +96,11 @@ commands:
   render [MODEL [OUT]]  a picture of MODEL's glTF export (textured) as Blender shows it, rendered
                        headless with Eevee (default: the README's PARTNER_DANCIN picture,
                        docs/images/partner_dancin.png)
+  fuzz --minutes N [TARGET…]
+                       install cargo-fuzz where missing, seed fuzz/corpus from the fixtures and
+                       the corpus, build the targets (stable, RUSTC_BOOTSTRAP=1) and run each
+                       (default: all) N minutes under nice -n 19, one at a time; per target:
+                       duration, executions, crashes (budget breaches), timeouts, ooms
   ci                   everything CI runs";
 
 /// The real game files, next to the checkout. Never copied into the repository.
@@ -151,6 +159,7 @@ fn main() -> ExitCode {
         ["render"] => render::run(None, None),
         ["render", model] => render::run(Some(Path::new(model)), None),
         ["render", model, out] => render::run(Some(Path::new(model)), Some(Path::new(out))),
+        ["fuzz", rest @ ..] => fuzz::run(rest),
         ["ci"] => ci::run(),
         _ => {
             eprintln!("{USAGE}");

@@ -48,6 +48,7 @@ pub fn write(file: &BlpFile) -> Result<Vec<u8>, WriteError> {
 
 /// The file's own facts: `version`, `width`, `height`, `levels`, `pixels` (`DXT5`, `palettized
 /// a8`, …), `short_levels` (DXT: thin levels stored with fewer blocks than they cover),
+/// `cut_off_levels` (only when some are: levels the header lists past the end of the file),
 /// `alpha_depth`, `alpha_type` (BLP2), `has_mips`, `data_bytes`.
 pub fn info(bytes: &[u8]) -> Result<Info, ReadError> {
     let file = read(bytes)?;
@@ -55,6 +56,11 @@ pub fn info(bytes: &[u8]) -> Result<Info, ReadError> {
     let pixels = validate::pixels(&file)?;
     let mut info = Info::new(FORMAT, file.version());
     info.count("width", file.width()).count("height", file.height()).count("levels", levels.len());
+    let cut = validate::cut_off_levels(&file)?;
+    if cut > 0 {
+        // Listed past the end of the file (a truncated file: the client draws the levels present).
+        info.count("cut_off_levels", cut);
+    }
     info.text("pixels", pixels.name());
     if let Pixels::Dxt { .. } = pixels {
         // Thin levels stored with fewer blocks than they cover (Blizzard's ⌊w/4⌋·⌊h/4⌋ count).

@@ -89,10 +89,24 @@ pub fn dxt_variant(alpha_type: u8, alpha_depth: u8) -> Bc {
     }
 }
 
-/// The levels the header lists (slots before the first zero offset or size; only level 0 when
-/// `has_mips` is 0; at most down to 1 × 1), each checked: inside the data and as large as its
-/// pixels need.
+/// The levels the file holds: those the header lists (slots before the first zero offset or
+/// size; only level 0 when `has_mips` is 0; at most down to 1 × 1), each checked: inside the
+/// data and as large as its pixels need — up to the first level after level 0 that does not
+/// lie wholly inside the file. That level and those after it are cut off ([`cut_off_levels`]
+/// counts them): a file truncated after its larger levels, which the client draws with the
+/// levels it has (28 WoW interface files; docs/FORMAT-NOTES.md). Level 0 must be present.
 pub fn levels(file: &BlpFile) -> Result<Vec<Level>, ReadError> {
+    listed_levels(file).map(|(present, _)| present)
+}
+
+/// How many levels the header lists past the end of the file (see [`levels`]): 0 for a whole
+/// file.
+pub fn cut_off_levels(file: &BlpFile) -> Result<usize, ReadError> {
+    listed_levels(file).map(|(_, cut)| cut)
+}
+
+/// The levels present and the number of listed levels cut off after them.
+fn listed_levels(file: &BlpFile) -> Result<(Vec<Level>, usize), ReadError> {
     let pixels = pixels(file)?;
     let c = file.chain();
     if c.width == 0 || c.height == 0 {
@@ -109,7 +123,15 @@ pub fn levels(file: &BlpFile) -> Result<Vec<Level>, ReadError> {
         let path = format!("{}.mip_offsets[0]", c.header);
         return Err(ReadError::invalid(c.offsets_at, path, "no level 0 (offset or size 0)"));
     }
-    c.offsets.iter().zip(c.sizes).take(count).enumerate().map(|(i, (&o, &s))| level(&c, pixels, i, (o, s))).collect()
+    let file_len = c.data_start + c.data.len() as u64;
+    let inside = |&(o, s): &(&u32, &u32)| u64::from(*o) + u64::from(*s) <= file_len;
+    // Level 0 is always checked (and refused when it lies outside); a later one outside the file
+    // ends the chain.
+    let present = 1 + c.offsets.iter().zip(c.sizes).take(count).skip(1).take_while(inside).count();
+    let present = present.min(count);
+    let levels =
+        c.offsets.iter().zip(c.sizes).take(present).enumerate().map(|(i, (&o, &s))| level(&c, pixels, i, (o, s)));
+    Ok((levels.collect::<Result<_, _>>()?, count - present))
 }
 
 fn level(c: &Chain<'_>, pixels: Pixels, i: usize, (offset, size): (u32, u32)) -> Result<Level, ReadError> {
@@ -129,14 +151,17 @@ fn level(c: &Chain<'_>, pixels: Pixels, i: usize, (offset, size): (u32, u32)) ->
     }
     let needed = pixels.least_level_bytes(width, height);
     if u64::from(size) < needed {
+        let full = match pixels.level_bytes(width, height) {
+            u64::MAX => "more bytes than a u64 counts".to_string(),
+            n => format!("{n} bytes"),
+        };
+        // A thin DXT level may lack some blocks, not many: say how few it may hold.
+        let least =
+            if needed < pixels.level_bytes(width, height) { format!(" (at least {needed})") } else { String::new() };
         return Err(ReadError::invalid(
             c.sizes_at + 4 * i as u64,
             format!("{}.mip_sizes[{i}]", c.header),
-            format!(
-                "level {i} ({width} × {height}, {}) needs {} bytes, the header gives {size}",
-                pixels.name(),
-                pixels.level_bytes(width, height)
-            ),
+            format!("level {i} ({width} × {height}, {}) needs {full}{least}, the header gives {size}", pixels.name()),
         ));
     }
     Ok(Level { width, height, offset, size })
@@ -147,7 +172,7 @@ fn level(c: &Chain<'_>, pixels: Pixels, i: usize, (offset, size): (u32, u32)) ->
 pub fn level_data<'a>(file: &'a BlpFile, level: &Level) -> Result<&'a [u8], ReadError> {
     let c = file.chain();
     let start = u64::from(level.offset).checked_sub(c.data_start);
-    let range = start.map(|s| s as usize..s as usize + level.size as usize);
+    let range = start.and_then(|s| Some(s as usize..(s as usize).checked_add(level.size as usize)?));
     range.and_then(|r| c.data.get(r)).ok_or_else(|| {
         let file_len = c.data_start + c.data.len() as u64;
         let kind = ReadErrorKind::OffsetOutOfBounds { target: level.offset.into(), len: level.size.into(), file_len };

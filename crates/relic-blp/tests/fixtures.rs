@@ -157,12 +157,36 @@ fn short_thin_dxt_levels_read_decode_and_write_back() {
     }
 }
 
+/// Issue 39 item 5: a file whose header lists levels past its end (cut off after the larger
+/// levels; the client draws the levels it has) reads the levels present, counts the others, and
+/// writes back byte for byte.
+#[test]
+fn levels_past_the_end_are_cut_off_not_refused() {
+    let bytes = fixture("dxt1_cut_off.blp");
+    let file = relic_blp::read(&bytes).unwrap();
+    assert_eq!(relic_blp::write(&file).unwrap(), bytes);
+    let levels = relic_blp::validate::levels(&file).unwrap();
+    assert_eq!(levels.len(), 2);
+    assert_eq!(relic_blp::validate::cut_off_levels(&file).unwrap(), 3);
+    let info = format!("{:?}", relic_blp::info(&bytes).unwrap());
+    assert!(info.contains("cut_off_levels") && info.contains('3'), "{info}");
+    for (i, size) in [(0, 16), (1, 8)] {
+        let image = relic_blp::decode(&file, i, &TextureOptions::default()).unwrap();
+        assert_eq!((image.width, image.height), (size, size));
+    }
+    let err = relic_blp::decode(&file, 2, &TextureOptions::default()).unwrap_err();
+    assert!(err.to_string().contains("level 2 does not exist"), "{err}");
+    // Level 0 past the end is still refused: there is nothing to draw.
+    let err = relic_blp::read(&fixture("hostile/level_past_end.blp")).unwrap_err();
+    assert_eq!(err.path, "Blp2Header.mip_offsets[0]", "{err}");
+}
+
 #[test]
 fn hostile_fixtures_are_refused_with_the_field() {
     let expect = [
         ("huge.blp", "Blp2Header.mip_sizes[0]"),
         ("blp0.blp", "magic"),
-        ("level_past_end.blp", "Blp2Header.mip_offsets[1]"),
+        ("level_past_end.blp", "Blp2Header.mip_offsets[0]"),
         ("level_in_header.blp", "Blp2Header.mip_offsets[0]"),
         ("short_level.blp", "Blp2Header.mip_sizes[0]"),
         ("bad_compression.blp", "Blp2Header.compression"),

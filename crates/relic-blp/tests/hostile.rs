@@ -69,3 +69,26 @@ fn hostile_inputs_are_refused_without_panic_or_huge_allocation() {
     let runs = h.finish();
     assert!(runs > 20_000 && accepted > 1_000, "{runs} runs, {accepted} accepted");
 }
+
+/// The fuzz findings of issue 42 (`fixtures/blp/hostile/fuzz_*.blp`): thin DXT levels of
+/// 134 million texels declared over 64 bytes (`decode` held 100 MB, `decode_bytes` 69 MB), and a
+/// BLP1 whose level size overflowed `u64`. Each is refused, within 16 × input + 1 MiB and
+/// without a panic, by every reader the fuzz target runs.
+#[test]
+fn fuzz_findings_are_refused_within_the_budget() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/blp/hostile");
+    let findings: Vec<_> =
+        files_with_extension(&dir, "blp").into_iter().filter(|(n, _)| n.starts_with("fuzz_")).collect();
+    assert_eq!(findings.len(), 3);
+    let limits = relic_testkit::Limits::default();
+    for (name, bytes) in &findings {
+        for level in 0..16 {
+            let decode = |b: &[u8]| relic_blp::decode_bytes(b, level, &TextureOptions::default());
+            relic_testkit::check(&format!("{name} decode_bytes {level}"), bytes, limits, decode).unwrap();
+        }
+        relic_testkit::check(&format!("{name} info"), bytes, limits, relic_blp::info).unwrap();
+        relic_testkit::check(&format!("{name} decode every level"), bytes, limits, decode_all).unwrap();
+        let e = relic_blp::read(bytes).unwrap_err();
+        assert!(e.path.contains("mip_sizes"), "{name}: {e}");
+    }
+}

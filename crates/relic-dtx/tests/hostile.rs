@@ -66,3 +66,25 @@ fn hostile_inputs_are_refused_without_panic_or_huge_allocation() {
     let runs = h.finish();
     assert!(runs > 10_000 && accepted > 1_000, "{runs} runs, {accepted} accepted");
 }
+
+/// The fuzz findings of issue 42 (`fixtures/dtx/hostile/fuzz_*.dtx`): LZMA properties whose
+/// literal table alone is megabytes (lc 7–8, lp 2–4; `detect` held 3.1 MB for 80 bytes). Each
+/// reader stays within 16 × input + 1 MiB and the header is refused by its properties.
+#[test]
+fn fuzz_findings_stay_within_the_budget() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/dtx/hostile");
+    let findings: Vec<_> =
+        files_with_extension(&dir, "dtx").into_iter().filter(|(n, _)| n.starts_with("fuzz_")).collect();
+    assert_eq!(findings.len(), 2);
+    let limits = relic_testkit::Limits::default();
+    let options = TextureOptions::default();
+    for (name, bytes) in &findings {
+        relic_testkit::check(&format!("{name} detect"), bytes, limits, |b| relic_dtx::detect(b).ok_or(())).unwrap();
+        relic_testkit::check(&format!("{name} info"), bytes, limits, relic_dtx::info).unwrap();
+        relic_testkit::check(&format!("{name} read"), bytes, limits, relic_dtx::read).unwrap();
+        relic_testkit::check(&format!("{name} decode"), bytes, limits, |b| relic_dtx::decode_bytes(b, 0, &options))
+            .unwrap();
+        let e = relic_lithtech::lzma::unwrap(bytes, &relic_lithtech::lzma::Limits::default()).unwrap_err();
+        assert_eq!(e.path, "LzmaHeader.props", "{name}: {e}");
+    }
+}

@@ -36,8 +36,32 @@ pub fn encode_png(image: &Image) -> Result<Vec<u8>, String> {
     } else {
         (png::ColorType::Rgba, image.rgba.as_slice())
     };
+    encode(color, data, image.width, image.height)
+}
+
+/// [`encode_png`] of an image given away, with the same bytes: an opaque image is made RGB in its
+/// own buffer instead of a copy, so that a texture converted to PNG holds its pixels once (a
+/// 1024 × 1024 DXT1 BLP of 525 KB held 20.8 × its size with the copy, 14.8 × without: the CLI's
+/// budget is 16 × input + 1 MiB).
+pub fn encode_png_owned(image: Image) -> Result<Vec<u8>, String> {
+    png_encodable(&image)?;
+    if !image.rgba.chunks_exact(4).all(|p| p.get(3) == Some(&255)) {
+        return encode_png(&image);
+    }
+    let Image { width, height, mut rgba } = image;
+    let pixels = rgba.len() / 4;
+    // Pixel i's R, G, B move from 4i to 3i: never past bytes not yet moved.
+    for i in 1..pixels {
+        rgba.copy_within(4 * i..4 * i + 3, 3 * i);
+    }
+    rgba.truncate(3 * pixels);
+    encode(png::ColorType::Rgb, &rgba, width, height)
+}
+
+/// `data` (rows of `color`) as PNG bytes: adaptive filters, zlib level 2 (see [`encode_png`]).
+fn encode(color: png::ColorType, data: &[u8], width: u32, height: u32) -> Result<Vec<u8>, String> {
     let mut out = Vec::new();
-    let mut encoder = png::Encoder::new(&mut out, image.width, image.height);
+    let mut encoder = png::Encoder::new(&mut out, width, height);
     encoder.set_color(color);
     encoder.set_depth(png::BitDepth::Eight);
     encoder.set_filter(png::Filter::Adaptive);
@@ -200,6 +224,18 @@ mod tests {
         assert_eq!(key("CREATURE\\Gnome\\GnomePounder.BLP"), "creature/gnome/gnomepounder");
         assert_eq!(key("christof"), "christof");
         assert_eq!(key("dir.v2/tex"), "dir.v2/tex");
+    }
+
+    #[test]
+    fn an_image_given_away_encodes_to_the_same_bytes() {
+        for opaque in [true, false] {
+            let rgba: Vec<u8> = (0..37u32 * 23 * 4)
+                .map(|i| if i % 4 == 3 && opaque { 255 } else { (i.wrapping_mul(2_654_435_761) >> 13) as u8 })
+                .collect();
+            let image = Image { width: 37, height: 23, rgba };
+            assert_eq!(encode_png_owned(image.clone()).unwrap(), encode_png(&image).unwrap(), "opaque {opaque}");
+        }
+        assert!(encode_png_owned(Image { width: 2, height: 2, rgba: vec![0; 4] }).is_err());
     }
 
     #[test]

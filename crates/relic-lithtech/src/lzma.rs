@@ -5,8 +5,10 @@
 //! * **Detection** ([`is_wrapped`]): byte 0 > 20, as both CrossFire converters test it (a LithTech
 //!   file starts with a small type or version number; an LZMA properties byte is normally 0x5D).
 //! * **Unwrapping** ([`unwrap`]): the stated size is checked against [`Limits`] (an absolute cap
-//!   and a ratio to the compressed bytes) *before* anything is allocated, so a decompression bomb
-//!   is refused by its header. The stream is decoded to exactly that size; no end marker is needed.
+//!   and a ratio to the compressed bytes) and the properties against [`MAX_LC_PLUS_LP`] *before*
+//!   anything is allocated, so a decompression bomb, or a literal table of megabytes, is refused
+//!   by its header. The dictionary size is not a cost: the decoder's window grows with the
+//!   payload decoded (bounded by the stated size), not with the size the header names. The stream is decoded to exactly that size; no end marker is needed.
 //! * **Writing back** ([`wrap`]): an unchanged payload gets the original bytes (the encoder that
 //!   made CrossFire's files is not reproducible, §2), a changed one a new stream with the
 //!   properties every CrossFire file has: lc 3, lp 0, pb 2 (0x5D), a 16 MiB dictionary, the size in
@@ -35,6 +37,17 @@ pub const HEADER_LEN: usize = 13;
 pub const PROPS: u8 = 0x5D;
 /// The dictionary size of every CrossFire file, even of 2-KiB payloads: 16 MiB.
 pub const DICT_SIZE: u32 = 1 << 24;
+
+/// The largest `lc + lp` decoded (LZMA2's limit, and every encoder preset's): the decoder's
+/// literal table is `0x300 · 2^(lc+lp)` 16-bit probabilities, 24 KiB at most here, a fixed cost
+/// within a reader's 1 MiB. LZMA1 allows up to lc 8, lp 4: 6 MiB of table before the first byte
+/// of payload, whatever the file's size. CrossFire writes lc 3, lp 0 ([`PROPS`]).
+pub const MAX_LC_PLUS_LP: u8 = 4;
+
+/// Bytes of the LZMA decoder's literal probability table for `lc`, `lp`.
+pub fn literal_table_bytes(lc: u8, lp: u8) -> u64 {
+    (2 * 0x300u64) << (u32::from(lc) + u32::from(lp)).min(32)
+}
 
 /// How large a payload a header may announce, checked before anything is allocated.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -117,6 +130,18 @@ fn checked_header(bytes: &[u8], limits: &Limits) -> Result<(u8, u32, u64), ReadE
         header(bytes).ok_or_else(|| ReadError::at(bytes.len() as u64, "LzmaHeader", ReadErrorKind::Truncated))?;
     if props >= 9 * 5 * 5 {
         return Err(error(0, "LzmaHeader.props", format!("properties byte {props:#04x} is not lc + 9·(lp + 5·pb)")));
+    }
+    let (lc, lp) = (props % 9, props / 9 % 5);
+    if lc + lp > MAX_LC_PLUS_LP {
+        return Err(error(
+            0,
+            "LzmaHeader.props",
+            format!(
+                "properties byte {props:#04x} (lc {lc}, lp {lp}) needs a literal table of {} bytes: \
+                 relic decodes lc + lp ≤ {MAX_LC_PLUS_LP} (CrossFire writes {PROPS:#04x}, lc 3, lp 0)",
+                literal_table_bytes(lc, lp)
+            ),
+        ));
     }
     if size == u64::MAX {
         return Err(error(
@@ -249,6 +274,14 @@ mod tests {
         let mut props = wrapped.clone();
         props[0] = 225;
         assert_eq!(unwrap(&props, &Limits::default()).unwrap_err().path, "LzmaHeader.props");
+        // Literal tables of megabytes (the fuzz findings 0xE0: lc 8, lp 4, 6 MiB; 0x2A: lc 6,
+        // lp 4, 1.5 MiB) are refused by the header; lc + lp = 4 (24 KiB) is decoded.
+        for (byte, refused) in [(0xE0, true), (0x2A, true), (0x2B, true), (0x5D + 1, false), (0x5D, false)] {
+            props[0] = byte;
+            let e = unwrap(&props, &Limits::default()).err().map(|e| e.path);
+            assert_eq!(e.as_deref() == Some("LzmaHeader.props"), refused, "{byte:#04x}: {e:?}");
+            assert!(!refused || peek(&props, 8, &Limits::default()).is_none(), "{byte:#04x}");
+        }
         // A stream cut short ends before the stated size.
         let cut = &wrapped[..wrapped.len() / 2];
         assert_eq!(unwrap(cut, &Limits::default()).unwrap_err().path, "LzmaStream");

@@ -169,3 +169,20 @@ fn non_finite_floats_never_reach_a_written_file() {
     );
     assert!(refused >= 3, "{refused} refusals");
 }
+
+/// The fuzz findings of issue 42 (`fixtures/ltb/hostile/fuzz_*.ltb`): LZMA properties 0xE0
+/// (lc 8, lp 4) and 0x2A (lc 6, lp 4), whose literal tables alone are megabytes. Every reader
+/// stays within 16 × input + 1 MiB; the header is refused by its properties.
+#[test]
+fn fuzz_findings_stay_within_the_budget() {
+    let findings: Vec<_> = fixtures().into_iter().filter(|(n, _)| n.starts_with("hostile/fuzz_")).collect();
+    assert_eq!(findings.len(), 2);
+    for (name, bytes) in &findings {
+        let _ = relic_ltb::detect(bytes);
+        survive(name, bytes).unwrap();
+        check(&format!("{name} info"), bytes, Limits::default(), relic_ltb::info).unwrap();
+        check(&format!("{name} read"), bytes, Limits::default(), relic_ltb::read).unwrap();
+        let e = relic_ltb::read(bytes).unwrap_err();
+        assert_eq!(e.path, "LzmaHeader.props", "{name}: {e}");
+    }
+}

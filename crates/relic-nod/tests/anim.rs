@@ -211,3 +211,27 @@ fn animations_on_dropped_or_global_clocks_are_reported() {
     assert!(text.contains("scale tracks"), "{text}");
     assert!(relic_nod::write_animation(&model, 5, &NadOptions::default()).is_err());
 }
+
+/// Key times beyond what a `u64` of frames holds (1e30 s, from an edited glTF: found by the CLI's
+/// memory test converting a fuzz-found `.glb` to `.nod`): the frame count saturates and the
+/// sampling budget refuses the animation, where it overflowed (a panic in debug).
+#[test]
+fn rotations_spanning_more_frames_than_a_u64_are_refused() {
+    let mut model = skeleton();
+    model.extras = None;
+    let h = std::f32::consts::FRAC_1_SQRT_2;
+    model.animations.push(Animation {
+        name: "forever".into(),
+        duration: 1e30,
+        channels: vec![Channel {
+            bone: 2,
+            clock: Clock::Animation,
+            interpolation: Interpolation::Linear,
+            times: vec![0.0, 1e30],
+            values: ChannelValues::Rotation(vec![[0.0, 0.0, 0.0, 1.0], [h, 0.0, 0.0, h]]),
+        }],
+        ..Animation::default()
+    });
+    let e = relic_nod::write_animation(&model, 0, &NadOptions::default()).unwrap_err();
+    assert!(e.to_string().contains("Euler keys"), "{e}");
+}

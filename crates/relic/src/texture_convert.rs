@@ -131,6 +131,10 @@ pub fn convert_texture(
     let mut written = match own {
         Some(codec) => with_input(input, bytes, |template| (codec.encode_like)(&image, options, template))
             .map_err(|source| Error::Write { file: out.to_path_buf(), source })?,
+        // Given away to the PNG encoder: an opaque image becomes RGB in place (the CLI's budget).
+        None if matches!(target, TextureTarget::Png) => relic_gltf::textures::encode_png_owned(image)
+            .map(Converted::lossless)
+            .map_err(|why| Error::Usage(format!("{}: {why}", out.display())))?,
         None => write_image(&image, target, options, out)?,
     };
     losses.append(&mut written.losses);

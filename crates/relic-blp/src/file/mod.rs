@@ -67,27 +67,42 @@ impl Pixels {
     /// except DXT levels with a side under 4 texels, which Blizzard's writer stores with
     /// `⌊w/4⌋·⌊h/4⌋` blocks, at least 1 (e.g. a 16 × 2 level in 1 block, not 4; ~3.5 % of the
     /// WoW 1.12 and 2.4.3 interface BLPs). [`crate::decode`] fills the texels without a block.
+    ///
+    /// Such a level lacks at most [`MAX_MISSING_BLOCKS`] blocks (one row 4,096 texels wide): the
+    /// declared size is held against the bytes that back it, so a 134,217,729 × 1 level "stored"
+    /// in one block (a fuzz finding: 100 MB decoded from 1.5 KB) is refused, not filled.
     pub fn least_level_bytes(&self, width: u32, height: u32) -> u64 {
         match self {
             Pixels::Dxt { bc, .. } => {
-                let blocks = (u64::from(width) / 4 * (u64::from(height) / 4)).max(1);
-                blocks * bc.block_bytes() as u64
+                let whole = bc.image_bytes(u64::from(width), u64::from(height)) / bc.block_bytes() as u64;
+                let blizzard = (u64::from(width) / 4).saturating_mul(u64::from(height) / 4).max(1);
+                let blocks = blizzard.max(whole.saturating_sub(MAX_MISSING_BLOCKS));
+                blocks.saturating_mul(bc.block_bytes() as u64)
             }
             _ => self.level_bytes(width, height),
         }
     }
 
-    /// Bytes a `width × height` level needs (DXT: whole blocks covering it).
+    /// Bytes a `width × height` level needs (DXT: whole blocks covering it); `u64::MAX` when
+    /// that does not fit a `u64` (sizes come from the file: no file is that large).
     pub fn level_bytes(&self, width: u32, height: u32) -> u64 {
-        let pixels = u64::from(width) * u64::from(height);
+        let pixels = u64::from(width).saturating_mul(u64::from(height));
         match self {
-            Pixels::Palettized { alpha_bits } => pixels + relic_texture::alpha::plane_bytes(*alpha_bits, pixels),
+            Pixels::Palettized { alpha_bits } => {
+                pixels.saturating_add(relic_texture::alpha::plane_bytes(*alpha_bits, pixels))
+            }
             Pixels::Dxt { bc, .. } => bc.image_bytes(u64::from(width), u64::from(height)),
-            Pixels::Bgra => pixels * 4,
+            Pixels::Bgra => pixels.saturating_mul(4),
             Pixels::Jpeg => 0,
         }
     }
 }
+
+/// The most blocks a thin DXT level may lack ([`Pixels::least_level_bytes`]): one row of blocks
+/// 4,096 texels wide, the widest texture WoW loads. Real files lack at most 3 (the 16 × 2 level
+/// of `UI-Listbox-Highlight.blp`); a level filled this way decodes to at most 64 KiB more than
+/// its bytes back, a fixed cost.
+pub const MAX_MISSING_BLOCKS: u64 = 1024;
 
 /// The header fields both versions share, with where they are (for errors).
 #[derive(Debug, Clone, Copy)]

@@ -38,6 +38,16 @@ pub(crate) fn to_wrath(model: &Model, extras: Option<&M2Extras>, version: u32) -
     }
     classic.vertices = vertices;
     let (mut wrath, more) = crate::wrath::convert::from_classic(&classic, version);
+    if let Err(e) = crate::wrath::convert::timeline_fits(&wrath.file) {
+        let why = match e.kind {
+            relic_core::ReadErrorKind::Invalid(why) => why,
+            other => other.to_string(),
+        };
+        return Err(relic_core::WriteError::Unsupported(format!(
+            "M2 {version} cannot hold these sequences ({why}; Wrath starts each on the next 3,333 ms mark \
+             after the last): write 256–263, whose sequences keep the model's timeline"
+        )));
+    }
     losses.extend(more);
     keep_unread_skins(extras, &classic, &mut wrath);
     settle_classic_losses(extras, &wrath, &mut losses);

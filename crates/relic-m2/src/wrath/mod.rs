@@ -206,12 +206,32 @@ fn load_skins(
     Ok(skins)
 }
 
-/// Parses one `.skin` file of a model of `version` (no cross-checks against the model).
+/// Parses one `.skin` file of a model of `version` (no cross-checks against the model). An array
+/// that starts inside the header is refused: its "records" would be the header's own bytes, which
+/// no writer can give back as they were read (fuzz findings of issue 42).
 pub fn read_skin(bytes: &[u8], version: u32) -> Result<Skin, ReadError> {
     let mut skin = relic_core::binary::parse(bytes, |s| {
         use binrw::BinRead;
         Skin::read_options(s, binrw::Endian::Little, (version,))
     })?;
+    let header = skin.header_size();
+    let shadow = skin.shadow_batches.as_ref().map(|a| (a.len(), a.offset));
+    let pairs = [
+        ("indices", skin.indices.len(), skin.indices.offset),
+        ("triangles", skin.triangles.len(), skin.triangles.offset),
+        ("properties", skin.properties.len(), skin.properties.offset),
+        ("submeshes", skin.submeshes.len(), skin.submeshes.offset),
+        ("texture_units", skin.texture_units.len(), skin.texture_units.offset),
+    ];
+    let shadow = shadow.map(|(len, offset)| ("shadow_batches", len, offset));
+    // The offset of pair `i` is at 8 + 8·i (after the magic and the count), shadow batches' at 0x34.
+    let at = |i: usize| if i < pairs.len() { 8 + 8 * i as u64 } else { 0x34 };
+    for (i, (name, len, offset)) in pairs.into_iter().chain(shadow).enumerate() {
+        if len > 0 && u64::from(offset) < header {
+            let message = format!("{len} entries at byte {offset}, inside the {header}-byte header");
+            return Err(ReadError::invalid(at(i), format!("Skin.{name}"), message));
+        }
+    }
     skin.as_read = crate::file::AsRead::of(version, bytes, skin.header_size(), &[], |r| skin.visit(r));
     Ok(skin)
 }

@@ -200,7 +200,9 @@ fn interior_whole_frames(ch: &Channel, values: &[[f32; 4]], k: usize) -> (f64, u
         return (0.0, 0);
     }
     let (lo, hi) = ((f64::from(*a) * fps + NOISE).floor() + 1.0, (f64::from(*b) * fps - NOISE).ceil() - 1.0);
-    if hi >= lo { (lo, (hi - lo) as u64 + 1) } else { (lo, 0) }
+    // Key times of 1e30 s (an edited glTF) give more frames than a u64 holds: the count
+    // saturates (and is refused by the sampling budget) rather than overflowing.
+    if hi >= lo { (lo, ((hi - lo) as u64).saturating_add(1)) } else { (lo, 0) }
 }
 
 /// Euler keys the writer makes for the rotation channels of `animation` (every key and every

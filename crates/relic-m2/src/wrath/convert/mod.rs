@@ -51,6 +51,14 @@ impl Timeline {
     }
 }
 
+/// Refuses a Wrath file whose sequences its reader cannot lay on one timeline ([`windows`]: each
+/// from the next 3,333 ms mark after the last, within a `u32` of milliseconds), which the
+/// 256–263 timeline a model is written from may still fit: the writer refuses what its reader
+/// will not take.
+pub(crate) fn timeline_fits(f: &WrathFile) -> Result<(), ReadError> {
+    windows(f).map(|_| ())
+}
+
 /// Lays the sequences on one timeline: each non-alias on the next mark after the last, each alias
 /// on its target's window (reusing its keys where they are equal).
 fn windows(f: &WrathFile) -> Result<Windows, ReadError> {
