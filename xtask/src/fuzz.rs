@@ -19,7 +19,7 @@ use std::process::{Command, Stdio};
 use std::time::Instant;
 
 /// Every target of `fuzz/Cargo.toml`.
-pub const TARGETS: [&str; 9] = ["abc", "m2", "m2_skin", "m2_anim", "nod", "gltf", "blp", "dtx", "ltb"];
+pub const TARGETS: [&str; 10] = ["abc", "m2", "m2_skin", "m2_anim", "nod", "gltf", "blp", "dtx", "ltb", "mdx"];
 
 /// Where each target's seeds come from: directories under `fixtures/` and under the shared corpus,
 /// and the file extensions taken (case-insensitive).
@@ -34,6 +34,7 @@ fn seeds_of(target: &str) -> (&'static [&'static str], &'static [&'static str], 
         "blp" => (&["blp"], &["blp", "blp1"], &["blp"]),
         "dtx" => (&["dtx"], &["dtx"], &["dtx"]),
         "ltb" => (&["ltb"], &["ltb"], &["ltb"]),
+        "mdx" => (&["mdx"], &["mdx"], &["mdx", "mdl"]),
         _ => (&[], &[], &[]),
     }
 }
