@@ -22,6 +22,10 @@ impl Exporter<'_> {
         let mut out = ClipChannels::default();
         for (ch, _) in anim.channels.iter().zip(&layout.written).filter(|(_, w)| **w) {
             let input = self.input(&mut out.inputs, &ch.times);
+            // A cubic spline of one key is its value: glTF wants two keys or more for
+            // CUBICSPLINE (the validator's ANIMATION_SAMPLER_INPUT_ACCESSOR_TOO_FEW_ELEMENTS).
+            let lone = one_cubic_key(ch);
+            let ch = lone.as_ref().unwrap_or(ch);
             let (output, path) = match &ch.values {
                 ChannelValues::Translation(v) => {
                     (self.bin.accessor(&mut self.root, v, None, false, false), Property::Translation)
@@ -308,6 +312,24 @@ pub(crate) fn bake(model: &Model, anim: &Animation, fps: f32) -> Baked {
         }
     }
     Baked { bones: baked, samples: times.len(), channels }
+}
+
+/// A cubic-spline channel of fewer than two keys as a linear one of its values (`None` for any
+/// other channel).
+fn one_cubic_key(ch: &Channel) -> Option<Channel> {
+    if ch.interpolation != Interpolation::CubicSpline || ch.times.len() > 1 {
+        return None;
+    }
+    let middle = |n: usize| (0..n).map(|k| 3 * k + 1);
+    let keys = ch.times.len();
+    let values = match &ch.values {
+        ChannelValues::Translation(v) => {
+            ChannelValues::Translation(middle(keys).filter_map(|i| v.get(i).copied()).collect())
+        }
+        ChannelValues::Scale(v) => ChannelValues::Scale(middle(keys).filter_map(|i| v.get(i).copied()).collect()),
+        ChannelValues::Rotation(v) => ChannelValues::Rotation(middle(keys).filter_map(|i| v.get(i).copied()).collect()),
+    };
+    Some(Channel { interpolation: Interpolation::Linear, values, ..ch.clone() })
 }
 
 pub(super) fn gltf_interpolation(i: Interpolation) -> GltfInterpolation {

@@ -84,6 +84,11 @@ pub(super) fn channel(
         _ => Interpolation::CubicSpline,
     };
     let bezier = t.interpolation == BEZIER;
+    // One key holds one value: its tangents shape nothing, and glTF wants two keys or more for
+    // a cubic spline (the validator's ANIMATION_SAMPLER_INPUT_ACCESSOR_TOO_FEW_ELEMENTS).
+    let effective = |keys: usize| {
+        if keys < 2 && interpolation == Interpolation::CubicSpline { Interpolation::Linear } else { interpolation }
+    };
     fn pick<T: Value + Copy, const N: usize>(
         keys: &[Key<T>],
         keep: impl Fn(i32) -> bool,
@@ -106,11 +111,11 @@ pub(super) fn channel(
             let (times, v) = pick(k, keep, base, |v, tangent| {
                 WARCRAFT.vector_to_ir(if tangent && !bezier { v } else { add(offset, v) })
             });
-            (ChannelValues::Translation(cubic(&times, v, bezier, interpolation)), times)
+            (ChannelValues::Translation(cubic(&times, v, bezier, effective(times.len()))), times)
         }
         (b"KGSC", Keys::Vec3(k)) => {
             let (times, v) = pick(k, keep, base, |v, _| WARCRAFT.scale_to_ir(v));
-            (ChannelValues::Scale(cubic(&times, v, bezier, interpolation)), times)
+            (ChannelValues::Scale(cubic(&times, v, bezier, effective(times.len()))), times)
         }
         (b"KGRT", Keys::Quat(k)) => {
             let (times, v) = pick(k, keep, base, |q, tangent| {
@@ -118,7 +123,7 @@ pub(super) fn channel(
                 let norm = relic_core::math::quat_norm(q);
                 if tangent || norm.is_nan() || norm <= 0.0 { q } else { q.map(|c| c / norm) }
             });
-            (ChannelValues::Rotation(cubic(&times, v, bezier, interpolation)), times)
+            (ChannelValues::Rotation(cubic(&times, v, bezier, effective(times.len()))), times)
         }
         _ => return None,
     };
@@ -127,7 +132,7 @@ pub(super) fn channel(
         return None;
     }
     let clock = global.map_or(Clock::Animation, Clock::Global);
-    Some(Channel { bone, clock, interpolation, times, values })
+    Some(Channel { bone, clock, interpolation: effective(times.len()), times, values })
 }
 
 /// Values for the channel: one per key, or (in, value, out) per key for a cubic spline with the
