@@ -114,23 +114,7 @@ pub(crate) fn notes(f: &M2File) -> Vec<Loss> {
 /// `(emitter, values)` for each particle emitter with track values that are not finite.
 fn non_finite_particles(f: &M2File) -> Vec<(usize, usize)> {
     let bad = |t: &crate::file::Track<f32>| t.values.iter().filter(|v| !v.is_finite()).count();
-    let per = f.particle_emitters.iter().map(|p| {
-        [
-            &p.emission_speed,
-            &p.speed_variation,
-            &p.vertical_range,
-            &p.horizontal_range,
-            &p.gravity,
-            &p.lifespan,
-            &p.emission_rate,
-            &p.emission_area_length,
-            &p.emission_area_width,
-            &p.z_source,
-        ]
-        .into_iter()
-        .map(bad)
-        .sum::<usize>()
-    });
+    let per = f.particle_emitters.iter().map(|p| p.float_tracks().into_iter().map(|(_, t)| bad(t)).sum::<usize>());
     per.enumerate().filter(|(_, n)| *n > 0).collect()
 }
 

@@ -248,3 +248,22 @@ record! {
         pub enabled_in: Track<u8>,
     }
 }
+
+impl Particle {
+    /// The emitter's ten animated parameters, each with its name as the model calls it, in file
+    /// order (one list for the mapping and for the notes on values that are not finite).
+    pub fn float_tracks(&self) -> [(&'static str, &Track<f32>); 10] {
+        [
+            ("emission_speed", &self.emission_speed),
+            ("speed_variation", &self.speed_variation),
+            ("vertical_range", &self.vertical_range),
+            ("horizontal_range", &self.horizontal_range),
+            ("gravity", &self.gravity),
+            ("lifespan", &self.lifespan),
+            ("emission_rate", &self.emission_rate),
+            ("emission_area_length", &self.emission_area_length),
+            ("emission_area_width", &self.emission_area_width),
+            ("z_source", &self.z_source),
+        ]
+    }
+}

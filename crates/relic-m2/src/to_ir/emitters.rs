@@ -24,16 +24,9 @@ pub(super) fn emitters_to_ir(file: &M2File, rank: &[usize]) -> Vec<Emitter> {
         let largest = 2.0 * p.sizes.iter().fold(0f32, |a, s| a.max(s.abs()));
         let mut tracks = Vec::new();
         let mut add = |name: &str, t: &Track<f32>| tracks.extend(keys(file, name, t, |v| vec![*v]));
-        add("emission_speed", &p.emission_speed);
-        add("speed_variation", &p.speed_variation);
-        add("vertical_range", &p.vertical_range);
-        add("horizontal_range", &p.horizontal_range);
-        add("gravity", &p.gravity);
-        add("lifespan", &p.lifespan);
-        add("emission_rate", &p.emission_rate);
-        add("emission_area_length", &p.emission_area_length);
-        add("emission_area_width", &p.emission_area_width);
-        add("z_source", &p.z_source);
+        for (name, track) in p.float_tracks() {
+            add(name, track);
+        }
         tracks.extend(keys(file, "enabled", &p.enabled_in, |v| vec![f32::from(*v)]));
         let record = EmitterRecord { particle: Some(p.clone()), textures, ..EmitterRecord::default() };
         Some(emitter(file, EmitterKind::Particle, i, bone, p.bone.into(), p.position, largest, tracks, record))
