@@ -56,7 +56,8 @@ fn fill(input: &Path) -> u64 {
     // is not identical.
     for i in 0..4usize {
         let model = synthetic_model(8_000 + 1_000 * i, 8, 24 + 8 * i, 4, 4, 30);
-        for entry in game_formats() {
+        // A format whose common model is not yet written (MDX, issue 41) gets no synthetic files.
+        for entry in game_formats().into_iter().filter(|e| !e.versions.write.is_empty()) {
             let write = entry.model.unwrap().write;
             let bytes = write(&model, &WriteOptions::default(), &Output::default()).unwrap().value.bytes;
             total += bytes.len() as u64;
