@@ -63,7 +63,15 @@ pub fn decode(file: &BlpFile, level: usize, options: &TextureOptions) -> Result<
                 BlpFile::Blp2(_) => (&[][..], 0),
             };
             let at = (c.offsets_at + 4 * level as u64, format!("{}.mip_offsets[{level}]", c.header));
-            crate::jpeg::decode_level(header, data, (l.width, l.height), alpha_bits, (at.0, &at.1))?
+            crate::jpeg::decode_level(
+                header,
+                data,
+                (l.width, l.height),
+                (c.width, c.height),
+                alpha_bits,
+                options,
+                (at.0, &at.1),
+            )?
         }
     };
     Ok(Image { width: l.width, height: l.height, rgba })

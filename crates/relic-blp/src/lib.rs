@@ -49,6 +49,7 @@ pub fn write(file: &BlpFile) -> Result<Vec<u8>, WriteError> {
 /// The file's own facts: `version`, `width`, `height`, `levels`, `pixels` (`DXT5`, `palettized
 /// a8`, …), `short_levels` (DXT: thin levels stored with fewer blocks than they cover),
 /// `cut_off_levels` (only when some are: levels the header lists past the end of the file),
+/// `larger_jpeg_levels` (BLP1 JPEG, only when some are: levels whose JPEG is a larger level's size),
 /// `alpha_depth`, `alpha_type` (BLP2), `has_mips`, `data_bytes`.
 pub fn info(bytes: &[u8]) -> Result<Info, ReadError> {
     let file = read(bytes)?;
@@ -74,6 +75,18 @@ pub fn info(bytes: &[u8]) -> Result<Info, ReadError> {
         BlpFile::Blp1(f) => {
             info.count("alpha_bits", f.header.alpha_bits).count("extra", f.header.extra);
             info.count("has_mips", f.header.has_mips);
+            if let (Pixels::Jpeg, Some(jpeg)) = (pixels, &f.jpeg) {
+                let full = (file.width(), file.height());
+                let larger = levels.iter().filter(|l| {
+                    let data = validate::level_data(&file, l).unwrap_or_default();
+                    jpeg::larger_frame(&jpeg.bytes, data, (l.width, l.height), full)
+                });
+                let larger = larger.count();
+                if larger > 0 {
+                    // A tool pointed these levels at a larger level's JPEG: decoded and halved.
+                    info.count("larger_jpeg_levels", larger);
+                }
+            }
         }
     }
     info.count("data_bytes", file.chain().data.len());

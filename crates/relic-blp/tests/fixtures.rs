@@ -116,6 +116,35 @@ fn jpeg_levels_decode_to_their_four_components_as_blue_green_red_alpha() {
     assert!(err.to_string().contains("16 × 16"), "{err}");
 }
 
+/// Levels that all point at level 0's JPEG (a tool's shortcut the game loads: SmileyGW.blp of a
+/// Warcraft III map): each decodes as level 0 halved down to its size, the facts count them,
+/// and the file writes back byte for byte.
+#[test]
+fn jpeg_levels_sharing_level_0_decode_halved() {
+    let bytes = fixture("blp1_jpeg_shared_levels.blp");
+    let file = relic_blp::read(&bytes).unwrap();
+    assert_eq!(relic_blp::write(&file).unwrap(), bytes);
+    let info = relic_blp::info(&bytes).unwrap();
+    assert!(matches!(info.get("larger_jpeg_levels"), Some(relic_core::info::Fact::Count(4))), "{info:?}");
+    let levels = relic_blp::validate::levels(&file).unwrap();
+    assert_eq!(levels.len(), 5);
+    // Levels 0–3 (16 down to 2 pixels): every pixel lies in one flat 8 × 8 block of level 0.
+    for i in 0..4 {
+        let image = relic_blp::decode(&file, i, &TextureOptions::default()).unwrap();
+        assert_eq!((image.width, image.height), (16 >> i, 16 >> i));
+        for (k, pixel) in image.rgba.chunks(4).enumerate() {
+            let (x, y) = (k % image.width as usize, k / image.width as usize);
+            let [b, g, r, a] = jpeg_block(0, (x << i) / 8, (y << i) / 8);
+            assert_eq!(pixel, [r, g, b, a], "level {i} pixel ({x}, {y})");
+        }
+    }
+    // Level 4 (1 × 1): the rounded mean of the four blocks.
+    let last = relic_blp::decode(&file, 4, &TextureOptions::default()).unwrap();
+    let blocks = [(0, 0), (1, 0), (0, 1), (1, 1)].map(|(bx, by)| jpeg_block(0, bx, by));
+    let mean = |c: usize| ((blocks.iter().map(|b| u32::from(b[c])).sum::<u32>() + 2) / 4) as u8;
+    assert_eq!(last.rgba, [mean(2), mean(1), mean(0), mean(3)]);
+}
+
 /// Thin DXT levels stored as Blizzard's writer stores them (⌊w/4⌋·⌊h/4⌋ blocks, at least 1):
 /// read, listed, decoded with the stored blocks in place and the last one repeated after them,
 /// and written back byte for byte.
