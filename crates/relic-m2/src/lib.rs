@@ -183,7 +183,9 @@ pub fn info_input(input: &relic_core::format::Input<'_>) -> Result<Info, ReadErr
         Err(e) if matches!(e.kind, ReadErrorKind::Incomplete { .. }) => (wrath::read_partial(input)?, Vec::new()),
         read => {
             let (w, classic, _) = read?;
-            (w, tolerated::notes(&classic))
+            let mut notes = tolerated::notes(&classic);
+            notes.extend(tolerated::skin_notes(&w.skins));
+            (w, notes)
         }
     };
     Ok(wrath_info(&w, &notes, input.stem()))
@@ -252,7 +254,8 @@ pub fn read_input_with_info(input: &relic_core::format::Input<'_>) -> Result<(Co
         input.bytes.starts_with(b"MD20") && detect(input.bytes).is_some_and(|d| d.source.version >= FIRST_UNSUPPORTED);
     if wrath {
         let (wrath, classic, losses) = wrath::read_checked(input)?;
-        let notes = tolerated::notes(&classic);
+        let mut notes = tolerated::notes(&classic);
+        notes.extend(tolerated::skin_notes(&wrath.skins));
         let info = wrath_info(&wrath, &notes, input.stem());
         let mut model = wrath_model(wrath, classic, losses)?;
         model.losses.extend(notes);

@@ -13,6 +13,7 @@
 //! | event times going back | kept; each sequence's firings are converted in time order |
 //! | particle or ribbon track values that are not finite (NaN) | kept bit for bit in the emitter's record; the model and glTF carry 0 in their place |
 //! | blocks that share bytes (a bone's rotation values running on into the texture names) | kept byte for byte; each block read at its offset, as the game does |
+//! | `.skin` shadow batches past the end of the file (a model before 272: the Wrath client never reads them) | the pair kept as stored; no records read |
 
 use relic_core::Loss;
 
@@ -22,6 +23,20 @@ use crate::file::{EventTrack, M2File};
 fn counted(element: &str, n: usize, first: usize, what: &str, done: &str) -> Loss {
     let things = if n == 1 { format!("entry {first}") } else { format!("{n} entries (the first is {first})") };
     Loss::new(element, format!("{things} {what}; the game loads this: {done}"))
+}
+
+/// The tolerated inconsistencies of a Wrath-or-later model's `.skin` files: shadow-batch pairs
+/// pointing past the end of the file in a model before 272 (ported models), one note.
+pub(crate) fn skin_notes(skins: &[crate::file::wrath::Skin]) -> Vec<Loss> {
+    let unread: Vec<(usize, _)> =
+        skins.iter().enumerate().filter_map(|(i, s)| s.unread_shadow_batches.map(|p| (i, p))).collect();
+    let Some(&(first, pair)) = unread.first() else { return Vec::new() };
+    let what = format!(
+        "holds shadow batches past the end of its file ({} records at byte {}: the .skin has no such bytes)",
+        pair.count, pair.offset
+    );
+    let done = "the pair is kept as stored (the Wrath client never reads shadow batches)";
+    vec![counted("skins", unread.len(), first, &what, done)]
 }
 
 /// Every tolerated inconsistency of a file that [`crate::read`] accepted, one note per kind and

@@ -392,6 +392,36 @@ fn a_cataclysm_skin_header_on_264_is_kept() {
     wrath_same_both_ways("v264 with Cataclysm .skin headers", &stated::V264_SKINS, &files, false);
 }
 
+/// Issue 39 item 4: a 264 model's `.skin` with Cataclysm's header whose shadow batches lie past
+/// the end of the file (the Wrath client never reads them): read, noted, the pair kept, and the
+/// files written back byte for byte (as read, and through the common model).
+#[test]
+fn shadow_batches_past_the_end_of_a_264_skin_are_kept_unread() {
+    let mut files = wrath_fixture("v264_skins");
+    for (_, bytes) in files.iter_mut().filter(|(n, _)| n.ends_with(".skin")) {
+        *bytes = layouts::shadow_batches_past_end(bytes, 3);
+    }
+    let name = "v264_skins.m2".to_string();
+    let m2 = files.iter().find(|(n, _)| *n == name).unwrap().1.clone();
+    let siblings = SiblingBytes(files.clone());
+    let input = Input { bytes: &m2, name: &name, siblings: &siblings };
+    let w = wrath::read(&input).unwrap();
+    for (skin, (_, bytes)) in w.skins.iter().zip(files.iter().filter(|(n, _)| n.ends_with(".skin"))) {
+        let pair = skin.unread_shadow_batches.unwrap();
+        assert_eq!((pair.count, pair.offset), (3, bytes.len() as u32 + 256));
+        assert!(skin.shadow_batches.as_ref().is_some_and(|b| b.is_empty()));
+    }
+    let read = relic_m2::read_input(&input).unwrap();
+    let notes: Vec<String> = read.losses.iter().map(|l| l.to_string()).collect();
+    let note = notes.iter().find(|n| n.contains("shadow batches past the end"));
+    assert!(note.is_some_and(|n| n.contains(&format!("{} entries", w.skins.len()))), "{notes:?}");
+    wrath_same_both_ways("v264 with shadow batches past the end", &stated::V264_SKINS, &files, false);
+    // From 272 on the client reads shadow batches: the same pair is refused, naming it.
+    let skin = files.iter().find(|(n, _)| n.ends_with(".skin")).unwrap().1.clone();
+    let err = relic_m2::wrath::read_skin(&skin, 272).unwrap_err();
+    assert!(err.to_string().contains("shadow_batches"), "{err}");
+}
+
 /// The real creature.m2 (wowserhq/format): its alias (sequence 1 → 0) shares its target's keys
 /// although the texture weight, attachments and cameras have one timeline for every sequence; in
 /// Blizzard's layout (the layout pass, not the one kept) it comes back byte for byte.

@@ -264,6 +264,16 @@ pub mod layouts {
         true
     }
 
+    /// A `.skin` of 264 given Cataclysm's header ([`cataclysm_skin_header`]) whose shadow-batch
+    /// pair counts `count` records at 256 bytes past the end of the file, as ported models have.
+    pub fn shadow_batches_past_end(skin: &[u8], count: u32) -> Vec<u8> {
+        let mut out = cataclysm_skin_header(skin);
+        let past = out.len() as u32 + 256;
+        crate::write_at(&mut out, 0x30, &count.to_le_bytes());
+        crate::write_at(&mut out, 0x34, &past.to_le_bytes());
+        out
+    }
+
     /// A `.skin` of 264 (48-byte header) given Cataclysm's header: 56 bytes (the shadow-batch
     /// pair at 0x30, empty) padded to 0x40, every array 16 bytes further on.
     pub fn cataclysm_skin_header(skin: &[u8]) -> Vec<u8> {

@@ -28,6 +28,6 @@ pub(crate) use header::keys_external;
 pub use header::{FLAG_COMBINER_COMBOS, WRATH_HEADER_SIZE, WrathFile, resolve_alias};
 pub use particle::{FakeTrack, WrathParticle};
 pub use records::*;
-pub use skin::{ShadowBatch, Skin};
+pub use skin::{ShadowBatch, Skin, UnreadPair};
 pub use track::{PerKey, SeqEventTrack, SeqSplineTrack, SeqTrack};
 pub use write::{WrathBytes, write, write_skin};

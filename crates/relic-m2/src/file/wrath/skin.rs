@@ -86,11 +86,23 @@ pub struct Skin {
     ]))]
     #[bw(ignore)]
     cataclysm: bool,
+    /// The shadow-batch pair as stored, read without moving on (not stored apart from it).
+    #[br(temp, if(version >= 272 || cataclysm), restore_position)]
+    #[bw(ignore)]
+    shadow_pair: Option<[u32; 2]>,
     /// 272 on, and in a `.skin` with Cataclysm's header whatever the model's version: shadow
-    /// batches.
-    #[br(if(version >= 272 || cataclysm), parse_with = some_pod_array)]
-    #[bw(args(layout))]
+    /// batches. Empty when [`Skin::unread_shadow_batches`] holds the pair.
+    #[br(if(version >= 272 || cataclysm), parse_with = shadow_batches, args(version))]
+    #[bw(write_with = write_shadow_batches, args(layout, unread_shadow_batches))]
     pub shadow_batches: Option<M2Array<ShadowBatch>>,
+    /// In a `.skin` of a model before 272: the shadow-batch pair (count, offset) as stored when
+    /// its records lie past the end of the file. The Wrath client never reads shadow batches (ported
+    /// models carry such pairs), so relic does not either: the pair is written back as it was
+    /// (not a separate field of the file: `None` when the records were read).
+    #[br(calc = unread_pair(version, shadow_pair, shadow_batches.as_ref()))]
+    #[bw(ignore)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unread_shadow_batches: Option<UnreadPair>,
     /// Where the file's blocks were when it was read: the writer places them there again while
     /// the file still has that layout (file::kept; not stored in the file, not compared, not
     /// carried as JSON).
@@ -98,6 +110,66 @@ pub struct Skin {
     #[bw(ignore)]
     #[serde(skip)]
     pub as_read: crate::file::AsRead,
+}
+
+/// A `(count, offset)` pair whose records relic does not read (see
+/// [`Skin::unread_shadow_batches`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UnreadPair {
+    /// Records the pair counts.
+    pub count: u32,
+    /// Where it says they are (past the end of the file).
+    pub offset: u32,
+}
+
+/// `parse_with` reader of the shadow batches: a model before 272 whose pair points past the end
+/// of the file gets an empty array (the pair is kept by [`unread_pair`]); otherwise the records.
+fn shadow_batches<R: std::io::Read + std::io::Seek>(
+    reader: &mut R,
+    endian: binrw::Endian,
+    (version,): (u32,),
+) -> binrw::BinResult<Option<M2Array<ShadowBatch>>> {
+    if version < 272 {
+        let pos = reader.stream_position()?;
+        let pair = <[u32; 2] as binrw::BinRead>::read_options(reader, endian, ())?;
+        let end = reader.seek(std::io::SeekFrom::End(0))?;
+        let needs = u64::from(pair[1]) + u64::from(pair[0]) * size_of::<ShadowBatch>() as u64;
+        if pair[0] > 0 && needs > end {
+            reader.seek(std::io::SeekFrom::Start(pos + 8))?;
+            return Ok(Some(M2Array { items: Vec::new(), offset: pair[1] }));
+        }
+        reader.seek(std::io::SeekFrom::Start(pos))?;
+    }
+    some_pod_array(reader, endian, ())
+}
+
+/// The pair [`shadow_batches`] did not read: counted records, none read.
+fn unread_pair(version: u32, pair: Option<[u32; 2]>, read: Option<&M2Array<ShadowBatch>>) -> Option<UnreadPair> {
+    match (pair, read) {
+        (Some([count, offset]), Some(a)) if version < 272 && count > 0 && a.is_empty() => {
+            Some(UnreadPair { count, offset })
+        }
+        _ => None,
+    }
+}
+
+/// `write_with` writer of the shadow batches: the unread pair as stored, else the array's pair.
+fn write_shadow_batches<W: std::io::Write + std::io::Seek>(
+    batches: &Option<M2Array<ShadowBatch>>,
+    writer: &mut W,
+    endian: binrw::Endian,
+    (layout, unread): (&Layout, &Option<UnreadPair>),
+) -> binrw::BinResult<()> {
+    use binrw::BinWrite;
+    match (batches, unread) {
+        (Some(_), Some(pair)) => {
+            // The layout placed the empty array: its slot is taken, the stored pair written.
+            let _ = layout.take_offset();
+            [pair.count, pair.offset].write_options(writer, endian, ())
+        }
+        (Some(batches), None) => batches.write_options(writer, endian, (layout,)),
+        (None, _) => Ok(()),
+    }
 }
 
 /// True if every non-empty array of a `.skin` (`(count, offset)`) starts at 0x40 or later: the
@@ -141,6 +213,7 @@ impl Skin {
             texture_units: view.texture_units.clone(),
             bone_count_max: view.bone_count_max,
             shadow_batches: (version >= 272).then(M2Array::default),
+            unread_shadow_batches: None,
             as_read: Default::default(),
         }
     }
