@@ -144,7 +144,7 @@ pub fn encode_like(
     if let Some(t) = template {
         // The palette of a BPP_32P template written as BPP_32P is written again, not dropped.
         let palette = bpp == Bpp::Palettized32 && palette32_of(t).is_some();
-        let dropped = t.sections.len() - usize::from(palette);
+        let dropped = t.sections.len().saturating_sub(usize::from(palette));
         if dropped > 0 {
             losses.push(Loss::new("sections", format!("{dropped} section(s) of the template dropped")));
         }

@@ -123,7 +123,7 @@ fn rgba(pixel: &[u8]) -> [u8; 4] {
 /// at most 256 (as entries), else 256 from median cut of the colours, each entry's alpha the mean
 /// of its pixels' (a loss). Alphas the PS2 scale does not hold (odd ones, 254) are a loss. The
 /// other mips map each pixel to its entry, or the nearest.
-pub fn encode(
+pub(crate) fn encode(
     image: &Image,
     levels: &[Image],
     template: Option<&Section>,
