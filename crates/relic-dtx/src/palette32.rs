@@ -45,10 +45,11 @@ fn rgba_entry([r, g, b, a]: [u8; 4]) -> [u8; 4] {
     [b, g, r, alpha_to_ps2(a)]
 }
 
-/// The palette section of `file` (the first section of type `PALLETE32`, as LithTech's
-/// `dtx_FindSection` finds it) and its position among the sections.
+/// The palette section of `file` and its position among the sections: the **last** section of
+/// type `PALLETE32`, the one LithTech finds (`dtx_Create` links each section it reads in front of
+/// those before it, and `dtx_FindSection` takes the first match of that list).
 pub fn section(file: &DtxFile) -> Option<(usize, &Section)> {
-    file.sections.iter().enumerate().find(|(_, s)| s.kind.text_bytes() == SECTION.as_bytes())
+    file.sections.iter().enumerate().rev().find(|(_, s)| s.kind.text_bytes() == SECTION.as_bytes())
 }
 
 /// Byte offset of the data of section `index` in the file (for error messages).

@@ -225,6 +225,14 @@ fn bpp32p_decodes_through_its_pallete32_section() {
         assert_eq!((image.width, image.height), (8 >> level, 8 >> level));
         assert_eq!(image.rgba, bpp32p_expected(level), "mip {level}");
     }
+    // Two palettes: the last one, which LithTech's loader finds (it links each section in front).
+    let mut two = relic_dtx::read(&fixture("v5_bpp32p.dtx")).unwrap();
+    let mut second = two.sections[0].clone();
+    second.data[5 * 4..6 * 4].copy_from_slice(&[9, 8, 7, 0x80]);
+    two.sections.push(second);
+    two.header.section_count = 2;
+    assert_eq!(palette32_index(0, 0), 5);
+    assert_eq!(relic_dtx::decode(&two, 0, &TextureOptions::default()).unwrap().rgba[..4], [7, 8, 9, 255]);
     // A palette that is not there, or too short for 256 entries, is an error naming the section.
     let mut file = relic_dtx::read(&fixture("v5_bpp32p.dtx")).unwrap();
     file.sections[0].data.truncate(1020);
