@@ -108,7 +108,8 @@ pub enum Encoding {
     Dxt3,
     /// BC3.
     Dxt5,
-    /// 256 colours with an alpha plane (BLP) / 8-bit palettized (DTX v2).
+    /// 256 colours with an alpha plane (BLP) / 8-bit palettized (DTX v2; with --version 5, the
+    /// PS2's BPP_32P: 256 RGBA colours in a PALLETE32 section).
     Palettized,
     /// Uncompressed 32-bit colour.
     Raw,

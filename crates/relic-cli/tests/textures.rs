@@ -90,8 +90,10 @@ fn every_fixture_texture_converts_to_its_own_format_byte_for_byte() {
     let mut files = textures(&root().join("fixtures/blp"), false);
     files.extend(textures(&root().join("fixtures/dtx"), false));
     // fixtures/blp and fixtures/dtx outside hostile/: 19 BLP (dxt1_cut_off.blp, whose levels past
-    // the end of the file come back as they were, among them) and 12 DTX files, less v5_bpp16.dtx.
-    same_format_is_byte_identical(&files, 30);
+    // the end of the file come back as they were, among them) and 13 DTX files (v5_bpp32p.dtx, the
+    // PS2's BPP_32P, among them), less v5_bpp16.dtx.
+    assert!(files.iter().any(|(rel, _)| rel == "v5_bpp32p.dtx"), "BPP_32P decodes");
+    same_format_is_byte_identical(&files, 31);
 }
 
 #[test]
@@ -142,9 +144,10 @@ fn from_png_the_options_are_honoured_and_the_defaults_documented() {
     let png = tmp.path().join("skin.png");
     let conv = run(&[Path::new("convert"), &root().join("fixtures/blp/dxt5.blp"), &png]);
     assert!(conv.status.success(), "{}", String::from_utf8_lossy(&conv.stderr));
-    let cases: [Case; 4] = [
+    let cases: [Case; 5] = [
         ("a.dtx", &[], &[("pixels", "BPP_32"), ("mips", "4")]),
         ("b.dtx", &["--version", "2", "--encoding", "palettized", "--mips", "1"], &[("pixels", "8P"), ("mips", "1")]),
+        ("p.dtx", &["--version", "5", "--encoding", "palettized"], &[("pixels", "BPP_32P"), ("sections", "1")]),
         ("c.blp", &[], &[("pixels", "DXT5"), ("levels", "5")]),
         ("d.blp", &["--encoding", "dxt3", "--mips", "3"], &[("pixels", "DXT3"), ("levels", "3")]),
     ];
@@ -161,4 +164,28 @@ fn from_png_the_options_are_honoured_and_the_defaults_documented() {
     }
     let out = run(&[Path::new("convert"), &png, &tmp.path().join("e.png"), Path::new("--mips"), Path::new("2")]);
     assert_eq!(out.status.code(), Some(2), "--mips on a PNG output is bad usage");
+}
+
+/// NOLF's PS2 `BPP_32P` through `relic convert`: to PNG and back to a DTX like the file (the same
+/// bytes), and a PNG written as version 5 palettized decodes to the same pixels.
+#[test]
+fn bpp32p_converts_to_png_and_back() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dtx = root().join("fixtures/dtx/v5_bpp32p.dtx");
+    let png = tmp.path().join("ps2.png");
+    let conv = run(&[Path::new("convert"), &dtx, &png]);
+    assert!(conv.status.success(), "{}", String::from_utf8_lossy(&conv.stderr));
+    let read =
+        |path: &Path| relic::read_image(path, &std::fs::read(path).unwrap(), &TextureOptions::default()).unwrap();
+    let decoded = read(&dtx);
+    assert_eq!(read(&png), decoded);
+    let out = tmp.path().join("again.dtx");
+    let args = ["--version", "5", "--encoding", "palettized"];
+    let mut all: Vec<&Path> = vec![Path::new("convert"), &png, &out];
+    all.extend(args.iter().map(Path::new));
+    let conv = run(&all);
+    assert!(conv.status.success(), "{}", String::from_utf8_lossy(&conv.stderr));
+    assert!(conv.stderr.is_empty(), "64 colours, PS2 alphas: nothing lost: {}", String::from_utf8_lossy(&conv.stderr));
+    assert_eq!(fact(&info(&out), "pixels"), "BPP_32P");
+    assert_eq!(read(&out), decoded);
 }

@@ -16,7 +16,9 @@ use crate::file::{Bpp, DtxFile};
 /// * `BPP_32`: B, G, R, A as stored (LithTech's alpha is not always opacity: §1.7);
 /// * DXT1/3/5: BC1/2/3, a mip stored with fewer bytes than its blocks (LithTech's `w·h/2` rule
 ///   below 4 × 4) padded with zeros;
-/// * `BPP_8`, `BPP_16`, `BPP_32P`, `BPP_24`: refused, naming the ident (layout not pinned down).
+/// * `BPP_32P`: each index through the `PALLETE32` section's 256 entries (B, G, R, and alpha on
+///   the PS2 scale, read doubled with 0x7F and above opaque: [`crate::palette32`]);
+/// * `BPP_8`, `BPP_16`, `BPP_24`: refused, naming the ident (layout not pinned down).
 pub fn decode(file: &DtxFile, level: usize, options: &TextureOptions) -> Result<Image, ReadError> {
     let bpp = crate::validate::bpp(&file.header)?;
     let Some(mip) = file.mips.get(level) else {
@@ -56,7 +58,9 @@ pub fn decode(file: &DtxFile, level: usize, options: &TextureOptions) -> Result<
         Bpp::Dxt1 => bc::decode(Bc::Bc1, mip, w, h),
         Bpp::Dxt3 => bc::decode(Bc::Bc2, mip, w, h),
         Bpp::Dxt5 => bc::decode(Bc::Bc3, mip, w, h),
-        Bpp::Rgb8 | Bpp::Bpp16 | Bpp::Palettized32 | Bpp::Bgr24 => {
+        // `needed` = w·h index bytes are there (checked above).
+        Bpp::Palettized32 => expand_palette(&crate::palette32::palette(file)?, mip, w * h),
+        Bpp::Rgb8 | Bpp::Bpp16 | Bpp::Bgr24 => {
             return Err(ReadError::invalid(
                 at::BPP,
                 "DtxHeader.extra_lt2.bpp",

@@ -1,5 +1,5 @@
-//! RGBA8 to a DTX file with every mip (box filter): v−5 32-bit or DXT1/3/5, or v−2 8-bit
-//! palettized with 4-bit alpha masks.
+//! RGBA8 to a DTX file with every mip (box filter): v−5 32-bit, DXT1/3/5 or `BPP_32P` (PS2
+//! palettized), or v−2 8-bit palettized with 4-bit alpha masks.
 
 use relic_core::binary::FixedString;
 use relic_core::error::fit;
@@ -11,6 +11,7 @@ use relic_texture::{alpha, mips, swap_red_blue};
 
 use crate::file::header::{FLAG_ALPHA_MASKS, FLAG_SECTIONS_FIXED};
 use crate::file::{Bpp, DtxFile, DtxHeader, ExtraLt2, VERSION_LT1, VERSION_LT2, VERSION_LT15, Xrgb};
+use crate::palette32;
 
 /// Mips written when no template gives a count: 4, as in every sample and LithTech's tools.
 pub const DEFAULT_MIPS: u16 = 4;
@@ -18,11 +19,12 @@ pub const DEFAULT_MIPS: u16 = 4;
 /// The version and pixel format [`encode`] writes for `options`:
 ///
 /// * version `None`: v−2 for `Palettized`, else v−5; `Some(5)` or `Some(2)` as asked;
-/// * v−5: `Auto` and `Raw32` → `BPP_32` (lossless), `Dxt1`/`Dxt3`/`Dxt5` → DXT;
+/// * v−5: `Auto` and `Raw32` → `BPP_32` (lossless), `Dxt1`/`Dxt3`/`Dxt5` → DXT, `Palettized` →
+///   `BPP_32P` (NOLF's PS2 textures: indices and a `PALLETE32` palette section);
 /// * v−2: `Auto` and `Palettized` → 8-bit palettized.
 ///
-/// Others are refused: v−3 is not written (what follows its mips is unknown), nor 8-bit
-/// palettized v−5 (`BPP_8P`/`BPP_32P` are not pinned down).
+/// Others are refused: v−3 is not written (what follows its mips is unknown), nor v−5 `BPP_8P`
+/// (not pinned down).
 pub fn resolve(options: &TextureOptions) -> Result<(i32, Bpp), WriteError> {
     let version = match options.version {
         None if options.encoding == TextureEncoding::Palettized => VERSION_LT1,
@@ -37,10 +39,11 @@ pub fn resolve(options: &TextureOptions) -> Result<(i32, Bpp), WriteError> {
         (VERSION_LT2, TextureEncoding::Dxt1) => Bpp::Dxt1,
         (VERSION_LT2, TextureEncoding::Dxt3) => Bpp::Dxt3,
         (VERSION_LT2, TextureEncoding::Dxt5) => Bpp::Dxt5,
+        (VERSION_LT2, TextureEncoding::Palettized) => Bpp::Palettized32,
         (VERSION_LT1, TextureEncoding::Auto | TextureEncoding::Palettized) => Bpp::Palettized,
         (v, e) => {
             return Err(WriteError::Unsupported(format!(
-                "DTX version {v} does not hold {e:?} pixels (−5: 32-bit, DXT1/3/5; −2: 8-bit palettized)"
+                "DTX version {v} does not hold {e:?} pixels (−5: 32-bit, DXT1/3/5, BPP_32P palettized; −2: 8-bit palettized)"
             )));
         }
     };
@@ -50,7 +53,7 @@ pub fn resolve(options: &TextureOptions) -> Result<(i32, Bpp), WriteError> {
 /// The options that re-encode a texture the way `file` is stored (v−3 as v−2).
 pub fn options_for(file: &DtxFile) -> TextureOptions {
     let encoding = match file.bpp() {
-        Some(Bpp::Palettized) => TextureEncoding::Palettized,
+        Some(Bpp::Palettized | Bpp::Palettized32) => TextureEncoding::Palettized,
         Some(Bpp::Dxt1) => TextureEncoding::Dxt1,
         Some(Bpp::Dxt3) => TextureEncoding::Dxt3,
         Some(Bpp::Dxt5) => TextureEncoding::Dxt5,
@@ -78,8 +81,13 @@ fn resolve_like(
     losses: &mut Vec<Loss>,
 ) -> Result<(i32, Bpp), WriteError> {
     let Some(own) = template.map(options_for) else { return resolve(options) };
-    // `Auto`: the template's encoding, where the version asked for holds it.
-    let holds = |encoding| resolve(&TextureOptions { encoding, version: options.version, ..*options }).is_ok();
+    // `Auto`: the template's encoding, where the version asked for holds it (a v−2/v−3 palette
+    // asked for as v−5 is not carried over: v−5's palettized `BPP_32P` is for the PS2 only).
+    let to_ps2 =
+        |encoding| encoding == TextureEncoding::Palettized && options.version == Some(5) && own.version != Some(5);
+    let holds = |encoding| {
+        !to_ps2(encoding) && resolve(&TextureOptions { encoding, version: options.version, ..*options }).is_ok()
+    };
     let encoding = match options.encoding {
         TextureEncoding::Auto if options.version.is_none() || holds(own.encoding) => own.encoding,
         other => other,
@@ -105,8 +113,9 @@ pub fn encode(image: &Image, options: &TextureOptions) -> Result<Converted<DtxFi
 /// it holds the encoding asked for, encoding `Auto` the template's (where the version holds it),
 /// mips `None` its mip count. A template of the version written also gives what it says beyond the pixels: flags, surface
 /// flags, extra bytes, command string, and in v−2 the palette words and the LIGHTDEFS block.
-/// v−5 sections (a `PALLETE32` palette, cube faces) belong to the old pixels: they are dropped,
-/// as a loss.
+/// v−5 sections (cube faces, …) belong to the old pixels: they are dropped, as a loss — except
+/// the `PALLETE32` palette of a `BPP_32P` template written as `BPP_32P`, which is kept byte for
+/// byte when the image's colours are all in it (else its header is kept around a new palette).
 ///
 /// An image equal to the template's mip 0, asked for nothing the template is not, gives the
 /// template itself, byte for byte. Otherwise the mips are made from the image; mip 0 of a DXT
@@ -132,8 +141,13 @@ pub fn encode_like(
     let count = asked.or(source_mips).unwrap_or(DEFAULT_MIPS).clamp(1, most);
     let levels = mips::chain(image, count.into());
     losses.extend(size_losses(version, image));
-    if let Some(t) = template.filter(|t| !t.sections.is_empty()) {
-        losses.push(Loss::new("sections", format!("{} section(s) of the template dropped", t.sections.len())));
+    if let Some(t) = template {
+        // The palette of a BPP_32P template written as BPP_32P is written again, not dropped.
+        let palette = bpp == Bpp::Palettized32 && palette32_of(t).is_some();
+        let dropped = t.sections.len().saturating_sub(usize::from(palette));
+        if dropped > 0 {
+            losses.push(Loss::new("sections", format!("{dropped} section(s) of the template dropped")));
+        }
     }
     let mut header = DtxHeader {
         res_type: 0,
@@ -168,16 +182,32 @@ pub fn encode_like(
             Bpp::Dxt1 => 4,
             Bpp::Dxt3 => 5,
             Bpp::Dxt5 => 6,
+            Bpp::Palettized32 => 7,
             _ => 3,
         };
         // Without a template: every extra byte 0 (no texture group, detail texture, priority…).
         let extra = template.and_then(|t| t.header.extra_lt2.clone()).unwrap_or_default();
         file.header.extra_lt2 = Some(ExtraLt2 { bpp: ident, ..extra });
         file.header.command = Some(template.and_then(|t| t.header.command).unwrap_or(FixedString([0; 128])));
-        let blocks = template.filter(|t| t.bpp() == Some(bpp) && (t.header.width, t.header.height) == (width, height));
-        file.mips = lt2_mips(bpp, image, &levels, blocks.and_then(|t| t.mips.first()).map(Vec::as_slice), &mut losses);
+        if bpp == Bpp::Palettized32 {
+            let (mips, palette) = palette32::encode(image, &levels, template.and_then(palette32_of), &mut losses);
+            file.mips = mips;
+            file.sections = vec![palette];
+            file.header.section_count = 1;
+            file.header.flags |= FLAG_SECTIONS_FIXED;
+        } else {
+            let blocks =
+                template.filter(|t| t.bpp() == Some(bpp) && (t.header.width, t.header.height) == (width, height));
+            file.mips =
+                lt2_mips(bpp, image, &levels, blocks.and_then(|t| t.mips.first()).map(Vec::as_slice), &mut losses);
+        }
     }
     Ok(Converted { value: file, losses })
+}
+
+/// The `PALLETE32` section of a `BPP_32P` file.
+fn palette32_of(file: &DtxFile) -> Option<&crate::file::Section> {
+    (file.bpp() == Some(Bpp::Palettized32)).then(|| palette32::section(file)).flatten().map(|(_, s)| s)
 }
 
 /// LithTech 2.x loads widths and heights that are powers of two from 8 to 1024 only.

@@ -4,6 +4,7 @@ mod decode;
 mod encode;
 mod entry;
 pub mod file;
+pub mod palette32;
 pub mod validate;
 #[cfg(feature = "verify")]
 pub mod verify;

@@ -134,7 +134,11 @@ fn encoding_writes_the_variant_asked_for() {
     assert_eq!(like.value.header.flags, template.header.flags);
     assert_eq!(like.value.header.command, template.header.command);
     assert_eq!(like.value.header.mip_count, 3);
-    for bad in [TextureOptions { version: Some(3), ..auto }, TextureOptions { version: Some(5), ..palettized }] {
+    // v−3 is not written; v−2 holds no DXT. (v−5 palettized is BPP_32P: bpp32p_encodes_back_….)
+    for bad in [
+        TextureOptions { version: Some(3), ..auto },
+        TextureOptions { version: Some(2), encoding: TextureEncoding::Dxt1, ..auto },
+    ] {
         assert!(relic_dtx::encode_bytes(&image, &bad).is_err(), "{bad:?}");
     }
 }
@@ -183,4 +187,100 @@ fn encoding_like_a_template_keeps_what_the_options_leave_open() {
         (v5.header.version, v5.bpp(), v5.mips.len()),
         (-5, Some(relic_dtx::Bpp::Bgra32), read("v2_pal.dtx").mips.len())
     );
+}
+
+/// The inputs of `v5_bpp32p.dtx` (xtask/src/fixtures/dtx.rs): palette entry `i` as stored, bytes
+/// B, G, R, A on the PS2 scale.
+fn palette32_entry(i: u32) -> [u8; 4] {
+    let alpha = if i == 255 { 0xFF } else { [0x80, 0x7F, 0x40, 0x00][(i % 4) as usize] };
+    [(i * 7) as u8, 255 - i as u8, (i * 3 + 1) as u8, alpha]
+}
+
+/// The index of pixel `p` of mip `i` in `v5_bpp32p.dtx`.
+fn palette32_index(p: u32, i: u32) -> u8 {
+    ((p * 37 + 5 + i * 11) % 256) as u8
+}
+
+/// PS2-scale alpha to 0–255 as docs/FORMAT-NOTES.md gives it: doubled; 0x7F (LithTech's tools
+/// store 255 as 255 / 2) and above are opaque.
+fn ps2_alpha(a: u8) -> u8 {
+    if a >= 0x7F { 255 } else { a * 2 }
+}
+
+/// Mip `level` of `v5_bpp32p.dtx` as the builder's inputs give it.
+fn bpp32p_expected(level: u32) -> Vec<u8> {
+    let (w, h) = (8 >> level, 8 >> level);
+    (0..w * h)
+        .flat_map(|p| {
+            let [b, g, r, a] = palette32_entry(u32::from(palette32_index(p, level)));
+            [r, g, b, ps2_alpha(a)]
+        })
+        .collect()
+}
+
+#[test]
+fn bpp32p_decodes_through_its_pallete32_section() {
+    for level in 0..3u32 {
+        let image = decode("v5_bpp32p.dtx", level as usize);
+        assert_eq!((image.width, image.height), (8 >> level, 8 >> level));
+        assert_eq!(image.rgba, bpp32p_expected(level), "mip {level}");
+    }
+    // Two palettes: the last one, which LithTech's loader finds (it links each section in front).
+    let mut two = relic_dtx::read(&fixture("v5_bpp32p.dtx")).unwrap();
+    let mut second = two.sections[0].clone();
+    second.data[5 * 4..6 * 4].copy_from_slice(&[9, 8, 7, 0x80]);
+    two.sections.push(second);
+    two.header.section_count = 2;
+    assert_eq!(palette32_index(0, 0), 5);
+    assert_eq!(relic_dtx::decode(&two, 0, &TextureOptions::default()).unwrap().rgba[..4], [7, 8, 9, 255]);
+    // A palette that is not there, or too short for 256 entries, is an error naming the section.
+    let mut file = relic_dtx::read(&fixture("v5_bpp32p.dtx")).unwrap();
+    file.sections[0].data.truncate(1020);
+    let err = relic_dtx::decode(&file, 0, &TextureOptions::default()).unwrap_err();
+    assert_eq!(err.path, "DtxFile.sections[0].data", "{err}");
+    file.sections.clear();
+    file.header.section_count = 0;
+    let err = relic_dtx::decode(&file, 0, &TextureOptions::default()).unwrap_err();
+    assert_eq!(err.path, "DtxFile.sections", "{err}");
+}
+
+#[test]
+fn bpp32p_encodes_back_keeping_its_palette() {
+    let bytes = fixture("v5_bpp32p.dtx");
+    let file = relic_dtx::read(&bytes).unwrap();
+    let auto = TextureOptions::default();
+    let image = decode("v5_bpp32p.dtx", 0);
+    // Unchanged: the file itself, byte for byte.
+    let same = relic_dtx::encode_like(&image, &auto, Some(&file)).unwrap();
+    assert!(same.losses.is_empty(), "{:?}", same.losses);
+    assert_eq!(relic_dtx::write(&same.value).unwrap(), bytes);
+    assert_eq!(relic_dtx::encode_like_bytes(&image, &auto, &bytes).unwrap().value, bytes);
+    // Edited with a colour of the palette: the palette section is kept byte for byte, the one
+    // pixel's index changes, the other indices of mip 0 stay.
+    let mut edited = image.clone();
+    edited.rgba.copy_within(4..8, 0);
+    let out = relic_dtx::encode_like(&edited, &auto, Some(&file)).unwrap();
+    assert!(out.losses.is_empty(), "{:?}", out.losses);
+    let out = out.value;
+    assert_eq!((out.bpp(), out.header.section_count, out.mips.len()), (Some(relic_dtx::Bpp::Palettized32), 1, 3));
+    assert_eq!(out.sections, file.sections);
+    assert_eq!(out.mips[0][0], palette32_index(1, 0));
+    assert_eq!(out.mips[0][1..], file.mips[0][1..]);
+    assert_eq!(relic_dtx::decode(&out, 0, &auto).unwrap(), edited);
+    // A colour the palette lacks, and an alpha between two PS2 steps: a new palette, exact in
+    // colour, the alpha step said.
+    edited.rgba[..4].copy_from_slice(&[1, 2, 3, 201]);
+    let out = relic_dtx::encode_like(&edited, &auto, Some(&file)).unwrap();
+    assert!(out.losses.iter().any(|l| l.element == "alpha"), "{:?}", out.losses);
+    let again = relic_dtx::decode(&out.value, 0, &auto).unwrap();
+    assert_eq!(again.rgba[..4], [1, 2, 3, 200]);
+    assert_eq!(again.rgba[4..], edited.rgba[4..]);
+    // From an image alone, asked for version 5 palettized: BPP_32P with a PALLETE32 section.
+    let options = TextureOptions { encoding: TextureEncoding::Palettized, version: Some(5), ..auto };
+    let new = relic_dtx::encode_bytes(&image, &options).unwrap();
+    assert!(new.losses.is_empty(), "{:?}", new.losses);
+    let new = relic_dtx::read(&new.value).unwrap();
+    assert_eq!(new.bpp(), Some(relic_dtx::Bpp::Palettized32));
+    assert_eq!(new.sections[0].kind.to_text(), "PALLETE32");
+    assert_eq!(relic_dtx::decode(&new, 0, &auto).unwrap(), image);
 }

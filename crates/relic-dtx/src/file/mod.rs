@@ -39,8 +39,8 @@ pub enum Bpp {
     Dxt3,
     /// Ident 6: DXT5 blocks, `w·h` bytes per mip.
     Dxt5,
-    /// Ident 7, `BPP_32P`: palette indices, the palette in a `PALLETE32` section (entry order
-    /// unknown).
+    /// Ident 7, `BPP_32P` (NOLF's PS2 textures): palette indices, the palette in a `PALLETE32`
+    /// section, 256 entries of B, G, R, and alpha on the PS2 scale ([`crate::palette32`]).
     Palettized32,
     /// Ident 8, `BPP_24`: three bytes per pixel (in some copies of the enum only).
     Bgr24,

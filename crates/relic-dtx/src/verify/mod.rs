@@ -50,7 +50,7 @@ pub const FORMAT: TextureFormat<DtxFile> = TextureFormat {
     options_for: crate::options_for,
     bound,
     not_decoded: |file| match file.bpp() {
-        Some(Bpp::Rgb8 | Bpp::Bpp16 | Bpp::Palettized32 | Bpp::Bgr24) | None => {
+        Some(Bpp::Rgb8 | Bpp::Bpp16 | Bpp::Bgr24) | None => {
             Some(format!("BPP ident {} is not decoded", file.header.bpp_ident()))
         }
         Some(_) => None,
