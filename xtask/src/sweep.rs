@@ -10,7 +10,11 @@
 //!
 //! A model whose files beside it (an M2's `.skin`, `.anim`) are not there is `incomplete`, naming
 //! them: `info` must still work, and `open` refuses it with relic-m2's typed
-//! `ReadErrorKind::Incomplete` (neither passed nor failed; counted on its own).
+//! `ReadErrorKind::Incomplete` (neither passed nor failed; counted on its own). A glTF input that
+//! relic refuses and the Khronos validator finds errors in (a test suite's deliberately broken
+//! files, glTF 1.0), or that requires an extension relic does not read (Draco: the spec forbids
+//! loading it), is refused as the spec asks, counted on its own with the reason; any other glTF
+//! relic refuses stays a failure.
 //!
 //! Each tree ends with `N files, F failed (by check), I incomplete` and the failures grouped by message (numbers
 //! and quoted names folded so that one cause is one line), with up to three files each. A panic is
@@ -34,6 +38,10 @@ struct FileResult {
     /// The files beside a model that it needs and that are not there (an M2's `.skin`, `.anim`):
     /// the model is incomplete, a verdict of its own (neither passed nor failed).
     missing: Vec<String>,
+    /// A glTF input relic refused that the Khronos validator finds invalid too (errors: a test
+    /// suite's broken files, glTF 1.0), or that requires an extension relic does not read (the
+    /// spec forbids loading it): the refusal is right, a verdict of its own. Holds the reason.
+    invalid: Option<String>,
 }
 
 /// The checks of one file; a panic inside a check is that check's failure.
@@ -96,9 +104,36 @@ fn check_file(path: &Path, validator: &mut Option<crate::gltf_validator::Validat
         Content::Model => {
             result.class = "model";
             result.missing = check_model(path, &bytes, kind, validator, scratch, &mut result.failures);
+            if !result.failures.is_empty() && !kind.entry.model.is_some_and(|m| m.records_original) {
+                result.invalid = invalid_gltf(path, validator).or_else(|| required_extension(&result.failures));
+                if result.invalid.is_some() {
+                    result.failures.clear();
+                }
+            }
         }
     }
     result
+}
+
+/// relic's refusal of a glTF requiring an extension relic does not read (Draco, techniques):
+/// the glTF spec forbids loading it, so refusing is right; named on its own line.
+fn required_extension(failures: &[(&'static str, String)]) -> Option<String> {
+    let all = !failures.is_empty() && failures.iter().all(|(_, why)| why.contains("requires the extension(s)"));
+    let why = failures.first().filter(|_| all)?;
+    Some(why.1.rsplit(": ").next().unwrap_or_default().to_string())
+}
+
+/// The validator's line for a glTF input it finds errors in (`None` when it finds none, or
+/// cannot run: then relic's refusal stays a failure).
+fn invalid_gltf(path: &Path, validator: &mut Option<crate::gltf_validator::Validator>) -> Option<String> {
+    if validator.is_none() {
+        *validator = crate::gltf_validator::Validator::start().ok();
+    }
+    let report = validator.as_mut()?.validate(path);
+    if report.is_err() {
+        *validator = None;
+    }
+    report.ok().filter(|r| r.errors > 0).map(|r| format!("the validator: {}", r.line()))
 }
 
 fn info(path: &Path, bytes: &[u8]) -> Result<(), String> {
@@ -283,12 +318,16 @@ fn print_tree(dir: &Path, results: &[(PathBuf, FileResult)], seconds: f64) {
     let mut by_cause: BTreeMap<(&str, String), Vec<String>> = BTreeMap::new();
     let mut failed = 0;
     let mut incomplete = Vec::new();
+    let mut invalid = Vec::new();
     for (path, result) in results {
         *classes.entry(result.class).or_default() += 1;
         failed += usize::from(!result.failures.is_empty());
         let rel = path.strip_prefix(dir).unwrap_or(path).display().to_string();
         if !result.missing.is_empty() {
             incomplete.push(format!("{rel} (missing {})", result.missing.join(", ")));
+        }
+        if let Some(line) = &result.invalid {
+            invalid.push(format!("{rel} ({line})"));
         }
         // Errors name the file; the cause is what remains.
         let own = format!("{}: ", path.display());
@@ -304,14 +343,26 @@ fn print_tree(dir: &Path, results: &[(PathBuf, FileResult)], seconds: f64) {
     let checks = if checks.is_empty() { String::new() } else { format!(" ({})", checks.join(", ")) };
     let incomplete_count =
         if incomplete.is_empty() { String::new() } else { format!(", {} incomplete", incomplete.len()) };
+    let invalid_count = if invalid.is_empty() {
+        String::new()
+    } else {
+        format!(
+            ", {} glTF refused as the spec asks (invalid, or a required extension relic does not read)",
+            invalid.len()
+        )
+    };
     println!(
-        "{}: {} files ({}), {failed} failed{checks}{incomplete_count} in {seconds:.1} s",
+        "{}: {} files ({}), {failed} failed{checks}{incomplete_count}{invalid_count} in {seconds:.1} s",
         dir.display(),
         results.len(),
         classes.join(", ")
     );
     for model in &incomplete {
         println!("  incomplete: {model}");
+    }
+    for file in &invalid {
+        let short: String = file.chars().take(300).collect();
+        println!("  refused: {short}");
     }
     let mut causes: Vec<_> = by_cause.into_iter().collect();
     causes.sort_by_key(|c| std::cmp::Reverse(c.1.len()));

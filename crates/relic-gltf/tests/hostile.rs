@@ -483,3 +483,24 @@ fn a_degenerate_bind_matrix_is_the_known_limit() {
     let e = error_text(import(&out.value, None));
     assert!(e.contains("not finite"), "{e}");
 }
+
+/// A document requiring an extension relic does not read (Draco mesh compression, assimp's test
+/// suite) is refused naming it, not by its consequences ("accessors[0].bufferView: Missing data"
+/// for every Draco accessor, as gltf-json reports them); an extension relic reads may be required.
+#[test]
+fn a_required_extension_relic_does_not_read_is_refused_by_name() {
+    let e = error_text(edited(|j| {
+        j["extensionsUsed"] = json!(["KHR_draco_mesh_compression"]);
+        j["extensionsRequired"] = json!(["KHR_draco_mesh_compression"]);
+        j["accessors"][0].as_object_mut().unwrap().remove("bufferView");
+    }));
+    assert!(e.contains("requires the extension(s) KHR_draco_mesh_compression"), "{e}");
+    assert!(!e.contains("Missing data"), "{e}");
+    assert!(
+        edited(|j| {
+            j["extensionsUsed"] = json!(["KHR_materials_unlit"]);
+            j["extensionsRequired"] = json!(["KHR_materials_unlit"]);
+        })
+        .is_ok()
+    );
+}

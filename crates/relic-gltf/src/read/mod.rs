@@ -106,6 +106,25 @@ fn check_attribute_indices(root: &Root) -> Result<(), GltfError> {
     Ok(())
 }
 
+/// Refuses, first and by name, a document requiring an extension relic does not read (Draco mesh
+/// compression, `KHR_technique_webgl`): the glTF spec forbids loading such an asset, and what
+/// gltf-json would report instead are its consequences (a Draco mesh's accessors "missing data").
+fn check_required_extensions(root: &Root) -> Result<(), GltfError> {
+    let missing: Vec<&str> = root
+        .extensions_required
+        .iter()
+        .map(String::as_str)
+        .filter(|e| !gltf::json::extensions::ENABLED_EXTENSIONS.contains(e))
+        .collect();
+    if missing.is_empty() {
+        return Ok(());
+    }
+    Err(GltfError::Document(format!(
+        "it requires the extension(s) {}, which relic does not read (the glTF spec forbids loading an asset without its required extensions)",
+        missing.join(", ")
+    )))
+}
+
 /// Parses and validates (references in range, required fields) the JSON document.
 pub(crate) fn parse_json(text: &[u8]) -> Result<Root, GltfError> {
     let objects = count_objects(text);
@@ -120,6 +139,7 @@ pub(crate) fn parse_json(text: &[u8]) -> Result<Root, GltfError> {
         Err(e) if e.to_string().starts_with("missing field `nodes`") => with_scene_nodes(text)?,
         Err(e) => return Err(GltfError::Document(e.to_string())),
     };
+    check_required_extensions(&root)?;
     check_attribute_indices(&root)?;
     let document = gltf::Document::from_json(root).map_err(|e| GltfError::Document(e.to_string()))?;
     let root = document.into_json();
