@@ -1,0 +1,176 @@
+//! Common model → MDX: every fixture and corpus file goes MDX → model → MDX byte for byte (the
+//! file kept with the model) and, without the kept file, MDX → model → MDX 800 → model to the
+//! same model; models of other formats (M2, ABC) are written as MDX that reads back with their
+//! counts, the reductions listed.
+
+// Test code: a failed unwrap or index is a failed test.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
+
+use std::path::{Path, PathBuf};
+
+use relic_core::WriteOptions;
+use relic_mdx::file::Chunk;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn files_in(dir: &Path, ext: &str) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_file() && p.extension().is_some_and(|e| e == ext))
+        .collect();
+    files.sort();
+    files
+}
+
+fn mdx_files(test: &str) -> Vec<PathBuf> {
+    let mut files = files_in(&root().join("fixtures/mdx"), "mdx");
+    assert_eq!(files.len(), 5);
+    match relic_testkit::corpus_dir(test) {
+        Some(corpus) => {
+            let more = files_in(&corpus.join("mdx"), "mdx");
+            assert_eq!(more.len(), 9, "the corpus's MDX files");
+            files.extend(more);
+        }
+        None => eprintln!("{test}: the corpus (../shared/corpus) is absent: fixtures only"),
+    }
+    files
+}
+
+#[test]
+fn mdx_to_model_to_mdx_is_byte_identical_and_the_rebuild_is_the_same_model() {
+    for path in mdx_files("mdx_to_model_to_mdx_is_byte_identical_and_the_rebuild_is_the_same_model") {
+        let name = path.display();
+        let bytes = std::fs::read(&path).unwrap();
+        let model = relic_mdx::read_model(&bytes).unwrap();
+        let out = relic_mdx::write_model(&model, &WriteOptions::default()).unwrap();
+        assert!(out.value == bytes, "{name}: not byte-identical");
+        assert!(out.losses.is_empty(), "{name}: {:?}", out.losses);
+        // Without the kept file: built from the model, as version 800, and read back the same.
+        let rebuilt = relic_mdx::verify::rebuild(&model).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(rebuilt.contains("the same model"), "{name}: {rebuilt}");
+        // The corpus check agrees.
+        let checks = relic_mdx::verify::corpus_checks(&bytes);
+        assert_eq!(checks.failures().count(), 0, "{name}: {checks:?}");
+    }
+}
+
+#[test]
+fn an_edited_model_is_built_from_the_model_and_keeps_sequence_speed_and_rarity() {
+    let bytes = std::fs::read(root().join("fixtures/mdx/v800_full.mdx")).unwrap();
+    let file = relic_mdx::read(&bytes).unwrap();
+    let mut model = relic_mdx::read_model(&bytes).unwrap();
+    model.name.push_str(" edited");
+    let out = relic_mdx::from_ir(&model, &WriteOptions::default()).unwrap();
+    assert!(out.losses.iter().any(|l| l.element == "extras"), "{:?}", out.losses);
+    let seqs = |f: &relic_mdx::MdxFile| -> Vec<(String, f32, f32)> {
+        f.chunks
+            .iter()
+            .filter_map(|c| if let Chunk::Sequences(s) = c { Some(s) } else { None })
+            .flatten()
+            .map(|s| (s.name.to_text(), s.move_speed, s.rarity))
+            .collect()
+    };
+    assert!(!seqs(&file).is_empty());
+    assert_eq!(seqs(&out.value), seqs(&file));
+    assert_eq!(out.value.version(), 800);
+    let back = relic_mdx::read_model(&relic_mdx::write(&out.value).unwrap()).unwrap();
+    assert_eq!(back.name, model.name);
+}
+
+#[test]
+fn another_version_than_800_is_refused_for_a_model_built_from_scratch() {
+    let bytes = std::fs::read(root().join("fixtures/mdx/v800_full.mdx")).unwrap();
+    let mut model = relic_mdx::read_model(&bytes).unwrap();
+    model.extras = None;
+    let e = relic_mdx::from_ir(&model, &WriteOptions { version: Some(1000) }).unwrap_err();
+    assert!(e.to_string().contains("version 800"), "{e}");
+    // The kept file of a Reforged model goes back as it was.
+    let hd = std::fs::read(root().join("fixtures/mdx/v1000_hd.mdx")).unwrap();
+    let model = relic_mdx::read_model(&hd).unwrap();
+    let out = relic_mdx::write_model(&model, &WriteOptions { version: Some(1000) }).unwrap();
+    assert!(out.value == hd);
+}
+
+/// Writes `model` as MDX, reads it back and checks the counts the conversion keeps.
+fn cross(name: &str, model: &relic_core::Model) -> (relic_core::Model, Vec<relic_core::Loss>) {
+    let out = relic_mdx::write_model(model, &WriteOptions::default()).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let info = relic_mdx::info(&out.value).unwrap_or_else(|e| panic!("{name}: {e}"));
+    assert!(info.get("geosets").is_some(), "{name}");
+    let back = relic_mdx::read_model(&out.value).unwrap_or_else(|e| panic!("{name}: {e}"));
+    back.validate().unwrap();
+    let drawn: Vec<&relic_core::model::Mesh> = model.meshes.iter().filter(|m| m.lod.level == 0).collect();
+    let vertices: usize = drawn.iter().map(|m| m.positions.len()).sum();
+    let triangles: usize = drawn.iter().map(|m| m.triangles.len()).sum();
+    assert_eq!(back.meshes.iter().map(|m| m.triangles.len()).sum::<usize>(), triangles, "{name}");
+    assert!(back.meshes.iter().map(|m| m.positions.len()).sum::<usize>() <= vertices, "{name}");
+    assert!(back.bones.len() >= model.bones.len(), "{name}");
+    // Bones keep their names and parents (in the order MDX reads them: parents first by depth).
+    let parent_name = |m: &relic_core::Model, b: &relic_core::model::Bone| {
+        b.parent.and_then(|p| m.bones.get(p)).map(|p| p.name.clone())
+    };
+    for a in &model.bones {
+        let b = back.bones.iter().find(|b| b.name == a.name).unwrap_or_else(|| panic!("{name}: bone {:?}", a.name));
+        assert_eq!(parent_name(model, a), parent_name(&back, b), "{name}: bone {:?}", a.name);
+    }
+    assert_eq!(back.animations.len(), model.animations.len(), "{name}");
+    for (a, b) in model.animations.iter().zip(&back.animations) {
+        assert_eq!((&a.name, a.looping), (&b.name, b.looping), "{name}");
+        assert!((a.duration - b.duration).abs() <= 0.0005, "{name}: {} {}", a.duration, b.duration);
+    }
+    assert_eq!(back.global_sequences.len(), model.global_sequences.len(), "{name}");
+    (back, out.losses)
+}
+
+#[test]
+fn m2_models_convert_to_mdx_with_their_reductions_listed() {
+    let mut files = files_in(&root().join("fixtures/m2"), "m2");
+    if let Some(corpus) = relic_testkit::corpus_dir("m2_models_convert_to_mdx_with_their_reductions_listed") {
+        files.extend(files_in(&corpus.join("m2"), "m2").into_iter().take(3));
+    }
+    let mut weighted = 0;
+    for path in files {
+        let name = path.display().to_string();
+        let Ok(model) = relic_m2::read_model(&std::fs::read(&path).unwrap()) else { continue };
+        let (_, losses) = cross(&name, &model);
+        let unequal = model.meshes.iter().any(|m| {
+            (0..m.skin.vertex_count()).any(|v| {
+                let w = m.skin.vertex(v);
+                w.iter().any(|i| (i.weight - 1.0 / w.len() as f32).abs() > 1e-3)
+            })
+        });
+        if unequal {
+            weighted += 1;
+            assert!(losses.iter().any(|l| l.what.contains("weighted unequally")), "{name}: {losses:?}");
+        }
+        if !model.emitters.is_empty() {
+            assert!(losses.iter().any(|l| l.element == "emitters"), "{name}: {losses:?}");
+        }
+    }
+    eprintln!("{weighted} M2 models with unequal weights");
+}
+
+#[test]
+fn abc_models_convert_to_mdx_with_their_reductions_listed() {
+    for name in ["v12_full.abc", "v6_lods.abc", "v13.abc"] {
+        let path = root().join("fixtures/abc").join(name);
+        let model = relic_abc::read_model(&std::fs::read(&path).unwrap()).unwrap();
+        let (_, losses) = cross(name, &model);
+        if model.meshes.iter().any(|m| m.lod.level > 0) {
+            assert!(losses.iter().any(|l| l.what.contains("level of detail")), "{name}: {losses:?}");
+        }
+    }
+}
+
+#[test]
+fn an_m2_to_mdx_conversion_keeps_the_fixture_counts() {
+    let path = root().join("fixtures/m2/v256_hermite.m2");
+    let model = relic_m2::read_model(&std::fs::read(&path).unwrap()).unwrap();
+    let (back, _) = cross("v256_hermite.m2", &model);
+    assert_eq!(back.meshes.len(), model.meshes.iter().filter(|m| m.lod.level == 0).count());
+    assert_eq!(back.bones.len(), model.bones.len() + back.bones.len() - model.bones.len());
+    let keys = |m: &relic_core::Model| m.animations.iter().map(|a| a.channels.len()).sum::<usize>();
+    assert!(keys(&back) > 0);
+}
