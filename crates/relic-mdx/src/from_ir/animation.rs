@@ -146,8 +146,10 @@ fn rank(i: Interpolation) -> u8 {
 struct Counts {
     /// Channels written with another interpolation than their own.
     reinterpolated: usize,
-    /// Keys outside their clip.
+    /// Keys outside their clip (after the cut, by rounding).
     outside: usize,
+    /// Channels with keys outside their clip, cut to it.
+    cut: usize,
     /// Keys on a millisecond another key of the track already holds.
     same_frame: usize,
     /// Clip channels of a property a global-sequence channel animates.
@@ -350,6 +352,9 @@ fn one_track(
                 None => continue,
             },
         };
+        let cut_channel = if end == i64::MAX { None } else { cut(c, (end - base) as f32 / 1000.0) };
+        counts.cut += usize::from(cut_channel.is_some());
+        let c = cut_channel.as_ref().unwrap_or(c);
         let inside = |f: i64| (base..=end).contains(&f);
         let (v3, q4) = (vec3.len(), quat.len());
         match &c.values {
@@ -392,6 +397,11 @@ impl Counts {
             self.reinterpolated,
             "channels written with the interpolation of other clips of their node (one track a node property)",
         );
+        note(
+            self.cut,
+            "channels with keys outside their clip (a key before its start or after its end): cut to the clip, \
+             with a key sampled at each cut edge (an MDX sequence plays the keys of its interval only)",
+        );
         note(self.outside, "keys outside their clip dropped");
         note(self.same_frame, "keys on a millisecond another key of their track already holds dropped");
         note(self.under_global, "clip channels of a property a global-sequence channel animates dropped");
@@ -409,4 +419,145 @@ impl Counts {
         );
         note(self.bad_global, "channels on a global sequence the model does not have dropped");
     }
+}
+
+/// A channel cut to its clip, `[0, duration]`: the keys outside dropped and a key sampled where a
+/// key lay beyond an edge; `None` when every key lies inside.
+fn cut(c: &Channel, duration: f32) -> Option<Channel> {
+    let inside = |t: f32| t >= 0.0 && millis(t) <= millis(duration);
+    if c.times.iter().all(|&t| inside(t)) {
+        return None;
+    }
+    let (times, values) = match &c.values {
+        ChannelValues::Translation(v) => {
+            let (t, v) = cut_values(&c.times, v, c.interpolation, duration, false);
+            (t, ChannelValues::Translation(v))
+        }
+        ChannelValues::Scale(v) => {
+            let (t, v) = cut_values(&c.times, v, c.interpolation, duration, false);
+            (t, ChannelValues::Scale(v))
+        }
+        ChannelValues::Rotation(v) => {
+            let (t, v) = cut_values(&c.times, v, c.interpolation, duration, true);
+            (t, ChannelValues::Rotation(v))
+        }
+    };
+    Some(Channel { bone: c.bone, clock: c.clock, interpolation: c.interpolation, times, values })
+}
+
+/// `a + (b − a)·s` per component (`s` may be any factor).
+fn mix<const N: usize>(a: [f32; N], b: [f32; N], s: f32) -> [f32; N] {
+    let mut out = a;
+    for (o, y) in out.iter_mut().zip(b) {
+        *o += (y - *o) * s;
+    }
+    out
+}
+
+/// `Σ wᵢ·vᵢ` per component.
+fn sum<const N: usize>(terms: &[([f32; N], f32)]) -> [f32; N] {
+    let mut out = [0.0; N];
+    for (v, w) in terms {
+        for (o, x) in out.iter_mut().zip(v) {
+            *o += x * w;
+        }
+    }
+    out
+}
+
+/// See [`cut`]: the times and values (in, value, out per key for a cubic spline; tangents per
+/// second). `unit`: quaternions, normalised after sampling.
+fn cut_values<const N: usize>(
+    times: &[f32],
+    values: &[[f32; N]],
+    interpolation: Interpolation,
+    duration: f32,
+    unit: bool,
+) -> (Vec<f32>, Vec<[f32; N]>) {
+    let cubic = interpolation == Interpolation::CubicSpline;
+    let zero = [0.0f32; N];
+    // (in, value, out) of key k.
+    let key = |k: usize| -> Option<([f32; N], [f32; N], [f32; N])> {
+        if cubic {
+            Some((*values.get(3 * k)?, *values.get(3 * k + 1)?, *values.get(3 * k + 2)?))
+        } else {
+            Some((zero, *values.get(k)?, zero))
+        }
+    };
+    let normal = |v: [f32; N]| -> [f32; N] {
+        let n = v.iter().map(|x| x * x).sum::<f32>().sqrt();
+        if unit && n > 0.0 && n.is_finite() { v.map(|x| x / n) } else { v }
+    };
+    // The value and slope (per second) at `t`.
+    let sample = |t: f32| -> Option<([f32; N], [f32; N])> {
+        let segment = times.windows(2).position(|w| matches!(w, [a, b] if *a <= t && t <= *b));
+        let Some(i) = segment else {
+            // Beyond every key: the nearest key holds.
+            let k = times.iter().enumerate().min_by(|a, b| (a.1 - t).abs().total_cmp(&(b.1 - t).abs()))?.0;
+            return Some((key(k)?.1, zero));
+        };
+        let (t0, t1) = (*times.get(i)?, *times.get(i + 1)?);
+        let ((_, p0, m0), (m1, p1, _)) = (key(i)?, key(i + 1)?);
+        let dt = t1 - t0;
+        let s = if dt > 0.0 { (t - t0) / dt } else { 0.0 };
+        Some(match interpolation {
+            Interpolation::Step => (p0, zero),
+            Interpolation::Linear => {
+                let slope = if dt > 0.0 { sum(&[(p1, 1.0 / dt), (p0, -1.0 / dt)]) } else { zero };
+                (normal(mix(p0, p1, s)), slope)
+            }
+            Interpolation::CubicSpline => {
+                let (s2, s3) = (s * s, s * s * s);
+                let value = sum(&[
+                    (p0, 2.0 * s3 - 3.0 * s2 + 1.0),
+                    (m0, (s3 - 2.0 * s2 + s) * dt),
+                    (p1, -2.0 * s3 + 3.0 * s2),
+                    (m1, (s3 - s2) * dt),
+                ]);
+                let slope = if dt > 0.0 {
+                    sum(&[
+                        (p0, (6.0 * s2 - 6.0 * s) / dt),
+                        (m0, 3.0 * s2 - 4.0 * s + 1.0),
+                        (p1, (-6.0 * s2 + 6.0 * s) / dt),
+                        (m1, 3.0 * s2 - 2.0 * s),
+                    ])
+                } else {
+                    zero
+                };
+                (normal(value), slope)
+            }
+        })
+    };
+    let inside = |t: f32| t >= 0.0 && millis(t) <= millis(duration);
+    let kept: Vec<usize> = (0..times.len()).filter(|&k| times.get(k).is_some_and(|&t| inside(t))).collect();
+    let first = kept.first().and_then(|&k| times.get(k)).copied();
+    let last = kept.last().and_then(|&k| times.get(k)).copied();
+    let mut out_t = Vec::new();
+    let mut out_v = Vec::new();
+    let mut push = |t: f32, (i, v, o): ([f32; N], [f32; N], [f32; N])| {
+        out_t.push(t);
+        if cubic {
+            out_v.extend([i, v, o]);
+        } else {
+            out_v.push(v);
+        }
+    };
+    if times.iter().any(|&t| t < 0.0)
+        && first.is_none_or(|t| millis(t) > 0)
+        && let Some((v, m)) = sample(0.0)
+    {
+        push(0.0, (m, v, m));
+    }
+    for &k in &kept {
+        if let (Some(&t), Some(v)) = (times.get(k), key(k)) {
+            push(t, v);
+        }
+    }
+    if times.iter().any(|&t| millis(t) > millis(duration))
+        && last.is_none_or(|t| millis(t) < millis(duration))
+        && let Some((v, m)) = sample(duration)
+    {
+        push(duration, (m, v, m));
+    }
+    (out_t, out_v)
 }

@@ -19,6 +19,7 @@ const REPLACEABLE_IDS: [u32; 11] = [1, 2, 11, 21, 31, 32, 33, 34, 35, 36, 37];
 #[derive(Default)]
 struct Counts {
     untextured: usize,
+    nameless: usize,
     foreign_replaceable: usize,
     uv_transforms: usize,
     slots: usize,
@@ -100,7 +101,12 @@ pub(super) fn materials(
                 None => 0,
             };
             let flags = u32::from(t.wrap_u) | (u32::from(t.wrap_v) << 1);
-            let texture_id = texture(&t.path, replaceable, flags, names);
+            // A texture that names no file and is no Warcraft replaceable one (another game's
+            // replaceable skin, a slot its tables fill): drawn white.
+            let nameless = t.path.is_empty() && replaceable == 0;
+            counts.nameless += usize::from(nameless);
+            let path = if nameless { WHITE } else { &t.path };
+            let texture_id = texture(path, replaceable, flags, names);
             // Layers over an opaque first one are drawn alpha-keyed, so that it shows through.
             let blend = if k > 0 && m.blend == BlendMode::Opaque { BlendMode::AlphaKey } else { m.blend };
             layers.push(Layer {
@@ -132,9 +138,10 @@ impl Counts {
         note(self.untextured, &format!("materials without a texture: drawn with {WHITE}"));
         note(
             self.foreign_replaceable,
-            "replaceable textures of another game's kind (M2 skins, capes): written as the file path they name, \
-             not as a Warcraft replaceable id",
+            "replaceable textures of another game's kind (M2 skins, capes): not a Warcraft replaceable id; written \
+             as the path they name",
         );
+        note(self.nameless, &format!("textures that name no file: drawn with {WHITE}"));
         note(self.uv_transforms, "texture transforms dropped (texture animations, TXAN, are not written)");
         note(self.slots, "texture slots dropped (the game's tables fill them)");
         note(self.specular, "specular settings dropped (MDX 800 has none)");
