@@ -174,3 +174,74 @@ fn an_m2_to_mdx_conversion_keeps_the_fixture_counts() {
     let keys = |m: &relic_core::Model| m.animations.iter().map(|a| a.channels.len()).sum::<usize>();
     assert!(keys(&back) > 0);
 }
+
+/// A small model of another source: two bones, one triangle of three vertices (one weighted
+/// 0.7/0.3, one 0.5/0.5, one rigid), no normals, one clip with a key past its end.
+fn small_model() -> relic_core::Model {
+    use relic_core::model::*;
+    let bones = relic_testkit::bone_chain(2, "b");
+    let skin = Skin::from_vertices([
+        vec![Influence { bone: 0, weight: 0.7 }, Influence { bone: 1, weight: 0.3 }],
+        vec![Influence { bone: 0, weight: 0.5 }, Influence { bone: 1, weight: 0.5 }],
+        vec![Influence { bone: 1, weight: 1.0 }],
+    ]);
+    let mesh = Mesh {
+        name: "geoset 0".into(),
+        material: Some(0),
+        positions: vec![[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]],
+        uv_sets: vec![vec![[0.0, 0.0]; 3]],
+        skin,
+        triangles: vec![[0, 1, 2]],
+        ..Mesh::default()
+    };
+    let channel = Channel {
+        bone: 1,
+        clock: Clock::Animation,
+        interpolation: Interpolation::Linear,
+        times: vec![0.0, 1.0, 3.0],
+        values: ChannelValues::Translation(vec![[0.0, 1.0, 0.0], [0.0, 2.0, 0.0], [0.0, 4.0, 0.0]]),
+    };
+    Model {
+        name: "small".into(),
+        bones,
+        meshes: vec![mesh],
+        materials: vec![Material {
+            name: "material 0".into(),
+            textures: vec![TextureRef { path: "a.blp".into(), uv_set: Some(0), ..TextureRef::default() }],
+            depth_write: true,
+            ..Material::default()
+        }],
+        animations: vec![Animation {
+            name: "Stand".into(),
+            duration: 2.0,
+            looping: true,
+            channels: vec![channel],
+            ..Animation::default()
+        }],
+        ..Model::default()
+    }
+}
+
+#[test]
+fn weights_become_matrix_groups_and_a_clip_is_cut_at_its_end_with_counts() {
+    let model = small_model();
+    model.validate().unwrap();
+    let out = relic_mdx::write_model(&model, &WriteOptions::default()).unwrap();
+    let has = |what: &str| out.losses.iter().any(|l| l.what.contains(what));
+    // Only the 0.7/0.3 vertex is counted: 0.5/0.5 is an equal split, and one bone is one share.
+    assert!(has("1 vertices weighted unequally"), "{:?}", out.losses);
+    assert!(has("1 meshes without normals"), "{:?}", out.losses);
+    assert!(has("1 channels with keys outside their clip"), "{:?}", out.losses);
+    let back = relic_mdx::read_model(&out.value).unwrap();
+    let mesh = &back.meshes[0];
+    let shares: Vec<Vec<(u32, f32)>> =
+        (0..3).map(|v| mesh.skin.vertex(v).iter().map(|i| (i.bone, i.weight)).collect()).collect();
+    assert_eq!(shares, [vec![(0, 0.5), (1, 0.5)], vec![(0, 0.5), (1, 0.5)], vec![(1, 1.0)]]);
+    assert_eq!(mesh.normals.len(), 3);
+    // The key at 3 s is dropped and one sampled at the clip's end (2 s): halfway from 2 to 4.
+    let c = &back.animations[0].channels[0];
+    assert_eq!(c.times, [0.0, 1.0, 2.0]);
+    let relic_core::model::ChannelValues::Translation(v) = &c.values else { panic!() };
+    assert!((v[2][1] - 3.0).abs() < 1e-5, "{v:?}");
+    assert_eq!(back.animations[0].duration, 2.0);
+}
