@@ -245,3 +245,46 @@ fn weights_become_matrix_groups_and_a_clip_is_cut_at_its_end_with_counts() {
     assert!((v[2][1] - 3.0).abs() < 1e-5, "{v:?}");
     assert_eq!(back.animations[0].duration, 2.0);
 }
+
+#[test]
+fn a_mesh_over_the_geoset_limits_is_split_by_triangles() {
+    use relic_core::model::*;
+    // 30 bones; vertex i of 70,002 weighted to the pair (i mod 30, i/30 mod 30): 900 groups, and
+    // more vertices than a u16 index reaches.
+    let mut model = small_model();
+    model.bones = relic_testkit::bone_chain(30, "b");
+    model.animations.clear();
+    let n = 70_002usize;
+    let mesh = &mut model.meshes[0];
+    mesh.positions = (0..n).map(|i| [i as f32 * 0.001, (i % 3) as f32, 0.0]).collect();
+    mesh.uv_sets = vec![vec![[0.0, 0.0]; n]];
+    mesh.skin = Skin::from_vertices((0..n).map(|i| {
+        let (a, b) = ((i % 30) as u32, ((i / 30) % 30) as u32);
+        if a == b {
+            vec![Influence { bone: a, weight: 1.0 }]
+        } else {
+            vec![Influence { bone: a, weight: 0.5 }, Influence { bone: b, weight: 0.5 }]
+        }
+    }));
+    mesh.triangles = (0..n as u32 / 3).map(|t| [3 * t, 3 * t + 1, 3 * t + 2]).collect();
+    model.validate().unwrap();
+    let out = relic_mdx::write_model(&model, &WriteOptions::default()).unwrap();
+    assert!(out.losses.iter().any(|l| l.what.contains("split into several geosets")), "{:?}", out.losses);
+    let back = relic_mdx::read_model(&out.value).unwrap();
+    assert!(back.meshes.len() > 1);
+    assert_eq!(back.meshes.iter().map(|m| m.triangles.len()).sum::<usize>(), n / 3);
+    assert_eq!(back.meshes.iter().map(|m| m.positions.len()).sum::<usize>(), n);
+    // Every vertex keeps its bone pair.
+    let pairs = |m: &relic_core::Model| -> std::collections::BTreeSet<(u64, Vec<String>)> {
+        m.meshes
+            .iter()
+            .flat_map(|mesh| {
+                (0..mesh.positions.len()).map(move |v| {
+                    let names = mesh.skin.vertex(v).iter().map(|i| m.bones[i.bone as usize].name.clone()).collect();
+                    ((mesh.positions[v][0] * 1000.0).round() as u64, names)
+                })
+            })
+            .collect()
+    };
+    assert_eq!(pairs(&back), pairs(&model));
+}
