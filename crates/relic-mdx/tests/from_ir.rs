@@ -288,3 +288,103 @@ fn a_mesh_over_the_geoset_limits_is_split_by_triangles() {
     };
     assert_eq!(pairs(&back), pairs(&model));
 }
+
+/// The largest distance between the posed vertices of `model`'s level-0 meshes and `back`'s
+/// (mesh for mesh, vertex for vertex), over a few times of every clip, counting the vertices of
+/// one bone or equal shares only (the others are reduced and move otherwise), relative to the
+/// model's size.
+fn posed_difference(model: &relic_core::Model, back: &relic_core::Model) -> f32 {
+    use relic_anim::ClipTime;
+    use relic_anim::bounds::posed_positions;
+    let drawn: Vec<usize> = (0..model.meshes.len()).filter(|&m| model.meshes[m].lod.level == 0).collect();
+    let exact = |m: usize, v: usize| {
+        let w = model.meshes[m].skin.vertex(v);
+        w.iter().all(|i| (i.weight - 1.0 / w.len() as f32).abs() <= 1e-6)
+    };
+    let size = model.meshes.iter().flat_map(|m| &m.positions).flatten().fold(1f32, |s, c| s.max(c.abs()));
+    let mut worst = 0f32;
+    for a in 0..model.animations.len() {
+        let d = model.animations[a].duration;
+        for t in [0.0, 0.3 * d, 0.5 * d, 0.77 * d, d] {
+            let p = posed_positions(model, Some(a), ClipTime::at(t)).unwrap();
+            let q = posed_positions(back, Some(a), ClipTime::at(t)).unwrap();
+            for (k, &m) in drawn.iter().enumerate() {
+                for (v, (x, y)) in p[m].iter().zip(&q[k]).enumerate() {
+                    if exact(m, v) {
+                        let d = (0..3).map(|c| (x[c] - y[c]).abs()).fold(0f32, f32::max);
+                        worst = worst.max(d / size);
+                    }
+                }
+            }
+        }
+    }
+    worst
+}
+
+#[test]
+fn converted_models_pose_as_their_source() {
+    let m2 = ["v256_hermite.m2", "v256_linear.m2", "v256_global_sequence.m2", "v256_bezier.m2"]
+        .map(|n| (n, relic_m2::read_model(&std::fs::read(root().join("fixtures/m2").join(n)).unwrap()).unwrap()));
+    let abc = ["v12_full.abc", "v13.abc", "v6_basic.abc"]
+        .map(|n| (n, relic_abc::read_model(&std::fs::read(root().join("fixtures/abc").join(n)).unwrap()).unwrap()));
+    let mut models: Vec<(String, relic_core::Model)> =
+        m2.into_iter().chain(abc).map(|(n, m)| (n.to_string(), m)).collect();
+    if let Some(corpus) = relic_testkit::corpus_dir("converted_models_pose_as_their_source") {
+        for path in files_in(&corpus.join("m2"), "m2") {
+            models.push((path.display().to_string(), relic_m2::read_model(&std::fs::read(&path).unwrap()).unwrap()));
+        }
+        for path in files_in(&corpus.join("abc"), "abc").into_iter().chain(files_in(&corpus.join("abc"), "ABC")) {
+            if let Ok(m) = relic_abc::read_model(&std::fs::read(&path).unwrap()) {
+                models.push((path.display().to_string(), m));
+            }
+        }
+    }
+    for (name, model) in models {
+        let out = relic_mdx::write_model(&model, &WriteOptions::default()).unwrap();
+        let back = relic_mdx::read_model(&out.value).unwrap();
+        // Bones in the order of the source (MDX reads them parents first by depth).
+        let worst = posed_difference(&model, &reordered(&back, &model));
+        eprintln!(
+            "{name}: {} clips, {} bones, {} vertices, worst {worst}",
+            model.animations.len(),
+            model.bones.len(),
+            model.meshes.iter().map(|m| m.positions.len()).sum::<usize>()
+        );
+        assert!(worst < 1e-3, "{name}: posed vertices differ by {worst} of the model's size");
+    }
+}
+
+/// `back` with its bones put in `model`'s order (by name) and the references remapped; bones
+/// `model` lacks go after.
+fn reordered(back: &relic_core::Model, model: &relic_core::Model) -> relic_core::Model {
+    let mut order: Vec<usize> =
+        model.bones.iter().filter_map(|b| back.bones.iter().position(|c| c.name == b.name)).collect();
+    let rest: Vec<usize> = (0..back.bones.len()).filter(|i| !order.contains(i)).collect();
+    order.extend(rest);
+    let mut new_of = vec![0; back.bones.len()];
+    for (new, &old) in order.iter().enumerate() {
+        new_of[old] = new;
+    }
+    let mut out = back.clone();
+    out.bones = order.iter().map(|&o| back.bones[o].clone()).collect();
+    for b in &mut out.bones {
+        b.parent = b.parent.map(|p| new_of[p]);
+    }
+    for m in &mut out.meshes {
+        for i in &mut m.skin.influences {
+            i.bone = new_of[i.bone as usize] as u32;
+        }
+    }
+    for a in &mut out.animations {
+        for c in &mut a.channels {
+            c.bone = new_of[c.bone];
+        }
+        for e in &mut a.events {
+            e.bone = e.bone.map(|b| new_of[b]);
+        }
+    }
+    for a in &mut out.attachments {
+        a.bone = new_of[a.bone];
+    }
+    out
+}

@@ -164,6 +164,8 @@ struct Counts {
     cubic_rotations: usize,
     /// Channels on an unknown global sequence.
     bad_global: usize,
+    /// Translation channels of rotation-only bones (which the model poses at rest).
+    rotation_only: usize,
 }
 
 /// One key in Warcraft's frame: frame, value, tangents.
@@ -266,6 +268,11 @@ pub(super) fn node_tracks(model: &Model, sk: &mut Skeleton, tl: &Timeline, losse
         let rest_differs = sk.rest_differs(bone, &b.rest);
         for (pi, prop) in PROPERTIES.into_iter().enumerate() {
             let key = (bone, prop);
+            if b.flags.rotation_only && prop == Property::Translation {
+                // The bone keeps its rest translation whatever its channels say.
+                let ignored = clip.remove(&key).map_or(0, |s| s.iter().flatten().count());
+                counts.rotation_only += ignored + usize::from(global.remove(&key).is_some());
+            }
             let track = if let Some(&(g, c)) = global.get(&key) {
                 counts.under_global += clip.get(&key).map_or(0, |s| s.iter().flatten().count());
                 one_track(sk, bone, prop, &[(0, i64::MAX, Some(c))], g as i32, None, &mut counts)
@@ -418,6 +425,10 @@ impl Counts {
              interpolates Hermite rotations as squad)",
         );
         note(self.bad_global, "channels on a global sequence the model does not have dropped");
+        note(
+            self.rotation_only,
+            "translation channels of rotation-only bones not written (such a bone stays at its rest translation)",
+        );
     }
 }
 

@@ -132,7 +132,10 @@ impl Skeleton {
         if rotation_only > 0 {
             losses.push(Loss::new(
                 "bones",
-                format!("{rotation_only} bones marked rotation-only: MDX has no such flag; written as plain nodes"),
+                format!(
+                    "{rotation_only} bones marked rotation-only: MDX has no such flag; written as plain nodes whose \
+                     translation is the rest one (their translation channels are left out)"
+                ),
             ));
         }
         let parents = model.bones.iter().map(|b| b.parent).collect();
