@@ -7,12 +7,16 @@
 //! | [`file`](mod@file) | the binrw types of every chunk and record, fields in file order |
 //! | [`mdl`] | MDL text (version 800): written with floats as MdlxConv, Magos or shortest round trip print them, and read back |
 //! | `to_ir` | file → common model (bones from every node, meshes, materials, clips) |
+//! | `from_ir` | common model → file: the kept file while the model is unedited, else version 800 built from the model, with what it cannot hold as losses |
+//! | [`extras`] | the file kept with the model read from it |
 //! | `counts` | the counts `relic info` reports, under the names of the spec's probe |
 //! | `verify` (feature `verify`) | the corpus checks `cargo xtask corpus` runs |
 
 mod counts;
 mod entry;
+pub mod extras;
 pub mod file;
+mod from_ir;
 pub mod mdl;
 mod to_ir;
 #[cfg(feature = "verify")]
@@ -66,41 +70,49 @@ pub fn info(bytes: &[u8]) -> Result<Info, ReadError> {
     Ok(counts::info(&read(bytes)?))
 }
 
-/// The message of every conversion into MDX, refused until `from_ir` is written.
-const NOT_YET: &str = "Warcraft III MDX is read, converted to the common model and rewritten byte for byte, \
-                       but the common model is not yet written as MDX (issue 41)";
-
 pub use to_ir::WARCRAFT;
 
 /// File → common model (see the `to_ir` notes in the crate's layout): bones from every node,
-/// meshes, materials, clips. Emitters, lights, cameras, collision shapes and texture and geoset
-/// animations are not mapped yet ([`read_model_with_losses`] lists them).
+/// meshes, materials, clips; the file kept as the model's extras ([`extras::MdxExtras`], so that
+/// [`from_ir`] writes it back unchanged while the model is). Emitters, lights, cameras, collision
+/// shapes and texture and geoset animations are not mapped yet ([`read_model_with_losses`] lists
+/// them).
 pub fn to_ir(file: &MdxFile) -> Result<Model, ReadError> {
-    to_ir::to_ir(file).map(|c| c.value)
+    let mut model = to_ir::to_ir(file)?.value;
+    extras::attach(&mut model, file.clone());
+    Ok(model)
 }
 
-/// Common model → file: not written yet; refused with a message that says so.
-pub fn from_ir(_model: &Model, _options: &WriteOptions) -> Result<Converted<MdxFile>, WriteError> {
-    Err(WriteError::Unsupported(NOT_YET.into()))
+/// Common model → file (version 800; see `from_ir` in the crate's layout): the file the model
+/// was read from while the model is unedited, else a file built from the model, with what MDX
+/// cannot hold (skin weights beyond equal shares, emitters, …) as losses.
+pub fn from_ir(model: &Model, options: &WriteOptions) -> Result<Converted<MdxFile>, WriteError> {
+    from_ir::from_ir(model, options)
 }
 
 /// `to_ir(&read(bytes)?)`.
 pub fn read_model(bytes: &[u8]) -> Result<Model, ReadError> {
-    to_ir(&read(bytes)?)
+    read_model_with_losses(bytes).map(|c| c.value)
 }
 
 /// [`read_model`], with what the model could not hold as losses.
 pub fn read_model_with_losses(bytes: &[u8]) -> Result<Converted<Model>, ReadError> {
-    to_ir::to_ir(&read(bytes)?)
+    let file = read(bytes)?;
+    let mut model = to_ir::to_ir(&file)?;
+    extras::attach(&mut model.value, file);
+    Ok(model)
 }
 
 /// [`read_model_with_losses`] and [`info`] from one parse.
 pub fn read_model_with_info(bytes: &[u8]) -> Result<(Converted<Model>, Info), ReadError> {
     let file = read(bytes)?;
-    Ok((to_ir::to_ir(&file)?, counts::info(&file)))
+    let info = counts::info(&file);
+    let mut model = to_ir::to_ir(&file)?;
+    extras::attach(&mut model.value, file);
+    Ok((model, info))
 }
 
-/// `write(&from_ir(model)?)`: refused as [`from_ir`] is.
+/// `write(&from_ir(model)?)`.
 pub fn write_model(model: &Model, options: &WriteOptions) -> Result<Converted<Vec<u8>>, WriteError> {
     let Converted { value, losses } = from_ir(model, options)?;
     Ok(Converted { value: write(&value)?, losses })

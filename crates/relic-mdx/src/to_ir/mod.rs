@@ -3,8 +3,8 @@
 //! * Frame: Warcraft III is right-handed, +Z up, facing +X, as WoW: `(x, y, z) → (y, z, x)`
 //!   ([`WARCRAFT`]), a rotation, so winding is unchanged. UVs have their origin top left, as
 //!   glTF's.
-//! * Bones: every node (BONE, LITE, HELP, ATCH, PREM, PRE2, CORN, RIBB, EVTS, CLID, in that
-//!   order), parents first. The pivot (`PIVT[objectId]`, zero when the file has fewer pivots) is
+//! * Bones: every node (BONE, LITE, HELP, ATCH, PREM, PRE2, CORN, RIBB, EVTS, CLID), parents
+//!   first, then by object id. The pivot (`PIVT[objectId]`, zero when the file has fewer pivots) is
 //!   the bind translation; the rest transform is `pivot − parent pivot`, an animated translation
 //!   `pivot − parent pivot + value`. Flag 0x1 drops the parent's translation; 0x2 and 0x4 the
 //!   parent's scaling and rotation (the engine's reading, spec §4.4); 0x8–0x40 billboard.
@@ -121,8 +121,11 @@ fn skeleton(nodes: &[NodeRef<'_>]) -> Skeleton {
             }
         }
     }
+    // Parents first; within a depth by object id (the file's own numbering of its nodes, which
+    // follows the chunk order in real files), so that a file written from the model with object
+    // id = bone index reads back in the same order whatever record each node is written as.
     let mut order: Vec<usize> = (0..n).collect();
-    order.sort_by_key(|&i| (depth.get(i).copied().unwrap_or(0), i));
+    order.sort_by_key(|&i| (depth.get(i).copied().unwrap_or(0), nodes.get(i).map_or(0, |r| r.node.object_id), i));
     let mut rank = vec![0; n];
     for (bone, &node) in order.iter().enumerate() {
         if let Some(r) = rank.get_mut(node) {

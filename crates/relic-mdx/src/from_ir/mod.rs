@@ -1,0 +1,179 @@
+//! Common model → MDX version 800 (spec §2–§4, the inverse of `to_ir`).
+//!
+//! * A model read from an MDX keeps the file ([`crate::extras::MdxExtras`]): while the model is
+//!   still the one the file maps to, the file is written back as it is (byte for byte, whatever
+//!   its version). Otherwise the file is built from the model, taking only the sequences' move
+//!   speed and rarity from the kept file (by name), and what the kept file held beyond the model
+//!   (emitters, lights, cameras, …) is listed as lost.
+//! * [`skeleton`]: a node per bone (object id = bone index, pivot = bind translation, flags from
+//!   the bone's); a bone the meshes are skinned to is a BONE, one an attachment point of its
+//!   name and place is an ATCH, one events of its name fire on is an EVTS, any other a HELP;
+//!   other attachment points and events get nodes of their own under their bone.
+//! * [`mesh`]: a geoset per mesh of level 0, skin weights reduced to matrix groups.
+//! * [`material`]: a material per material, a layer per texture.
+//! * [`animation`]: clips on one timeline, a track per node property, global sequences.
+//! * Not written (listed as losses): emitters, morph targets, texture transforms.
+
+mod animation;
+mod material;
+mod mesh;
+mod names;
+mod skeleton;
+
+use relic_core::model::Model;
+use relic_core::{Converted, Loss, WriteError, WriteOptions};
+
+use crate::file::{Chunk, MdxFile, ModelInfo};
+use names::{Names, fixed};
+use skeleton::{Kind, Skeleton};
+
+/// The version written from the model.
+const WRITTEN: u32 = 800;
+
+/// Builds an MDX from the model.
+pub(crate) fn from_ir(model: &Model, options: &WriteOptions) -> Result<Converted<MdxFile>, WriteError> {
+    model.validate()?;
+    let mut losses = Vec::new();
+    let original = crate::extras::of(model);
+    if let Some(file) = original {
+        let version_ok = options.version.is_none_or(|v| v == file.version());
+        if version_ok && unedited(model, file) {
+            return Ok(Converted::lossless(file.clone()));
+        }
+        losses.push(Loss::new(
+            "extras",
+            format!(
+                "the model is no longer the one read from its MDX{}: the file is built from the model{}",
+                if version_ok { "" } else { " (another version is asked for)" },
+                dropped(file)
+            ),
+        ));
+    }
+    if let Some(v) = options.version.filter(|&v| v != WRITTEN) {
+        return Err(WriteError::Unsupported(format!(
+            "MDX version {v}: relic writes version {WRITTEN} from the common model (and a file of another version \
+             only back from the model read from it, unedited)"
+        )));
+    }
+    let mut names = Names::default();
+    let mut sk = Skeleton::plan(model, &mut losses);
+    let tl = animation::timeline(model, original, &mut names, &mut losses)?;
+    let count = model.materials.len();
+    let extra_material = model.meshes.iter().any(|m| m.lod.level == 0 && m.material.is_none_or(|i| i >= count));
+    if extra_material {
+        losses.push(Loss::new("materials", "meshes without a material: drawn with an added plain material"));
+    }
+    let from_mdx = model.source.is_some_and(|s| s.format == crate::FORMAT);
+    let (materials, textures) = material::materials(model, extra_material, from_mdx, &mut names, &mut losses);
+    let material_of = |m: Option<usize>| m.filter(|&i| i < count).unwrap_or(count) as u32;
+    let extents: Vec<_> = tl.sequences.iter().map(|s| s.extent).collect();
+    let geo = mesh::geosets(model, &mut sk, &material_of, &extents, &mut losses)?;
+    for (node, used) in sk.nodes.iter_mut().zip(&geo.used) {
+        if *used && node.kind == Kind::Helper {
+            node.kind = Kind::Bone;
+        }
+    }
+    let tracks = animation::node_tracks(model, &mut sk, &tl, &mut losses);
+    let (bones, helpers, attachments, events, pivots) = sk.records(tracks, &geo.geoset_of, &mut names);
+    other_losses(model, &mut losses);
+    let (min, max) = animation::model_box(model);
+    let info = ModelInfo {
+        name: fixed(&model.name, &mut names),
+        animation_file: Default::default(),
+        extent: animation::extent(min, max),
+        blend_time: tl.blend_time,
+    };
+    names.losses(&mut losses);
+    let mut chunks = vec![Chunk::Version(WRITTEN), Chunk::Model(Box::new(info))];
+    if !tl.sequences.is_empty() {
+        chunks.push(Chunk::Sequences(tl.sequences));
+    }
+    if !tl.globals.is_empty() {
+        chunks.push(Chunk::GlobalSequences(tl.globals));
+    }
+    chunks.push(Chunk::Materials(materials));
+    chunks.push(Chunk::Textures(textures));
+    chunks.push(Chunk::Geosets(geo.geosets));
+    if !bones.is_empty() {
+        chunks.push(Chunk::Bones(bones));
+    }
+    if !helpers.is_empty() {
+        chunks.push(Chunk::Helpers(helpers));
+    }
+    if !attachments.is_empty() {
+        chunks.push(Chunk::Attachments(attachments));
+    }
+    chunks.push(Chunk::PivotPoints(pivots));
+    if !events.is_empty() {
+        chunks.push(Chunk::Events(events));
+    }
+    Ok(Converted { value: MdxFile { chunks }, losses })
+}
+
+/// Whether the model is the one `file` maps to (its extras and record aside).
+fn unedited(model: &Model, file: &MdxFile) -> bool {
+    let Ok(read) = crate::to_ir::to_ir(file) else { return false };
+    let m = read.value;
+    m.name == model.name
+        && m.bones == model.bones
+        && m.meshes == model.meshes
+        && m.materials == model.materials
+        && m.animations == model.animations
+        && m.global_sequences == model.global_sequences
+        && m.attachments == model.attachments
+        && m.emitters == model.emitters
+}
+
+/// What the kept file holds that a file built from the model does not: `; dropped: …` or "".
+fn dropped(file: &MdxFile) -> String {
+    let mut parts = Vec::new();
+    for c in &file.chunks {
+        let n = match c {
+            Chunk::Lights(v) => v.len(),
+            Chunk::ParticleEmitters(v) => v.len(),
+            Chunk::ParticleEmitters2(v) => v.len(),
+            Chunk::PopcornEmitters(v) => v.len(),
+            Chunk::RibbonEmitters(v) => v.len(),
+            Chunk::Cameras(v) => v.len(),
+            Chunk::CollisionShapes(v) => v.len(),
+            Chunk::TextureAnims(v) => v.len(),
+            Chunk::GeosetAnims(v) => v.len(),
+            Chunk::FaceFx(v) => v.len(),
+            Chunk::BindPose(b) => b.matrices.len(),
+            Chunk::Unknown { .. } => 1,
+            _ => 0,
+        };
+        if n > 0 {
+            parts.push(format!("{n} {}", c.tag()));
+        }
+    }
+    if parts.is_empty() { String::new() } else { format!("; dropped: {}", parts.join(", ")) }
+}
+
+fn other_losses(model: &Model, losses: &mut Vec<Loss>) {
+    if !model.emitters.is_empty() {
+        losses.push(Loss::new(
+            "emitters",
+            format!(
+                "{} particle and ribbon emitters not written (PRE2/RIBB are not built from the model yet)",
+                model.emitters.len()
+            ),
+        ));
+    }
+    let morphs: usize = model.animations.iter().map(|a| a.morph_channels.len()).sum();
+    if morphs > 0 {
+        losses.push(Loss::new("animations", format!("{morphs} morph-weight channels dropped (MDX has no morphs)")));
+    }
+    let parts = model.meshes.iter().filter(|m| m.part_id.is_some()).count();
+    if parts > 0 {
+        losses.push(Loss::new("meshes", format!("{parts} mesh part ids dropped (MDX has none)")));
+    }
+    let named = model.materials.iter().enumerate().filter(|(i, m)| m.name != format!("material {i}")).count();
+    if named > 0 {
+        losses.push(Loss::new("materials", format!("{named} material names dropped (MDX materials have none)")));
+    }
+    let named = model.meshes.iter().enumerate().filter(|(i, m)| m.name != format!("geoset {i}")).count();
+    if named > 0 {
+        losses.push(Loss::new("meshes", format!("{named} mesh names dropped (geosets have none)")));
+    }
+}
