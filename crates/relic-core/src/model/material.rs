@@ -81,6 +81,30 @@ pub enum BlendMode {
     Modulate2x,
 }
 
+impl BlendMode {
+    /// The seven modes in the order of the numbers Blizzard's formats store (an M2 blending mode,
+    /// a Warcraft III layer's filter mode: 0 opaque … 6 modulate 2×).
+    const BLIZZARD: [BlendMode; 7] = [
+        BlendMode::Opaque,
+        BlendMode::AlphaKey,
+        BlendMode::Alpha,
+        BlendMode::Add,
+        BlendMode::AddAlpha,
+        BlendMode::Modulate,
+        BlendMode::Modulate2x,
+    ];
+
+    /// The number Blizzard's formats store for this mode.
+    pub fn blizzard_code(self) -> u8 {
+        Self::BLIZZARD.iter().position(|&m| m == self).unwrap_or(0) as u8
+    }
+
+    /// The mode of a number Blizzard's formats store; a number past the seven is opaque.
+    pub fn from_blizzard_code(code: u32) -> Self {
+        usize::try_from(code).ok().and_then(|i| Self::BLIZZARD.get(i)).copied().unwrap_or_default()
+    }
+}
+
 /// Specular highlight parameters.
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
@@ -89,4 +113,19 @@ pub struct Specular {
     pub power: f32,
     /// Intensity.
     pub scale: f32,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::BlendMode;
+
+    #[test]
+    fn blizzard_codes_go_both_ways_and_unknown_ones_are_opaque() {
+        for code in 0..7u32 {
+            assert_eq!(u32::from(BlendMode::from_blizzard_code(code).blizzard_code()), code);
+        }
+        assert_eq!(BlendMode::from_blizzard_code(6), BlendMode::Modulate2x);
+        assert_eq!(BlendMode::from_blizzard_code(7), BlendMode::Opaque);
+        assert_eq!(BlendMode::from_blizzard_code(u32::MAX), BlendMode::Opaque);
+    }
 }

@@ -153,13 +153,5 @@ impl Builder<'_> {
 const MAPPED_RENDER_FLAGS: u16 = 0x1 | 0x2 | 0x4 | 0x10;
 
 fn blend_code(b: BlendMode) -> u16 {
-    match b {
-        BlendMode::Opaque => 0,
-        BlendMode::AlphaKey => 1,
-        BlendMode::Alpha => 2,
-        BlendMode::Add => 3,
-        BlendMode::AddAlpha => 4,
-        BlendMode::Modulate => 5,
-        BlendMode::Modulate2x => 6,
-    }
+    b.blizzard_code().into()
 }

@@ -117,13 +117,5 @@ fn texture_stem(t: &TextureRef) -> String {
 
 /// The blend mode of an M2 blend-mode number.
 pub(crate) fn blend_mode(mode: u16) -> BlendMode {
-    match mode {
-        1 => BlendMode::AlphaKey,
-        2 => BlendMode::Alpha,
-        3 => BlendMode::Add,
-        4 => BlendMode::AddAlpha,
-        5 => BlendMode::Modulate,
-        6 => BlendMode::Modulate2x,
-        _ => BlendMode::Opaque,
-    }
+    BlendMode::from_blizzard_code(mode.into())
 }

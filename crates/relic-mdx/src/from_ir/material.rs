@@ -29,15 +29,7 @@ struct Counts {
 }
 
 fn filter_mode(b: BlendMode) -> u32 {
-    match b {
-        BlendMode::Opaque => 0,
-        BlendMode::AlphaKey => 1,
-        BlendMode::Alpha => 2,
-        BlendMode::Add => 3,
-        BlendMode::AddAlpha => 4,
-        BlendMode::Modulate => 5,
-        BlendMode::Modulate2x => 6,
-    }
+    b.blizzard_code().into()
 }
 
 fn shading(m: &IrMaterial) -> u32 {

@@ -22,15 +22,7 @@ pub(super) fn materials(file: &MdxFile) -> Vec<ir::Material> {
         for m in v {
             let first = m.layers.first();
             let layer_flags = first.map_or(0, |l| l.shading_flags);
-            let blend = match first.map_or(0, |l| l.filter_mode) {
-                1 => BlendMode::AlphaKey,
-                2 => BlendMode::Alpha,
-                3 => BlendMode::Add,
-                4 => BlendMode::AddAlpha,
-                5 => BlendMode::Modulate,
-                6 => BlendMode::Modulate2x,
-                _ => BlendMode::Opaque,
-            };
+            let blend = BlendMode::from_blizzard_code(first.map_or(0, |l| l.filter_mode));
             let refs = m
                 .layers
                 .iter()
