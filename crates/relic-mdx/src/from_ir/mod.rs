@@ -114,7 +114,9 @@ pub(crate) fn from_ir(model: &Model, options: &WriteOptions) -> Result<Converted
 fn unedited(model: &Model, file: &MdxFile) -> bool {
     let Ok(read) = crate::to_ir::to_ir(file) else { return false };
     let m = read.value;
-    m.name == model.name
+    // A file without a model name gets its file's name from the facade (`relic::load_model`):
+    // that name is not an edit, and the file keeps its empty one.
+    (m.name == model.name || m.name.is_empty())
         && m.bones == model.bones
         && m.meshes == model.meshes
         && m.materials == model.materials
