@@ -2,18 +2,18 @@
 
 use relic_core::format::{CorpusChecks, FormatEntry, ModelCodec, Textures, Versions};
 
-/// World of Warcraft M2: read and written 256–264 and 272.
+/// World of Warcraft M2: read and written 256–264 and 272; chunked (`MD21`) 272 and 274 read.
 pub static ENTRY: FormatEntry = FormatEntry {
     name: "m2",
-    title: "World of Warcraft M2 model (Classic, The Burning Crusade; Wrath of the Lich King and Cataclysm with .skin and .anim files)",
+    title: "World of Warcraft M2 model (Classic, The Burning Crusade; Wrath of the Lich King and Cataclysm with .skin and .anim files; Legion chunked MD21 read)",
     family: "World of Warcraft model",
     extensions: &["m2"],
     detect: crate::detect,
     versions: Versions {
-        read: &[256..=264, 272..=272],
+        read: &[256..=264, 272..=272, 274..=274],
         write: &[256..=264, 272..=272],
         default_write: crate::DEFAULT_VERSION,
-        note: "",
+        note: "274: chunked MD21 files (Legion), read only",
     },
     info: crate::info_input,
     model: Some(ModelCodec {
