@@ -341,7 +341,7 @@ pub fn read_input_with_info(input: &relic_core::format::Input<'_>) -> Result<(Co
         let mut info = wrath_info(&m.model, &notes, input.stem());
         md21_facts(&mut info, &m);
         notes.extend(m.notes.iter().map(|n| relic_core::Loss::new("md21", n.clone())));
-        let mut model = wrath_model(m.model, classic, losses)?;
+        let mut model = md21_model(m, classic, losses)?;
         model.losses.extend(notes);
         return Ok((model, info));
     }
@@ -375,6 +375,27 @@ fn wrath_model(
     Ok(model)
 }
 
+/// The model of a chunked file, given its 256–263 form and what that form cannot hold: the
+/// Wrath file's model, whose extras keep the chunks too.
+fn md21_model(
+    m: md21::Md21,
+    classic: M2File,
+    classic_losses: Vec<relic_core::Loss>,
+) -> Result<Converted<Model>, ReadError> {
+    let container = m.container();
+    let (mut model, mut extras) = to_ir::wrath_form_to_ir(m.model, classic, classic_losses)?;
+    extras.md21 = Some(container);
+    carried::attach(&mut model.value, extras);
+    Ok(model)
+}
+
+/// The model of a chunked file read already (the corpus checks).
+#[cfg(feature = "verify")]
+pub(crate) fn md21_to_ir(m: md21::Md21) -> Result<Converted<Model>, ReadError> {
+    let (classic, losses) = wrath::convert::to_classic(&m.model)?;
+    md21_model(m, classic, losses)
+}
+
 /// The model of a Wrath-or-later file read already (the corpus checks).
 #[cfg(feature = "verify")]
 pub(crate) fn wrath_to_ir(wrath: wrath::Wrath) -> Result<Converted<Model>, ReadError> {
@@ -383,15 +404,28 @@ pub(crate) fn wrath_to_ir(wrath: wrath::Wrath) -> Result<Converted<Model>, ReadE
 }
 
 /// Writes a model in the version `options.version` names, else the one it came from
-/// ([`Model::recorded_version`], when it is written), else the default version, 256: 264 and 272 as an `.m2` with its `.skin` (and `.anim`) files beside it.
+/// ([`Model::recorded_version`], when it is written), else the default version, 256: 264 and 272
+/// as an `.m2` with its `.skin` (and `.anim`) files beside it; 274, and 272 of a model read from a
+/// chunked file, as a chunked `.m2` (`MD21`, in the chunks it was read with) with its `.skin` files.
 pub fn write_files(model: &Model, options: &WriteOptions) -> Result<Converted<Written>, WriteError> {
-    let writable = |v: &u32| (256..FIRST_UNSUPPORTED).contains(v) || wrath::WRATH_VERSIONS.contains(v);
+    let writable = |v: &u32| {
+        (256..FIRST_UNSUPPORTED).contains(v) || wrath::WRATH_VERSIONS.contains(v) || md21::VERSIONS.contains(v)
+    };
     let version = options.version.or(model.recorded_version(FORMAT).filter(writable)).unwrap_or(DEFAULT_VERSION);
-    if wrath::WRATH_VERSIONS.contains(&version) {
+    if wrath::WRATH_VERSIONS.contains(&version) || md21::VERSIONS.contains(&version) {
         let (extras, unread) = decoded(model);
+        let container = extras
+            .as_deref()
+            .and_then(|e| e.md21.clone())
+            .filter(|_| md21::VERSIONS.contains(&version))
+            .or_else(|| (!wrath::WRATH_VERSIONS.contains(&version)).then(md21::Container::new));
+        let write = |w: &wrath::Wrath| match &container {
+            Some(c) => md21::write_parts(c, w),
+            None => wrath::write(w),
+        };
         let mut converted = from_ir::to_wrath(model, extras.as_deref(), version)?;
         converted.losses.splice(0..0, unread);
-        let (bytes, siblings) = wrath::write(&converted.value)?;
+        let (bytes, siblings) = write(&converted.value)?;
         // As `write_model`: extras that came as text may have been edited into a file the reader
         // refuses; then the files are built from the model alone.
         if extras.is_some()
@@ -401,13 +435,13 @@ pub fn write_files(model: &Model, options: &WriteOptions) -> Result<Converted<Wr
             let mut rebuilt = from_ir::to_wrath(model, None, version)?;
             let why = format!("the M2 extras do not fit the model ({e}): the files were rebuilt from the model alone");
             rebuilt.losses.insert(0, relic_core::Loss::new("extras", why));
-            let (bytes, siblings) = wrath::write(&rebuilt.value)?;
+            let (bytes, siblings) = write(&rebuilt.value)?;
             return Ok(Converted { value: Written { bytes, siblings }, losses: rebuilt.losses });
         }
         return Ok(Converted { value: Written { bytes, siblings }, losses: converted.losses });
     }
     if !(256..FIRST_UNSUPPORTED).contains(&version) {
-        let message = format!("M2 version {version} cannot be written: only 256–263, 264 and 272");
+        let message = format!("M2 version {version} cannot be written: only 256–263, 264, 272 and 274 (chunked)");
         return Err(WriteError::Unsupported(message));
     }
     let options = WriteOptions { version: Some(version) };

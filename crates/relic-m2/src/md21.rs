@@ -196,10 +196,13 @@ fn chain_ends(bytes: &[u8], from: usize) -> bool {
 }
 
 /// Where the `MD21` payload ends (§2.3), with a note when that is not what its size says: the
-/// declared end when a chunk header (after zero bytes, if any) or only zero bytes follow it; else the first known chunk
+/// declared end when it leaves room for the MD20 header and a chunk header (after zero bytes, if
+/// any) or only zero bytes follow it; else the first known chunk
 /// after the `MD20` header from which a chain of chunks ends the file; else the end of the file.
 fn md21_end(bytes: &[u8], declared: u32) -> (usize, Option<String>) {
-    let stated = HEADER.checked_add(declared as usize).filter(|&end| end <= bytes.len());
+    // A payload too short for an MD20 header is never the model: such a size is not trusted.
+    let header = crate::file::wrath::WRATH_HEADER_SIZE as usize;
+    let stated = HEADER.checked_add(declared as usize).filter(|&end| end <= bytes.len() && end >= HEADER + header);
     // The declared end is trusted where a chunk header follows it (after zero bytes, if any) or
     // nothing but zeros: a chunk there that is itself broken is then refused by name, not taken
     // into the MD20 block.
@@ -213,11 +216,14 @@ fn md21_end(bytes: &[u8], declared: u32) -> (usize, Option<String>) {
     if let Some(end) = stated.filter(|&end| header_there(end)) {
         return (end, None);
     }
-    let first = HEADER + crate::file::wrath::WRATH_HEADER_SIZE as usize;
+    let first = HEADER + header;
     let found = (first..bytes.len().saturating_sub(HEADER - 1))
         .find(|&p| bytes.get(p..p + 4).is_some_and(known) && chain_ends(bytes, p));
     let said = match stated {
         Some(_) => format!("the MD21 chunk declares {declared} bytes"),
+        None if (declared as usize) < header => {
+            format!("the MD21 chunk declares {declared} bytes, too few for an MD20 header")
+        }
         None => format!("the MD21 chunk declares {declared} bytes, past the end of the file"),
     };
     match found {
@@ -359,9 +365,9 @@ fn damage(model: &Wrath) -> Option<String> {
     let t = &model.file.texture_lookup;
     wrath::texture_lookup_damaged(&model.file).then(|| {
         format!(
-            "the texture lookup ({} entries at byte {} of the MD20 block) lies inside its header, as a converter that patched a 264 header into the unstripped chunked file leaves it: kept as stored; textures it does not resolve are not converted",
-            t.len(),
-            t.offset
+            "the texture lookup (1 entry at byte {} of the MD20 block: {:?}) is the bytes MD of the block's magic, as a converter that patched a 264 header into the unstripped chunked file leaves it: kept as stored; textures it does not resolve are not converted",
+            t.offset,
+            t.first()
         )
     })
 }
@@ -398,13 +404,57 @@ pub fn read_partial(input: &Input<'_>) -> Result<Md21, ReadError> {
     Ok(Md21 { chunks, model, trailing, notes })
 }
 
+/// The versions of the `MD20` block a chunked file is read and written with.
+pub const VERSIONS: [u32; 2] = [272, 274];
+
+/// A chunked file's chunks without its model: what a model read from one carries (in its extras)
+/// to be written as it was.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Container {
+    /// Every chunk in file order (see [`Md21::chunks`]).
+    pub chunks: Vec<Chunk>,
+    /// Zero bytes after the last chunk.
+    pub trailing: u32,
+}
+
+impl Container {
+    /// A container of one `MD21` chunk, whose size is always the payload's: a model that did not
+    /// come from a chunked file written as one.
+    pub fn new() -> Self {
+        let chunk =
+            Chunk { padding: 0, tag: *b"MD21", declared_size: u32::MAX, read_size: u32::MAX, data: ChunkData::Model };
+        Container { chunks: vec![chunk], trailing: 0 }
+    }
+}
+
+impl Default for Container {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Md21 {
+    /// The chunks without the model.
+    pub fn container(&self) -> Container {
+        Container { chunks: self.chunks.clone(), trailing: self.trailing }
+    }
+}
+
 /// Writes the chunked file and the files beside it (as [`wrath::write`]): every chunk in its
 /// order, its size field as read while its payload keeps the length it was read with.
 pub fn write(md21: &Md21) -> Result<(Vec<u8>, Vec<relic_core::format::SiblingFile>), WriteError> {
-    let (model, siblings) = wrath::write(&md21.model)?;
+    write_parts(&md21.container(), &md21.model)
+}
+
+/// Writes `model` in `container`'s chunks (its `MD21` chunk holding the model), as [`write`].
+pub fn write_parts(
+    container: &Container,
+    model: &Wrath,
+) -> Result<(Vec<u8>, Vec<relic_core::format::SiblingFile>), WriteError> {
+    let (model, siblings) = wrath::write(model)?;
     let mut bytes = Vec::new();
     let err = |e: binrw::Error| WriteError::from_binrw(&e);
-    for chunk in &md21.chunks {
+    for chunk in &container.chunks {
         bytes.resize(bytes.len() + chunk.padding as usize, 0);
         let payload = match &chunk.data {
             ChunkData::Model => model.clone(),
@@ -421,6 +471,6 @@ pub fn write(md21: &Md21) -> Result<(Vec<u8>, Vec<relic_core::format::SiblingFil
         bytes.extend_from_slice(header.get_ref());
         bytes.extend_from_slice(&payload);
     }
-    bytes.resize(bytes.len() + md21.trailing as usize, 0);
+    bytes.resize(bytes.len() + container.trailing as usize, 0);
     Ok((bytes, siblings))
 }

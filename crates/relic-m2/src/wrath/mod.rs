@@ -302,12 +302,15 @@ fn read_checked_as(
     Ok((wrath, classic, losses))
 }
 
-/// True if the texture lookup lies inside the header: the fingerprint of a converter that
-/// patched a 264 header into a chunked file without removing its 8-byte chunk header
-/// (m2-md21.md §2.3: `(1, 0)`, whose one entry is the magic's `MD`, 17485). Its entries and the
-/// texture combos past it are not checked; a texture they do not resolve is not converted.
+/// True if the texture lookup is what a converter that patched a 264 header into a chunked file
+/// without removing its 8-byte chunk header leaves (m2-md21.md §2.3): `(1, 0)`, one entry read
+/// from the block's first bytes, the magic's `MD` (17485) — inside the header as read, or the
+/// same one entry once written elsewhere. Its entries and the texture combos past it are not
+/// checked; a texture they do not resolve is not converted.
 pub fn texture_lookup_damaged(file: &WrathFile) -> bool {
-    !file.texture_lookup.is_empty() && u64::from(file.texture_lookup.offset) < file.header_size()
+    let t = &file.texture_lookup;
+    let magic = i16::from_le_bytes([b'M', b'D']);
+    t.len() == 1 && (u64::from(t.offset) < file.header_size() || t.first() == Some(&magic))
 }
 
 /// Reads what there is of a model whose `.anim` or first `.skin` files are missing (for
@@ -348,7 +351,11 @@ pub(crate) fn read_written(bytes: &[u8], siblings: &[SiblingFile]) -> Result<(),
     const STEM: &str = "written";
     let files = siblings.iter().map(|s| (format!("{STEM}{}", s.suffix), s.bytes.clone())).collect();
     let name = format!("{STEM}.m2");
-    read_checked(&Input { bytes, name: &name, siblings: &SiblingBytes(files) }).map(|_| ())
+    let input = Input { bytes, name: &name, siblings: &SiblingBytes(files) };
+    if bytes.starts_with(b"MD21") {
+        return crate::md21::read(&input).map(|_| ());
+    }
+    read_checked(&input).map(|_| ())
 }
 
 /// Writes the model, its skins (`00.skin` …) and its `.anim` files (`0060-00.anim` …) as files
