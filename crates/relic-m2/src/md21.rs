@@ -446,7 +446,7 @@ pub fn write(md21: &Md21) -> Result<(Vec<u8>, Vec<relic_core::format::SiblingFil
     write_parts(&md21.container(), &md21.model)
 }
 
-/// Writes `model` in `container`'s chunks (its `MD21` chunk holding the model), as [`write`].
+/// Writes `model` in `container`'s chunks (its `MD21` chunk holding the model), as [`write()`].
 pub fn write_parts(
     container: &Container,
     model: &Wrath,
