@@ -173,32 +173,68 @@ fn fourcc(tag: &[u8]) -> bool {
     tag.len() == 4 && tag.iter().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit())
 }
 
-/// True if the chunks from `from` on all have four-letter tags, the first a [known](KNOWN_TAGS)
-/// one, and end at the end of the file (zero bytes between them or after the last allowed).
-fn chain_ends(bytes: &[u8], from: usize) -> bool {
-    let mut at = from;
-    let mut first = true;
-    loop {
-        let Some(rest) = bytes.get(at..) else { return false };
-        let Some(nonzero) = rest.iter().position(|&b| b != 0) else { return true };
-        at += nonzero;
-        let Some(tag) = bytes.get(at..at + 4) else { return false };
-        let Some(size) = u32_at(bytes, at + 4) else { return false };
-        if !fourcc(tag) || (first && !known(tag)) {
-            return false;
-        }
-        first = false;
-        at = match at.checked_add(HEADER).and_then(|a| a.checked_add(size as usize)) {
-            Some(end) if end <= bytes.len() => end,
-            _ => return false,
+/// Zero bytes allowed between two chunks while looking for where a wrongly sized `MD21` chunk
+/// ends (alignment padding; the chunks found are then walked with any padding).
+const MAX_PADDING: usize = 15;
+
+/// Which positions of a file start a chain of chunks that ends the file, found once each: every
+/// position is walked at most once however many candidates lead to it (a hostile file of chunk
+/// tags cannot make the search quadratic).
+struct Chains<'a> {
+    /// The file.
+    bytes: &'a [u8],
+    /// The last byte that is not zero (`None`: the file is all zeros).
+    last_nonzero: Option<usize>,
+    /// Per position: 0 not walked yet, 1 a chain from there ends the file, 2 it does not.
+    known: Vec<u8>,
+}
+
+impl<'a> Chains<'a> {
+    fn new(bytes: &'a [u8]) -> Self {
+        Chains { bytes, last_nonzero: bytes.iter().rposition(|&b| b != 0), known: vec![0; bytes.len() + 1] }
+    }
+
+    /// True if the chunks from `from` on (after at most [`MAX_PADDING`] zero bytes each) all have
+    /// four-letter tags and end at the end of the file, or only zero bytes follow.
+    fn end_the_file(&mut self, from: usize) -> bool {
+        let bytes = self.bytes;
+        let mut path = Vec::new();
+        let mut at = from;
+        let ends = loop {
+            match self.known.get(at) {
+                Some(1) => break true,
+                Some(2) | None => break false,
+                _ => {}
+            }
+            path.push(at);
+            if self.last_nonzero.is_none_or(|last| at > last) {
+                break true;
+            }
+            let rest = bytes.get(at..).unwrap_or_default();
+            let Some(pad) = rest.iter().take(MAX_PADDING + 1).position(|&b| b != 0) else { break false };
+            let start = at + pad;
+            let (Some(tag), Some(size)) = (bytes.get(start..start + 4), u32_at(bytes, start + 4)) else { break false };
+            if !fourcc(tag) {
+                break false;
+            }
+            match start.checked_add(HEADER).and_then(|a| a.checked_add(size as usize)) {
+                Some(end) if end <= bytes.len() => at = end,
+                _ => break false,
+            }
         };
+        for p in path {
+            if let Some(k) = self.known.get_mut(p) {
+                *k = if ends { 1 } else { 2 };
+            }
+        }
+        ends
     }
 }
 
 /// Where the `MD21` payload ends (§2.3), with a note when that is not what its size says: the
 /// declared end when it leaves room for the MD20 header and a chunk header (after zero bytes, if
-/// any) or only zero bytes follow it; else the first known chunk
-/// after the `MD20` header from which a chain of chunks ends the file; else the end of the file.
+/// any) or only zero bytes follow it; else the first known chunk after the `MD20` header from
+/// which a chain of chunks ends the file ([`Chains`]); else the end of the file.
 fn md21_end(bytes: &[u8], declared: u32) -> (usize, Option<String>) {
     // A payload too short for an MD20 header is never the model: such a size is not trusted.
     let header = crate::file::wrath::WRATH_HEADER_SIZE as usize;
@@ -217,8 +253,9 @@ fn md21_end(bytes: &[u8], declared: u32) -> (usize, Option<String>) {
         return (end, None);
     }
     let first = HEADER + header;
+    let mut chains = Chains::new(bytes);
     let found = (first..bytes.len().saturating_sub(HEADER - 1))
-        .find(|&p| bytes.get(p..p + 4).is_some_and(known) && chain_ends(bytes, p));
+        .find(|&p| bytes.get(p..p + 4).is_some_and(known) && chains.end_the_file(p));
     let said = match stated {
         Some(_) => format!("the MD21 chunk declares {declared} bytes"),
         None if (declared as usize) < header => {
