@@ -402,7 +402,7 @@ fn damage(model: &Wrath) -> Option<String> {
     let t = &model.file.texture_lookup;
     wrath::texture_lookup_damaged(&model.file).then(|| {
         format!(
-            "the texture lookup (1 entry at byte {} of the MD20 block: {:?}) is the bytes MD of the block's magic, as a converter that patched a 264 header into the unstripped chunked file leaves it: kept as stored; textures it does not resolve are not converted",
+            "the texture lookup (1 entry at byte {} of the MD20 block: {:?}) is the bytes MD of the block's magic, as a converter that patched a 264 header into the unstripped chunked file leaves it: kept as stored; a texture it does not resolve is a texture slot without a path in the model",
             t.offset,
             t.first()
         )

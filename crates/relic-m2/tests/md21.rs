@@ -303,3 +303,23 @@ fn a_model_without_extras_is_written_as_a_chunked_274_file() {
     let out = relic_m2::write_files(&model, &relic_core::WriteOptions { version: Some(272) }).unwrap().value;
     assert_eq!(&out.bytes[..4], b"MD20");
 }
+
+/// The converter-damaged texture lookup of the corpus models resolves no texture: the slots stay
+/// (without a path), so a model written without extras keeps every mesh's material.
+#[test]
+fn corpus_models_rebuilt_without_extras_keep_their_meshes() {
+    for (name, _, bytes, siblings) in corpus_models() {
+        let mut model = relic_m2::read_input(&Input { bytes: &bytes, name: &name, siblings: &siblings }).unwrap().value;
+        assert!(model.meshes.iter().all(|m| m.material.is_some()), "{name}");
+        assert!(model.materials.iter().flat_map(|m| &m.textures).any(|t| t.path.is_empty()), "{name}");
+        model.extras = None;
+        let version = model.source.as_ref().unwrap().version;
+        let out = relic_m2::write_files(&model, &relic_core::WriteOptions { version: Some(version) }).unwrap().value;
+        let stem = name.trim_end_matches(".m2");
+        let files = out.siblings.iter().map(|s| (format!("{stem}{}", s.suffix), s.bytes.clone())).collect();
+        let back = relic_m2::read_input(&Input { bytes: &out.bytes, name: &name, siblings: &SiblingBytes(files) })
+            .unwrap_or_else(|e| panic!("{name}: {e}"))
+            .value;
+        assert_eq!(back.meshes, model.meshes, "{name}");
+    }
+}

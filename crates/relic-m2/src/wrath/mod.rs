@@ -306,7 +306,7 @@ fn read_checked_as(
 /// without removing its 8-byte chunk header leaves (m2-md21.md §2.3): `(1, 0)`, one entry read
 /// from the block's first bytes, the magic's `MD` (17485) — inside the header as read, or the
 /// same one entry once written elsewhere. Its entries and the texture combos past it are not
-/// checked; a texture they do not resolve is not converted.
+/// checked; a texture they do not resolve is a texture slot without a path in the common model.
 pub fn texture_lookup_damaged(file: &WrathFile) -> bool {
     let t = &file.texture_lookup;
     let magic = i16::from_le_bytes([b'M', b'D']);
