@@ -323,3 +323,20 @@ fn corpus_models_rebuilt_without_extras_keep_their_meshes() {
         assert_eq!(back.meshes, model.meshes, "{name}");
     }
 }
+
+/// From 274 a sequence's blend time is two u16 (in, out; m2-md21.md §4.3): the model takes the
+/// blend-in time (150 ms in these files), and says the blend-out time is not kept.
+#[test]
+fn blend_times_of_274_are_split() {
+    for (name, _, bytes, siblings) in corpus_models() {
+        let read = relic_m2::read_input(&Input { bytes: &bytes, name: &name, siblings: &siblings }).unwrap();
+        let version = read.value.source.as_ref().unwrap().version;
+        let blend: Vec<f32> = read.value.animations.iter().map(|a| a.blend_in).collect();
+        assert!(blend.iter().all(|&b| (b - 0.15).abs() < 1e-6), "{name}: {blend:?}");
+        // Written as 256–263, what that form cannot hold is said: imp2_low stores (150, 150),
+        // manafiend_holy (150, 0), the 272 spider one u32 of 150.
+        let out = relic_m2::write_files(&read.value, &relic_core::WriteOptions { version: Some(263) }).unwrap();
+        let said = out.losses.iter().any(|l| l.what.contains("blend-out"));
+        assert_eq!(said, name == "imp2_low.m2", "{name} v{version}: {:?}", out.losses);
+    }
+}
