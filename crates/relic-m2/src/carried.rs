@@ -56,6 +56,9 @@ struct Carried {
     /// See [`M2Extras::unviewed_vertices`].
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     unviewed_vertices: Vec<(u32, crate::file::Vertex)>,
+    /// See [`M2Extras::md21`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    md21: Option<crate::md21::Container>,
 }
 
 /// One of a bone's three tracks.
@@ -170,6 +173,7 @@ impl Carried {
             rebuilt_tracks: Vec::new(),
             emitters_in_model: false,
             unviewed_vertices: e.unviewed_vertices.clone(),
+            md21: e.md21.clone(),
         }
     }
 
@@ -213,6 +217,7 @@ fn restore(c: Carried, model: &Model) -> Result<M2Extras, String> {
         rebuilt_tracks,
         emitters_in_model,
         unviewed_vertices,
+        md21,
     } = c;
     let (mut file, classic_losses) = match (file, &wrath) {
         (Some(file), _) => (file, classic_losses),
@@ -251,7 +256,7 @@ fn restore(c: Carried, model: &Model) -> Result<M2Extras, String> {
         file.particle_emitters = particles.into();
         file.ribbon_emitters = ribbons.into();
     }
-    Ok(M2Extras { file, vertex_digest, wrath, classic_losses, unviewed_vertices })
+    Ok(M2Extras { file, vertex_digest, wrath, classic_losses, unviewed_vertices, md21 })
 }
 
 /// The particle and ribbon records of the model's emitters, in model order; `None` if an

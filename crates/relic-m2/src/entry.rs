@@ -2,16 +2,16 @@
 
 use relic_core::format::{CorpusChecks, FormatEntry, ModelCodec, Textures, Versions};
 
-/// World of Warcraft M2: read and written 256–264 and 272.
+/// World of Warcraft M2: read and written 256–264 and 272; chunked (`MD21`) 272 and 274.
 pub static ENTRY: FormatEntry = FormatEntry {
     name: "m2",
-    title: "World of Warcraft M2 model (Classic, The Burning Crusade; Wrath of the Lich King and Cataclysm with .skin and .anim files)",
+    title: "World of Warcraft M2 model (Classic, The Burning Crusade; Wrath of the Lich King and Cataclysm with .skin and .anim files; Legion chunked MD21)",
     family: "World of Warcraft model",
     extensions: &["m2"],
     detect: crate::detect,
     versions: Versions {
-        read: &[256..=264, 272..=272],
-        write: &[256..=264, 272..=272],
+        read: &[256..=264, 272..=272, 274..=274],
+        write: &[256..=264, 272..=272, 274..=274],
         default_write: crate::DEFAULT_VERSION,
         note: "",
     },

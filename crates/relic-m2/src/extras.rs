@@ -33,6 +33,10 @@ pub struct M2Extras {
     /// back at their places while the meshes are the ones read.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub unviewed_vertices: Vec<(u32, crate::file::Vertex)>,
+    /// For a model read from a chunked file (`MD21`): its chunks, so that it is written back in
+    /// them (`wrath` is then the model of its `MD21` chunk).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub md21: Option<crate::md21::Container>,
 }
 
 /// A digest of a vertex array that an editor's float noise leaves alone and an edit does not, as

@@ -5,7 +5,8 @@
 //! | 256–259 | Classic 1.x | 108 B | 32 B | 4×f32 | the real 1.12 file is 256 |
 //! | 260–263 | The Burning Crusade 2.x | 112 B | 48 B | 4×i16, excess-32767 | + blend overrides with flag 0x8 |
 //! | 264, 272 | Wrath, Cataclysm | 88 B | 48 B (in `.skin`) | 4×i16 | tracks per sequence, views in `.skin`, keys of external sequences in `.anim` ([`wrath`]) |
-//! | 265–271, 273+, `MD21` | — | — | — | — | refused: no documented layout / chunked |
+//! | 274 (272) in `MD21` | Legion | 88 B | 48 B (in `.skin`) | 4×i16 | chunked: the `MD20` block in an `MD21` chunk, FileDataID chunks beside it ([`md21`]) |
+//! | 265–271, 273, plain 274+ | — | — | — | — | refused: no documented layout |
 //!
 //! | section | file layer ([`mod@file`]) | common model ([`to_ir()`], [`from_ir()`]) |
 //! |---|---|---|
@@ -25,6 +26,7 @@ mod extras;
 pub mod file;
 pub mod frame;
 mod from_ir;
+pub mod md21;
 pub mod names;
 mod to_ir;
 mod tolerated;
@@ -79,7 +81,10 @@ fn refusal(bytes: &[u8]) -> Option<ReadError> {
             "M2 version {version} keeps its views in .skin files next to it: read it with them (relic_m2::wrath::read, or read_input)"
         ))),
         b"MD20" => refuse(format!("M2 version {version} is older than any known release; only 256–263 are supported")),
-        b"MD21" => refuse("chunked M2 (MD21, Legion and later) is not supported; only 256–263".into()),
+        b"MD21" => refuse(md21::refusal(version).unwrap_or_else(|| {
+            "a chunked M2 (MD21) keeps its views in .skin files next to it: read it with them (relic_m2::md21::read, or read_input)"
+                .into()
+        })),
         b"SKIN" => refuse("this is a .skin file (a view of a Wrath-or-later model), not an .m2".into()),
         b"MDLX" => refuse("this is a WoW alpha / Warcraft III MDX file, not an M2".into()),
         _ => Some(ReadError::new(0, ReadErrorKind::BadMagic { found: format!("{magic:?}"), expected: "MD20".into() })),
@@ -173,6 +178,9 @@ fn file_info(file: &M2File, notes: &[relic_core::Loss]) -> Info {
 
 /// The file's own counts, with the `.skin` and `.anim` files a Wrath-or-later model has beside it.
 pub fn info_input(input: &relic_core::format::Input<'_>) -> Result<Info, ReadError> {
+    if input.bytes.starts_with(b"MD21") {
+        return md21_info_input(input);
+    }
     let wrath =
         input.bytes.starts_with(b"MD20") && detect(input.bytes).is_some_and(|d| d.source.version >= FIRST_UNSUPPORTED);
     if !wrath {
@@ -189,6 +197,82 @@ pub fn info_input(input: &relic_core::format::Input<'_>) -> Result<Info, ReadErr
         }
     };
     Ok(wrath_info(&w, &notes, input.stem()))
+}
+
+/// The counts of a chunked model (as a Wrath-or-later one's), its chunks and FileDataIDs.
+fn md21_info_input(input: &relic_core::format::Input<'_>) -> Result<Info, ReadError> {
+    let (m, notes) = match md21::read_checked(input) {
+        Err(e) if matches!(e.kind, ReadErrorKind::Incomplete { .. }) => (md21::read_partial(input)?, Vec::new()),
+        read => {
+            let (m, classic, _) = read?;
+            let mut notes = tolerated::notes(&classic);
+            notes.extend(tolerated::skin_notes(&m.model.skins));
+            (m, notes)
+        }
+    };
+    let mut info = wrath_info(&m.model, &notes, input.stem());
+    md21_facts(&mut info, &m);
+    Ok(info)
+}
+
+/// What `relic info` adds for a chunked model: the chunks by tag, the FileDataIDs, the header's
+/// other counts (as `m2_probe.py` names them) and what was tolerated.
+fn md21_facts(info: &mut Info, m: &md21::Md21) {
+    let f = &m.model.file;
+    let ids = |ids: &[u32]| ids.iter().map(u32::to_string).collect::<Vec<_>>().join(", ");
+    let chunks: Vec<String> = m
+        .chunks
+        .iter()
+        .map(|c| match c.declared_size == c.read_size {
+            true => format!("{} ({} bytes)", c.tag_text(), c.read_size),
+            false => format!("{} ({} bytes, declared {})", c.tag_text(), c.read_size, c.declared_size),
+        })
+        .collect();
+    info.text("container", "MD21 (chunked)").text("chunks", chunks.join(", "));
+    if m.chunk(b"SFID").is_some() {
+        info.text("skin_file_ids", ids(m.skin_ids()));
+    }
+    if m.chunk(b"AFID").is_some() {
+        let anims: Vec<String> =
+            m.anim_ids().iter().map(|a| format!("{}-{:02}: {}", a.animation_id, a.variation, a.file_data_id)).collect();
+        info.text("anim_file_ids", anims.join(", "));
+    }
+    if m.chunk(b"TXID").is_some() {
+        info.text("texture_file_ids", ids(m.texture_ids()));
+    }
+    for c in &m.chunks {
+        let (key, list): (&'static str, &[u32]) = match &c.data {
+            md21::ChunkData::BoneIds(v) => ("bone_file_ids", v),
+            md21::ChunkData::RecursiveParticleIds(v) => ("recursive_particle_file_ids", v),
+            md21::ChunkData::GeometryParticleIds(v) => ("geometry_particle_file_ids", v),
+            md21::ChunkData::SkeletonId(v) => ("skeleton_file_id", std::slice::from_ref(v)),
+            md21::ChunkData::PhysicsId(v) => ("physics_file_id", std::slice::from_ref(v)),
+            _ => continue,
+        };
+        info.text(key, ids(list));
+    }
+    let unknown: Vec<String> =
+        m.chunks.iter().filter(|c| matches!(c.data, md21::ChunkData::Raw(_))).map(md21::Chunk::tag_text).collect();
+    if !unknown.is_empty() {
+        info.text("raw_chunks", unknown.join(", "));
+    }
+    info.count("sequence_lookup", f.sequence_lookup.len())
+        .count("key_bone_lookup", f.key_bone_lookup.len())
+        .count("replaceable_texture_lookup", f.replaceable_texture_lookup.len())
+        .count("materials", f.render_flags.len())
+        .count("bone_lookup", f.bone_lookup.len())
+        .count("texture_lookup", f.texture_lookup.len())
+        .count("texture_coord_lookup", f.texture_unit_lookup.len())
+        .count("texture_weight_lookup", f.transparency_lookup.len())
+        .count("texture_transform_lookup", f.texture_transform_lookup.len())
+        .count("collision_indices", f.collision_triangles.len())
+        .count("collision_vertices", f.collision_vertices.len())
+        .count("collision_normals", f.collision_normals.len())
+        .count("attachment_lookup", f.attachment_lookup.len())
+        .count("camera_lookup", f.camera_lookup.len());
+    for note in &m.notes {
+        info.text("note", note.clone());
+    }
 }
 
 /// A Wrath-or-later model's counts (its `.skin` files named after `stem`), with `notes`.
@@ -250,6 +334,17 @@ pub fn read_input(input: &relic_core::format::Input<'_>) -> Result<Converted<Mod
 /// [`read_input`] and [`info_input`] from one parse: the model and the file's counts (the facade
 /// records them as the model's original without reading the file again).
 pub fn read_input_with_info(input: &relic_core::format::Input<'_>) -> Result<(Converted<Model>, Info), ReadError> {
+    if input.bytes.starts_with(b"MD21") {
+        let (m, classic, losses) = md21::read_checked(input)?;
+        let mut notes = tolerated::notes(&classic);
+        notes.extend(tolerated::skin_notes(&m.model.skins));
+        let mut info = wrath_info(&m.model, &notes, input.stem());
+        md21_facts(&mut info, &m);
+        notes.extend(m.notes.iter().map(|n| relic_core::Loss::new("md21", n.clone())));
+        let mut model = md21_model(m, classic, losses)?;
+        model.losses.extend(notes);
+        return Ok((model, info));
+    }
     let wrath =
         input.bytes.starts_with(b"MD20") && detect(input.bytes).is_some_and(|d| d.source.version >= FIRST_UNSUPPORTED);
     if wrath {
@@ -280,6 +375,27 @@ fn wrath_model(
     Ok(model)
 }
 
+/// The model of a chunked file, given its 256–263 form and what that form cannot hold: the
+/// Wrath file's model, whose extras keep the chunks too.
+fn md21_model(
+    m: md21::Md21,
+    classic: M2File,
+    classic_losses: Vec<relic_core::Loss>,
+) -> Result<Converted<Model>, ReadError> {
+    let container = m.container();
+    let (mut model, mut extras) = to_ir::wrath_form_to_ir(m.model, classic, classic_losses)?;
+    extras.md21 = Some(container);
+    carried::attach(&mut model.value, extras);
+    Ok(model)
+}
+
+/// The model of a chunked file read already (the corpus checks).
+#[cfg(feature = "verify")]
+pub(crate) fn md21_to_ir(m: md21::Md21) -> Result<Converted<Model>, ReadError> {
+    let (classic, losses) = wrath::convert::to_classic(&m.model)?;
+    md21_model(m, classic, losses)
+}
+
 /// The model of a Wrath-or-later file read already (the corpus checks).
 #[cfg(feature = "verify")]
 pub(crate) fn wrath_to_ir(wrath: wrath::Wrath) -> Result<Converted<Model>, ReadError> {
@@ -288,15 +404,28 @@ pub(crate) fn wrath_to_ir(wrath: wrath::Wrath) -> Result<Converted<Model>, ReadE
 }
 
 /// Writes a model in the version `options.version` names, else the one it came from
-/// ([`Model::recorded_version`], when it is written), else the default version, 256: 264 and 272 as an `.m2` with its `.skin` (and `.anim`) files beside it.
+/// ([`Model::recorded_version`], when it is written), else the default version, 256: 264 and 272
+/// as an `.m2` with its `.skin` (and `.anim`) files beside it; 274, and 272 of a model read from a
+/// chunked file, as a chunked `.m2` (`MD21`, in the chunks it was read with) with its `.skin` files.
 pub fn write_files(model: &Model, options: &WriteOptions) -> Result<Converted<Written>, WriteError> {
-    let writable = |v: &u32| (256..FIRST_UNSUPPORTED).contains(v) || wrath::WRATH_VERSIONS.contains(v);
+    let writable = |v: &u32| {
+        (256..FIRST_UNSUPPORTED).contains(v) || wrath::WRATH_VERSIONS.contains(v) || md21::VERSIONS.contains(v)
+    };
     let version = options.version.or(model.recorded_version(FORMAT).filter(writable)).unwrap_or(DEFAULT_VERSION);
-    if wrath::WRATH_VERSIONS.contains(&version) {
+    if wrath::WRATH_VERSIONS.contains(&version) || md21::VERSIONS.contains(&version) {
         let (extras, unread) = decoded(model);
+        let container = extras
+            .as_deref()
+            .and_then(|e| e.md21.clone())
+            .filter(|_| md21::VERSIONS.contains(&version))
+            .or_else(|| (!wrath::WRATH_VERSIONS.contains(&version)).then(md21::Container::new));
+        let write = |w: &wrath::Wrath| match &container {
+            Some(c) => md21::write_parts(c, w),
+            None => wrath::write(w),
+        };
         let mut converted = from_ir::to_wrath(model, extras.as_deref(), version)?;
         converted.losses.splice(0..0, unread);
-        let (bytes, siblings) = wrath::write(&converted.value)?;
+        let (bytes, siblings) = write(&converted.value)?;
         // As `write_model`: extras that came as text may have been edited into a file the reader
         // refuses; then the files are built from the model alone.
         if extras.is_some()
@@ -306,13 +435,13 @@ pub fn write_files(model: &Model, options: &WriteOptions) -> Result<Converted<Wr
             let mut rebuilt = from_ir::to_wrath(model, None, version)?;
             let why = format!("the M2 extras do not fit the model ({e}): the files were rebuilt from the model alone");
             rebuilt.losses.insert(0, relic_core::Loss::new("extras", why));
-            let (bytes, siblings) = wrath::write(&rebuilt.value)?;
+            let (bytes, siblings) = write(&rebuilt.value)?;
             return Ok(Converted { value: Written { bytes, siblings }, losses: rebuilt.losses });
         }
         return Ok(Converted { value: Written { bytes, siblings }, losses: converted.losses });
     }
     if !(256..FIRST_UNSUPPORTED).contains(&version) {
-        let message = format!("M2 version {version} cannot be written: only 256–263, 264 and 272");
+        let message = format!("M2 version {version} cannot be written: only 256–263, 264, 272 and 274 (chunked)");
         return Err(WriteError::Unsupported(message));
     }
     let options = WriteOptions { version: Some(version) };

@@ -56,11 +56,18 @@ pub(crate) fn validate(file: &M2File, file_bytes: u64) -> Result<(), ReadError> 
 /// Every check (a file converted from Wrath's layout has no offsets of its own: its references
 /// are checked here too).
 pub(crate) fn references(file: &M2File) -> Result<(), ReadError> {
+    references_with(file, true)
+}
+
+/// [`references`]; without `texture_lookup`, the texture lookup's entries and the texture combos
+/// of the texture units are not checked (a lookup a converter damaged:
+/// [`crate::wrath::texture_lookup_damaged`]).
+pub(crate) fn references_with(file: &M2File, texture_lookup: bool) -> Result<(), ReadError> {
     sequences(file)?;
     bones(file)?;
     vertices(file)?;
-    views(file)?;
-    lookups(file)?;
+    views(file, texture_lookup)?;
+    lookups(file, texture_lookup)?;
     others(file)
 }
 
@@ -168,7 +175,7 @@ fn vertices(f: &M2File) -> Result<(), ReadError> {
     Ok(())
 }
 
-fn views(f: &M2File) -> Result<(), ReadError> {
+fn views(f: &M2File, texture_lookup: bool) -> Result<(), ReadError> {
     let nv = f.vertices.len();
     let sub_size = Submesh::size(f.version);
     for (vi, view) in f.views.iter().enumerate() {
@@ -256,7 +263,7 @@ fn views(f: &M2File) -> Result<(), ReadError> {
             )?;
             let count = usize::from(u.texture_count.max(1));
             let tex_end = usize::from(u.texture_combo_index) + count;
-            if tex_end > f.texture_lookup.len() {
+            if texture_lookup && tex_end > f.texture_lookup.len() {
                 return Err(ReadError::invalid(
                     off(16),
                     up("texture_combo_index"),
@@ -297,11 +304,13 @@ fn lookup(table: &M2Array<i16>, count: usize, name: &str, what: &str) -> Result<
     Ok(())
 }
 
-fn lookups(f: &M2File) -> Result<(), ReadError> {
+fn lookups(f: &M2File, texture_lookup: bool) -> Result<(), ReadError> {
     lookup(&f.sequence_lookup, f.sequences.len(), "sequence_lookup", "sequence")?;
     lookup(&f.key_bone_lookup, f.bones.len(), "key_bone_lookup", "bone")?;
     lookup(&f.replaceable_texture_lookup, f.textures.len(), "replaceable_texture_lookup", "texture")?;
-    lookup(&f.texture_lookup, f.textures.len(), "texture_lookup", "texture")?;
+    if texture_lookup {
+        lookup(&f.texture_lookup, f.textures.len(), "texture_lookup", "texture")?;
+    }
     lookup(&f.transparency_lookup, f.transparency.len(), "transparency_lookup", "texture weight")?;
     // texture_transform_lookup and collision_triangles: notes, not refusals (`tolerated`).
     lookup(&f.attachment_lookup, f.attachments.len(), "attachment_lookup", "attachment")?;

@@ -58,7 +58,14 @@ fn detection_and_refusals() {
     assert!(msg.contains("268") && msg.contains("unknown"), "{msg}");
     let input = relic_core::format::Input::bytes_only(b"MD21\x00\x00\x00\x00MD20\x10\x01\x00\x00");
     let msg = relic_m2::read_input(&input).unwrap_err().to_string();
-    assert!(msg.contains("chunked") && msg.contains("Legion"), "{msg}");
+    assert!(msg.contains("named file"), "{msg}");
+    // Chunked files are read with their skins (`md21`); an inner version without a documented
+    // layout is refused by name.
+    let msg = relic_m2::read(b"MD21\x00\x00\x00\x00MD20\x10\x01\x00\x00").unwrap_err().to_string();
+    assert!(msg.contains("chunked") && msg.contains(".skin"), "{msg}");
+    let input = relic_core::format::Input::bytes_only(b"MD21\x00\x00\x00\x00MD20\x11\x01\x00\x00");
+    let msg = relic_m2::read_input(&input).unwrap_err().to_string();
+    assert!(msg.contains("273") && msg.contains("disputed"), "{msg}");
     let input = relic_core::format::Input::bytes_only(b"MD20\x08\x01\x00\x00");
     let msg = relic_m2::read_input(&input).unwrap_err().to_string();
     assert!(msg.contains("named file"), "{msg}");

@@ -64,16 +64,17 @@ fn one_parse_gives_the_model_and_the_facts_of_two() {
     };
     let mut compared = std::collections::BTreeMap::new();
     compare_under(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures"), &mut compared);
-    // Every model fixture of the tree (fixtures/abc, ltb, m2, m2-wrath, mdx, nod), and the hostile ones
-    // both ways refuse alike.
+    // Every model fixture of the tree (fixtures/abc, ltb, m2, m2-wrath, m2-md21, mdx, nod), and the
+    // hostile ones both ways refuse alike.
     let fixtures = [
         ("abc", 24),
         ("abc refused", 9),
         ("ltb", 11),
         ("ltb refused", 14),
-        ("m2", 26),
-        // With the three fuzz-found .skin files of m2-wrath/hostile (a .skin alone is refused).
-        ("m2 refused", 23),
+        ("m2", 27),
+        // With the three fuzz-found .skin files of m2-wrath/hostile and the .skin files of m2-wrath
+        // and m2-md21 (a .skin alone is refused).
+        ("m2 refused", 27),
         ("mdx", 5),
         ("mdx refused", 8),
         ("nod", 11),
@@ -90,6 +91,7 @@ fn one_parse_gives_the_model_and_the_facts_of_two() {
         ("m2", counts(&[("m2", 2)])),
         ("m2-wrath", counts(&[("m2", 6), ("m2 refused", 8)])),
         ("m2-incomplete", counts(&[("m2 refused", 6)])),
+        ("m2-md21", counts(&[("m2", 3), ("m2 refused", 7)])),
         ("mdx", counts(&[("mdx", 9)])),
         ("wow-data", counts(&[("m2", 9)])),
         ("wow-tbc", counts(&[("m2", 8)])),

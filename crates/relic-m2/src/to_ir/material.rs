@@ -59,13 +59,24 @@ fn material_of_units(file: &M2File, view: &View, units_index: &[usize]) -> Resul
     let mut textures = Vec::new();
     for u in &units {
         for k in 0..usize::from(u.texture_count.max(1)) {
-            let texture = file
-                .texture_lookup
-                .get(usize::from(u.texture_combo_index) + k)
-                .and_then(|&t| usize::try_from(t).ok())
-                .and_then(|t| file.textures.get(t));
-            let Some(texture) = texture else { continue };
+            let entry = file.texture_lookup.get(usize::from(u.texture_combo_index) + k).copied();
+            let texture = entry.and_then(|t| usize::try_from(t).ok()).and_then(|t| file.textures.get(t));
             let coord = file.texture_unit_lookup.get(usize::from(u.texture_coord_combo_index) + k).copied();
+            let Some(texture) = texture else {
+                // −1: no texture. An entry naming no texture, or a combo past the lookup, comes
+                // only from a chunked file whose lookup a converter damaged (the reader refuses
+                // them elsewhere: `wrath::texture_lookup_damaged`): the slot stays, without a
+                // path, so that the mesh keeps its material.
+                if entry != Some(-1) {
+                    let uv_set = match coord {
+                        Some(c) if c >= 0 => Some(c as u32),
+                        Some(_) => None,
+                        None => Some(0),
+                    };
+                    textures.push(TextureRef { path: String::new(), uv_set, ..TextureRef::default() });
+                }
+                continue;
+            };
             textures.push(TextureRef {
                 path: texture.filename_text(),
                 replaceable: (texture.kind != 0).then_some(texture.kind),

@@ -108,5 +108,5 @@ pub(crate) fn kept(mut file: M2File) -> M2Extras {
         .map(|(i, (v, _))| (i, *v))
         .collect();
     file.vertices = Default::default();
-    M2Extras { file, vertex_digest, wrath: None, classic_losses: Vec::new(), unviewed_vertices }
+    M2Extras { file, vertex_digest, wrath: None, classic_losses: Vec::new(), unviewed_vertices, md21: None }
 }

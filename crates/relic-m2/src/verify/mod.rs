@@ -24,6 +24,9 @@ pub mod wrath;
 /// Runs every format-level check on one file, with the files beside it for 264 and 272.
 pub fn corpus_checks_input(input: &relic_core::format::Input<'_>) -> Checks {
     let bytes = input.bytes;
+    if bytes.starts_with(b"MD21") {
+        return wrath::md21_corpus_checks(input);
+    }
     let wrath = bytes.starts_with(b"MD20") && crate::detect(bytes).is_some_and(|d| d.source.version >= 264);
     if wrath && crate::wrath::refusal(crate::detect(bytes).map_or(0, |d| d.source.version)).is_none() {
         return wrath::corpus_checks(input);

@@ -1,4 +1,5 @@
-//! The corpus checks of a Wrath-or-later model (264, 272) with its `.skin` and `.anim` files.
+//! The corpus checks of a Wrath-or-later model (264, 272; chunked 272, 274) with its `.skin` and
+//! `.anim` files.
 //!
 //! | check | what |
 //! |---|---|
@@ -38,6 +39,46 @@ pub fn corpus_checks(input: &Input<'_>) -> Checks {
         same_files(input, &bytes, &siblings)
     });
     let model = crate::wrath_to_ir(w.clone()).map(|c| c.value).map_err(|e| e.to_string());
+    checks.run("ir-round-trip", || {
+        let out = crate::write_files(model.as_ref()?, &WriteOptions::default()).map_err(|e| e.to_string())?;
+        same_files(input, &out.value.bytes, &out.value.siblings)
+    });
+    checks.run("rebuild", || rebuild(model.as_ref()?, w.file.version, input.stem()));
+    let flat = crate::wrath::convert::to_classic(&w).map(|(f, _)| f).map_err(|e| e.to_string());
+    checks.run("quaternions", || super::quaternions(flat.as_ref()?));
+    checks.run("sequence-boxes", || super::boxes_judged(flat.as_ref()?, model.as_ref()?));
+    checks
+}
+
+/// Runs every format-level check on one chunked model (`MD21`): as for a Wrath-or-later one, the
+/// `.m2` read and written in its chunks.
+pub fn md21_corpus_checks(input: &Input<'_>) -> Checks {
+    let mut checks = Checks::new();
+    let Some(m) = checks.parsed(crate::md21::read(input), |m| {
+        let f = &m.model.file;
+        let chunks: Vec<String> = m.chunks.iter().map(crate::md21::Chunk::tag_text).collect();
+        format!(
+            "MD21 [{}] v{}, {} bones, {} vertices, {} skins, {} sequences ({} aliases, {} .anim files), {} particles; {} notes",
+            chunks.join(", "),
+            f.version,
+            f.bones.len(),
+            f.vertices.len(),
+            m.model.skins.len(),
+            f.sequences.len(),
+            f.sequences.iter().filter(|s| s.is_alias()).count(),
+            m.model.anim_files.len(),
+            f.particle_emitters.len(),
+            m.notes.len()
+        )
+    }) else {
+        return checks;
+    };
+    checks.run("rewrite", || {
+        let (bytes, siblings) = crate::md21::write(&m).map_err(|e| e.to_string())?;
+        same_files(input, &bytes, &siblings)
+    });
+    let w = m.model.clone();
+    let model = crate::md21_to_ir(m).map(|c| c.value).map_err(|e| e.to_string());
     checks.run("ir-round-trip", || {
         let out = crate::write_files(model.as_ref()?, &WriteOptions::default()).map_err(|e| e.to_string())?;
         same_files(input, &out.value.bytes, &out.value.siblings)

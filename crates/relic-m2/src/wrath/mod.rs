@@ -260,9 +260,28 @@ pub fn read(input: &Input<'_>) -> Result<Wrath, ReadError> {
 pub(crate) fn read_checked(
     input: &Input<'_>,
 ) -> Result<(Wrath, crate::file::M2File, Vec<relic_core::Loss>), ReadError> {
+    read_checked_as(input, false)
+}
+
+/// [`read_checked`] of the `MD20` block of a chunked file (`input.bytes`), whose versions are
+/// those [`crate::md21`] reads (272 and 274).
+pub(crate) fn read_checked_chunked(
+    input: &Input<'_>,
+) -> Result<(Wrath, crate::file::M2File, Vec<relic_core::Loss>), ReadError> {
+    read_checked_as(input, true)
+}
+
+/// [`read_checked`] of a plain file, or of the `MD20` block of a chunked one (`chunked`: the
+/// versions [`crate::md21`] reads, and a texture lookup inside the header is tolerated, see
+/// [`texture_lookup_damaged`]).
+fn read_checked_as(
+    input: &Input<'_>,
+    chunked: bool,
+) -> Result<(Wrath, crate::file::M2File, Vec<relic_core::Loss>), ReadError> {
     let bytes = input.bytes;
     let version = crate::detect(bytes).map_or(0, |d| d.source.version);
-    if let Some(reason) = refusal(version) {
+    let refused = if chunked { crate::md21::refusal(version) } else { refusal(version) };
+    if let Some(reason) = refused {
         return Err(ReadError::new(4, ReadErrorKind::UnsupportedVersion { version, reason }));
     }
     if input.stem().is_empty() {
@@ -278,17 +297,40 @@ pub(crate) fn read_checked(
     let skins = load_skins(input, &file, &mut notes, false)?;
     let wrath = Wrath { file, skins, anim_files: anims.read, notes };
     let (classic, losses) = convert::to_classic(&wrath)?;
-    crate::validate::references(&classic).map_err(|e| e.within("the model as 256–263"))?;
+    let damaged = chunked && texture_lookup_damaged(&wrath.file);
+    crate::validate::references_with(&classic, !damaged).map_err(|e| e.within("the model as 256–263"))?;
     Ok((wrath, classic, losses))
+}
+
+/// True if the texture lookup is what a converter that patched a 264 header into a chunked file
+/// without removing its 8-byte chunk header leaves (m2-md21.md §2.3): `(1, 0)`, one entry read
+/// from the block's first bytes, the magic's `MD` (17485) — inside the header as read, or the
+/// same one entry once written elsewhere. Its entries and the texture combos past it are not
+/// checked; a texture they do not resolve is a texture slot without a path in the common model.
+pub fn texture_lookup_damaged(file: &WrathFile) -> bool {
+    let t = &file.texture_lookup;
+    let magic = i16::from_le_bytes([b'M', b'D']);
+    t.len() == 1 && (u64::from(t.offset) < file.header_size() || t.first() == Some(&magic))
 }
 
 /// Reads what there is of a model whose `.anim` or first `.skin` files are missing (for
 /// `relic info`): the keys of sequences in a missing `.anim` are left empty, and each missing file
 /// is a note. Every bound is checked as in [`read`]; the references between model and skins too.
 pub fn read_partial(input: &Input<'_>) -> Result<Wrath, ReadError> {
+    read_partial_as(input, false)
+}
+
+/// [`read_partial`] of the `MD20` block of a chunked file (versions 272 and 274).
+pub(crate) fn read_partial_chunked(input: &Input<'_>) -> Result<Wrath, ReadError> {
+    read_partial_as(input, true)
+}
+
+/// [`read_partial`] of a plain file, or of the `MD20` block of a chunked one (`chunked`).
+fn read_partial_as(input: &Input<'_>, chunked: bool) -> Result<Wrath, ReadError> {
     let bytes = input.bytes;
     let version = crate::detect(bytes).map_or(0, |d| d.source.version);
-    if let Some(reason) = refusal(version) {
+    let refused = if chunked { crate::md21::refusal(version) } else { refusal(version) };
+    if let Some(reason) = refused {
         return Err(ReadError::new(4, ReadErrorKind::UnsupportedVersion { version, reason }));
     }
     let sequences = peek_sequences(bytes)?;
@@ -309,7 +351,11 @@ pub(crate) fn read_written(bytes: &[u8], siblings: &[SiblingFile]) -> Result<(),
     const STEM: &str = "written";
     let files = siblings.iter().map(|s| (format!("{STEM}{}", s.suffix), s.bytes.clone())).collect();
     let name = format!("{STEM}.m2");
-    read_checked(&Input { bytes, name: &name, siblings: &SiblingBytes(files) }).map(|_| ())
+    let input = Input { bytes, name: &name, siblings: &SiblingBytes(files) };
+    if bytes.starts_with(b"MD21") {
+        return crate::md21::read(&input).map(|_| ());
+    }
+    read_checked(&input).map(|_| ())
 }
 
 /// Writes the model, its skins (`00.skin` …) and its `.anim` files (`0060-00.anim` …) as files

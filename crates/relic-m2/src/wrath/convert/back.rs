@@ -30,7 +30,7 @@ pub(crate) fn from_classic(file: &M2File, version: u32) -> (Wrath, Vec<Loss>) {
     let mut losses = Vec::new();
     let windows: Vec<(u32, u32)> = file.sequences.iter().map(|s| (s.start, s.end)).collect();
     let r = Split { windows: &windows, version };
-    let sequences = sequences(file);
+    let sequences = sequences(file, version);
     let bones = all(&file.bones, |b| {
         let mut bone = b.retime(&r);
         if file.version < 260 {
@@ -69,8 +69,9 @@ pub(crate) fn from_classic(file: &M2File, version: u32) -> (Wrath, Vec<Loss>) {
 }
 
 /// Sequences with durations, flag 0x20 (keys in the `.m2`), variation indices counted per id,
-/// alias-next pointing at themselves (aliases are marked afterwards).
-fn sequences(file: &M2File) -> Vec<WrathSequence> {
+/// alias-next pointing at themselves (aliases are marked afterwards). From 274 the blend time is
+/// two u16 (in, out: m2-md21.md §4.3): the time goes in, at most 65 535 ms, and out is 0.
+fn sequences(file: &M2File, version: u32) -> Vec<WrathSequence> {
     let mut seen: Vec<(u16, u16)> = Vec::new();
     file.sequences
         .iter()
@@ -95,7 +96,7 @@ fn sequences(file: &M2File) -> Vec<WrathSequence> {
                 frequency: s.frequency,
                 padding: s.padding,
                 replay: s.replay,
-                blend_time: s.blend_time,
+                blend_time: if version >= super::SPLIT_BLEND_TIME { s.blend_time.min(0xFFFF) } else { s.blend_time },
                 bounds: s.bounds,
                 bounds_radius: s.bounds_radius,
                 next_variation: s.next_variation,

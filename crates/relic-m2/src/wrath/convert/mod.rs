@@ -132,6 +132,10 @@ fn hash_lookup(ids: &[u16]) -> Vec<i16> {
     table
 }
 
+/// The first version whose sequence blend time is two u16, blend in and blend out (m2-md21.md
+/// §4.3: 274 by every source; 273 disputed and not read).
+pub(crate) const SPLIT_BLEND_TIME: u32 = 274;
+
 /// A Wrath model as a 256–263 file (version 263: compressed rotations, 48-byte submeshes), and
 /// what that file cannot hold.
 pub(crate) fn to_classic(wrath: &Wrath) -> Result<(M2File, Vec<Loss>), ReadError> {
@@ -153,13 +157,26 @@ pub(crate) fn to_classic(wrath: &Wrath) -> Result<(M2File, Vec<Loss>), ReadError
             frequency: s.frequency,
             padding: s.padding,
             replay: s.replay,
-            blend_time: s.blend_time,
+            blend_time: if f.version >= SPLIT_BLEND_TIME { s.blend_time & 0xFFFF } else { s.blend_time },
             bounds: s.bounds,
             bounds_radius: s.bounds_radius,
             next_variation: s.next_variation,
             alias_next: 0,
         })
         .collect();
+    let split = f.version >= SPLIT_BLEND_TIME;
+    let blend_out: Vec<usize> =
+        f.sequences.iter().enumerate().filter(|(_, s)| split && s.blend_time >> 16 != 0).map(|(i, _)| i).collect();
+    if let Some(&first) = blend_out.first() {
+        losses.push(Loss::new(
+            "sequences",
+            format!(
+                "{} sequences (the first is {first}) have a blend-out time (the upper u16 of version {}'s blend time): the model keeps the blend-in time only",
+                blend_out.len(),
+                f.version
+            ),
+        ));
+    }
     let ids = f.sequences.iter().map(|s| s.id);
     let sequence_lookup = direct_lookup(ids);
     let playable = PlayableAnimation::derived(&sequence_lookup, sequence_lookup.len());
