@@ -396,3 +396,16 @@ fn reordered(back: &relic_core::Model, model: &relic_core::Model) -> relic_core:
     }
     out
 }
+
+/// A clip too long for MDX's u32 milliseconds is refused naming its interval, never an integer
+/// overflow (the gltf fuzz target's finding: a duration of 3.4e38 s panicked on `start + end`).
+#[test]
+fn a_clip_past_the_u32_milliseconds_is_refused_not_overflowed() {
+    let path = files_in(&root().join("fixtures/mdx"), "mdx").into_iter().next().unwrap();
+    let mut model = relic_mdx::read_model(&std::fs::read(&path).unwrap()).unwrap();
+    assert!(!model.animations.is_empty(), "{}: a fixture with clips", path.display());
+    model.extras = None;
+    model.animations[0].duration = f32::MAX;
+    let e = relic_mdx::write_model(&model, &WriteOptions::default()).unwrap_err().to_string();
+    assert!(e.contains("interval_end"), "{e}");
+}

@@ -77,7 +77,8 @@ pub(super) fn timeline(
     let (mut sequences, mut starts, mut ends) = (Vec::new(), Vec::new(), Vec::new());
     let mut start = 0i64;
     for (i, a) in model.animations.iter().enumerate() {
-        let end = start + millis(a.duration).max(0);
+        // Saturating: a duration past the u32 milliseconds is refused by `u32_field` below.
+        let end = start.saturating_add(millis(a.duration).max(0));
         let (min, max) = a.bounds.map_or(whole, |b| (WARCRAFT.vector_from_ir(b.min), WARCRAFT.vector_from_ir(b.max)));
         let (min, max) = (relic_core::math::zip3(min, max, f32::min), relic_core::math::zip3(min, max, f32::max));
         let same = kept.get(&a.name);
@@ -93,7 +94,7 @@ pub(super) fn timeline(
         });
         starts.push(start);
         ends.push(end);
-        start = (end / 1000 + 1) * 1000;
+        start = (end / 1000).saturating_add(1).saturating_mul(1000);
     }
     let blend: Vec<i64> = model.animations.iter().map(|a| millis(a.blend_in)).collect();
     let blend_time = blend.first().copied().unwrap_or(150);
@@ -214,7 +215,7 @@ fn keys_of<const N: usize>(
             let (i, o) = (d_in.or(d_out).unwrap_or([0.0; N]), d_out.or(d_in).unwrap_or([0.0; N]));
             Some([convert(i, true), convert(o, true)])
         };
-        out.push((base + millis(t), convert(p, false), tangents));
+        out.push((base.saturating_add(millis(t)), convert(p, false), tangents));
     }
     out
 }
@@ -300,7 +301,7 @@ pub(super) fn node_tracks(model: &Model, sk: &mut Skeleton, tl: &Timeline, losse
     for (a, anim) in model.animations.iter().enumerate() {
         let (Some(&start), Some(&end)) = (tl.starts.get(a), tl.ends.get(a)) else { continue };
         for e in &anim.events {
-            let frame = (start + millis(e.time)).clamp(start, end);
+            let frame = start.saturating_add(millis(e.time)).clamp(start, end);
             if let Some(n) = sk.events.get(&(e.name.clone(), e.bone)).and_then(|&n| sk.nodes.get_mut(n)) {
                 n.frames.push(frame.clamp(0, i64::from(u32::MAX)) as u32);
             }
