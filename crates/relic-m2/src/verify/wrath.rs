@@ -39,14 +39,7 @@ pub fn corpus_checks(input: &Input<'_>) -> Checks {
         same_files(input, &bytes, &siblings)
     });
     let model = crate::wrath_to_ir(w.clone()).map(|c| c.value).map_err(|e| e.to_string());
-    checks.run("ir-round-trip", || {
-        let out = crate::write_files(model.as_ref()?, &WriteOptions::default()).map_err(|e| e.to_string())?;
-        same_files(input, &out.value.bytes, &out.value.siblings)
-    });
-    checks.run("rebuild", || rebuild(model.as_ref()?, w.file.version, input.stem()));
-    let flat = crate::wrath::convert::to_classic(&w).map(|(f, _)| f).map_err(|e| e.to_string());
-    checks.run("quaternions", || super::quaternions(flat.as_ref()?));
-    checks.run("sequence-boxes", || super::boxes_judged(flat.as_ref()?, model.as_ref()?));
+    model_proofs(&mut checks, input, &model, &w);
     checks
 }
 
@@ -79,18 +72,24 @@ pub fn md21_corpus_checks(input: &Input<'_>) -> Checks {
     });
     let w = m.model.clone();
     let model = crate::md21_to_ir(m).map(|c| c.value).map_err(|e| e.to_string());
+    model_proofs(&mut checks, input, &model, &w);
+    checks
+}
+
+/// The written files against the originals beside the input.
+/// The checks of a Wrath-or-later model once it is read (plain or chunked): the model written
+/// back, rebuilt without its records, and the proofs on its 256–263 form.
+fn model_proofs(checks: &mut Checks, input: &Input<'_>, model: &Result<Model, String>, w: &Wrath) {
     checks.run("ir-round-trip", || {
         let out = crate::write_files(model.as_ref()?, &WriteOptions::default()).map_err(|e| e.to_string())?;
         same_files(input, &out.value.bytes, &out.value.siblings)
     });
     checks.run("rebuild", || rebuild(model.as_ref()?, w.file.version, input.stem()));
-    let flat = crate::wrath::convert::to_classic(&w).map(|(f, _)| f).map_err(|e| e.to_string());
+    let flat = crate::wrath::convert::to_classic(w).map(|(f, _)| f).map_err(|e| e.to_string());
     checks.run("quaternions", || super::quaternions(flat.as_ref()?));
     checks.run("sequence-boxes", || super::boxes_judged(flat.as_ref()?, model.as_ref()?));
-    checks
 }
 
-/// The written files against the originals beside the input.
 fn same_files(input: &Input<'_>, model: &[u8], siblings: &[SiblingFile]) -> Result<String, String> {
     if model != input.bytes {
         let at = model.iter().zip(input.bytes).position(|(a, b)| a != b).unwrap_or(model.len().min(input.bytes.len()));
