@@ -403,6 +403,19 @@ pub(crate) fn wrath_to_ir(wrath: wrath::Wrath) -> Result<Converted<Model>, ReadE
     wrath_model(wrath, classic, losses)
 }
 
+/// Reads back files [`write_files`] gave (the `.m2` and its siblings), as the chunked or the
+/// Wrath-or-later reader would beside them.
+fn read_written(bytes: &[u8], siblings: &[relic_core::format::SiblingFile]) -> Result<(), ReadError> {
+    const STEM: &str = "written";
+    let files = siblings.iter().map(|s| (format!("{STEM}{}", s.suffix), s.bytes.clone())).collect();
+    let name = format!("{STEM}.m2");
+    let input = relic_core::format::Input { bytes, name: &name, siblings: &wrath::SiblingBytes(files) };
+    if bytes.starts_with(b"MD21") {
+        return md21::read(&input).map(|_| ());
+    }
+    wrath::read(&input).map(|_| ())
+}
+
 /// Writes a model in the version `options.version` names, else the one it came from
 /// ([`Model::recorded_version`], when it is written), else the default version, 256: 264 and 272
 /// as an `.m2` with its `.skin` (and `.anim`) files beside it; 274, and 272 of a model read from a
@@ -430,7 +443,7 @@ pub fn write_files(model: &Model, options: &WriteOptions) -> Result<Converted<Wr
         // refuses; then the files are built from the model alone.
         if extras.is_some()
             && carried::as_text(model)
-            && let Err(e) = wrath::read_written(&bytes, &siblings)
+            && let Err(e) = read_written(&bytes, &siblings)
         {
             let mut rebuilt = from_ir::to_wrath(model, None, version)?;
             let why = format!("the M2 extras do not fit the model ({e}): the files were rebuilt from the model alone");

@@ -263,25 +263,25 @@ pub(crate) fn read_checked(
     read_checked_as(input, false)
 }
 
-/// [`read_checked`] of the `MD20` block of a chunked file (`input.bytes`), whose versions are
-/// those [`crate::md21`] reads (272 and 274).
+/// [`read_checked`] of the `MD20` block of a chunked file (`input.bytes`), whose inner version
+/// the chunked reader checked already (it reads 272 and 274).
 pub(crate) fn read_checked_chunked(
     input: &Input<'_>,
 ) -> Result<(Wrath, crate::file::M2File, Vec<relic_core::Loss>), ReadError> {
     read_checked_as(input, true)
 }
 
-/// [`read_checked`] of a plain file, or of the `MD20` block of a chunked one (`chunked`: the
-/// versions [`crate::md21`] reads, and a texture lookup inside the header is tolerated, see
-/// [`texture_lookup_damaged`]).
+/// [`read_checked`] of a plain file, or of the `MD20` block of a chunked one (`chunked`: its
+/// version was checked by the chunked reader, and a texture lookup inside the header is
+/// tolerated, see [`texture_lookup_damaged`]).
 fn read_checked_as(
     input: &Input<'_>,
     chunked: bool,
 ) -> Result<(Wrath, crate::file::M2File, Vec<relic_core::Loss>), ReadError> {
     let bytes = input.bytes;
     let version = crate::detect(bytes).map_or(0, |d| d.source.version);
-    let refused = if chunked { crate::md21::refusal(version) } else { refusal(version) };
-    if let Some(reason) = refused {
+    // The chunked reader refused the inner versions it does not read before it came here.
+    if let Some(reason) = refusal(version).filter(|_| !chunked) {
         return Err(ReadError::new(4, ReadErrorKind::UnsupportedVersion { version, reason }));
     }
     if input.stem().is_empty() {
@@ -329,8 +329,8 @@ pub(crate) fn read_partial_chunked(input: &Input<'_>) -> Result<Wrath, ReadError
 fn read_partial_as(input: &Input<'_>, chunked: bool) -> Result<Wrath, ReadError> {
     let bytes = input.bytes;
     let version = crate::detect(bytes).map_or(0, |d| d.source.version);
-    let refused = if chunked { crate::md21::refusal(version) } else { refusal(version) };
-    if let Some(reason) = refused {
+    // The chunked reader refused the inner versions it does not read before it came here.
+    if let Some(reason) = refusal(version).filter(|_| !chunked) {
         return Err(ReadError::new(4, ReadErrorKind::UnsupportedVersion { version, reason }));
     }
     let sequences = peek_sequences(bytes)?;
@@ -344,18 +344,6 @@ fn read_partial_as(input: &Input<'_>, chunked: bool) -> Result<Wrath, ReadError>
         .collect();
     let skins = load_skins(input, &file, &mut notes, true)?;
     Ok(Wrath { file, skins, anim_files: anims.read, notes })
-}
-
-/// Reads back files [`write()`] gave (the `.m2` and its siblings), as `read` would beside them.
-pub(crate) fn read_written(bytes: &[u8], siblings: &[SiblingFile]) -> Result<(), ReadError> {
-    const STEM: &str = "written";
-    let files = siblings.iter().map(|s| (format!("{STEM}{}", s.suffix), s.bytes.clone())).collect();
-    let name = format!("{STEM}.m2");
-    let input = Input { bytes, name: &name, siblings: &SiblingBytes(files) };
-    if bytes.starts_with(b"MD21") {
-        return crate::md21::read(&input).map(|_| ());
-    }
-    read_checked(&input).map(|_| ())
 }
 
 /// Writes the model, its skins (`00.skin` …) and its `.anim` files (`0060-00.anim` …) as files
