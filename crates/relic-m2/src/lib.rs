@@ -28,6 +28,7 @@ pub mod frame;
 mod from_ir;
 pub mod md21;
 pub mod names;
+mod readback;
 mod to_ir;
 mod tolerated;
 mod validate;
@@ -426,32 +427,25 @@ pub fn write_files(model: &Model, options: &WriteOptions) -> Result<Converted<Wr
     };
     let version = options.version.or(model.recorded_version(FORMAT).filter(writable)).unwrap_or(DEFAULT_VERSION);
     if wrath::WRATH_VERSIONS.contains(&version) || md21::VERSIONS.contains(&version) {
-        let (extras, unread) = decoded(model);
-        let container = extras
-            .as_deref()
+        // The chunks the model was read with, kept even when the rest of its extras is not.
+        let container = decoded(model)
+            .0
             .and_then(|e| e.md21.clone())
             .filter(|_| md21::VERSIONS.contains(&version))
             .or_else(|| (!wrath::WRATH_VERSIONS.contains(&version)).then(md21::Container::new));
-        let write = |w: &wrath::Wrath| match &container {
-            Some(c) => md21::write_parts(c, w),
-            None => wrath::write(w),
+        // As `write_model`: the files must read back when a record came as text.
+        let build = |model: &Model, with_extras: bool| {
+            let (extras, unread) = decoded(model);
+            let extras = extras.filter(|_| with_extras);
+            let mut converted = from_ir::to_wrath(model, extras.as_deref(), version)?;
+            converted.losses.splice(0..0, unread);
+            let (bytes, siblings) = match &container {
+                Some(c) => md21::write_parts(c, &converted.value)?,
+                None => wrath::write(&converted.value)?,
+            };
+            Ok(Converted { value: Written { bytes, siblings }, losses: converted.losses })
         };
-        let mut converted = from_ir::to_wrath(model, extras.as_deref(), version)?;
-        converted.losses.splice(0..0, unread);
-        let (bytes, siblings) = write(&converted.value)?;
-        // As `write_model`: extras that came as text may have been edited into a file the reader
-        // refuses; then the files are built from the model alone.
-        if extras.is_some()
-            && carried::as_text(model)
-            && let Err(e) = read_written(&bytes, &siblings)
-        {
-            let mut rebuilt = from_ir::to_wrath(model, None, version)?;
-            let why = format!("the M2 extras do not fit the model ({e}): the files were rebuilt from the model alone");
-            rebuilt.losses.insert(0, relic_core::Loss::new("extras", why));
-            let (bytes, siblings) = write(&rebuilt.value)?;
-            return Ok(Converted { value: Written { bytes, siblings }, losses: rebuilt.losses });
-        }
-        return Ok(Converted { value: Written { bytes, siblings }, losses: converted.losses });
+        return readback::checked(model, build, |w: &Written| read_written(&w.bytes, &w.siblings));
     }
     if !(256..FIRST_UNSUPPORTED).contains(&version) {
         let message = format!("M2 version {version} cannot be written: only 256–263, 264, 272 and 274 (chunked)");
@@ -463,22 +457,19 @@ pub fn write_files(model: &Model, options: &WriteOptions) -> Result<Converted<Wr
 
 /// Maps from the common model and writes: `write(&from_ir(model)?)`.
 ///
-/// Extras that came back as JSON (through glTF) may have been edited into references the model
-/// does not satisfy: such a file is checked with [`read`] and, if refused, rebuilt from the model
-/// alone, with a [`Loss`](relic_core::Loss) saying why. Nothing the reader refuses is written.
+/// Records that came back as JSON (through glTF) may have been edited into a file the reader
+/// refuses: such a file is checked with [`read`]; an emitter whose record the reader refuses is
+/// dropped, extras that do not fit are left out (the file built from the model alone), each with a
+/// [`Loss`](relic_core::Loss) saying why. Nothing the reader refuses is written.
 pub fn write_model(model: &Model, options: &WriteOptions) -> Result<Converted<Vec<u8>>, WriteError> {
-    let (extras, unread) = decoded(model);
-    let mut converted = from_ir::from_ir(model, extras.as_deref(), options)?;
-    converted.losses.splice(0..0, unread);
-    let bytes = write(&converted.value)?;
-    if extras.is_some()
-        && carried::as_text(model)
-        && let Err(e) = read(&bytes)
-    {
-        let mut rebuilt = from_ir::from_ir(model, None, options)?;
-        let why = format!("the M2 extras do not fit the model ({e}): the file was rebuilt from the model alone");
-        rebuilt.losses.insert(0, relic_core::Loss::new("extras", why));
-        return Ok(Converted { value: write(&rebuilt.value)?, losses: rebuilt.losses });
-    }
-    Ok(Converted { value: bytes, losses: converted.losses })
+    // Extras that came as text may have been edited into a file the reader refuses (see `readback`).
+    let build = |model: &Model, with_extras: bool| {
+        let (extras, unread) = decoded(model);
+        let extras = extras.filter(|_| with_extras);
+        let mut converted = from_ir::from_ir(model, extras.as_deref(), options)?;
+        converted.losses.splice(0..0, unread);
+        let bytes = write(&converted.value)?;
+        Ok(Converted { value: bytes, losses: converted.losses })
+    };
+    readback::checked(model, build, |bytes: &Vec<u8>| read(bytes).map(|_| ()))
 }

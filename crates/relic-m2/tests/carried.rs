@@ -184,3 +184,55 @@ fn emitters_travel_with_the_model_not_in_the_text() {
     let file = relic_m2::read(&out.value).unwrap();
     assert_eq!((file.particle_emitters.len(), file.ribbon_emitters.len()), (0, 0), "deleted emitters stay deleted");
 }
+
+/// `model` with emitter `i`'s M2 record as JSON text, edited by `edit` (glTF's path: an editor
+/// may change any of it).
+fn with_edited_emitter(model: &Model, i: usize, edit: impl Fn(&mut serde_json::Value)) -> Model {
+    let mut out = model.clone();
+    let record = out.emitters[i].record.as_ref().unwrap();
+    let mut json: serde_json::Value = serde_json::from_str(&record.json().unwrap()).unwrap();
+    edit(&mut json);
+    out.emitters[i].record = Some(FormatExtras::from_json(relic_m2::FORMAT, json.to_string()));
+    out
+}
+
+/// An emitter record edited into tracks the reader refuses (the `gltf` fuzz target's finding:
+/// global sequence −2 or −7, interpolation 5, a key range past the keys): every writer drops that
+/// emitter, says so naming it and the reader's complaint, and keeps the other; never a file its
+/// own reader refuses.
+#[test]
+fn an_emitter_edited_into_tracks_the_reader_refuses_is_dropped_with_a_loss() {
+    let bytes = common::fixture("v256_effects.m2");
+    let model = relic_m2::read_model(&bytes).unwrap();
+    let (model, _, _) = carried(&model);
+    // (emitter, what the reader says, record, track, field, edited value)
+    let edits = [
+        (0, "global sequence -2", "particle", "emission_speed", "global_sequence", serde_json::json!(-2)),
+        (0, "interpolation type 5", "particle", "emission_speed", "interpolation", serde_json::json!(5)),
+        (1, "global sequence -7", "ribbon", "color", "global_sequence", serde_json::json!(-7)),
+        (1, "points past the", "ribbon", "color", "ranges", serde_json::json!([[0, 4], [0, 0]])),
+    ];
+    for (i, said, record, track, field, value) in edits {
+        let edited = with_edited_emitter(&model, i, |j| j[record][track][field] = value.clone());
+        for version in [256, 260, 263] {
+            let out = relic_m2::write_model(&edited, &WriteOptions { version: Some(version) }).unwrap();
+            let file = relic_m2::read(&out.value).unwrap_or_else(|e| panic!("{said}, v{version}: {e}"));
+            let dropped: Vec<_> =
+                out.losses.iter().filter(|l| l.element.starts_with(&format!("emitters[{i}]"))).collect();
+            assert!(dropped.len() == 1 && dropped[0].what.contains(said), "{said}, v{version}: {:?}", out.losses);
+            let kept = (file.particle_emitters.len(), file.ribbon_emitters.len());
+            assert_eq!(kept, if i == 0 { (0, 1) } else { (1, 0) }, "{said}, v{version}: the other emitter is kept");
+        }
+        for version in [264, 272, 274] {
+            let out = relic_m2::write_files(&edited, &WriteOptions { version: Some(version) }).unwrap();
+            let files = out.value.siblings.iter().map(|s| (format!("back{}", s.suffix), s.bytes.clone())).collect();
+            let input = Input { bytes: &out.value.bytes, name: "back.m2", siblings: &SiblingBytes(files) };
+            let back = relic_m2::read_input(&input).unwrap_or_else(|e| panic!("{said}, v{version}: {e}"));
+            // The Wrath writer splits a classic track's keys by sequence: a range past the keys
+            // gives the keys there are, read back. An emitter not written is a loss.
+            let named = out.losses.iter().any(|l| l.element.starts_with(&format!("emitters[{i}]")));
+            assert!(named || back.value.emitters.len() == 2, "{said}, v{version}: {:?}", out.losses);
+            assert!(named || said == "points past the", "{said}, v{version}: {:?}", out.losses);
+        }
+    }
+}
