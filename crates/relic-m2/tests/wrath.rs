@@ -176,3 +176,23 @@ fn a_rebuilt_wrath_file_keeps_its_alias_and_counts_its_unread_skin() {
     assert_eq!((w.file.skin_profiles, w.skins.len()), (2, 1), "the skin profiles counted and read");
     assert_eq!(w.file.vertices.len(), 868);
 }
+
+/// 272 → 264 → 272 (the versions of Cataclysm and Wrath): the 272-only field of the particle
+/// emitter (its multi-texture parameters) is left out at 264 instead of written into a 476-byte
+/// record (the writer refused: "1 records of 476 bytes written in 492"), the shadow batches the
+/// rebuilt skins do not hold are a loss, and the model file comes back byte for byte.
+#[test]
+fn a_272_model_goes_to_264_and_back() {
+    let (name, bytes, siblings) =
+        fixture_models().into_iter().find(|(n, _, _)| n == "v272_effects.m2").expect("fixture v272_effects.m2");
+    let input = Input { bytes: &bytes, name: &name, siblings: &siblings };
+    let model = relic_m2::read_input(&input).unwrap().value;
+    let (down, losses) = through(&model, 264);
+    assert_eq!(down.recorded_version(relic_m2::FORMAT), Some(264));
+    assert_eq!(down.emitters.len(), model.emitters.len());
+    let said: Vec<String> = losses.iter().map(ToString::to_string).collect();
+    assert!(said.iter().any(|l| l.starts_with("skins: 8 of 8 shadow batches dropped")), "{said:?}");
+    assert!(!said.iter().any(|l| l.starts_with("particle emitters")), "the Wrath particle is written whole: {said:?}");
+    let back = relic_m2::write_files(&down, &relic_core::WriteOptions { version: Some(272) }).unwrap();
+    assert!(back.value.bytes == bytes, "the model file does not come back byte for byte");
+}

@@ -50,8 +50,10 @@ pub(crate) fn to_wrath(model: &Model, extras: Option<&M2Extras>, version: u32) -
     }
     losses.extend(more);
     keep_unread_skins(extras, &classic, &mut wrath);
+    losses.extend(shadow_batches_dropped(extras, &wrath));
     settle_classic_losses(extras, &wrath, &mut losses);
-    wrath_emitters(model, &classic, &mut wrath);
+    let restored = wrath_emitters(model, &classic, &mut wrath, &mut losses);
+    settle_emitter_losses(extras, &wrath, restored, &mut losses);
     Ok(Converted { value: wrath, losses })
 }
 
@@ -66,6 +68,22 @@ fn keep_unread_skins(extras: Option<&M2Extras>, classic: &M2File, wrath: &mut Wr
     if unread && classic.views == e.file.views && wrath.skins.len() == stored.skins.len() {
         wrath.file.skin_profiles = stored.file.skin_profiles;
     }
+}
+
+/// The shadow batches of the skins read (272 on) that the skins written do not hold: the
+/// views are rebuilt from the model, whose submeshes they do not describe, and 264 has none.
+fn shadow_batches_dropped(extras: Option<&M2Extras>, wrath: &Wrath) -> Option<relic_core::Loss> {
+    let stored = extras?.wrath.as_deref()?;
+    let count = |w: &Wrath| w.skins.iter().filter_map(|s| s.shadow_batches.as_ref()).map(|b| b.len()).sum::<usize>();
+    let (read, written) = (count(stored), count(wrath));
+    (read > written).then(|| {
+        let what = format!(
+            "{} of {read} shadow batches dropped: the views were rebuilt for version {}",
+            read - written,
+            wrath.file.version
+        );
+        relic_core::Loss::new("skins", what)
+    })
 }
 
 /// Takes back the losses of the 256–263 form the rebuilt Wrath file does not have: the playable
@@ -90,7 +108,15 @@ fn settle_classic_losses(extras: Option<&M2Extras>, wrath: &Wrath, losses: &mut 
 /// now) is its 256–263 form on this file's timeline, or is the record's own 256–263 form while
 /// the record's timelines fit this file's sequences (one or one per sequence: the sequences
 /// written are laid out anew when an alias did not come back, and the emitter is unchanged).
-fn wrath_emitters(model: &Model, classic: &M2File, wrath: &mut Wrath) {
+/// A record from another Wrath-or-later version takes this version's fields: the multi-texture
+/// parameters of 272 on are dropped for 264 (a loss when they are not zero) and zero from 264.
+/// Returns how many particle and ribbon emitters took their Wrath record back.
+fn wrath_emitters(
+    model: &Model,
+    classic: &M2File,
+    wrath: &mut Wrath,
+    losses: &mut Vec<relic_core::Loss>,
+) -> [usize; 2] {
     let records: Vec<_> = model.emitters.iter().filter_map(|e| EmitterRecord::of(e).ok()).collect();
     let mut used = vec![false; records.len()];
     let mut take = |matches: &dyn Fn(&EmitterRecord) -> bool| {
@@ -99,8 +125,11 @@ fn wrath_emitters(model: &Model, classic: &M2File, wrath: &mut Wrath) {
         records.get(at)
     };
     let file = &mut wrath.file;
-    let Some(timeline) = Timeline::of(file) else { return };
+    let Some(timeline) = Timeline::of(file) else { return [0, 0] };
+    let mut restored = [0, 0];
     let sequences = file.sequences.len();
+    let multi_texture = file.version >= 272;
+    let mut multi_texture_dropped = 0;
     for (c, w) in classic.particle_emitters.iter().zip(file.particle_emitters.iter_mut()) {
         let placed = |r: &EmitterRecord| {
             let mut p = r.wrath_particle.clone()?;
@@ -109,6 +138,7 @@ fn wrath_emitters(model: &Model, classic: &M2File, wrath: &mut Wrath) {
                 if kept.bone == c.bone { p.bone } else { c.bone },
                 if kept.texture == c.texture { p.texture } else { c.texture },
             );
+            p.multi_texture = multi_texture.then(|| p.multi_texture.unwrap_or_default());
             Some(p)
         };
         let unchanged = |r: &EmitterRecord, p: &WrathParticle| {
@@ -116,7 +146,12 @@ fn wrath_emitters(model: &Model, classic: &M2File, wrath: &mut Wrath) {
                 && fits(p, sequences)
         };
         let same = |r: &EmitterRecord, p: &WrathParticle| timeline.particle(p) == *c || unchanged(r, p);
-        if let Some(p) = take(&|r| placed(r).is_some_and(|p| same(r, &p))).and_then(|r| placed(r)) {
+        if let Some(r) = take(&|r| placed(r).is_some_and(|p| same(r, &p)))
+            && let Some(p) = placed(r)
+        {
+            let had = r.wrath_particle.as_ref().and_then(|p| p.multi_texture);
+            multi_texture_dropped += usize::from(!multi_texture && had.is_some_and(|m| m != [0; 4]));
+            restored[0] += 1;
             *w = p;
         }
     }
@@ -133,9 +168,35 @@ fn wrath_emitters(model: &Model, classic: &M2File, wrath: &mut Wrath) {
         };
         let same = |r: &EmitterRecord, x: &WrathRibbon| timeline.ribbon(x) == *c || unchanged(r, x);
         if let Some(x) = take(&|r| placed(r).is_some_and(|x| same(r, &x))).and_then(|r| placed(r)) {
+            restored[1] += 1;
             *w = x;
         }
     }
+    if multi_texture_dropped > 0 {
+        let what =
+            format!("{multi_texture_dropped} emitters' multi-texture parameters dropped: {} has none", file.version);
+        losses.push(relic_core::Loss::new("particle emitters", what));
+    }
+    restored
+}
+
+/// Takes back the losses of the 256–263 form on emitters (what it cannot hold of a Wrath one)
+/// when every particle (ribbon) emitter written took its Wrath record back ([`wrath_emitters`]).
+fn settle_emitter_losses(
+    extras: Option<&M2Extras>,
+    wrath: &Wrath,
+    [particles, ribbons]: [usize; 2],
+    losses: &mut Vec<relic_core::Loss>,
+) {
+    let Some(e) = extras else { return };
+    let file = &wrath.file;
+    let whole = |element: &str| match element {
+        "particle emitters" => particles == file.particle_emitters.len(),
+        "ribbon emitters" => ribbons == file.ribbon_emitters.len(),
+        _ => false,
+    };
+    let classic = |l: &relic_core::Loss| e.classic_losses.iter().any(|(el, what)| *el == l.element && *what == l.what);
+    losses.retain(|l| !(whole(&l.element) && classic(l)));
 }
 
 /// True if every per-sequence track of `record` has no timeline, one (a constant or global
