@@ -216,10 +216,9 @@ fn md21_info_input(input: &relic_core::format::Input<'_>) -> Result<Info, ReadEr
     Ok(info)
 }
 
-/// What `relic info` adds for a chunked model: the chunks by tag, the FileDataIDs, the header's
-/// other counts (as `m2_probe.py` names them) and what was tolerated.
+/// What `relic info` adds for a chunked model: the chunks by tag, the FileDataIDs and what was
+/// tolerated.
 fn md21_facts(info: &mut Info, m: &md21::Md21) {
-    let f = &m.model.file;
     let ids = |ids: &[u32]| ids.iter().map(u32::to_string).collect::<Vec<_>>().join(", ");
     let chunks: Vec<String> = m
         .chunks
@@ -257,20 +256,6 @@ fn md21_facts(info: &mut Info, m: &md21::Md21) {
     if !unknown.is_empty() {
         info.text("raw_chunks", unknown.join(", "));
     }
-    info.count("sequence_lookup", f.sequence_lookup.len())
-        .count("key_bone_lookup", f.key_bone_lookup.len())
-        .count("replaceable_texture_lookup", f.replaceable_texture_lookup.len())
-        .count("materials", f.render_flags.len())
-        .count("bone_lookup", f.bone_lookup.len())
-        .count("texture_lookup", f.texture_lookup.len())
-        .count("texture_coord_lookup", f.texture_unit_lookup.len())
-        .count("texture_weight_lookup", f.transparency_lookup.len())
-        .count("texture_transform_lookup", f.texture_transform_lookup.len())
-        .count("collision_indices", f.collision_triangles.len())
-        .count("collision_vertices", f.collision_vertices.len())
-        .count("collision_normals", f.collision_normals.len())
-        .count("attachment_lookup", f.attachment_lookup.len())
-        .count("camera_lookup", f.camera_lookup.len());
     for note in &m.notes {
         info.text("note", note.clone());
     }
@@ -306,7 +291,22 @@ fn wrath_info(w: &wrath::Wrath, notes: &[relic_core::Loss], stem: &str) -> Info 
         .count("ribbons", f.ribbon_emitters.len())
         .count("colors", f.colors.len())
         .count("transparency", f.transparency.len())
-        .count("texture_animations", f.texture_transforms.len());
+        .count("texture_animations", f.texture_transforms.len())
+        // The header's other counts (as `m2_probe.py` names them).
+        .count("sequence_lookup", f.sequence_lookup.len())
+        .count("key_bone_lookup", f.key_bone_lookup.len())
+        .count("replaceable_texture_lookup", f.replaceable_texture_lookup.len())
+        .count("materials", f.render_flags.len())
+        .count("bone_lookup", f.bone_lookup.len())
+        .count("texture_lookup", f.texture_lookup.len())
+        .count("texture_coord_lookup", f.texture_unit_lookup.len())
+        .count("texture_weight_lookup", f.transparency_lookup.len())
+        .count("texture_transform_lookup", f.texture_transform_lookup.len())
+        .count("collision_indices", f.collision_triangles.len())
+        .count("collision_vertices", f.collision_vertices.len())
+        .count("collision_normals", f.collision_normals.len())
+        .count("attachment_lookup", f.attachment_lookup.len())
+        .count("camera_lookup", f.camera_lookup.len());
     for note in &w.notes {
         info.text("note", note.clone());
     }
@@ -417,6 +417,19 @@ fn read_written(bytes: &[u8], siblings: &[relic_core::format::SiblingFile]) -> R
     wrath::read(&input).map(|_| ())
 }
 
+/// The loss of a model read from a chunked file written as a plain one (`version`): its chunks
+/// beside the model's (FileDataIDs of skins, textures, `.anim` files …), if it had any.
+fn chunks_dropped(container: &md21::Container, version: u32) -> Option<relic_core::Loss> {
+    let tags: Vec<String> = container.chunks.iter().filter(|c| c.tag != *b"MD21").map(md21::Chunk::tag_text).collect();
+    (!tags.is_empty()).then(|| {
+        let what = format!(
+            "{} dropped: a version {version} file is not chunked (write 272 or 274 to keep them)",
+            tags.join(", ")
+        );
+        relic_core::Loss::new("MD21 chunks", what)
+    })
+}
+
 /// Writes a model in the version `options.version` names, else the one it came from
 /// ([`Model::recorded_version`], when it is written), else the default version, 256: 264 and 272
 /// as an `.m2` with its `.skin` (and `.anim`) files beside it; 274, and 272 of a model read from a
@@ -427,18 +440,20 @@ pub fn write_files(model: &Model, options: &WriteOptions) -> Result<Converted<Wr
     };
     let version = options.version.or(model.recorded_version(FORMAT).filter(writable)).unwrap_or(DEFAULT_VERSION);
     if wrath::WRATH_VERSIONS.contains(&version) || md21::VERSIONS.contains(&version) {
-        // The chunks the model was read with, kept even when the rest of its extras is not.
-        let container = decoded(model)
-            .0
-            .and_then(|e| e.md21.clone())
-            .filter(|_| md21::VERSIONS.contains(&version))
+        // The chunks the model was read with, kept even when the rest of its extras is not; a
+        // plain file has none (a loss for each chunk beside the model's own).
+        let read_with = decoded(model).0.and_then(|e| e.md21.clone());
+        let chunked = md21::VERSIONS.contains(&version);
+        let unchunked = read_with.as_ref().filter(|_| !chunked).and_then(|c| chunks_dropped(c, version));
+        let container = read_with
+            .filter(|_| chunked)
             .or_else(|| (!wrath::WRATH_VERSIONS.contains(&version)).then(md21::Container::new));
         // As `write_model`: the files must read back when a record came as text.
         let build = |model: &Model, with_extras: bool| {
             let (extras, unread) = decoded(model);
             let extras = extras.filter(|_| with_extras);
             let mut converted = from_ir::to_wrath(model, extras.as_deref(), version)?;
-            converted.losses.splice(0..0, unread);
+            converted.losses.splice(0..0, unread.into_iter().chain(unchunked.clone()));
             let (bytes, siblings) = match &container {
                 Some(c) => md21::write_parts(c, &converted.value)?,
                 None => wrath::write(&converted.value)?,
@@ -452,7 +467,10 @@ pub fn write_files(model: &Model, options: &WriteOptions) -> Result<Converted<Wr
         return Err(WriteError::Unsupported(message));
     }
     let options = WriteOptions { version: Some(version) };
-    write_model(model, &options).map(|c| c.map(Written::single))
+    let mut written = write_model(model, &options)?.map(Written::single);
+    let read_with = decoded(model).0.and_then(|e| e.md21.clone());
+    written.losses.splice(0..0, read_with.and_then(|c| chunks_dropped(&c, version)));
+    Ok(written)
 }
 
 /// Maps from the common model and writes: `write(&from_ir(model)?)`.

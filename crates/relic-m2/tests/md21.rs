@@ -304,6 +304,38 @@ fn a_model_without_extras_is_written_as_a_chunked_274_file() {
     assert_eq!(&out.bytes[..4], b"MD20");
 }
 
+/// Porting down (issue 40): 274 → 264 and 256 writes files that read back with the model's
+/// meshes, and the chunks a plain file cannot hold (FileDataIDs, an unknown chunk) are a loss
+/// naming them; 264 and 256 → 274 give a chunked file again.
+#[test]
+fn a_chunked_model_ports_down_and_back_up() {
+    let (name, bytes, siblings) = fixture();
+    let model = relic_m2::read_input(&Input { bytes: &bytes, name: &name, siblings: &siblings }).unwrap().value;
+    for version in [264, 256] {
+        let out = relic_m2::write_files(&model, &relic_core::WriteOptions { version: Some(version) }).unwrap();
+        let said: Vec<String> = out.losses.iter().map(ToString::to_string).collect();
+        assert!(
+            said.iter().any(|l| l.starts_with("MD21 chunks: SFID, TXID, RLX1 dropped")) || version == 256,
+            "{said:?}"
+        );
+        let files: Vec<(String, Vec<u8>)> =
+            out.value.siblings.iter().map(|s| (format!("down{}", s.suffix), s.bytes.clone())).collect();
+        let down =
+            relic_m2::read_input(&Input { bytes: &out.value.bytes, name: "down.m2", siblings: &SiblingBytes(files) })
+                .unwrap_or_else(|e| panic!("v{version}: {e}"))
+                .value;
+        assert_eq!(down.recorded_version(relic_m2::FORMAT), Some(version));
+        assert_eq!(down.meshes.len(), model.meshes.len(), "v{version}");
+        assert_eq!(down.animations.len(), model.animations.len(), "v{version}");
+        let up = relic_m2::write_files(&down, &relic_core::WriteOptions { version: Some(274) }).unwrap().value;
+        assert_eq!(&up.bytes[..4], b"MD21", "v{version} → 274");
+        let files: Vec<(String, Vec<u8>)> =
+            up.siblings.iter().map(|s| (format!("up{}", s.suffix), s.bytes.clone())).collect();
+        let again = read("up.m2", &up.bytes, &SiblingBytes(files)).unwrap_or_else(|e| panic!("v{version} → 274: {e}"));
+        assert_eq!(again.model.file.version, 274);
+    }
+}
+
 /// The converter-damaged texture lookup of the corpus models resolves no texture: the slots stay
 /// (without a path), so a model written without extras keeps every mesh's material.
 #[test]
