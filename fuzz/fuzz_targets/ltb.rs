@@ -21,7 +21,11 @@ fn bounded<T>(what: &str, data: &[u8], read: impl FnOnce(&[u8]) -> T) -> T {
     };
     let (out, peak) = peak_allocation(|| read(data));
     let limit = budget(data.len() + stated);
-    assert!(peak <= limit, "{what}: {peak} bytes at peak for a {}-byte input stating {stated} (budget {limit})", data.len());
+    assert!(
+        peak <= limit,
+        "{what}: {peak} bytes at peak for a {}-byte input stating {stated} (budget {limit})",
+        data.len()
+    );
     out
 }
 

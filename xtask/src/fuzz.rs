@@ -19,7 +19,8 @@ use std::process::{Command, Stdio};
 use std::time::Instant;
 
 /// Every target of `fuzz/Cargo.toml`.
-pub const TARGETS: [&str; 10] = ["abc", "m2", "m2_skin", "m2_anim", "nod", "gltf", "blp", "dtx", "ltb", "mdx"];
+pub const TARGETS: [&str; 11] =
+    ["abc", "m2", "m2_skin", "m2_anim", "m2_md21", "nod", "gltf", "blp", "dtx", "ltb", "mdx"];
 
 /// Where each target's seeds come from: directories under `fixtures/` and under the shared corpus,
 /// and the file extensions taken (case-insensitive).
@@ -29,6 +30,7 @@ fn seeds_of(target: &str) -> (&'static [&'static str], &'static [&'static str], 
         "m2" => (&["m2"], &["m2"], &["m2"]),
         "m2_skin" => (&["m2-wrath"], &["m2-wrath"], &["skin"]),
         "m2_anim" => (&["m2-wrath"], &["m2-wrath"], &["anim"]),
+        "m2_md21" => (&["m2-md21", "m2-wrath"], &["m2-md21", "m2-wrath"], &["m2"]),
         "nod" => (&["nod"], &[], &["nod", "nad"]),
         "gltf" => (&["gltf"], &[], &["glb", "gltf"]),
         "blp" => (&["blp"], &["blp", "blp1"], &["blp"]),
