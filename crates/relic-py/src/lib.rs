@@ -215,14 +215,19 @@ fn open(
     Ok(model)
 }
 
-/// The note on a listfile for a model that names no file by FileDataID (no format this build
-/// reads does): the file is read, so that a wrong path is an error, not a silent no-op.
+/// The note on a listfile: relic does not resolve FileDataIDs yet (a chunked M2 names its
+/// textures, skins and animations by them; `relic info` lists them). The file is read, so that a
+/// wrong path is an error, not a silent no-op.
 fn listfile_note(py: Python<'_>, listfile: &std::path::Path) -> PyResult<Option<relic_core::Loss>> {
     let bytes = py.detach(|| relic::read_file(listfile)).map_err(|e| errors::relic_error(py, e))?;
     let entries = bytes.split(|&b| b == b'\n').filter(|l| l.contains(&b';')).count();
     Ok(Some(relic_core::Loss::new(
         "listfile",
-        format!("{} ({entries} entries) not used: the model names no file by FileDataID", listfile.display()),
+        format!(
+            "{} ({entries} entries) not used: relic does not resolve FileDataIDs yet (a chunked M2 names textures, \
+             skins and animations by them: relic.info lists them, and skins are found as <model>00.skin)",
+            listfile.display()
+        ),
     )))
 }
 
