@@ -256,6 +256,8 @@ fn md21_facts(info: &mut Info, m: &md21::Md21) {
     if !unknown.is_empty() {
         info.text("raw_chunks", unknown.join(", "));
     }
+    // A count, so that a conversion that drops them says so ("file data ids: 3 in the original").
+    info.count("file_data_ids", m.chunks.iter().map(|c| c.data.file_data_ids()).sum::<usize>());
     for note in &m.notes {
         info.text("note", note.clone());
     }

@@ -107,6 +107,23 @@ pub struct Chunk {
     pub data: ChunkData,
 }
 
+impl ChunkData {
+    /// How many files the chunk names by FileDataID (entries of 0, "no file", not counted).
+    pub fn file_data_ids(&self) -> usize {
+        let named = |ids: &[u32]| ids.iter().filter(|&&id| id != 0).count();
+        match self {
+            ChunkData::SkinIds(v)
+            | ChunkData::TextureIds(v)
+            | ChunkData::BoneIds(v)
+            | ChunkData::RecursiveParticleIds(v)
+            | ChunkData::GeometryParticleIds(v) => named(v),
+            ChunkData::AnimIds(v) => v.iter().filter(|a| a.file_data_id != 0).count(),
+            ChunkData::SkeletonId(id) | ChunkData::PhysicsId(id) => usize::from(*id != 0),
+            ChunkData::Model | ChunkData::Raw(_) => 0,
+        }
+    }
+}
+
 impl Chunk {
     /// The tag as text (`MD21`).
     pub fn tag_text(&self) -> String {
