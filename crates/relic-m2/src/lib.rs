@@ -454,7 +454,7 @@ pub fn write_files(model: &Model, options: &WriteOptions) -> Result<Converted<Wr
         let build = |model: &Model, with_extras: bool| {
             let (extras, unread) = decoded(model);
             let extras = extras.filter(|_| with_extras);
-            let mut converted = from_ir::to_wrath(model, extras.as_deref(), version)?;
+            let mut converted = from_ir::to_wrath(model, extras.as_deref(), version, container.is_some())?;
             converted.losses.splice(0..0, unread.into_iter().chain(unchunked.clone()));
             let (bytes, siblings) = match &container {
                 Some(c) => md21::write_parts(c, &converted.value)?,

@@ -336,6 +336,26 @@ fn a_chunked_model_ports_down_and_back_up() {
     }
 }
 
+/// The corpus's converter-written models ported down (the `m2_md21` fuzz target's finding: their
+/// damaged texture lookup, tolerated in a chunked file, was written into a 264 file the reader
+/// refuses): 264 and 256 build the material tables from the model, with a loss, and read back.
+#[test]
+fn corpus_models_with_a_damaged_texture_lookup_port_down_readable() {
+    for (name, _, bytes, siblings) in corpus_models() {
+        let model = relic_m2::read_input(&Input { bytes: &bytes, name: &name, siblings: &siblings }).unwrap().value;
+        for version in [264, 256] {
+            let out = relic_m2::write_files(&model, &relic_core::WriteOptions { version: Some(version) }).unwrap();
+            let damaged = out.losses.iter().any(|l| l.element == "materials" && l.what.contains("converter damaged"));
+            assert!(damaged, "{name} v{version}: {:?}", out.losses);
+            let files: Vec<(String, Vec<u8>)> =
+                out.value.siblings.iter().map(|s| (format!("down{}", s.suffix), s.bytes.clone())).collect();
+            let input = Input { bytes: &out.value.bytes, name: "down.m2", siblings: &SiblingBytes(files) };
+            let down = relic_m2::read_input(&input).unwrap_or_else(|e| panic!("{name} v{version}: {e}")).value;
+            assert_eq!(down.meshes.len(), model.meshes.len(), "{name} v{version}");
+        }
+    }
+}
+
 /// The converter-damaged texture lookup of the corpus models resolves no texture: the slots stay
 /// (without a path), so a model written without extras keeps every mesh's material.
 #[test]

@@ -42,6 +42,10 @@ pub(super) struct Builder<'a> {
     /// Every bone track is built from the model, none taken from the extras' file (to find which
     /// of the file's tracks the model gives back exactly: [`super::rebuilt_bones`]).
     pub(super) rebuild_tracks: bool,
+    /// The extras' material tables are not taken (built from the model): they came from a
+    /// chunked file whose texture lookup a converter damaged, which only a chunked file tolerates,
+    /// and the file written is a plain one.
+    pub(super) stored_materials_unfit: bool,
 }
 
 impl<'a> Builder<'a> {
@@ -60,6 +64,7 @@ impl<'a> Builder<'a> {
             original_views: 0,
             retargeted: false,
             rebuild_tracks: false,
+            stored_materials_unfit: false,
         }
     }
 }

@@ -13,7 +13,7 @@ impl Builder<'_> {
     /// units of view 0.
     pub(super) fn materials(&mut self, skeleton_fit: bool) -> Result<(bool, Vec<TextureUnit>)> {
         let m = self.model;
-        let base = self.base.filter(|_| skeleton_fit);
+        let base = self.base.filter(|_| skeleton_fit && !self.stored_materials_unfit);
         let fit = base.is_some_and(|b| {
             let Ok((mats, of_sub)) = to_ir::materials_to_ir(b) else { return false };
             of_sub.len() == m.meshes.len()

@@ -46,6 +46,19 @@ pub(crate) use wrath::to_wrath;
 /// Maps the model to an M2 file (see the module docs), with its extras decoded once by the
 /// caller (`carried::decode`).
 pub(crate) fn from_ir(model: &Model, extras: Option<&M2Extras>, options: &WriteOptions) -> Result<Converted<M2File>> {
+    from_ir_into(model, extras, options, false)
+}
+
+/// [`from_ir`] of the 256–263 form of a file written `chunked` (`MD21`) or plain: a plain file
+/// does not take the material tables of a chunked one whose texture lookup a converter damaged
+/// (m2-md21.md §2.3: the plain reader, like the older clients, refuses the texture combos past
+/// it), it builds them from the model, with a loss.
+pub(crate) fn from_ir_into(
+    model: &Model,
+    extras: Option<&M2Extras>,
+    options: &WriteOptions,
+    chunked: bool,
+) -> Result<Converted<M2File>> {
     model.validate()?;
     let version = options
         .version
@@ -73,7 +86,17 @@ pub(crate) fn from_ir(model: &Model, extras: Option<&M2Extras>, options: &WriteO
     {
         losses.extend(retarget(b.to_mut(), version));
     }
+    let unfit = !chunked
+        && extras.is_some_and(|e| e.md21.is_some())
+        && base.as_deref().is_some_and(|b| crate::validate::references(b).is_err());
+    if unfit {
+        let what = "the chunked file's texture lookup, which a converter damaged, holds in a chunked file only: \
+                    the textures and lookups are built from the model (their colour and UV animations dropped; \
+                    textures the chunked file names by FileDataID only are written without a path)";
+        losses.push(Loss::new("materials", what));
+    }
     let mut w = Builder::new(model, base.as_deref(), version, &mut losses);
+    w.stored_materials_unfit = unfit;
     w.vertex_digest = extras.and_then(|e| e.vertex_digest.as_deref());
     w.unviewed = extras.map_or(&[][..], |e| &e.unviewed_vertices[..]);
     w.stored_views = base.as_ref().map_or(0, |b| b.views.len());

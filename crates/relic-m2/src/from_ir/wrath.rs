@@ -12,10 +12,16 @@ use crate::file::{M2File, Particle, Ribbon};
 use crate::wrath::Wrath;
 use crate::wrath::convert::Timeline;
 
-/// `model` as a Wrath-or-later model of `version`, with its extras decoded once by the caller.
-pub(crate) fn to_wrath(model: &Model, extras: Option<&M2Extras>, version: u32) -> Result<Converted<Wrath>> {
+/// `model` as a Wrath-or-later model of `version`, with its extras decoded once by the caller,
+/// for a file written `chunked` (`MD21`) or plain ([`super::from_ir_into`]).
+pub(crate) fn to_wrath(
+    model: &Model,
+    extras: Option<&M2Extras>,
+    version: u32,
+    chunked: bool,
+) -> Result<Converted<Wrath>> {
     let Converted { value: mut classic, mut losses } =
-        super::from_ir(model, extras, &WriteOptions { version: Some(263) })?;
+        super::from_ir_into(model, extras, &WriteOptions { version: Some(263) }, chunked)?;
     // The model is unchanged when the 256–263 form it builds is the extras' (vertices aside: the
     // extras keep their digest).
     let vertices = std::mem::take(&mut classic.vertices);
