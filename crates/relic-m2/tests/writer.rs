@@ -178,3 +178,21 @@ fn a_part_id_past_u16_is_a_loss() {
     let out = relic_m2::write_model(&model, &WriteOptions::default()).unwrap();
     assert!(out.losses.iter().any(|l| l.what.contains("part id")), "{:?}", out.losses);
 }
+
+/// A replaceable texture type read from a file may be any u32 (the `m2_md21` fuzz target's
+/// out-of-memory finding: type 1954048326 sized the replaceable lookup, 4 GB of i16 for a
+/// 5,406-byte file). The lookup gets no slot past the types the game knows, with a loss; the
+/// texture keeps its type.
+#[test]
+fn a_replaceable_type_past_the_lookup_is_not_entered() {
+    let mut model = synthetic(16, 2, 0);
+    model.materials[0].textures[0].replaceable = Some(1_954_048_326);
+    for version in [256, 263] {
+        let out = relic_m2::write_model(&model, &WriteOptions { version: Some(version) }).unwrap();
+        let said = out.losses.iter().any(|l| l.what.contains("replaceable type 1954048326 is past the 256 slots"));
+        assert!(said, "v{version}: {:?}", out.losses);
+        let file = relic_m2::read(&out.value).unwrap();
+        assert!(file.replaceable_texture_lookup.len() <= 256, "v{version}");
+        assert_eq!(file.textures[0].kind, 1_954_048_326, "v{version}");
+    }
+}

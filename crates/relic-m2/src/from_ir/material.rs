@@ -7,6 +7,10 @@ use super::builder::{Builder, Result, cp1252_lossy, index_of};
 use crate::file::*;
 use crate::to_ir;
 
+/// Slots of the replaceable texture lookup the writer fills at most: the types the clients use
+/// stay below 30 (m2.md: 1–3, 6, 8, 11–13 …; 27 in later expansions).
+const REPLACEABLE_TYPES: usize = 256;
+
 impl Builder<'_> {
     /// The material tables: the stored ones while the materials they map to are the model's,
     /// else built from the model. Returns whether the stored ones were kept, and the texture
@@ -93,7 +97,15 @@ impl Builder<'_> {
                     let written = added.filename.items.clone();
                     self.text_loss(&t.path, &written, &format!("texture {:?}", t.path));
                 }
-                if let Some(r) = t.replaceable.and_then(|r| usize::try_from(r).ok()) {
+                // The lookup has a slot per type up to the highest: a type read from a file may
+                // be any u32, so one past the types the game knows is not entered (a loss).
+                let typed = t.replaceable.and_then(|r| usize::try_from(r).ok());
+                if let Some(r) = typed.filter(|&r| r >= REPLACEABLE_TYPES) {
+                    let what =
+                        format!("replaceable type {r} is past the {REPLACEABLE_TYPES} slots written: not entered");
+                    self.loss("replaceable texture lookup", what);
+                }
+                if let Some(r) = typed.filter(|&r| r < REPLACEABLE_TYPES) {
                     if replaceable.len() <= r {
                         replaceable.resize(r + 1, -1);
                     }
