@@ -444,7 +444,10 @@ pub fn write_files(model: &Model, options: &WriteOptions) -> Result<Converted<Wr
     if wrath::WRATH_VERSIONS.contains(&version) || md21::VERSIONS.contains(&version) {
         // The chunks the model was read with, kept even when the rest of its extras is not; a
         // plain file has none (a loss for each chunk beside the model's own).
-        let read_with = decoded(model).0.and_then(|e| e.md21.clone());
+        // The extras decoded once: the read-back's builds differ from `model` in their emitters
+        // only, or have no extras at all.
+        let (stored, unread) = decoded(model);
+        let read_with = stored.as_deref().and_then(|e| e.md21.clone());
         let chunked = md21::VERSIONS.contains(&version);
         let unchunked = read_with.as_ref().filter(|_| !chunked).and_then(|c| chunks_dropped(c, version));
         let container = read_with
@@ -452,9 +455,9 @@ pub fn write_files(model: &Model, options: &WriteOptions) -> Result<Converted<Wr
             .or_else(|| (!wrath::WRATH_VERSIONS.contains(&version)).then(md21::Container::new));
         // As `write_model`: the files must read back when a record came as text.
         let build = |model: &Model, with_extras: bool| {
-            let (extras, unread) = decoded(model);
-            let extras = extras.filter(|_| with_extras);
-            let mut converted = from_ir::to_wrath(model, extras.as_deref(), version, container.is_some())?;
+            let extras = stored.as_deref().filter(|_| with_extras && model.extras.is_some());
+            let mut converted = from_ir::to_wrath(model, extras, version, container.is_some())?;
+            let unread = unread.clone().filter(|_| model.extras.is_some());
             converted.losses.splice(0..0, unread.into_iter().chain(unchunked.clone()));
             let (bytes, siblings) = match &container {
                 Some(c) => md21::write_parts(c, &converted.value)?,
