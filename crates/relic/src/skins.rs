@@ -1,11 +1,12 @@
-//! The images of a glTF written as the game's textures beside a converted model: BLP for M2 (the
-//! texture record pointing at it), DTX for ABC (LithTech models name no file: the skins are
+//! The images of a glTF written as the game's textures beside a converted model: BLP for M2 and
+//! MDX (the texture record pointing at it), DTX for ABC (LithTech models name no file: the skins are
 //! `NAME.DTX`, `NAME_HEAD.DTX`, as the games' SKINS folders name them).
 //!
 //! | target | texture written | the model's record |
 //! |---|---|---|
 //! | M2 | the record's own file name (`GNOMESKIN.BLP` for `CREATURE\GNOME\GNOMESKIN.BLP`), else `<stem>_<n>.blp` | kept when it names a game path (place the file there under the data folder); else the new file's path relative to `--data`, or its name |
 //! | ABC | slot 0 `<stem>.dtx`, slot 1 `<stem>_head.dtx`, slot n `<stem>_skin<n>.dtx` | — (the game's attribute files name skins) |
+//! | M2, MDX: a replaceable texture that names no file (team colour, a creature's skin) | none, a note: the game picks the file | kept |
 
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
@@ -27,16 +28,24 @@ pub struct SkinOptions {
     pub data_root: Option<PathBuf>,
 }
 
-/// The file name (and, for M2, the record path) of material `m`'s texture.
+/// The texture of material `m` an image stands for: the one whose game path the image is named
+/// after (relic names the images of a glb so), else the first.
+fn texture_index(model: &Model, image: &MaterialImage) -> usize {
+    let name = image.name.strip_suffix(".png").unwrap_or(&image.name);
+    let named = |t: &relic_core::model::TextureRef| !t.path.is_empty() && t.path.eq_ignore_ascii_case(name);
+    model.materials.get(image.material).and_then(|m| m.textures.iter().position(named)).unwrap_or(0)
+}
+
+/// The file name (and, for M2 and MDX, the record path) of material `m`'s texture `t`.
 fn names(
     model: &Model,
-    m: usize,
+    (m, t): (usize, usize),
     format: &str,
     stem: &str,
     out_dir: &Path,
     data_root: Option<&Path>,
 ) -> (String, Option<String>) {
-    let texture = model.materials.get(m).and_then(|x| x.textures.first());
+    let texture = model.materials.get(m).and_then(|x| x.textures.get(t));
     if format == "abc" {
         let slot = texture.and_then(|t| t.slot).unwrap_or(m as u32);
         let name = match slot {
@@ -109,17 +118,27 @@ pub fn skins<'m>(
                 continue;
             }
         };
-        let (file, record) = names(&model, image.material, model_format, &stem, &dir, options.data_root.as_deref());
+        // A replaceable texture that names no file (team colour, a creature's skin) is the game's
+        // to pick: its record stays as it is, and the image (relic's stand-in, or the file found
+        // for it) is not made a texture of the model's own.
+        let t = texture_index(&model, image);
+        let texture = model.materials.get(image.material).and_then(|m| m.textures.get(t));
+        if let Some(kind) = texture.filter(|t| t.path.is_empty()).and_then(|t| t.replaceable) {
+            let what = format!("image {:?} not written as a texture: the game picks replaceable texture {kind}", image.name);
+            notes.push(Loss::new(element, what));
+            continue;
+        }
+        let (file, record) = names(&model, (image.material, t), model_format, &stem, &dir, options.data_root.as_deref());
         match (codec.encode)(pixels, &TextureOptions::default()) {
             Ok(encoded) => {
                 notes
                     .extend(encoded.losses.into_iter().map(|l| Loss::new(format!("{element} texture {file}"), l.what)));
                 // The model is copied only for a record that changes (an ABC has none).
-                let current = model.materials.get(image.material).and_then(|m| m.textures.first()).map(|t| &t.path);
+                let current = model.materials.get(image.material).and_then(|m| m.textures.get(t)).map(|t| &t.path);
                 let record = record.filter(|r| current != Some(r));
                 let material = record.as_ref().and_then(|_| model.to_mut().materials.get_mut(image.material));
                 if let (Some(record), Some(material)) = (record, material) {
-                    match material.textures.first_mut() {
+                    match material.textures.get_mut(t) {
                         Some(t) => t.path = record,
                         None => material.textures.push(relic_core::model::TextureRef {
                             path: record,
@@ -168,5 +187,35 @@ mod tests {
         assert!(!copied("m2", &model), "the record names the file written already");
         let unnamed = Model { materials: vec![Material::default()], ..model.clone() };
         assert!(copied("m2", &unnamed), "the record is made");
+    }
+
+    /// A material whose layers are team colour (replaceable, no file) and a skin: the image named
+    /// after the skin is written as the skin, the team colour's record stays replaceable; an image
+    /// of a material that has only the team colour is not written, with a note.
+    #[test]
+    fn a_replaceable_texture_keeps_its_record_and_gets_no_file() {
+        let registry = Registry::builtin();
+        let team = TextureRef { replaceable: Some(1), ..Default::default() };
+        let skin = TextureRef { path: "units\\Akama\\Akama.blp".into(), ..Default::default() };
+        let model = Model {
+            materials: vec![
+                Material { textures: vec![team.clone(), skin.clone()], ..Default::default() },
+                Material { textures: vec![team.clone()], ..Default::default() },
+            ],
+            ..Default::default()
+        };
+        let image = || Ok(Image { width: 4, height: 4, rgba: vec![255; 64] });
+        let images = vec![
+            MaterialImage { material: 0, name: "units\\Akama\\Akama.blp".into(), image: image() },
+            MaterialImage { material: 1, name: "team colour".into(), image: image() },
+        ];
+        let options = SkinOptions { images, data_root: None };
+        let entry = registry.by_name("mdx").unwrap();
+        let (written, files, notes) = skins(&model, entry, &registry, Path::new("out/model.mdx"), &options);
+        let names: Vec<_> = files.iter().map(|(p, _)| p.display().to_string()).collect();
+        assert_eq!(names, ["out/Akama.blp"]);
+        assert_eq!(written.materials, model.materials, "no record changes");
+        let team_note = notes.iter().find(|n| n.element == "materials[1]").map(|n| n.what.as_str());
+        assert!(team_note.is_some_and(|w| w.contains("replaceable texture 1")), "{notes:?}");
     }
 }

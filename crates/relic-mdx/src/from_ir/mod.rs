@@ -19,6 +19,7 @@ mod material;
 mod mesh;
 mod names;
 mod skeleton;
+mod still;
 
 use relic_core::model::Model;
 use relic_core::{Converted, Loss, WriteError, WriteOptions};
@@ -34,20 +35,26 @@ const WRITTEN: u32 = 800;
 pub(crate) fn from_ir(model: &Model, options: &WriteOptions) -> Result<Converted<MdxFile>, WriteError> {
     model.validate()?;
     let mut losses = Vec::new();
-    let original = crate::extras::of(model);
-    if let Some(file) = original {
-        let version_ok = options.version.is_none_or(|v| v == file.version());
-        if version_ok && unedited(model, file) {
-            return Ok(Converted::lossless(file.clone()));
+    let original = match crate::extras::of(model) {
+        Ok(file) => file,
+        Err(why) => {
+            losses.push(Loss::new("extras", format!("MDX extras could not be read ({why}); written from the model alone")));
+            None
         }
-        losses.push(Loss::new(
-            "extras",
-            format!(
-                "the model is no longer the one read from its MDX{}: the file is built from the model{}",
-                if version_ok { "" } else { " (another version is asked for)" },
-                dropped(file)
-            ),
-        ));
+    };
+    if let Some(file) = original.as_deref() {
+        let version_ok = options.version.is_none_or(|v| v == file.version());
+        let still = if version_ok { still::the_file(model, file) } else { Err("another version is asked for".into()) };
+        match still {
+            Ok(()) => return Ok(Converted { value: file.clone(), losses }),
+            Err(why) => losses.push(Loss::new(
+                "extras",
+                format!(
+                    "the model is no longer the one read from its MDX ({why}): the file is built from the model{}",
+                    dropped(file)
+                ),
+            )),
+        }
     }
     if let Some(v) = options.version.filter(|&v| v != WRITTEN) {
         return Err(WriteError::Unsupported(format!(
@@ -57,7 +64,7 @@ pub(crate) fn from_ir(model: &Model, options: &WriteOptions) -> Result<Converted
     }
     let mut names = Names::default();
     let mut sk = Skeleton::plan(model, &mut losses);
-    let tl = animation::timeline(model, original, &mut names, &mut losses)?;
+    let tl = animation::timeline(model, original.as_deref(), &mut names, &mut losses)?;
     let count = model.materials.len();
     let extra_material = model.meshes.iter().any(|m| m.lod.level == 0 && m.material.is_none_or(|i| i >= count));
     if extra_material {
@@ -108,22 +115,6 @@ pub(crate) fn from_ir(model: &Model, options: &WriteOptions) -> Result<Converted
         chunks.push(Chunk::Events(events));
     }
     Ok(Converted { value: MdxFile { chunks }, losses })
-}
-
-/// Whether the model is the one `file` maps to (its extras and record aside).
-fn unedited(model: &Model, file: &MdxFile) -> bool {
-    let Ok(read) = crate::to_ir::to_ir(file) else { return false };
-    let m = read.value;
-    // A file without a model name gets its file's name from the facade (`relic::load_model`):
-    // that name is not an edit, and the file keeps its empty one.
-    (m.name == model.name || m.name.is_empty())
-        && m.bones == model.bones
-        && m.meshes == model.meshes
-        && m.materials == model.materials
-        && m.animations == model.animations
-        && m.global_sequences == model.global_sequences
-        && m.attachments == model.attachments
-        && m.emitters == model.emitters
 }
 
 /// What the kept file holds that a file built from the model does not: `; dropped: …` or "".
