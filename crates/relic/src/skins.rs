@@ -124,11 +124,13 @@ pub fn skins<'m>(
         let t = texture_index(&model, image);
         let texture = model.materials.get(image.material).and_then(|m| m.textures.get(t));
         if let Some(kind) = texture.filter(|t| t.path.is_empty()).and_then(|t| t.replaceable) {
-            let what = format!("image {:?} not written as a texture: the game picks replaceable texture {kind}", image.name);
+            let what =
+                format!("image {:?} not written as a texture: the game picks replaceable texture {kind}", image.name);
             notes.push(Loss::new(element, what));
             continue;
         }
-        let (file, record) = names(&model, (image.material, t), model_format, &stem, &dir, options.data_root.as_deref());
+        let (file, record) =
+            names(&model, (image.material, t), model_format, &stem, &dir, options.data_root.as_deref());
         match (codec.encode)(pixels, &TextureOptions::default()) {
             Ok(encoded) => {
                 notes

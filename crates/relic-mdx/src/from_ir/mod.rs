@@ -38,7 +38,10 @@ pub(crate) fn from_ir(model: &Model, options: &WriteOptions) -> Result<Converted
     let original = match crate::extras::of(model) {
         Ok(file) => file,
         Err(why) => {
-            losses.push(Loss::new("extras", format!("MDX extras could not be read ({why}); written from the model alone")));
+            losses.push(Loss::new(
+                "extras",
+                format!("MDX extras could not be read ({why}); written from the model alone"),
+            ));
             None
         }
     };

@@ -202,11 +202,8 @@ fn same_influences(mesh: &Mesh, m: usize, stored: &Mesh, s: usize) -> bool {
     let share = |bone: u32| file.iter().find(|i| i.bone == bone).map(|i| i.weight);
     let Some(kept) = model.iter().map(|i| share(i.bone)).sum::<Option<f32>>() else { return false };
     let weakest_kept = model.iter().filter_map(|i| share(i.bone)).fold(f32::INFINITY, f32::min);
-    let strongest_left = file
-        .iter()
-        .filter(|f| !model.iter().any(|i| i.bone == f.bone))
-        .map(|f| f.weight)
-        .fold(0.0f32, f32::max);
+    let strongest_left =
+        file.iter().filter(|f| !model.iter().any(|i| i.bone == f.bone)).map(|f| f.weight).fold(0.0f32, f32::max);
     kept > 0.0
         && strongest_left <= weakest_kept + WEIGHT_TOLERANCE
         && model.iter().all(|i| share(i.bone).is_some_and(|w| (i.weight - w / kept).abs() <= WEIGHT_TOLERANCE))
@@ -244,7 +241,8 @@ fn animation(a: &Animation, s: &Animation, read: &Model) -> Result<(), String> {
                 same_at(d, c, looped).map_err(|t| format!("{} at {t} s (global sequence {g}, baked)", what()))?;
             }
             (None, None) => {
-                holds_rest(c, &read.bones).map_err(|t| format!("{} at {t} s: the model has no such channel", what()))?;
+                holds_rest(c, &read.bones)
+                    .map_err(|t| format!("{} at {t} s: the model has no such channel", what()))?;
             }
         }
     }
@@ -271,16 +269,19 @@ fn find<'a>(list: &'a [Channel], c: &Channel, clock: Clock) -> Option<&'a Channe
     list.iter().find(|d| d.clock == clock && animates_same(c, d))
 }
 
-/// The times a tool that bakes clips sampled the clip at: its frames, one frame being the
+/// The times a tool that bakes clips sampled the clip at: its whole frames, one frame being the
 /// shortest step between two keys of the clip (Blender keys every frame; the keys relic keeps of
-/// them lie on frames), from 0 to the clip's end. A clip without two keys: its key times.
+/// them lie on frames), from 0 to the last whole frame of the clip (Blender samples no part of a
+/// frame: a clip of 1.333 s at 24 frames a second ends at frame 31, 1.2917 s). A clip without
+/// two keys: its key times.
 fn frames(a: &Animation) -> Vec<f32> {
-    let steps = a.channels.iter().flat_map(|c| c.times.windows(2).map(|w| w[1] - w[0]));
+    let steps = a.channels.iter().flat_map(|c| c.times.iter().zip(c.times.iter().skip(1)).map(|(a, b)| b - a));
     let step = steps.filter(|d| *d > 1e-3).fold(f32::INFINITY, f32::min);
     if !step.is_finite() {
         return a.channels.iter().flat_map(|c| c.times.iter().copied()).collect();
     }
-    let count = (a.duration / step).round() as usize;
+    // A frame within a thousandth of the end is whole (float noise in the step).
+    let count = (a.duration / step + 1e-3).floor() as usize;
     (0..=count).map(|n| (n as f32 * step).min(a.duration)).collect()
 }
 
@@ -291,7 +292,8 @@ fn same_at(model: &Channel, stored: &Channel, times: impl Iterator<Item = (f32, 
         && stored.interpolation == relic_core::model::Interpolation::Linear;
     for (t, k) in times {
         let at = model.sample(t);
-        if !same_sample(at, stored.sample(k)) && !(linear_rotation && same_sample(at, nlerp(stored, k))) {
+        let same = same_sample(at, stored.sample(k)) || (linear_rotation && same_sample(at, nlerp(stored, k)));
+        if !same {
             return Err(t);
         }
     }
@@ -306,7 +308,10 @@ fn nlerp(c: &Channel, t: f32) -> Option<Sample> {
     let a = *v.get(seg.key)?;
     let b = v.get(seg.key + 1).copied().unwrap_or(a);
     let b = if a.iter().zip(&b).map(|(x, y)| x * y).sum::<f32>() < 0.0 { b.map(|x| -x) } else { b };
-    let q = std::array::from_fn(|i| a[i] + (b[i] - a[i]) * seg.fraction);
+    let mut q = a;
+    for (x, y) in q.iter_mut().zip(b) {
+        *x += (y - *x) * seg.fraction;
+    }
     Some(Sample::Rotation(relic_core::sample::normalize4(q)))
 }
 
