@@ -111,3 +111,67 @@ fn unknown_replaceable_ids_are_not_passed_on() {
     let model = relic_mdx::read_model(&bytes).unwrap();
     assert_eq!(model.materials[0].textures[1].replaceable, Some(1));
 }
+
+/// A quaternion Hermite track is played by squad in the game (spec §6.4): `slerp(slerp(a, b, s),
+/// slerp(outTan_a, inTan_b, s), 2s(1 − s))`. The model holds linear keys on that curve (spec §7:
+/// "resample rather than convert"), on whole milliseconds; before, the control quaternions were
+/// taken for cubic-spline tangents, a curve neither the game nor Blender plays.
+#[test]
+fn a_hermite_rotation_plays_as_the_games_squad() {
+    use relic_core::sample::{Sample, normalize4, slerp};
+    use relic_mdx::file::{Chunk, Key, Keys, Tag, Track};
+    let bytes = std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/mdx/v800_full.mdx")).unwrap();
+    let mut file = relic_mdx::read(&bytes).unwrap();
+    let about_x = |angle: f32| [(angle / 2.0).sin(), 0.0, 0.0, (angle / 2.0).cos()];
+    // Control quaternions near the keys, as squad's exporters make them (on a steady turn they are
+    // the keys themselves).
+    let (a, b, out_a, in_b) = (about_x(0.0), about_x(0.3), about_x(0.02), about_x(0.27));
+    let track = Track {
+        tag: Tag(*b"KGRT"),
+        interpolation: 2,
+        global_sequence_id: -1,
+        keys: Keys::Quat(vec![
+            Key { frame: 0, value: a, tangents: Some([a, out_a]) },
+            Key { frame: 1000, value: b, tangents: Some([in_b, b]) },
+        ]),
+    };
+    let mut arm = None;
+    for chunk in &mut file.chunks {
+        if let Chunk::Bones(v) = chunk {
+            let node = &mut v.iter_mut().find(|b| b.node.name.to_text() == "Arm").unwrap().node;
+            node.tracks.retain(|t| t.tag.0 != *b"KGRT");
+            node.tracks.push(track.clone());
+            arm = Some(node.object_id);
+        }
+    }
+    assert!(arm.is_some());
+    let model = relic_mdx::to_ir(&file).unwrap();
+    let bone = model.bones.iter().position(|b| b.name == "Arm").unwrap();
+    let stand = &model.animations[0];
+    let rotation = stand
+        .channels
+        .iter()
+        .find(|c| c.bone == bone && matches!(c.values, ChannelValues::Rotation(_)))
+        .expect("the Hermite rotation is a channel of Stand (0–1000 ms)");
+    assert_eq!(rotation.interpolation, Interpolation::Linear);
+    assert!(rotation.times.len() > 2, "the curve needs keys between the file's: {:?}", rotation.times);
+    assert!(rotation.times.iter().all(|t| ((t * 1000.0).round() - t * 1000.0).abs() < 1e-3), "{:?}", rotation.times);
+    // MDX (x, y, z) → the model's (y, z, x): a turn about MDX x is one about the model's z.
+    let to_ir = |q: [f32; 4]| [q[1], q[2], q[0], q[3]];
+    let game = |s: f32| to_ir(normalize4(slerp(slerp(a, b, s), slerp(out_a, in_b, s), 2.0 * s * (1.0 - s))));
+    let close = |q: [f32; 4], want: [f32; 4], tolerance: f32| {
+        let dot: f32 = q.iter().zip(&want).map(|(x, y)| x * y).sum();
+        let sign = dot.signum();
+        q.iter().zip(&want).all(|(x, y)| (x - sign * y).abs() <= tolerance)
+    };
+    // Every key lies on the curve; midway between two the slerp stays within 5e-4 of it.
+    let ChannelValues::Rotation(values) = &rotation.values else { unreachable!() };
+    for (t, q) in rotation.times.iter().zip(values) {
+        assert!(close(*q, game(*t), 1e-6), "key at {t} s: {q:?}, the game's squad {:?}", game(*t));
+    }
+    for w in rotation.times.windows(2) {
+        let mid = (w[0] + w[1]) / 2.0;
+        let Some(Sample::Rotation(q)) = rotation.sample(mid) else { panic!("no sample at {mid}") };
+        assert!(close(q, game(mid), 5e-4), "at {mid} s: {q:?}, the game's squad {:?}", game(mid));
+    }
+}

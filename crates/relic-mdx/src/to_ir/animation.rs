@@ -7,7 +7,7 @@ use super::{NodeRef, WARCRAFT, add};
 use crate::file::*;
 
 /// A key's value and its (in, out) tangents, in the model's frame.
-type FrameKey<const N: usize> = ([f32; N], Option<[[f32; N]; 2]>);
+pub(super) type FrameKey<const N: usize> = ([f32; N], Option<[[f32; N]; 2]>);
 
 /// Keys the model may hold for every key of the file (a global-sequence track is copied into
 /// every clip), beyond [`KEY_BUDGET_FIXED`].
@@ -25,27 +25,34 @@ pub(super) fn check_key_budget(
     let mut stored = 0u64;
     let mut copied = 0u64;
     let events = file.chunks.iter().filter_map(|c| if let Chunk::Events(e) = c { Some(e) } else { None }).flatten();
-    let frame_lists: Vec<(Vec<i64>, bool)> = nodes
+    // Each list: its frames, whether on a global sequence, and how many model keys one key
+    // becomes (a squad rotation key up to `MOST_STEPS` linear keys, `squad`), counted so on
+    // both sides: a file of such keys may build its clips as one of other keys may.
+    let frame_lists: Vec<(Vec<i64>, bool, u64)> = nodes
         .iter()
         .flat_map(|r| {
-            r.node
-                .tracks
-                .iter()
-                .map(|t| (t.keys.frames().into_iter().map(i64::from).collect(), t.global_sequence_id != -1))
+            r.node.tracks.iter().map(|t| {
+                let squad = t.tag.0 == *b"KGRT" && t.interpolation >= HERMITE;
+                let weight = if squad { super::squad::MOST_STEPS as u64 } else { 1 };
+                (t.keys.frames().into_iter().map(i64::from).collect(), t.global_sequence_id != -1, weight)
+            })
         })
         .chain(
-            events.filter_map(|e| e.track.as_ref()).map(|t| (t.frames.iter().map(|&f| i64::from(f)).collect(), false)),
+            events
+                .filter_map(|e| e.track.as_ref())
+                .map(|t| (t.frames.iter().map(|&f| i64::from(f)).collect(), false, 1)),
         )
         .collect();
-    for (frames, global) in &frame_lists {
-        stored += frames.len() as u64;
+    for (frames, global, weight) in &frame_lists {
+        stored = stored.saturating_add((frames.len() as u64).saturating_mul(*weight));
         for s in sequences {
             let (start, end) = (i64::from(s.interval_start), i64::from(s.interval_end));
-            copied += if *global {
+            let keys = if *global {
                 frames.len() as u64
             } else {
                 frames.iter().filter(|&&f| (start..=end).contains(&f)).count() as u64
             };
+            copied = copied.saturating_add(keys.saturating_mul(*weight));
         }
     }
     let budget = stored.saturating_mul(KEY_BUDGET_PER_KEY).saturating_add(KEY_BUDGET_FIXED);
@@ -123,6 +130,13 @@ pub(super) fn channel(
                 let norm = relic_core::math::quat_norm(q);
                 if tangent || norm.is_nan() || norm <= 0.0 { q } else { q.map(|c| c / norm) }
             });
+            if effective(times.len()) == Interpolation::CubicSpline {
+                // The game plays these by squad, which no interpolation of the model is.
+                let (times, values) = super::squad::resample(&times, &v);
+                let clock = global.map_or(Clock::Animation, Clock::Global);
+                let values = ChannelValues::Rotation(values);
+                return Some(Channel { bone, clock, interpolation: Interpolation::Linear, times, values });
+            }
             (ChannelValues::Rotation(cubic(&times, v, bezier, effective(times.len()))), times)
         }
         _ => return None,

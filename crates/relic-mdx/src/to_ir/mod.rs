@@ -15,7 +15,8 @@
 //!   interval; a key repeated at one frame keeps its first value); global-sequence tracks in
 //!   every animation on [`Clock::Global`]. 0 → step, 1 → linear, 2 and 3 → cubic spline (tangents
 //!   per segment divided by the segment's length; Bezier control points `3 (C − P)`).
-//!   Quaternion Hermite and Bezier (squad in the game) become cubic splines too.
+//!   Quaternion Hermite and Bezier, which the game plays by squad, are resampled to linear keys on
+//!   the squad curve (`squad`; spec §7).
 //! * Materials: one per MTLS material, its layers' textures in order; blending, sidedness,
 //!   lighting and fog from the first layer.
 //! * Not mapped (listed as losses): emitters, lights, cameras, collision shapes, texture and
@@ -31,6 +32,7 @@ use crate::file::*;
 
 mod animation;
 mod mesh;
+mod squad;
 
 use animation::{channel, check_key_budget, seconds};
 use mesh::{materials, mesh};
