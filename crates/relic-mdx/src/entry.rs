@@ -11,10 +11,10 @@ pub static ENTRY: FormatEntry = FormatEntry {
     detect: crate::detect,
     versions: Versions {
         read: &[800..=800, 900..=900, 1000..=1000, 1100..=1100, 1200..=1200],
-        write: &[800..=800],
+        write: &[800..=800, 900..=900, 1000..=1000],
         default_write: crate::DEFAULT_VERSION,
         note: "a model read from an MDX of any version is written back as that file while unedited; otherwise \
-               version 800 is built from the model",
+               the file is built from the model, as version 800 (900 and 1000 when asked for)",
     },
     info: |input| crate::info(input.bytes),
     model: Some(ModelCodec {

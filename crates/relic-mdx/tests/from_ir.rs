@@ -89,12 +89,12 @@ fn an_edited_model_is_built_from_the_model_and_keeps_sequence_speed_and_rarity()
 }
 
 #[test]
-fn another_version_than_800_is_refused_for_a_model_built_from_scratch() {
+fn a_version_past_1000_is_refused_for_a_model_built_from_scratch() {
     let bytes = std::fs::read(root().join("fixtures/mdx/v800_full.mdx")).unwrap();
     let mut model = relic_mdx::read_model(&bytes).unwrap();
     model.extras = None;
-    let e = relic_mdx::from_ir(&model, &WriteOptions { version: Some(1000) }).unwrap_err();
-    assert!(e.to_string().contains("version 800"), "{e}");
+    let e = relic_mdx::from_ir(&model, &WriteOptions { version: Some(1100) }).unwrap_err();
+    assert!(e.to_string().contains("version 1100"), "{e}");
     // The kept file of a Reforged model goes back as it was.
     let hd = std::fs::read(root().join("fixtures/mdx/v1000_hd.mdx")).unwrap();
     let model = relic_mdx::read_model(&hd).unwrap();
@@ -408,4 +408,33 @@ fn a_clip_past_the_u32_milliseconds_is_refused_not_overflowed() {
     model.animations[0].duration = f32::MAX;
     let e = relic_mdx::write_model(&model, &WriteOptions::default()).unwrap_err().to_string();
     assert!(e.contains("interval_end"), "{e}");
+}
+
+/// A model written as Reforged's 900 or 1000 (a Reforged file exported without relic's extras,
+/// `relic convert x.glb x.mdx --version 1000`): the version's added fields get values that change
+/// nothing, and the file reads back to the model written as 800 does.
+#[test]
+fn a_model_is_written_as_900_and_1000_too() {
+    let bytes = std::fs::read(root().join("fixtures/mdx/v800_full.mdx")).unwrap();
+    let mut model = relic_mdx::read_model(&bytes).unwrap();
+    model.extras = None;
+    let back = |version: Option<u32>| {
+        let out = relic_mdx::write_model(&model, &WriteOptions { version }).unwrap();
+        let file = relic_mdx::read(&out.value).unwrap();
+        (file.version(), relic_mdx::to_ir(&file).unwrap())
+    };
+    let (v800, classic) = back(None);
+    assert_eq!(v800, 800);
+    for version in [900, 1000] {
+        let (v, reforged) = back(Some(version));
+        assert_eq!(v, version);
+        let mut reforged = reforged;
+        reforged.source = classic.source;
+        reforged.extras = None;
+        let mut classic = classic.clone();
+        classic.extras = None;
+        assert_eq!(reforged, classic, "version {version}");
+    }
+    let refused = relic_mdx::write_model(&model, &WriteOptions { version: Some(1100) }).unwrap_err();
+    assert!(refused.to_string().contains("800, 900 and 1000"), "{refused}");
 }

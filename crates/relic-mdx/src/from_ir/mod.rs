@@ -1,4 +1,4 @@
-//! Common model → MDX version 800 (spec §2–§4, the inverse of `to_ir`).
+//! Common model → MDX version 800, 900 or 1000 (spec §2–§4, the inverse of `to_ir`).
 //!
 //! * A model read from an MDX keeps the file ([`crate::extras::MdxExtras`]): while the model is
 //!   still the one the file maps to, the file is written back as it is (byte for byte, whatever
@@ -18,6 +18,7 @@ mod animation;
 mod material;
 mod mesh;
 mod names;
+mod reforged;
 mod skeleton;
 mod still;
 
@@ -28,8 +29,11 @@ use crate::file::{Chunk, MdxFile, ModelInfo};
 use names::{Names, fixed};
 use skeleton::{Kind, Skeleton};
 
-/// The version written from the model.
+/// The version written from the model when none is asked for.
 const WRITTEN: u32 = 800;
+/// The versions written from the model: 800 and Reforged's 900 and 1000 (whose records add
+/// fields the model gives defaults for: `reforged`).
+const WRITTEN_VERSIONS: [u32; 3] = [800, 900, 1000];
 
 /// Builds an MDX from the model.
 pub(crate) fn from_ir(model: &Model, options: &WriteOptions) -> Result<Converted<MdxFile>, WriteError> {
@@ -59,10 +63,11 @@ pub(crate) fn from_ir(model: &Model, options: &WriteOptions) -> Result<Converted
             )),
         }
     }
-    if let Some(v) = options.version.filter(|&v| v != WRITTEN) {
+    let version = options.version.unwrap_or(WRITTEN);
+    if !WRITTEN_VERSIONS.contains(&version) {
         return Err(WriteError::Unsupported(format!(
-            "MDX version {v}: relic writes version {WRITTEN} from the common model (and a file of another version \
-             only back from the model read from it, unedited)"
+            "MDX version {version}: relic writes versions 800, 900 and 1000 from the common model (and a file of \
+             another version only back from the model read from it, unedited)"
         )));
     }
     let mut names = Names::default();
@@ -117,6 +122,7 @@ pub(crate) fn from_ir(model: &Model, options: &WriteOptions) -> Result<Converted
     if !events.is_empty() {
         chunks.push(Chunk::Events(events));
     }
+    reforged::fields(&mut chunks, version);
     Ok(Converted { value: MdxFile { chunks }, losses })
 }
 
