@@ -3,11 +3,11 @@
 use relic_core::ReadError;
 use relic_core::model::{Channel, ChannelValues, Clock, Interpolation};
 
-use super::{NodeRef, WARCRAFT, add};
+use super::{NodeRef, WARCRAFT, add, seconds};
 use crate::file::*;
 
 /// A key's value and its (in, out) tangents, in the model's frame.
-pub(super) type FrameKey<const N: usize> = ([f32; N], Option<[[f32; N]; 2]>);
+type FrameKey<const N: usize> = ([f32; N], Option<[[f32; N]; 2]>);
 
 /// Keys the model may hold for every key of the file (a global-sequence track is copied into
 /// every clip), beyond [`KEY_BUDGET_FIXED`].
@@ -64,10 +64,6 @@ pub(super) fn check_key_budget(
         )));
     }
     Ok(())
-}
-
-pub(super) fn seconds(ms: i64) -> f32 {
-    (ms as f64 / 1000.0) as f32
 }
 
 /// A node track as a channel of one sequence (or, on a global sequence, of every sequence).

@@ -34,11 +34,16 @@ mod animation;
 mod mesh;
 mod squad;
 
-use animation::{channel, check_key_budget, seconds};
+use animation::{channel, check_key_budget};
 use mesh::{materials, mesh};
 
 /// Warcraft III's model space to the common model's (as M2's).
 pub const WARCRAFT: Frame = Frame::new([Axis::Y, Axis::Z, Axis::X]);
+
+/// A time of the file (milliseconds) in seconds.
+fn seconds(ms: i64) -> f32 {
+    (ms as f64 / 1000.0) as f32
+}
 
 /// One node of the file, whatever its record.
 struct NodeRef<'a> {

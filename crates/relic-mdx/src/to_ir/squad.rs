@@ -8,7 +8,10 @@
 
 use relic_core::sample::{normalize4, slerp};
 
-use super::animation::{FrameKey, seconds};
+use super::seconds;
+
+/// A key: its unit quaternion and its (in, out) control quaternions.
+type Key = ([f32; 4], Option<[[f32; 4]; 2]>);
 
 /// A key time (seconds from the clip's start, made from whole milliseconds) in milliseconds.
 fn milliseconds(t: f32) -> i64 {
@@ -28,7 +31,7 @@ pub(crate) fn squad(a: [f32; 4], out_a: [f32; 4], in_b: [f32; 4], b: [f32; 4], s
 
 /// The keys (times and unit quaternions with their (in, out) control quaternions) as linear keys
 /// on the squad curve between each two.
-pub(super) fn resample(times: &[f32], keys: &[FrameKey<4>]) -> (Vec<f32>, Vec<[f32; 4]>) {
+pub(super) fn resample(times: &[f32], keys: &[Key]) -> (Vec<f32>, Vec<[f32; 4]>) {
     let mut out_times = Vec::with_capacity(times.len());
     let mut out_values = Vec::with_capacity(keys.len());
     for ((w, k), (t, next)) in times.windows(2).zip(keys.windows(2)).zip(times.iter().zip(keys.iter().skip(1))) {
