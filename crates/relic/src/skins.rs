@@ -6,7 +6,7 @@
 //! |---|---|---|
 //! | M2 | the record's own file name (`GNOMESKIN.BLP` for `CREATURE\GNOME\GNOMESKIN.BLP`), else `<stem>_<n>.blp` | kept when it names a game path (place the file there under the data folder); else the new file's path relative to `--data`, or its name |
 //! | ABC | slot 0 `<stem>.dtx`, slot 1 `<stem>_head.dtx`, slot n `<stem>_skin<n>.dtx` | — (the game's attribute files name skins) |
-//! | M2, MDX: a replaceable texture that names no file (team colour, a creature's skin) | none, a note: the game picks the file | kept |
+//! | M2, MDX: a replaceable texture that names no file (team colour, a creature's skin) | the image's own name (`RabbitSkin.blp`), else `<stem>_<n>.blp`, with a note: the game picks the file | kept |
 
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
@@ -34,6 +34,14 @@ fn texture_index(model: &Model, image: &MaterialImage) -> usize {
     let name = image.name.strip_suffix(".png").unwrap_or(&image.name);
     let named = |t: &relic_core::model::TextureRef| !t.path.is_empty() && t.path.eq_ignore_ascii_case(name);
     model.materials.get(image.material).and_then(|m| m.textures.iter().position(named)).unwrap_or(0)
+}
+
+/// An image's own file name as a texture of `format` (`RabbitSkin.blp` for `RabbitSkin.png` or
+/// `Creature\Rabbit\RabbitSkin.blp`); `None` for a name without one.
+fn own_name(name: &str, format: &str) -> Option<String> {
+    let file = name.rsplit(['\\', '/']).next()?;
+    let stem = file.rsplit_once('.').map_or(file, |(s, _)| s);
+    (!stem.is_empty()).then(|| format!("{stem}.{format}"))
 }
 
 /// The file name (and, for M2 and MDX, the record path) of material `m`'s texture `t`.
@@ -119,18 +127,24 @@ pub fn skins<'m>(
             }
         };
         // A replaceable texture that names no file (team colour, a creature's skin) is the game's
-        // to pick: its record stays as it is, and the image (relic's stand-in, or the file found
-        // for it) is not made a texture of the model's own.
+        // to pick: its record stays as it is; the image (the file found for it, edited or not)
+        // is written under its own name, for the game's tables to name.
         let t = texture_index(&model, image);
         let texture = model.materials.get(image.material).and_then(|m| m.textures.get(t));
-        if let Some(kind) = texture.filter(|t| t.path.is_empty()).and_then(|t| t.replaceable) {
-            let what =
-                format!("image {:?} not written as a texture: the game picks replaceable texture {kind}", image.name);
-            notes.push(Loss::new(element, what));
-            continue;
-        }
-        let (file, record) =
-            names(&model, (image.material, t), model_format, &stem, &dir, options.data_root.as_deref());
+        let replaceable = texture.filter(|t| t.path.is_empty()).and_then(|t| t.replaceable);
+        let (file, record) = match replaceable {
+            Some(kind) => {
+                let file =
+                    own_name(&image.name, format).unwrap_or_else(|| format!("{stem}_{}.{format}", image.material));
+                let what = format!(
+                    "image {:?} written as {file}; the texture stays replaceable type {kind}, whose file the game picks",
+                    image.name
+                );
+                notes.push(Loss::new(element.clone(), what));
+                (file, None)
+            }
+            None => names(&model, (image.material, t), model_format, &stem, &dir, options.data_root.as_deref()),
+        };
         match (codec.encode)(pixels, &TextureOptions::default()) {
             Ok(encoded) => {
                 notes
@@ -192,10 +206,10 @@ mod tests {
     }
 
     /// A material whose layers are team colour (replaceable, no file) and a skin: the image named
-    /// after the skin is written as the skin, the team colour's record stays replaceable; an image
-    /// of a material that has only the team colour is not written, with a note.
+    /// after the skin is written as the skin; an image of a material that has only the team
+    /// colour is written under its own name, the record staying replaceable, with a note.
     #[test]
-    fn a_replaceable_texture_keeps_its_record_and_gets_no_file() {
+    fn a_replaceable_texture_keeps_its_record() {
         let registry = Registry::builtin();
         let team = TextureRef { replaceable: Some(1), ..Default::default() };
         let skin = TextureRef { path: "units\\Akama\\Akama.blp".into(), ..Default::default() };
@@ -209,15 +223,15 @@ mod tests {
         let image = || Ok(Image { width: 4, height: 4, rgba: vec![255; 64] });
         let images = vec![
             MaterialImage { material: 0, name: "units\\Akama\\Akama.blp".into(), image: image() },
-            MaterialImage { material: 1, name: "team colour".into(), image: image() },
+            MaterialImage { material: 1, name: "TeamColor00.png".into(), image: image() },
         ];
         let options = SkinOptions { images, data_root: None };
         let entry = registry.by_name("mdx").unwrap();
         let (written, files, notes) = skins(&model, entry, &registry, Path::new("out/model.mdx"), &options);
         let names: Vec<_> = files.iter().map(|(p, _)| p.display().to_string()).collect();
-        assert_eq!(names, ["out/Akama.blp"]);
+        assert_eq!(names, ["out/Akama.blp", "out/TeamColor00.blp"]);
         assert_eq!(written.materials, model.materials, "no record changes");
         let team_note = notes.iter().find(|n| n.element == "materials[1]").map(|n| n.what.as_str());
-        assert!(team_note.is_some_and(|w| w.contains("replaceable texture 1")), "{notes:?}");
+        assert!(team_note.is_some_and(|w| w.contains("stays replaceable type 1")), "{notes:?}");
     }
 }
