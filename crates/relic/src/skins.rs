@@ -134,8 +134,19 @@ pub fn skins<'m>(
         let replaceable = texture.filter(|t| t.path.is_empty()).and_then(|t| t.replaceable);
         let (file, record) = match replaceable {
             Some(kind) => {
-                let file =
-                    own_name(&image.name, format).unwrap_or_else(|| format!("{stem}_{}.{format}", image.material));
+                // Its own name, unless a texture the model names has it (evilakama's team glow
+                // holds the skin's image): then one of the model's own.
+                let named = |f: &str| {
+                    model
+                        .materials
+                        .iter()
+                        .flat_map(|m| &m.textures)
+                        .any(|t| own_name(&t.path, format).is_some_and(|o| o.eq_ignore_ascii_case(f)))
+                        || files.iter().any(|(p, _): &(PathBuf, Vec<u8>)| *p == dir.join(f))
+                };
+                let file = own_name(&image.name, format)
+                    .filter(|f| !named(f))
+                    .unwrap_or_else(|| format!("{stem}_{}.{format}", image.material));
                 let what = format!(
                     "image {:?} written as {file}; the texture stays replaceable type {kind}, whose file the game picks",
                     image.name
@@ -165,7 +176,17 @@ pub fn skins<'m>(
                         }),
                     }
                 }
-                files.push((dir.join(&file), encoded.value));
+                // Two materials sharing one texture file (evilakama's skin under two layers)
+                // write it once; another image for a file written already is left out, said.
+                let path = dir.join(&file);
+                match files.iter().find(|(p, _)| *p == path) {
+                    None => files.push((path, encoded.value)),
+                    Some((_, bytes)) if *bytes == encoded.value => {}
+                    Some(_) => notes.push(Loss::new(
+                        element,
+                        format!("image {:?} not written: another image is written as {file} already", image.name),
+                    )),
+                }
             }
             Err(e) => notes.push(Loss::new(element, format!("image {:?} not written as {file}: {e}", image.name))),
         }
@@ -217,6 +238,11 @@ mod tests {
             materials: vec![
                 Material { textures: vec![team.clone(), skin.clone()], ..Default::default() },
                 Material { textures: vec![team.clone()], ..Default::default() },
+                Material {
+                    textures: vec![TextureRef { replaceable: Some(2), ..Default::default() }],
+                    ..Default::default()
+                },
+                Material { textures: vec![skin.clone()], ..Default::default() },
             ],
             ..Default::default()
         };
@@ -224,12 +250,16 @@ mod tests {
         let images = vec![
             MaterialImage { material: 0, name: "units\\Akama\\Akama.blp".into(), image: image() },
             MaterialImage { material: 1, name: "TeamColor00.png".into(), image: image() },
+            // The skin again, under another material: written once.
+            MaterialImage { material: 3, name: "units\\Akama\\Akama.blp".into(), image: image() },
+            // A team glow holding the skin's image (evilakama.mdx): not written over the skin.
+            MaterialImage { material: 2, name: "units\\Akama\\Akama.blp".into(), image: image() },
         ];
         let options = SkinOptions { images, data_root: None };
         let entry = registry.by_name("mdx").unwrap();
         let (written, files, notes) = skins(&model, entry, &registry, Path::new("out/model.mdx"), &options);
         let names: Vec<_> = files.iter().map(|(p, _)| p.display().to_string()).collect();
-        assert_eq!(names, ["out/Akama.blp", "out/TeamColor00.blp"]);
+        assert_eq!(names, ["out/Akama.blp", "out/TeamColor00.blp", "out/model_2.blp"]);
         assert_eq!(written.materials, model.materials, "no record changes");
         let team_note = notes.iter().find(|n| n.element == "materials[1]").map(|n| n.what.as_str());
         assert!(team_note.is_some_and(|w| w.contains("stays replaceable type 1")), "{notes:?}");
