@@ -3,7 +3,9 @@
 #
 # Run by `cargo xtask blender-check DIR` as
 #   blender -b --factory-startup --python xtask/blender_check.py -- LIST OUT [REEXPORT_DIR]
-# where LIST has one file path per line; OUT receives one JSON object per line and file:
+# where LIST has one file per line, "<path>\t<1 or 0>" (whether the re-export carries the clips:
+# Blender's exporter bakes every clip of every bone, minutes for a converted creature of 34
+# clips); OUT receives one JSON object per line and file:
 #   {"file": ..., "bones": n, "meshes": n, "vertices": n, "triangles": n, "actions": n,
 #    "blender_images": n, "reexport": path, "seconds": s}
 # or {"file": ..., "error": "..."} when the import fails. With REEXPORT_DIR, Blender also exports
@@ -112,15 +114,17 @@ def main():
     listing, out_path = argv[0], argv[1]
     reexport_dir = argv[2] if len(argv) > 2 else None
     with open(listing) as f:
-        files = [line.strip() for line in f if line.strip()]
+        # "<path>\t<1 or 0>": whether the re-export carries the clips.
+        files = [line.rstrip('\n').rsplit('\t', 1) for line in f if line.strip()]
     with open(out_path, 'w') as out:
-        for number, path in enumerate(files):
+        for number, (path, clips) in enumerate(files):
             started = time.perf_counter()
             try:
                 record = counts(path)
                 if reexport_dir:
                     target = os.path.join(reexport_dir, '%d.glb' % number)
-                    result = bpy.ops.export_scene.gltf(filepath=target, export_format='GLB')
+                    result = bpy.ops.export_scene.gltf(filepath=target, export_format='GLB',
+                                                       export_animations=(clips == '1'))
                     if 'FINISHED' in result:
                         record['reexport'] = target
             except Exception as e:  # report and go on with the next file
