@@ -261,6 +261,34 @@ pub fn sample_segment(channel: &Channel, seg: Segment) -> Option<Sample> {
     }
 }
 
+/// The fewest of `steps` (ascending) linear pieces that follow `curve` over `[0, 1]`: each piece
+/// is interpolated as glTF's LINEAR does (a lerp of vectors, a slerp of rotations) between two
+/// samples of the curve, and `within(linear, exact)` must hold at its quarter points (a midpoint
+/// alone misses an S-shaped cubic, on its chord midway and off it either side). `None` when even
+/// the last does not; a point the curve has no sample for is not judged.
+pub fn fewest_linear_steps(
+    curve: impl Fn(f32) -> Option<Sample>,
+    steps: &[usize],
+    within: impl Fn(Sample, Sample) -> bool,
+) -> Option<usize> {
+    let fits = |n: usize| {
+        (0..n).all(|j| {
+            let (s0, s1) = (j as f32 / n as f32, (j + 1) as f32 / n as f32);
+            let (Some(a), Some(b)) = (curve(s0), curve(s1)) else { return true };
+            [0.25f32, 0.5, 0.75].iter().all(|&u| {
+                let exact = curve(s0 + (s1 - s0) * u);
+                let linear = match (a, b) {
+                    (Sample::Vector(a), Sample::Vector(b)) => Some(Sample::Vector(lerp3(a, b, u))),
+                    (Sample::Rotation(a), Sample::Rotation(b)) => Some(Sample::Rotation(slerp(a, b, u))),
+                    _ => None,
+                };
+                linear.zip(exact).is_none_or(|(l, e)| within(l, e))
+            })
+        })
+    };
+    steps.iter().copied().find(|&n| fits(n))
+}
+
 impl Channel {
     /// The channel's value at `t` seconds (of its own clock), clamped outside its keys; `None` for
     /// a channel without keys or with fewer values than keys.

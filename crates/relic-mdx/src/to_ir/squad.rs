@@ -2,11 +2,11 @@
 //! the spec follows calls `quat.sqlerp(a, outTan_a, inTan_b, b, t)` for both), which neither
 //! glTF nor the common model has. Such a track is resampled to linear keys (spec §7: "resample
 //! rather than convert"): each segment into as few as reproduce the curve within [`TOLERANCE`]
-//! midway between two, up to [`MOST_STEPS`] (a curve that needs more, its control quaternions far
+//! at the quarter points of each ([`fewest_linear_steps`]), up to [`MOST_STEPS`] (a curve that needs more, its control quaternions far
 //! off the keys' arc, is followed at that many points: 7e-3 off for a control quaternion 0.7 rad
 //! ahead of a 1.2 rad turn).
 
-use relic_core::sample::{normalize4, slerp};
+use relic_core::sample::{Sample, fewest_linear_steps, normalize4, slerp};
 
 use super::seconds;
 
@@ -21,7 +21,7 @@ fn milliseconds(t: f32) -> i64 {
 /// Most linear keys one segment becomes (the key budget counts a squad key as this many).
 pub(crate) const MOST_STEPS: usize = 8;
 /// How far (per component of the unit quaternion, about 0.06°) the linear keys may leave the
-/// squad curve midway between two of them.
+/// squad curve at the quarter points between two of them.
 const TOLERANCE: f32 = 5e-4;
 
 /// `squad(a, out_a, in_b, b; s)`: two slerps, blended by a third at `2s(1 − s)`.
@@ -40,7 +40,7 @@ pub(super) fn resample(times: &[f32], keys: &[Key]) -> (Vec<f32>, Vec<[f32; 4]>)
         let out_a = ta.map_or(*a, |[_, o]| o);
         let in_b = tb.map_or(*b, |[i, _]| i);
         let curve = |s: f32| squad(*a, out_a, in_b, *b, s);
-        let steps = [1, 2, 4, MOST_STEPS].into_iter().find(|&n| fits(&curve, n)).unwrap_or(MOST_STEPS);
+        let steps = steps(&curve);
         // On whole milliseconds, the file's unit, so that the keys write back as they are.
         let (f0, f1) = (milliseconds(*t), milliseconds(t1));
         let mut last = None;
@@ -62,17 +62,17 @@ pub(super) fn resample(times: &[f32], keys: &[Key]) -> (Vec<f32>, Vec<[f32; 4]>)
     (out_times, out_values)
 }
 
-/// Whether `n` linear steps (slerp between samples of the curve) stay within [`TOLERANCE`] of it
-/// midway in each step.
-fn fits(curve: &impl Fn(f32) -> [f32; 4], n: usize) -> bool {
-    (0..n).all(|j| {
-        let (s0, s1) = (j as f32 / n as f32, (j + 1) as f32 / n as f32);
-        let linear = slerp(curve(s0), curve(s1), 0.5);
-        let exact = curve((s0 + s1) / 2.0);
-        let dot: f32 = linear.iter().zip(&exact).map(|(x, y)| x * y).sum();
-        let sign = if dot < 0.0 { -1.0 } else { 1.0 };
-        linear.iter().zip(&exact).all(|(x, y)| (x - sign * y).abs() <= TOLERANCE)
-    })
+/// The fewest linear steps (slerp between samples of the curve) that stay within [`TOLERANCE`]
+/// of it ([`fewest_linear_steps`]), at most [`MOST_STEPS`].
+fn steps(curve: &impl Fn(f32) -> [f32; 4]) -> usize {
+    let within = |linear: Sample, exact: Sample| match (linear, exact) {
+        (Sample::Rotation(l), Sample::Rotation(e)) => {
+            let sign = if l.iter().zip(&e).map(|(x, y)| x * y).sum::<f32>() < 0.0 { -1.0 } else { 1.0 };
+            l.iter().zip(&e).all(|(x, y)| (x - sign * y).abs() <= TOLERANCE)
+        }
+        _ => false,
+    };
+    fewest_linear_steps(|s| Some(Sample::Rotation(curve(s))), &[1, 2, 4, MOST_STEPS], within).unwrap_or(MOST_STEPS)
 }
 
 #[cfg(test)]
