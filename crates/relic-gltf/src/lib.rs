@@ -8,8 +8,12 @@
 //! use relic_gltf::{ExportOptions, export_glb, import};
 //!
 //! let model = relic_gltf::samples::skinned_animated();
+//! // Its Hermite "wave" is written as linear keys on the curve (Blender's importer ignores
+//! // CUBICSPLINE tangents), with a note; `keep_tangents` writes it as it is.
 //! let glb = export_glb(&model, &ExportOptions::default()).unwrap();
-//! assert!(glb.losses.is_empty());
+//! assert_eq!(glb.losses.len(), 1);
+//! let exact = export_glb(&model, &ExportOptions { keep_tangents: true, ..ExportOptions::default() }).unwrap();
+//! assert!(exact.losses.is_empty());
 //! let back = import(&glb.value, None).unwrap();
 //! assert_eq!(back.bones.len(), model.bones.len());
 //! assert_eq!(back.animations.len(), model.animations.len());
@@ -23,7 +27,7 @@
 //! | several root bones | a synthetic root node above them (glTF wants joints under one common root); not a bone on import |
 //! | meshes (every LOD) | one mesh with one primitive and one root node each: `POSITION` (min/max), `NORMAL`, `TEXCOORD_0/1`, `JOINTS_n`/`WEIGHTS_n` in groups of four influences, morph targets; LOD and part id in mesh `extras` (`lod0_only` keeps LOD 0) |
 //! | materials | alpha mode from the blend mode (MASK with the game's cutoff), double-sided, `KHR_materials_unlit`, a fixed UV transform as `KHR_texture_transform`; the base texture embedded as PNG where the [`ExportOptions::textures`] source finds it (samplers from the wrap flags), every texture reference in layer order in `extras` |
-//! | animations | one glTF animation per clip: translation, rotation, scale channels with STEP, LINEAR or CUBICSPLINE as stored; morph weight channels on the mesh nodes; events, looping, duration and boxes in `extras` |
+//! | animations | one glTF animation per clip: translation, rotation, scale channels with STEP or LINEAR as stored, CUBICSPLINE as linear keys on its curve (or as stored with `keep_tangents`); morph weight channels on the mesh nodes; events, looping, duration and boxes in `extras` |
 //! | attachments | named child nodes of their bones |
 //! | emitters | named child nodes of their bones with the `RELIC_particle_emitter` / `RELIC_ribbon_emitter` extension (`extensionsUsed` only: the record whole, the animated values as accessors; `docs/schema/RELIC_emitter.schema.json`), the record again in the node's `extras` (editors drop extensions), and a stand-in mesh (a quad of the emitter's texture at its base size) that import drops |
 //! | format extras | root `extras.relic.format_extras`, handed back on import as [`FormatExtras::from_json`](relic_core::model::FormatExtras::from_json) |
@@ -103,11 +107,15 @@ pub struct ExportOptions {
     /// Samples per second between keys where channels must be baked (bones whose flags glTF
     /// cannot express, global sequences).
     pub bake_fps: f32,
+    /// Write cubic-spline (Hermite, Bezier) channels as CUBICSPLINE with their tangents. Off (the
+    /// default), each becomes linear keys on its curve, with a note: Blender's glTF importer
+    /// reads only the keys' values of a CUBICSPLINE channel and plays another curve.
+    pub keep_tangents: bool,
 }
 
 impl Default for ExportOptions {
     fn default() -> Self {
-        Self { lod0_only: false, textures: None, quaternion_continuity: true, bake_fps: 30.0 }
+        Self { lod0_only: false, textures: None, quaternion_continuity: true, bake_fps: 30.0, keep_tangents: false }
     }
 }
 

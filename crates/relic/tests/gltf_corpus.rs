@@ -24,7 +24,7 @@ fn gnome() -> Option<Model> {
 #[test]
 fn gnome_pounder_round_trips() {
     let Some(model) = gnome() else { return };
-    let options = ExportOptions { quaternion_continuity: false, ..ExportOptions::default() };
+    let options = ExportOptions { quaternion_continuity: false, keep_tangents: true, ..ExportOptions::default() };
     let glb = export_glb(&model, &options).unwrap();
     let mut back = import(&glb.value, None).unwrap();
     // The M2 extras come back as their JSON (the M2 crate decodes it, rebuilding what the JSON
@@ -115,7 +115,7 @@ fn every_corpus_model_round_trips_and_animates_the_same() {
     for (rel, (read, write)) in files {
         let Some(bytes) = corpus(rel) else { return };
         let model = read(&bytes).unwrap();
-        let exact = ExportOptions { quaternion_continuity: false, ..ExportOptions::default() };
+        let exact = ExportOptions { quaternion_continuity: false, keep_tangents: true, ..ExportOptions::default() };
         let glb = export_glb(&model, &exact).unwrap();
         let mut back = import(&glb.value, None).unwrap();
         if let (Some(a), Some(b)) = (&model.extras, &back.extras) {

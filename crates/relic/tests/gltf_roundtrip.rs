@@ -12,7 +12,7 @@ use relic_core::model::{ChannelValues, Interpolation};
 use relic_gltf::{ExportOptions, GltfError, export_glb, export_gltf, import, samples};
 
 fn exact() -> ExportOptions {
-    ExportOptions { quaternion_continuity: false, ..ExportOptions::default() }
+    ExportOptions { quaternion_continuity: false, keep_tangents: true, ..ExportOptions::default() }
 }
 
 fn glb_round_trip(model: &Model, options: &ExportOptions) -> Model {

@@ -11,7 +11,7 @@ use relic_core::model::{Animation, Channel, ChannelValues, Clock, Interpolation,
 use crate::bake;
 use crate::extras::{self as ex, StashedChannel};
 
-use super::Exporter;
+use super::{Exporter, cubic};
 
 impl Exporter<'_> {
     /// Writes clip `anim` as its [`Layout`] says, with its baked channels; the clip's extras are
@@ -21,11 +21,15 @@ impl Exporter<'_> {
         let layout = Layout::new(self.model, anim, &baked.bones, &self.meshes_exported());
         let mut out = ClipChannels::default();
         for (ch, _) in anim.channels.iter().zip(&layout.written).filter(|(_, w)| **w) {
+            // A cubic spline as linear keys on its curve (Blender does not follow its tangents;
+            // one key: its value).
+            let linear = cubic::as_linear(ch, !self.options.keep_tangents);
+            if let Some((_, coarse)) = linear.as_ref().filter(|_| ch.times.len() > 1) {
+                self.resampled.channels += 1;
+                self.resampled.coarse += coarse;
+            }
+            let ch = linear.as_ref().map_or(ch, |(c, _)| c);
             let input = self.input(&mut out.inputs, &ch.times);
-            // A cubic spline of one key is its value: glTF wants two keys or more for
-            // CUBICSPLINE (the validator's ANIMATION_SAMPLER_INPUT_ACCESSOR_TOO_FEW_ELEMENTS).
-            let lone = one_cubic_key(ch);
-            let ch = lone.as_ref().unwrap_or(ch);
             let (output, path) = match &ch.values {
                 ChannelValues::Translation(v) => {
                     (self.bin.accessor(&mut self.root, v, None, false, false), Property::Translation)
@@ -312,24 +316,6 @@ pub(crate) fn bake(model: &Model, anim: &Animation, fps: f32) -> Baked {
         }
     }
     Baked { bones: baked, samples: times.len(), channels }
-}
-
-/// A cubic-spline channel of fewer than two keys as a linear one of its values (`None` for any
-/// other channel).
-fn one_cubic_key(ch: &Channel) -> Option<Channel> {
-    if ch.interpolation != Interpolation::CubicSpline || ch.times.len() > 1 {
-        return None;
-    }
-    let middle = |n: usize| (0..n).map(|k| 3 * k + 1);
-    let keys = ch.times.len();
-    let values = match &ch.values {
-        ChannelValues::Translation(v) => {
-            ChannelValues::Translation(middle(keys).filter_map(|i| v.get(i).copied()).collect())
-        }
-        ChannelValues::Scale(v) => ChannelValues::Scale(middle(keys).filter_map(|i| v.get(i).copied()).collect()),
-        ChannelValues::Rotation(v) => ChannelValues::Rotation(middle(keys).filter_map(|i| v.get(i).copied()).collect()),
-    };
-    Some(Channel { interpolation: Interpolation::Linear, values, ..ch.clone() })
 }
 
 pub(super) fn gltf_interpolation(i: Interpolation) -> GltfInterpolation {

@@ -1,6 +1,7 @@
 //! Common model → glTF 2.0 (`.glb`, or `.gltf` + `.bin`).
 
 mod animation;
+mod cubic;
 mod emitters;
 mod material;
 mod mesh;
@@ -275,6 +276,7 @@ fn first_part(
         synthetic_root: None,
         rest: bake::rest_locals(model),
         images: Default::default(),
+        resampled: Resampled::default(),
     };
     e.asset()?;
     e.bones()?;
@@ -291,6 +293,7 @@ fn first_part(
         let baked = clips.wait(i, anim, || second.stopped());
         e.animation(anim, baked);
     }
+    e.resampled_note();
     // In the pool too: their tracks are small accessors like the animations' keys.
     e.emitters()?;
     e.bin.close_pool(&mut e.root);
@@ -449,6 +452,16 @@ struct Exporter<'m> {
     rest: Vec<Transform>,
     /// The image of each texture the texture source found (by its key), embedded once.
     images: std::collections::HashMap<String, Index<json::Image>>,
+    /// The cubic-spline channels written as linear keys ([`cubic`]).
+    resampled: Resampled,
+}
+
+/// How many cubic-spline channels were written as linear keys, and how many of their segments
+/// needed more than [`cubic::MOST_STEPS`] keys (followed at that many).
+#[derive(Default)]
+struct Resampled {
+    channels: usize,
+    coarse: usize,
 }
 
 fn node(name: &str) -> json::Node {
@@ -492,6 +505,27 @@ fn push_child(root: &mut Root, parent: Index<json::Node>, child: Index<json::Nod
 impl Exporter<'_> {
     fn loss(&mut self, element: impl Into<String>, what: impl Into<String>) {
         self.losses.push(Loss::new(element, what));
+    }
+
+    /// One note for the cubic-spline channels written as linear keys: their tangents are not in
+    /// the file, their curve is.
+    fn resampled_note(&mut self) {
+        let Resampled { channels, coarse } = self.resampled;
+        if channels == 0 {
+            return;
+        }
+        let coarse = match coarse {
+            0 => String::new(),
+            n => format!("; {n} segment(s) needed more than {} keys and are followed at that many", cubic::MOST_STEPS),
+        };
+        self.loss(
+            "animations",
+            format!(
+                "{channels} cubic-spline (Hermite/Bezier) channel(s) written as linear keys on their curve, within \
+                 {} (Blender's glTF importer does not follow tangents; ExportOptions::keep_tangents keeps them){coarse}",
+                cubic::TOLERANCE
+            ),
+        );
     }
 
     fn asset(&mut self) -> Result<(), GltfError> {
