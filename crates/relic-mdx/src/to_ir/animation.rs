@@ -66,7 +66,8 @@ pub(super) fn check_key_budget(
     Ok(())
 }
 
-/// A node track as a channel of one sequence (or, on a global sequence, of every sequence).
+/// A node track as a channel of one sequence (or, on a global sequence, of every sequence);
+/// `coarse` gathers the squad segments followed at the most keys a segment becomes.
 pub(super) fn channel(
     t: &Track,
     bone: usize,
@@ -74,6 +75,7 @@ pub(super) fn channel(
     end: i64,
     offset: [f32; 3],
     globals: usize,
+    coarse: &mut super::squad::Capped,
 ) -> Option<Channel> {
     let global = usize::try_from(t.global_sequence_id).ok();
     if global.is_some_and(|g| g >= globals) {
@@ -128,7 +130,9 @@ pub(super) fn channel(
             });
             if effective(times.len()) == Interpolation::CubicSpline {
                 // The game plays these by squad, which no interpolation of the model is.
-                let (times, values) = super::squad::resample(&times, &v);
+                let (times, values, capped) = super::squad::resample(&times, &v);
+                coarse.segments += capped.segments;
+                coarse.worst = coarse.worst.max(capped.worst);
                 let clock = global.map_or(Clock::Animation, Clock::Global);
                 let values = ChannelValues::Rotation(values);
                 return Some(Channel { bone, clock, interpolation: Interpolation::Linear, times, values });

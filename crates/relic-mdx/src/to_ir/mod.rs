@@ -234,13 +234,14 @@ pub(crate) fn to_ir(file: &MdxFile) -> Result<Converted<Model>, ReadError> {
         file.chunks.iter().find_map(|c| if let Chunk::Model(m) = c { Some(m.blend_time) } else { None }).unwrap_or(0);
     check_key_budget(&nodes, &sequences, file)?;
     let mut animations = Vec::new();
+    let mut coarse = squad::Capped::default();
     for s in &sequences {
         let (start, end) = (i64::from(s.interval_start), i64::from(s.interval_end));
         let mut channels = Vec::new();
         for (node_index, r) in nodes.iter().enumerate() {
             let bone = sk.rank.get(node_index).copied().unwrap_or(0);
             for t in &r.node.tracks {
-                if let Some(c) = channel(t, bone, start, end, rest_offset(node_index), globals.len()) {
+                if let Some(c) = channel(t, bone, start, end, rest_offset(node_index), globals.len(), &mut coarse) {
                     channels.push(c);
                 }
             }
@@ -277,6 +278,19 @@ pub(crate) fn to_ir(file: &MdxFile) -> Result<Converted<Model>, ReadError> {
             bounds: Aabb::of_points([&a, &b]),
             ..Animation::default()
         });
+    }
+    if coarse.segments > 0 {
+        losses.push(Loss::new(
+            "KGRT",
+            format!(
+                "{} Hermite/Bezier rotation segment(s) (counted per clip) need more than {} linear keys to \
+                 follow the game's squad curve within 5e-4: followed at that many, at most {:.1e} off per \
+                 quaternion component",
+                coarse.segments,
+                squad::MOST_STEPS,
+                coarse.worst
+            ),
+        ));
     }
     let materials = materials(file);
     let mut meshes = Vec::new();

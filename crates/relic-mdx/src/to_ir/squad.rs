@@ -31,16 +31,22 @@ pub(crate) fn squad(a: [f32; 4], out_a: [f32; 4], in_b: [f32; 4], b: [f32; 4], s
 
 /// The keys (times and unit quaternions with their (in, out) control quaternions) as linear keys
 /// on the squad curve between each two.
-pub(super) fn resample(times: &[f32], keys: &[Key]) -> (Vec<f32>, Vec<[f32; 4]>) {
+/// Also the segments that needed more than [`MOST_STEPS`] keys (followed at that many).
+pub(super) fn resample(times: &[f32], keys: &[Key]) -> (Vec<f32>, Vec<[f32; 4]>, Capped) {
     let mut out_times = Vec::with_capacity(times.len());
     let mut out_values = Vec::with_capacity(keys.len());
+    let mut coarse = Capped::default();
     for ((w, k), (t, next)) in times.windows(2).zip(keys.windows(2)).zip(times.iter().zip(keys.iter().skip(1))) {
         let (Some(&t1), Some((a, ta))) = (w.get(1), k.first()) else { continue };
         let (b, tb) = next;
         let out_a = ta.map_or(*a, |[_, o]| o);
         let in_b = tb.map_or(*b, |[i, _]| i);
         let curve = |s: f32| squad(*a, out_a, in_b, *b, s);
-        let steps = steps(&curve);
+        let steps = steps(&curve).unwrap_or_else(|| {
+            coarse.segments += 1;
+            coarse.worst = coarse.worst.max(worst(&curve, MOST_STEPS));
+            MOST_STEPS
+        });
         // On whole milliseconds, the file's unit, so that the keys write back as they are.
         let (f0, f1) = (milliseconds(*t), milliseconds(t1));
         let mut last = None;
@@ -59,12 +65,36 @@ pub(super) fn resample(times: &[f32], keys: &[Key]) -> (Vec<f32>, Vec<[f32; 4]>)
         out_times.push(t);
         out_values.push(*v);
     }
-    (out_times, out_values)
+    (out_times, out_values, coarse)
+}
+
+/// Segments followed at [`MOST_STEPS`] keys though the curve needs more.
+#[derive(Debug, Default, Clone, Copy, PartialEq)]
+pub(super) struct Capped {
+    /// How many.
+    pub(super) segments: usize,
+    /// The farthest (per quaternion component) their linear keys are from the curve at the
+    /// quarter points between two.
+    pub(super) worst: f32,
+}
+
+/// How far `n` linear steps are from the curve at most, per component, at their quarter points.
+fn worst(curve: &impl Fn(f32) -> [f32; 4], n: usize) -> f32 {
+    let mut worst = 0.0f32;
+    for j in 0..n {
+        let (s0, s1) = (j as f32 / n as f32, (j + 1) as f32 / n as f32);
+        for u in [0.25f32, 0.5, 0.75] {
+            let (l, e) = (slerp(curve(s0), curve(s1), u), curve(s0 + (s1 - s0) * u));
+            let sign = if l.iter().zip(&e).map(|(x, y)| x * y).sum::<f32>() < 0.0 { -1.0 } else { 1.0 };
+            worst = l.iter().zip(&e).map(|(x, y)| (x - sign * y).abs()).fold(worst, f32::max);
+        }
+    }
+    worst
 }
 
 /// The fewest linear steps (slerp between samples of the curve) that stay within [`TOLERANCE`]
-/// of it ([`fewest_linear_steps`]), at most [`MOST_STEPS`].
-fn steps(curve: &impl Fn(f32) -> [f32; 4]) -> usize {
+/// of it ([`fewest_linear_steps`]); `None` when [`MOST_STEPS`] do not.
+fn steps(curve: &impl Fn(f32) -> [f32; 4]) -> Option<usize> {
     let within = |linear: Sample, exact: Sample| match (linear, exact) {
         (Sample::Rotation(l), Sample::Rotation(e)) => {
             let sign = if l.iter().zip(&e).map(|(x, y)| x * y).sum::<f32>() < 0.0 { -1.0 } else { 1.0 };
@@ -72,7 +102,7 @@ fn steps(curve: &impl Fn(f32) -> [f32; 4]) -> usize {
         }
         _ => false,
     };
-    fewest_linear_steps(|s| Some(Sample::Rotation(curve(s))), &[1, 2, 4, MOST_STEPS], within).unwrap_or(MOST_STEPS)
+    fewest_linear_steps(|s| Some(Sample::Rotation(curve(s))), &[1, 2, 4, MOST_STEPS], within)
 }
 
 #[cfg(test)]
@@ -99,12 +129,17 @@ mod tests {
         let (a, b) = (about_z(0.0), about_z(1.0));
         let keys = |o: [f32; 4], i: [f32; 4]| vec![(a, Some([a, o])), (b, Some([i, b]))];
         // Control quaternions equal to the keys: squad is the slerp itself.
-        let (t, v) = resample(&[0.0, 1.0], &keys(a, b));
-        assert_eq!((t.len(), v.len()), (2, 2));
+        let (t, v, capped) = resample(&[0.0, 1.0], &keys(a, b));
+        assert_eq!((t.len(), v.len(), capped), (2, 2, Capped::default()));
         // Tangents off the arc's pace: more keys, still starting at a and ending at b.
-        let (t, v) = resample(&[0.0, 1.0], &keys(about_z(0.9), about_z(0.9)));
+        let (t, v, _) = resample(&[0.0, 1.0], &keys(about_z(0.9), about_z(0.9)));
         assert!(t.len() > 2 && t.len() <= MOST_STEPS + 1, "{t:?}");
         assert_eq!((v.first().copied(), v.last().copied()), (Some(a), Some(b)));
         assert!(t.windows(2).all(|w| w[0] < w[1]));
+        // Control quaternions far off the arc (0.7 rad ahead of a 1 rad turn at both ends): followed at the
+        // most keys, counted, with how far off they are.
+        let (t, _, capped) = resample(&[0.0, 1.0], &keys(about_z(1.7), about_z(-0.7)));
+        assert_eq!((t.len(), capped.segments), (MOST_STEPS + 1, 1));
+        assert!(capped.worst > TOLERANCE && capped.worst < 2e-2, "{capped:?}");
     }
 }
