@@ -504,3 +504,26 @@ fn a_required_extension_relic_does_not_read_is_refused_by_name() {
         .is_ok()
     );
 }
+
+/// The gltf campaign's finding of 2026-12-03 (`fixtures/gltf/hostile/fuzz_abc_far_vertex_*.glb`):
+/// a model carrying ABC extras whose vertex lies beyond the grid cells `from_ir::merge` files
+/// vertices in (a coordinate over 2⁶³ cells of 4e-3) overflowed the neighbouring cell's index.
+/// Every ABC version now writes it or refuses it.
+#[test]
+fn a_vertex_beyond_the_merge_grid_is_written_or_refused() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/gltf/hostile");
+    let findings: Vec<_> = relic_testkit::files_with_extension(&dir, "glb")
+        .into_iter()
+        .filter(|(n, _)| n.starts_with("fuzz_abc_far_vertex_"))
+        .collect();
+    assert_eq!(findings.len(), 1);
+    for (name, glb) in findings {
+        let model = import(&glb, None).unwrap_or_else(|e| panic!("{name}: {e}"));
+        for version in [6, 9, 10, 11, 12, 13] {
+            let options = relic_core::WriteOptions { version: Some(version) };
+            if let Ok(written) = relic_abc::write_model(&model, &options) {
+                relic_abc::read_model(&written.value).unwrap_or_else(|e| panic!("{name} as ABC {version}: {e}"));
+            }
+        }
+    }
+}

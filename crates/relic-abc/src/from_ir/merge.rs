@@ -157,7 +157,8 @@ fn cell(p: [f32; 3]) -> [i64; 3] {
 fn near(grid: &HashMap<[i64; 3], Vec<u32>>, p: [f32; 3]) -> impl Iterator<Item = u32> + '_ {
     let [x, y, z] = cell(p);
     (0..27i64).flat_map(move |d| {
-        let key = [x + d % 3 - 1, y + (d / 3) % 3 - 1, z + d / 9 - 1];
+        // A coordinate beyond i64's cells saturates there (`as`): its neighbours too.
+        let key = [x.saturating_add(d % 3 - 1), y.saturating_add((d / 3) % 3 - 1), z.saturating_add(d / 9 - 1)];
         grid.get(&key).into_iter().flatten().copied()
     })
 }
