@@ -23,12 +23,21 @@ impl Exporter<'_> {
         for (ch, _) in anim.channels.iter().zip(&layout.written).filter(|(_, w)| **w) {
             // A cubic spline as linear keys on its curve (Blender does not follow its tangents;
             // one key: its value).
-            let linear = cubic::as_linear(ch, !self.options.keep_tangents);
-            if let Some((_, coarse)) = linear.as_ref().filter(|_| ch.times.len() > 1) {
-                self.resampled.channels += 1;
-                self.resampled.coarse += coarse;
-            }
-            let ch = linear.as_ref().map_or(ch, |(c, _)| c);
+            let linear = match cubic::as_linear(ch, !self.options.keep_tangents) {
+                Some(cubic::Linear::Keys(linear, coarse)) => {
+                    if ch.times.len() > 1 {
+                        self.resampled.channels += 1;
+                        self.resampled.coarse += coarse;
+                    }
+                    Some(linear)
+                }
+                Some(cubic::Linear::TooMany) => {
+                    self.resampled.too_many += 1;
+                    None
+                }
+                None => None,
+            };
+            let ch = linear.as_ref().unwrap_or(ch);
             let input = self.input(&mut out.inputs, &ch.times);
             let (output, path) = match &ch.values {
                 ChannelValues::Translation(v) => {

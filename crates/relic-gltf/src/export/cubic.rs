@@ -18,26 +18,47 @@ pub(super) const TOLERANCE: f32 = 1e-3;
 /// The share of a value's size added to [`TOLERANCE`].
 const RELATIVE: f32 = 5e-5;
 
+/// Most linear keys one channel becomes: a channel whose curve needs more stays a cubic spline
+/// (glTF's exact form of it), with a note. It bounds what a file of wild tangents costs.
+pub(super) const MOST_KEYS: usize = 20_000;
+
+/// What a cubic-spline channel becomes.
+pub(super) enum Linear {
+    /// Linear keys on the curve, and how many segments needed more than [`MOST_STEPS`] keys.
+    Keys(Channel, usize),
+    /// The curve needs more than [`MOST_KEYS`] keys: left a cubic spline.
+    TooMany,
+}
+
 /// A cubic-spline channel as linear keys: its values alone for one key (glTF wants two keys or
 /// more for CUBICSPLINE, the validator's ANIMATION_SAMPLER_INPUT_ACCESSOR_TOO_FEW_ELEMENTS);
 /// with `resample`, every channel, on its curve. `None` for any other channel (and for a cubic
-/// one of two keys or more without `resample`). The count is of the segments that would have
-/// needed more than [`MOST_STEPS`] keys.
-pub(super) fn as_linear(ch: &Channel, resample: bool) -> Option<(Channel, usize)> {
+/// one of two keys or more without `resample`).
+pub(super) fn as_linear(ch: &Channel, resample: bool) -> Option<Linear> {
     if ch.interpolation != Interpolation::CubicSpline || (ch.times.len() > 1 && !resample) {
         return None;
     }
-    let mut times = Vec::with_capacity(ch.times.len());
-    let mut samples = Vec::with_capacity(ch.times.len());
-    let mut coarse = 0;
-    for (&t0, &t1) in ch.times.iter().zip(ch.times.iter().skip(1)) {
+    // The steps of every segment first: a channel over the budget is not built.
+    let segments = || ch.times.iter().zip(ch.times.iter().skip(1));
+    let mut steps = Vec::with_capacity(ch.times.len());
+    let mut keys = 1;
+    for (&t0, &t1) in segments() {
         let at = |s: f32| ch.sample(t0 + (t1 - t0) * s);
-        let steps = fewest_linear_steps(at, &[1, 2, 4, 8, 16, 32, 64, MOST_STEPS], within);
-        coarse += usize::from(steps.is_none());
-        let steps = steps.unwrap_or(MOST_STEPS);
-        for j in 0..steps {
-            let s = j as f32 / steps as f32;
-            if let Some(v) = at(s) {
+        let n = fewest_linear_steps(at, &[1, 2, 4, 8, 16, 32, 64, MOST_STEPS], within);
+        keys += n.unwrap_or(MOST_STEPS);
+        if keys > MOST_KEYS {
+            return Some(Linear::TooMany);
+        }
+        steps.push(n);
+    }
+    let coarse = steps.iter().filter(|n| n.is_none()).count();
+    let mut times = Vec::with_capacity(keys);
+    let mut samples = Vec::with_capacity(keys);
+    for ((&t0, &t1), n) in segments().zip(steps) {
+        let n = n.unwrap_or(MOST_STEPS);
+        for j in 0..n {
+            let s = j as f32 / n as f32;
+            if let Some(v) = ch.sample(t0 + (t1 - t0) * s) {
                 times.push(if j == 0 { t0 } else { t0 + (t1 - t0) * s });
                 samples.push(v);
             }
@@ -54,7 +75,7 @@ pub(super) fn as_linear(ch: &Channel, resample: bool) -> Option<(Channel, usize)
             samples.iter().filter_map(|s| if let Sample::Rotation(q) = s { Some(*q) } else { None }).collect(),
         ),
     };
-    Some((Channel { interpolation: Interpolation::Linear, times, values, ..ch.clone() }, coarse))
+    Some(Linear::Keys(Channel { interpolation: Interpolation::Linear, times, values, ..ch.clone() }, coarse))
 }
 
 fn vectors(samples: &[Sample]) -> Vec<[f32; 3]> {
@@ -103,7 +124,7 @@ mod tests {
     #[test]
     fn a_hermite_segment_becomes_linear_keys_on_its_curve() {
         let ch = hermite(0.5);
-        let (linear, coarse) = as_linear(&ch, true).unwrap();
+        let Some(Linear::Keys(linear, coarse)) = as_linear(&ch, true) else { panic!("not resampled") };
         assert_eq!((linear.interpolation, coarse), (Interpolation::Linear, 0));
         assert!(linear.times.len() > 4, "{:?}", linear.times);
         assert_eq!((linear.times.first(), linear.times.last()), (Some(&0.0), Some(&1.0)));
@@ -117,8 +138,14 @@ mod tests {
         // The keys' own values are kept.
         assert_eq!(linear.sample(1.0), Some(Sample::Vector([1.0; 3])));
         // A curve too tight for the most keys a segment becomes is counted.
-        let (tight, coarse) = as_linear(&hermite(1000.0), true).unwrap();
+        let Some(Linear::Keys(tight, coarse)) = as_linear(&hermite(1000.0), true) else { panic!("not resampled") };
         assert_eq!((tight.times.len(), coarse), (MOST_STEPS + 1, 1));
+        // A channel whose curve would need more keys than the budget stays a cubic spline.
+        let n = MOST_KEYS / MOST_STEPS + 2;
+        let times: Vec<f32> = (0..n).map(|k| k as f32).collect();
+        let values = (0..n).flat_map(|k| [[1000.0, 0.0, 0.0], [(k % 2) as f32; 3], [1000.0, 0.0, 0.0]]).collect();
+        let wild = Channel { times, values: ChannelValues::Translation(values), ..hermite(0.0) };
+        assert!(matches!(as_linear(&wild, true), Some(Linear::TooMany)));
     }
 
     #[test]
@@ -129,7 +156,7 @@ mod tests {
             values: ChannelValues::Scale(vec![[0.0; 3], [2.0; 3], [0.0; 3]]),
             ..hermite(0.0)
         };
-        let (linear, _) = as_linear(&lone, false).unwrap();
+        let Some(Linear::Keys(linear, _)) = as_linear(&lone, false) else { panic!("a lone key stays cubic") };
         assert_eq!((linear.times, linear.values), (vec![0.5], ChannelValues::Scale(vec![[2.0; 3]])));
         let linear_channel = Channel { interpolation: Interpolation::Linear, ..lone };
         assert!(as_linear(&linear_channel, true).is_none());

@@ -462,6 +462,8 @@ struct Exporter<'m> {
 struct Resampled {
     channels: usize,
     coarse: usize,
+    /// Channels left cubic splines: their curve needs more than [`cubic::MOST_KEYS`] keys.
+    too_many: usize,
 }
 
 fn node(name: &str) -> json::Node {
@@ -510,7 +512,17 @@ impl Exporter<'_> {
     /// One note for the cubic-spline channels written as linear keys: their tangents are not in
     /// the file, their curve is.
     fn resampled_note(&mut self) {
-        let Resampled { channels, coarse } = self.resampled;
+        let Resampled { channels, coarse, too_many } = self.resampled;
+        if too_many > 0 {
+            self.loss(
+                "animations",
+                format!(
+                    "{too_many} cubic-spline channel(s) left CUBICSPLINE: their curve needs more than {} linear keys \
+                     (Blender's glTF importer plays them with its own handles)",
+                    cubic::MOST_KEYS
+                ),
+            );
+        }
         if channels == 0 {
             return;
         }
