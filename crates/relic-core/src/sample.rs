@@ -261,6 +261,13 @@ pub fn sample_segment(channel: &Channel, seg: Segment) -> Option<Sample> {
     }
 }
 
+/// How far apart two unit quaternions are, per component, taking `q` and `−q` as one rotation:
+/// the largest component difference after turning `b` into `a`'s hemisphere.
+pub fn rotation_gap(a: [f32; 4], b: [f32; 4]) -> f32 {
+    let sign = if a.iter().zip(&b).map(|(x, y)| x * y).sum::<f32>() < 0.0 { -1.0 } else { 1.0 };
+    a.iter().zip(&b).map(|(x, y)| (x - sign * y).abs()).fold(0.0, f32::max)
+}
+
 /// The fewest of `steps` (ascending) linear pieces that follow `curve` over `[0, 1]`: each piece
 /// is interpolated as glTF's LINEAR does (a lerp of vectors, a slerp of rotations) between two
 /// samples of the curve, and `within(linear, exact)` must hold at its quarter points (a midpoint
@@ -304,6 +311,13 @@ mod tests {
 
     fn channel(interpolation: Interpolation, times: Vec<f32>, values: ChannelValues) -> Channel {
         Channel { bone: 0, clock: Clock::Animation, interpolation, times, values }
+    }
+
+    #[test]
+    fn a_quaternion_and_its_opposite_are_no_gap_apart() {
+        let q = [0.0, 0.0, 0.6, 0.8];
+        assert_eq!(rotation_gap(q, q.map(|c| -c)), 0.0);
+        assert!((rotation_gap(q, [0.0, 0.0, 0.0, 1.0]) - 0.6).abs() < 1e-6);
     }
 
     #[test]

@@ -8,12 +8,12 @@
 //! ([`fewest_linear_steps`]), up to [`MOST_STEPS`]; every viewer then plays the game's curve.
 
 use relic_core::model::{Channel, ChannelValues, Interpolation};
-use relic_core::sample::{Sample, fewest_linear_steps};
+use relic_core::sample::{Sample, fewest_linear_steps, rotation_gap};
 
 /// Most linear keys one segment becomes.
 pub(super) const MOST_STEPS: usize = 128;
 /// How far (per component, plus [`RELATIVE`] of the value) the linear keys may leave the curve
-/// midway between two of them.
+/// at the quarter points between two of them.
 pub(super) const TOLERANCE: f32 = 1e-3;
 /// The share of a value's size added to [`TOLERANCE`].
 const RELATIVE: f32 = 5e-5;
@@ -88,10 +88,8 @@ fn within(linear: Sample, exact: Sample) -> bool {
     let near = |x: f32, y: f32| (x - y).abs() <= TOLERANCE + RELATIVE * y.abs();
     match (linear, exact) {
         (Sample::Vector(l), Sample::Vector(e)) => l.iter().zip(&e).all(|(x, y)| near(*x, *y)),
-        (Sample::Rotation(l), Sample::Rotation(e)) => {
-            let sign = if l.iter().zip(&e).map(|(x, y)| x * y).sum::<f32>() < 0.0 { -1.0 } else { 1.0 };
-            l.iter().zip(&e).all(|(x, y)| near(*x, sign * y))
-        }
+        // Unit quaternions: the relative share is at most RELATIVE.
+        (Sample::Rotation(l), Sample::Rotation(e)) => rotation_gap(l, e) <= TOLERANCE + RELATIVE,
         _ => false,
     }
 }

@@ -6,7 +6,7 @@
 //! off the keys' arc, is followed at that many points: 7e-3 off for a control quaternion 0.7 rad
 //! ahead of a 1.2 rad turn).
 
-use relic_core::sample::{Sample, fewest_linear_steps, normalize4, slerp};
+use relic_core::sample::{Sample, fewest_linear_steps, normalize4, rotation_gap, slerp};
 
 use super::seconds;
 
@@ -84,9 +84,7 @@ fn worst(curve: &impl Fn(f32) -> [f32; 4], n: usize) -> f32 {
     for j in 0..n {
         let (s0, s1) = (j as f32 / n as f32, (j + 1) as f32 / n as f32);
         for u in [0.25f32, 0.5, 0.75] {
-            let (l, e) = (slerp(curve(s0), curve(s1), u), curve(s0 + (s1 - s0) * u));
-            let sign = if l.iter().zip(&e).map(|(x, y)| x * y).sum::<f32>() < 0.0 { -1.0 } else { 1.0 };
-            worst = l.iter().zip(&e).map(|(x, y)| (x - sign * y).abs()).fold(worst, f32::max);
+            worst = worst.max(rotation_gap(slerp(curve(s0), curve(s1), u), curve(s0 + (s1 - s0) * u)));
         }
     }
     worst
@@ -96,10 +94,7 @@ fn worst(curve: &impl Fn(f32) -> [f32; 4], n: usize) -> f32 {
 /// of it ([`fewest_linear_steps`]); `None` when [`MOST_STEPS`] do not.
 fn steps(curve: &impl Fn(f32) -> [f32; 4]) -> Option<usize> {
     let within = |linear: Sample, exact: Sample| match (linear, exact) {
-        (Sample::Rotation(l), Sample::Rotation(e)) => {
-            let sign = if l.iter().zip(&e).map(|(x, y)| x * y).sum::<f32>() < 0.0 { -1.0 } else { 1.0 };
-            l.iter().zip(&e).all(|(x, y)| (x - sign * y).abs() <= TOLERANCE)
-        }
+        (Sample::Rotation(l), Sample::Rotation(e)) => rotation_gap(l, e) <= TOLERANCE,
         _ => false,
     };
     fewest_linear_steps(|s| Some(Sample::Rotation(curve(s))), &[1, 2, 4, MOST_STEPS], within)
