@@ -111,11 +111,17 @@ fn compose(parent: &Affine, local: &Affine, flags: &BoneFlags) -> Affine {
 /// The rare case of [`compose`]: some part of the parent's transform is not inherited.
 #[inline(never)]
 fn compose_partial(parent: &Affine, local: &Affine, flags: &BoneFlags) -> Affine {
+    affine::mul(&inherited(parent, flags), local)
+}
+
+/// The part of a parent's model-space matrix a bone with `flags` composes its local with: its
+/// translation, rotation and scale, each only if the bone inherits it.
+pub fn inherited(parent: &Affine, flags: &BoneFlags) -> Affine {
     let (t, r, s) = relic_core::math::decompose(&affine::to_columns(parent));
     let t = if flags.inherit_translation { t } else { [0.0; 3] };
     let r = if flags.inherit_rotation { r } else { [0.0, 0.0, 0.0, 1.0] };
     let s = if flags.inherit_scale { s } else { [1.0; 3] };
-    affine::mul(&affine::from_trs(t, r, s), local)
+    affine::from_trs(t, r, s)
 }
 
 /// One keyed property of one bone, bound to the clip's data once.

@@ -9,6 +9,8 @@
 //! * [`frame`]: the only place where game coordinate frames are converted to the model's.
 //! * [`sample`]: the one implementation of keyframe interpolation (step, linear/slerp, cubic).
 //! * [`rekey`]: a clip a tool baked, keyed again at a game file's stored key times (a fit).
+//! * [`still`]: whether a model is still the one a game file maps to, but for an editor's noise
+//!   (the file is then written back as it was).
 //! * [`format`](mod@format): the registry entry every format crate provides ([`FormatEntry`]) and the
 //!   [`FormatId`] that names a format without this crate knowing which formats exist.
 //! * [`texture`]: decoded images and texture-codec options.
@@ -55,6 +57,7 @@ pub mod model;
 pub mod packed;
 pub mod rekey;
 pub mod sample;
+pub mod still;
 pub mod text;
 pub mod texture;
 pub mod validate;

@@ -93,6 +93,12 @@ impl FormatExtras {
         }
     }
 
+    /// Whether `self` and `other` hold the same data, typed or as JSON (a record read from a
+    /// file beside the same record carried through glTF).
+    pub fn same_data(&self, other: &Self) -> bool {
+        self == other || (self.format == other.format && self.json().is_some_and(|a| other.json() == Some(a)))
+    }
+
     /// The data as JSON to carry beside `model`, the model these extras belong to (glTF export):
     /// as [`FormatExtras::json`], less what the format rebuilds exactly from the model when the
     /// JSON comes back with it ([`ExtrasOps::to_json_beside`]).

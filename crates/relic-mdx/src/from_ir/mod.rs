@@ -20,7 +20,6 @@ mod mesh;
 mod names;
 mod reforged;
 mod skeleton;
-mod still;
 
 use relic_core::model::Model;
 use relic_core::{Converted, Loss, WriteError, WriteOptions};
@@ -51,7 +50,7 @@ pub(crate) fn from_ir(model: &Model, options: &WriteOptions) -> Result<Converted
     };
     if let Some(file) = original.as_deref() {
         let version_ok = options.version.is_none_or(|v| v == file.version());
-        let still = if version_ok { still::the_file(model, file) } else { Err("another version is asked for".into()) };
+        let still = if version_ok { still(model, file) } else { Err("another version is asked for".into()) };
         match still {
             Ok(()) => return Ok(Converted { value: file.clone(), losses }),
             Err(why) => losses.push(Loss::new(
@@ -124,6 +123,13 @@ pub(crate) fn from_ir(model: &Model, options: &WriteOptions) -> Result<Converted
     }
     reforged::fields(&mut chunks, version);
     Ok(Converted { value: MdxFile { chunks }, losses })
+}
+
+/// `Ok` when `model` is the one `file` maps to, but for a tool's noise
+/// ([`relic_core::still::judge`]); else the first difference, in words.
+fn still(model: &Model, file: &MdxFile) -> Result<(), String> {
+    let read = crate::to_ir::to_ir(file).map_err(|e| format!("the kept file does not map: {e}"))?.value;
+    relic_core::still::judge(model, &read)
 }
 
 /// What the kept file holds that a file built from the model does not: `; dropped: …` or "".
