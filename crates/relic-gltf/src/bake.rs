@@ -37,8 +37,8 @@ pub(crate) fn rest_locals(model: &Model) -> Vec<Transform> {
 const MAX_SAMPLES: usize = 20_000;
 
 /// Times at which baked channels of `anim` are sampled: every key of every channel (global-clock
-/// keys repeated over each period, with a key one float step before each wrap), both ends, and a
-/// grid of `fps` samples per second.
+/// keys repeated over each period, with a key [`MIN_GAP`] before each wrap), both ends, and a
+/// grid of `fps` samples per second away from those.
 pub(crate) fn sample_times(model: &Model, anim: &Animation, fps: f32) -> Vec<f32> {
     let d = if anim.duration.is_finite() { anim.duration.max(0.0) } else { 0.0 };
     let mut times = vec![0.0, d];
@@ -66,7 +66,10 @@ pub(crate) fn sample_times(model: &Model, anim: &Animation, fps: f32) -> Vec<f32
                     }
                     times.push(start);
                     if start > 0.0 {
-                        times.push(start.next_down());
+                        // The value before the wrap, [`MIN_GAP`] before it: an editor merges a
+                        // key one float step away with the next (Blender 5 kept the wrapped one
+                        // alone, and a ramp to it replaced UI_MainMenu.m2's last 0.8 s).
+                        times.push(start - MIN_GAP.min(period / 2.0));
                     }
                     let keys = ch.times.iter().map(|t| start + t).filter(|t| (start..start + period).contains(t));
                     times.extend(keys.filter(|t| (0.0..=d).contains(t)));
@@ -74,33 +77,122 @@ pub(crate) fn sample_times(model: &Model, anim: &Animation, fps: f32) -> Vec<f32
             }
         }
     }
-    if fps > 0.0 && fps.is_finite() {
-        let n = ((d * fps).ceil() as usize).min(MAX_SAMPLES);
-        times.extend((0..=n).map(|i| (i as f32 / fps).min(d)));
-    }
     times.retain(|t| t.is_finite() && *t >= 0.0);
     times.sort_by(f32::total_cmp);
     times.dedup();
+    if fps > 0.0 && fps.is_finite() {
+        let n = ((d * fps).ceil() as usize).min(MAX_SAMPLES);
+        let grid = (0..=n).map(|i| (i as f32 / fps).min(d));
+        // Not beside a key: an editor merges keys closer than a hundredth of a frame (Blender 5
+        // kept one of GnomePounder's 0.16667 s and 0.167 s, the arc between them lost).
+        let apart = |t: &f32| {
+            let at = times.partition_point(|k| k < t);
+            [at.checked_sub(1), Some(at)]
+                .into_iter()
+                .flatten()
+                .filter_map(|i| times.get(i))
+                .all(|k| (k - t).abs() >= MIN_GAP)
+        };
+        let grid: Vec<f32> = grid.filter(apart).collect();
+        times.extend(grid);
+        times.sort_by(f32::total_cmp);
+        times.dedup();
+    }
     times
 }
 
-/// Samples the glTF local transforms of `bones` at `times`: `out[i][k]` is bone `bones[i]` at
-/// `times[k]`. Only what they need is evaluated: the chains of flagged bones ([`gltf_local`]
-/// composes their matrices), the locals of the others (an M2 clip bakes tens of bones whose keys
-/// reach past the clip; glTF takes their locals as they are).
-pub(crate) fn sample_bones(model: &Model, anim: &Animation, bones: &[usize], times: &[f32]) -> Vec<Vec<Transform>> {
-    // Not `vec![Vec::with_capacity(…); n]`: a clone of an empty vector has no capacity.
-    let mut out: Vec<Vec<Transform>> = bones.iter().map(|_| Vec::with_capacity(times.len())).collect();
+/// The least time between a sample the bake adds (the grid, a refinement) and any other: an
+/// editor keys on frames and merges keys a hundredth of a frame apart (0.4 ms at 24 frames a
+/// second).
+const MIN_GAP: f32 = 1e-3;
+
+/// Samples the glTF local transforms of `bones` at `times`, and between two of them wherever a
+/// straight line misses a flagged bone's composed motion ([`refine`]): the times sampled, and
+/// `out[i][k]`, bone `bones[i]` at the `k`-th of them. Only what they need is evaluated: the
+/// chains of flagged bones ([`gltf_local`] composes their matrices), the locals of the others (an
+/// M2 clip bakes tens of bones whose keys reach past the clip; glTF takes their locals as they
+/// are).
+pub(crate) fn sample_bones(
+    model: &Model,
+    anim: &Animation,
+    bones: &[usize],
+    times: &[f32],
+) -> (Vec<f32>, Vec<Vec<Transform>>) {
     let is_flagged = |b: &usize| model.bones.get(*b).is_some_and(flagged);
     let chains: Vec<usize> = bones.iter().copied().filter(is_flagged).collect();
     let mut evaluator = Evaluator::new(model, anim).only(&chains, bones);
-    for &t in times {
+    let mut at = |t: f32| -> Vec<Transform> {
         let pose = evaluator.evaluate(ClipTime::at(t));
-        for (track, &b) in out.iter_mut().zip(bones) {
-            track.push(gltf_local(model, pose, b));
+        bones.iter().map(|&b| gltf_local(model, pose, b)).collect()
+    };
+    let mut sampled: Vec<(f32, Vec<Transform>)> = Vec::with_capacity(times.len());
+    for &t in times {
+        let here = at(t);
+        if let Some((before, values)) = sampled.last().cloned().filter(|_| !chains.is_empty()) {
+            refine(&mut at, (before, &values), (t, &here), REFINE_DEPTH, &mut sampled);
+        }
+        sampled.push((t, here));
+    }
+    let times = sampled.iter().map(|(t, _)| *t).collect();
+    // Not `vec![Vec::with_capacity(…); n]`: a clone of an empty vector has no capacity.
+    let mut out: Vec<Vec<Transform>> = bones.iter().map(|_| Vec::with_capacity(sampled.len())).collect();
+    for (_, values) in sampled {
+        for (track, value) in out.iter_mut().zip(values) {
+            track.push(value);
         }
     }
-    out
+    (times, out)
+}
+
+/// How many times a step between two samples is halved at most (16 samples where there was one).
+const REFINE_DEPTH: u32 = 4;
+/// Most samples a clip is refined to (then the steps left are kept as they are).
+const MAX_REFINED: usize = 4 * MAX_SAMPLES;
+
+/// Pushes the samples between `a` and `b` (both excluded, in order) that a viewer's straight
+/// line between them needs: where the midpoint's value is not the line's within the key
+/// tolerances ([`crate::keys`], relative above 1), the halves are sampled in turn. A flagged
+/// bone's local (the parent's inverse times its global) turns on an arc while its parent turns:
+/// sampled at 30 frames a second, a GnomePounder bone under a parent turning 13° a frame was
+/// 2.5e-3 off between samples, which an editor then keys as the motion.
+fn refine(
+    at: &mut impl FnMut(f32) -> Vec<Transform>,
+    a: (f32, &[Transform]),
+    b: (f32, &[Transform]),
+    depth: u32,
+    out: &mut Vec<(f32, Vec<Transform>)>,
+) {
+    let m = 0.5 * (a.0 + b.0);
+    if depth == 0 || out.len() >= MAX_REFINED || b.0 - a.0 < 2.0 * MIN_GAP || !(a.0 < m && m < b.0) {
+        return;
+    }
+    let middle = at(m);
+    if a.1.iter().zip(b.1).zip(&middle).all(|((x, y), z)| on_line(x, y, z)) {
+        return;
+    }
+    refine(at, a, (m, &middle), depth - 1, out);
+    out.push((m, middle.clone()));
+    refine(at, (m, &middle), b, depth - 1, out);
+}
+
+/// Whether `m` is halfway between `a` and `b` as a viewer interpolates (lerp, nlerp) within the
+/// key tolerances, relative above 1.
+fn on_line(a: &Transform, b: &Transform, m: &Transform) -> bool {
+    use crate::keys::{ROTATION_TOLERANCE, SCALE_TOLERANCE, TRANSLATION_TOLERANCE};
+    let near = |x: f32, y: f32, tolerance: f32| (x - y).abs() <= tolerance * x.abs().max(y.abs()).max(1.0);
+    let halfway = |x: &[f32], y: &[f32], z: &[f32], tolerance| {
+        x.iter().zip(y).zip(z).all(|((x, y), z)| near(0.5 * (x + y), *z, tolerance))
+    };
+    let dot = |p: &[f32; 4], q: &[f32; 4]| -> f32 { p.iter().zip(q).map(|(x, y)| x * y).sum() };
+    let toward = |q: [f32; 4], of: &[f32; 4]| if dot(&q, of) < 0.0 { q.map(|c| -c) } else { q };
+    let b_rotation = toward(b.rotation, &a.rotation);
+    let mut sum = a.rotation;
+    sum.iter_mut().zip(&b_rotation).for_each(|(x, y)| *x += y);
+    let mid = relic_core::sample::normalize4(sum);
+    let m_rotation = toward(m.rotation, &mid);
+    halfway(&a.translation, &b.translation, &m.translation, TRANSLATION_TOLERANCE)
+        && halfway(&a.scale, &b.scale, &m.scale, SCALE_TOLERANCE)
+        && mid.iter().zip(&m_rotation).all(|(x, y)| near(*x, *y, ROTATION_TOLERANCE))
 }
 
 /// Flips each quaternion into the hemisphere of the previous one.
@@ -132,6 +224,26 @@ const PAST_END: f32 = 1e-3;
 mod tests {
     use super::*;
     use relic_core::model::{Channel, ChannelValues, Interpolation};
+
+    #[test]
+    fn a_flagged_bone_under_a_fast_turn_is_sampled_until_a_straight_line_follows_it() {
+        let mut model = crate::samples::flagged_bones();
+        // "arm" turns 2 radians a second: "level" (which keeps its own turn) swings on an arc
+        // in its parent's axes, 5.5e-4 off a straight line between two of 30 samples a second.
+        let z = |a: f32| [0.0, 0.0, (a / 2.0).sin(), (a / 2.0).cos()];
+        model.animations[0].channels[0].values = ChannelValues::Rotation(vec![z(0.0), z(2.0), z(0.0)]);
+        let anim = &model.animations[0];
+        let grid = sample_times(&model, anim, 30.0);
+        let (times, tracks) = sample_bones(&model, anim, &[2], &grid);
+        assert!(times.len() > grid.len() && times.windows(2).all(|w| w[0] < w[1]));
+        let mut evaluator = Evaluator::new(&model, anim);
+        for (t, v) in times.windows(2).zip(tracks[0].windows(2)) {
+            let truth = gltf_local(&model, evaluator.evaluate(ClipTime::at(0.5 * (t[0] + t[1]))), 2);
+            let line = [0, 1, 2].map(|i| 0.5 * (v[0].translation[i] + v[1].translation[i]));
+            let off = relic_core::math::max_abs_diff(&line, &truth.translation);
+            assert!(off <= 1e-4, "{off} off between {} and {} s", t[0], t[1]);
+        }
+    }
 
     #[test]
     fn a_tiny_period_in_a_huge_clip_neither_overflows_nor_explodes() {

@@ -40,18 +40,23 @@
 //!   always inherit everything. The node of such a bone gets the *evaluated* local transform
 //!   (`inverse(parent global) · global`, with relic-anim's [`Evaluator`](relic_anim::Evaluator)
 //!   as the semantics of record), in the rest pose and, in every clip that moves the bone or one of
-//!   its ancestors, sampled at every key time and at [`ExportOptions::bake_fps`] in between. The
-//!   flags, the bone's own rest transform and its original channels are kept in `extras`, so import
-//!   restores them exactly. **Rotation-only** bones (ABC) simply get no translation channel (the
+//!   its ancestors, sampled at every key time, at [`ExportOptions::bake_fps`] in between, and
+//!   between two samples again wherever a straight line misses the bone's arc. The flags, the
+//!   bone's own rest transform and its original channels are kept in `extras`, so import restores
+//!   them exactly; a file another tool rewrote (Blender keeps the flags but keys the baked values)
+//!   has those bones' keys taken again in the model's composition (`import/unbake.rs`). **Rotation-only** bones (ABC) simply get no translation channel (the
 //!   evaluator ignores it; it is kept in `extras`). **Billboards** need a camera: flags only.
 //! * **Global sequences** (M2 [`Clock::Global`](relic_core::model::Clock)): sampled into every
 //!   clip that uses them, over the clip's duration, with the global clock starting with the clip
-//!   (relic-anim's `ClipTime::at`). Each period wrap is kept as a pair of keys one float step
-//!   apart. The original channels travel in `extras` and come back on import. Channels with keys
+//!   (relic-anim's `ClipTime::at`). Each period wrap is kept as a pair of keys a millisecond
+//!   apart (an editor merges closer ones). The original channels travel in `extras` and come back on import. Channels with keys
 //!   before 0 s (glTF times are non-negative) are baked the same way.
 //! * **A clip without bone channels** (events only, or morph weights only) gets one key holding the
 //!   first bone's rest rotation: glTF animations need a channel, and Blender then makes the same
 //!   one armature action per clip as for every other clip. Import drops it again.
+//! * **Long arcs**: a linear rotation span turning further than 0.2 rad (0.1 between the unit
+//!   quaternions) is written as shorter spans on slerp's arc, since Blender interpolates each
+//!   component on its own; the channel as stored is kept in `extras` (`export/arcs.rs`).
 //! * **Zero weights and repeated bones** of a vertex are dropped and merged; weights are
 //!   renormalised in f64 so each vertex sums to 1 as closely as f32 allows.
 //! * **Blend modes** glTF lacks (additive, modulate) export as `BLEND`; the exact mode is in

@@ -164,7 +164,7 @@ mod tests {
 
     #[test]
     fn the_original_record_round_trips_and_nothing_else_parses_as_it() {
-        let o = Original { format: "m2".into(), version: 256, counts: vec![] };
+        let o = Original { format: "m2".into(), version: 256, ..Default::default() };
         assert_eq!(original_name(&o), "relic original: m2 v256");
         assert_eq!(
             parse_original_name(&original_name(&o)),

@@ -191,12 +191,13 @@ fn a_glb_whose_extras_make_the_bake_overflow_exports_without_panicking() {
     let back = gltf::Gltf::from_slice(&glb.value).unwrap();
     let counts: Vec<usize> =
         back.animations().map(|a| a.samplers().map(|s| s.input().count()).max().unwrap_or(0)).collect();
-    assert_eq!(counts, [373], "sampler times of the exported clip");
+    assert_eq!(counts, [433], "sampler times of the exported clip");
     let baked: Vec<&str> = glb.losses.iter().map(|l| l.what.as_str()).filter(|w| w.contains("sample times")).collect();
-    // 20 000 grid samples (the cap) and the clip's two ends.
+    // 20 000 grid samples (the cap), the clip's two ends, and 60 in the swing's first seconds
+    // where a straight line between two samples misses the arc of the bone that keeps its turn.
     assert_eq!(
         baked,
-        ["3 bone(s) baked at 20002 sample times (flags glTF cannot express, or global sequences)"],
+        ["3 bone(s) baked at 20062 sample times (flags glTF cannot express, or global sequences)"],
         "{:?}",
         glb.losses
     );

@@ -132,3 +132,39 @@ fn weights_that_do_not_sum_to_one_are_refused() {
     let err = import(text.as_bytes(), None).unwrap_err().to_string();
     assert!(err.contains("vertex 0 weights sum to"), "{err}");
 }
+
+/// relic's flagged-bones sample as another tool gives it back: the same document, its generator
+/// not relic's (Blender writes its own), so the stash of what relic baked is not used.
+fn through_another_tool(model: &relic_core::Model) -> relic_core::Model {
+    let glb = relic_gltf::export::export_glb(model, &relic_gltf::ExportOptions::default()).unwrap().value;
+    let parsed = gltf::binary::Glb::from_slice(&glb).unwrap();
+    let mut json: serde_json::Value = serde_json::from_slice(&parsed.json).unwrap();
+    json["asset"]["generator"] = json!("Khronos glTF Blender I/O v3.4.50");
+    let glb = gltf::binary::Glb {
+        header: gltf::binary::Header { magic: *b"glTF", version: 2, length: 0 },
+        json: serde_json::to_vec(&json).unwrap().into(),
+        bin: parsed.bin.clone(),
+    };
+    import(&glb.to_vec().unwrap(), None).unwrap()
+}
+
+#[test]
+fn a_bone_that_does_not_inherit_its_parents_turn_plays_the_same_after_another_tool() {
+    use relic_anim::pose::{ClipTime, Evaluator};
+    let model = relic_gltf::samples::flagged_bones();
+    let back = through_another_tool(&model);
+    // "level" keeps its flag (relic's node extras) and its keys are in the model's composition
+    // again: posed where the game poses it at every time of the clip, between samples too.
+    assert!(!back.bones[2].flags.inherit_rotation);
+    let (clip, clip_back) = (&model.animations[0], &back.animations[0]);
+    let mut game = Evaluator::new(&model, clip);
+    let mut after = Evaluator::new(&back, clip_back);
+    for step in 0..=80 {
+        let t = step as f32 * 0.025;
+        let want = game.evaluate(ClipTime::at(t)).globals[2];
+        let got = after.evaluate(ClipTime::at(t)).globals[2];
+        let (want, got) = (relic_anim::affine::to_columns(&want), relic_anim::affine::to_columns(&got));
+        let off = relic_core::math::max_abs_diff(&want, &got);
+        assert!(off < 1e-3, "level at {t} s is {off} off");
+    }
+}

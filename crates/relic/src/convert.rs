@@ -146,13 +146,22 @@ impl Registry {
         let (with_skins, skin_files, skin_notes) = crate::skins::skins(model, entry, self, out, &options.skins);
         #[cfg(feature = "gltf")]
         let model = &with_skins;
-        let output = Output { name: crate::names::file_name(out), textures: options.textures.clone() };
-        let written = (codec.write)(model, &WriteOptions { version: options.version }, &output).map_err(write_error)?;
-        losses.extend(written.losses);
-        let mut files = vec![(out.to_path_buf(), written.value.bytes)];
-        for sibling in written.value.siblings {
-            files.push((out.with_file_name(format!("{}{}", output.stem(), sibling.suffix)), sibling.bytes));
-        }
+        let kept = if options.lod0_only { None } else { crate::kept::unchanged(model, entry, options.version, out) };
+        let mut files = match kept {
+            Some(Ok(files)) => files,
+            rebuilt => {
+                losses.extend(rebuilt.and_then(Result::err));
+                let output = Output { name: crate::names::file_name(out), textures: options.textures.clone() };
+                let options = WriteOptions { version: options.version };
+                let written = (codec.write)(model, &options, &output).map_err(write_error)?;
+                losses.extend(written.losses);
+                let mut files = vec![(out.to_path_buf(), written.value.bytes)];
+                for sibling in written.value.siblings {
+                    files.push((out.with_file_name(format!("{}{}", output.stem(), sibling.suffix)), sibling.bytes));
+                }
+                files
+            }
+        };
         let comparison = model.original.as_ref().and_then(|o| crate::original::compare_files(o, entry, &files, model));
         // First: every count the output does not have as the original had it, whichever way
         // (fewer is a loss; more is a change of the file's structure an editor's round trip

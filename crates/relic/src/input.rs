@@ -75,7 +75,7 @@ impl Siblings for FolderSiblings {
 #[derive(Debug)]
 struct Recording {
     folder: FolderSiblings,
-    read: std::sync::Mutex<Vec<PathBuf>>,
+    read: std::sync::Mutex<Vec<(PathBuf, Vec<u8>)>>,
 }
 
 impl Recording {
@@ -83,8 +83,8 @@ impl Recording {
         Self { folder: FolderSiblings::of(path), read: std::sync::Mutex::new(Vec::new()) }
     }
 
-    /// The files given, in the order they were first asked for.
-    fn files(self) -> Vec<PathBuf> {
+    /// The files given, with their bytes, in the order they were first asked for.
+    fn files(self) -> Vec<(PathBuf, Vec<u8>)> {
         self.read.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 }
@@ -94,8 +94,8 @@ impl Siblings for Recording {
         let Some(path) = self.folder.find(name) else { return Ok(None) };
         let bytes = std::fs::read(&path)?;
         let mut read = self.read.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        if !read.contains(&path) {
-            read.push(path);
+        if !read.iter().any(|(p, _)| *p == path) {
+            read.push((path, bytes.clone()));
         }
         Ok(Some(bytes))
     }
@@ -174,10 +174,16 @@ impl Registry {
         if loaded.value.name.is_empty() {
             loaded.value.name = stem(path);
         }
+        let siblings = siblings.files();
+        if let Some(original) = loaded.value.original.as_mut().filter(|_| codec.records_original) {
+            original.files = std::iter::once((name.clone(), bytes.to_vec()))
+                .chain(siblings.iter().map(|(p, b)| (file_name(p), b.clone())))
+                .collect();
+        }
         for anim in animations {
             self.attach_animation(&mut loaded.value, path, kind, anim)?;
         }
-        Ok((loaded, siblings.files()))
+        Ok((loaded, siblings.into_iter().map(|(p, _)| p).collect()))
     }
 
     /// Opens a model file: reads it, recognises it by content and maps it (with its sibling files)

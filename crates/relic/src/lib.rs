@@ -39,6 +39,7 @@ mod error;
 pub mod foreign;
 mod formats;
 mod input;
+mod kept;
 mod names;
 pub mod original;
 mod registry;

@@ -25,7 +25,7 @@ pub fn from_info(entry: &FormatEntry, info: &Info, file_bytes: usize, model: &Mo
     let mut counts: Vec<(String, u64)> = counts(&info.facts).filter(|(_, n)| *n > 0).collect();
     counts.push((FILE_BYTES.to_string(), file_bytes as u64));
     counts.extend(Original::model_counts(model).iter().filter(|(_, n)| *n > 0).map(|(k, n)| (k.to_string(), *n)));
-    Original { format: entry.name.to_string(), version: info.version, counts }
+    Original { format: entry.name.to_string(), version: info.version, counts, files: Vec::new() }
 }
 
 /// Whether `key` describes the model rather than the file (compared with the model written).

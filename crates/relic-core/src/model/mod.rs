@@ -74,6 +74,12 @@ pub struct Original {
     /// `(key, count)` pairs as `relic info` names them (`particles`, `weight_sets`, …), plus
     /// `file_bytes`, the file's size; counts of 0 are left out.
     pub counts: Vec<(String, u64)>,
+    /// The file itself and the files its reader read beside it (an M2's `.skin` and `.anim`
+    /// files), `(name, bytes)`, the file first; empty when not kept. Written back as they are
+    /// into the same format and version while the model is still the one they map to
+    /// ([`crate::still::judge`]): what an editor's round trip gives back unedited is the file.
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub files: Vec<(String, Vec<u8>)>,
 }
 
 impl Original {

@@ -24,7 +24,7 @@ fn recorded_version_is_the_source_then_the_original_of_that_format() {
     assert_eq!(model.recorded_version(abc), None);
     // A glTF without relic's extras: the source is the glTF, the record names the game file.
     model.source = Some(SourceInfo { format: gltf, version: 2 });
-    model.original = Some(Original { format: "abc".into(), version: 6, counts: Vec::new() });
+    model.original = Some(Original { format: "abc".into(), version: 6, ..Default::default() });
     assert_eq!(model.recorded_version(abc), Some(6));
     assert_eq!(model.recorded_version(FormatId::new("m2")), None);
     // The source wins where it is the format asked for.

@@ -11,7 +11,7 @@ use relic_core::model::{Animation, Channel, ChannelValues, Clock, Interpolation,
 use crate::bake;
 use crate::extras::{self as ex, StashedChannel};
 
-use super::{Exporter, cubic};
+use super::{Exporter, arcs, cubic};
 
 impl Exporter<'_> {
     /// Writes clip `anim` as its [`Layout`] says, with its baked channels; the clip's extras are
@@ -55,13 +55,19 @@ impl Exporter<'_> {
             let (interpolation, bone) = (gltf_interpolation(ch.interpolation), ch.bone as u32);
             out.push(input, output, interpolation, bone, path);
         }
-        for channel in &baked.channels {
+        // Long arcs cut ([`arcs`]), in the order of the clip's channels.
+        let cut: Vec<Channel> = layout.cut.iter().filter_map(|&i| anim.channels.get(i)).map(arcs::cut).collect();
+        for channel in cut.iter().chain(&baked.channels) {
             let input = self.input(&mut out.inputs, &channel.times);
             let (output, path) = match &channel.values {
                 ChannelValues::Translation(t) => {
                     (self.bin.accessor(&mut self.root, t.as_slice(), None, false, false), Property::Translation)
                 }
-                ChannelValues::Rotation(r) => (self.bin.rotations(&mut self.root, r.as_slice()), Property::Rotation),
+                ChannelValues::Rotation(r) => {
+                    let mut r = r.clone();
+                    bake::continuous(&mut r);
+                    (self.bin.rotations(&mut self.root, &r), Property::Rotation)
+                }
                 ChannelValues::Scale(s) => {
                     (self.bin.accessor(&mut self.root, s.as_slice(), None, false, false), Property::Scale)
                 }
@@ -202,13 +208,16 @@ pub(crate) fn baked_bones(model: &Model, anim: &Animation) -> Vec<bool> {
 }
 
 /// How a clip's channels go to glTF, in the order they are written: the stored channels glTF
-/// plays as they are, then three baked channels per baked bone, then a held rest rotation when
+/// plays as they are, then the linear rotations with long arcs cut ([`arcs`]; the stored ones
+/// stashed), then three baked channels per baked bone, then a held rest rotation when
 /// there is no other bone channel, then the morph weight channels. [`Exporter::animation`] writes
 /// it and [`clip_extras`] describes it; both take it from [`Layout::new`].
 #[derive(Debug)]
 pub(crate) struct Layout {
     /// Per stored channel: written as it is (else stashed in the clip's extras).
     written: Vec<bool>,
+    /// The stored channels written with their long arcs cut (stashed too), in clip order.
+    cut: Vec<usize>,
     /// How many bones are baked.
     baked_bones: usize,
     /// Whether the first bone's rest rotation is held (a model with bones, no other bone channel).
@@ -226,7 +235,7 @@ impl Layout {
         for (i, ch) in anim.channels.iter().enumerate() {
             winner.insert((ch.bone, ch.values.property()), i);
         }
-        let written: Vec<bool> = anim
+        let mut written: Vec<bool> = anim
             .channels
             .iter()
             .enumerate()
@@ -237,8 +246,15 @@ impl Layout {
                     || (rotation_only && matches!(ch.values, ChannelValues::Translation(_))))
             })
             .collect();
+        let mut cut = Vec::new();
+        for (i, (ch, w)) in anim.channels.iter().zip(&mut written).enumerate() {
+            if *w && arcs::long(ch) {
+                *w = false;
+                cut.push(i);
+            }
+        }
         let baked_bones = baked.iter().filter(|&&b| b).count();
-        let hold_rest = !model.bones.is_empty() && baked_bones == 0 && !written.contains(&true);
+        let hold_rest = !model.bones.is_empty() && baked_bones == 0 && cut.is_empty() && !written.contains(&true);
         let morphs = anim
             .morph_channels
             .iter()
@@ -248,18 +264,25 @@ impl Layout {
                     && !mc.times.is_empty()
             })
             .collect();
-        Self { written, baked_bones, hold_rest, morphs }
+        Self { written, cut, baked_bones, hold_rest, morphs }
     }
 
     /// Whether the clip has a glTF channel at all (else it is not exported).
     pub(crate) fn exported(&self) -> bool {
-        self.written.contains(&true) || self.baked_bones > 0 || self.hold_rest || self.morphs.contains(&true)
+        self.written.contains(&true)
+            || !self.cut.is_empty()
+            || self.baked_bones > 0
+            || self.hold_rest
+            || self.morphs.contains(&true)
     }
 
     /// The stored channel each glTF channel is (`None`: baked, held or a morph channel).
     fn order(&self) -> Vec<Option<usize>> {
         let written = self.written.iter().enumerate().filter(|(_, w)| **w).map(|(i, _)| Some(i));
-        let others = 3 * self.baked_bones + usize::from(self.hold_rest) + self.morphs.iter().filter(|m| **m).count();
+        let others = self.cut.len()
+            + 3 * self.baked_bones
+            + usize::from(self.hold_rest)
+            + self.morphs.iter().filter(|m| **m).count();
         written.chain(std::iter::repeat_n(None, others)).collect()
     }
 }
@@ -299,8 +322,7 @@ pub(crate) fn bake(model: &Model, anim: &Animation, fps: f32) -> Baked {
     if baked_bones.is_empty() {
         return Baked { bones: baked, ..Baked::default() };
     }
-    let times = bake::sample_times(model, anim, fps);
-    let tracks = bake::sample_bones(model, anim, &baked_bones, &times);
+    let (times, tracks) = bake::sample_bones(model, anim, &baked_bones, &bake::sample_times(model, anim, fps));
     let mut channels = Vec::with_capacity(3 * baked_bones.len());
     for (&b, track) in baked_bones.iter().zip(&tracks) {
         let mut r: Vec<[f32; 4]> = track.iter().map(|x| x.rotation).collect();

@@ -174,6 +174,7 @@ impl Exporter<'_> {
             unfogged: material.unfogged,
             depth_write: material.depth_write,
             specular: material.specular.map(|s| [s.power, s.scale]),
+            alpha_cutoff: material.alpha_cutoff,
         };
         Ok(self.root.push(json::Material {
             alpha_cutoff,

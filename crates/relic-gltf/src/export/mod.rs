@@ -1,6 +1,7 @@
 //! Common model → glTF 2.0 (`.glb`, or `.gltf` + `.bin`).
 
 mod animation;
+mod arcs;
 mod cubic;
 mod emitters;
 mod material;
@@ -433,6 +434,11 @@ fn scene_text(
             format: o.format.clone(),
             version: o.version,
             counts: o.counts.clone(),
+            files: o
+                .files
+                .iter()
+                .map(|(name, bytes)| ex::KeptFileExtras { name: name.clone(), bytes: bytes.clone() })
+                .collect(),
         }),
     };
     Ok((ex::root_text(&extras, format_extras.as_ref())?, losses))

@@ -68,6 +68,20 @@ pub struct OriginalExtras {
     pub version: u32,
     /// `[key, count]` pairs.
     pub counts: Vec<(String, u64)>,
+    /// The game file and the files read beside it, written back as they are while the model is
+    /// still the one they map to ([`relic_core::model::Original::files`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub files: Vec<KeptFileExtras>,
+}
+
+/// One kept game file: its name and its bytes (base64).
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct KeptFileExtras {
+    /// The file's name (`GnomePounder00.skin`).
+    pub name: String,
+    /// Its bytes.
+    #[serde(with = "relic_core::packed")]
+    pub bytes: Vec<u8>,
 }
 
 /// Where the model came from.
@@ -316,6 +330,10 @@ pub struct MaterialExtras {
     /// Specular exponent and intensity.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub specular: Option<[f32; 2]>,
+    /// The alpha-key threshold the game uses, beside glTF's `alphaCutoff`: Blender 4.2 and later
+    /// export no alpha mode for a material without an image (an M2's replaceable texture).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub alpha_cutoff: Option<f32>,
 }
 
 /// A [`TextureRef`] as JSON.

@@ -61,13 +61,14 @@ impl Importer<'_> {
                 .and_then(|x| x.texture.as_ref())
                 .or(extras.as_ref().and_then(|x| x.texture.as_ref()));
             let size = extension.as_ref().map(|x| x.size).or(extras.as_ref().map(|x| x.size)).filter(|s| s.is_finite());
-            let record = match (extension.as_ref().and_then(|x| x.record.as_ref()), &extras) {
-                (Some(r), _) => {
-                    FormatId::parse(&r.format).map(|f| FormatExtras::from_json(f, r.data.get().to_string()))
-                }
-                (None, Some(x)) => record_of_extras(x),
-                (None, None) => None,
+            // The extras' text first: it is the record as the format crate wrote it, in its key
+            // order (the extension's went through a JSON tree, keys sorted), so a record carried
+            // unchanged reads back as the same text.
+            let from_extension = || {
+                let r = extension.as_ref()?.record.as_ref()?;
+                FormatId::parse(&r.format).map(|f| FormatExtras::from_json(f, r.data.get().to_string()))
             };
+            let record = extras.as_ref().and_then(record_of_extras).or_else(from_extension);
             let tracks = match &extension {
                 Some(x) => x.tracks.iter().filter_map(|t| self.emitter_track(t)).collect(),
                 None => Vec::new(),

@@ -39,7 +39,12 @@ impl Importer<'_> {
                 unfogged: extras.as_ref().is_some_and(|e| e.unfogged),
                 depth_write: extras.as_ref().is_none_or(|e| e.depth_write),
                 specular: extras.as_ref().and_then(ex::MaterialExtras::specular),
-                alpha_cutoff: m.alpha_cutoff.map(|c| c.0).filter(|c| c.is_finite()),
+                // glTF's own first (an edit in the editor), else the one relic recorded.
+                alpha_cutoff: m
+                    .alpha_cutoff
+                    .map(|c| c.0)
+                    .or(extras.as_ref().and_then(|e| e.alpha_cutoff))
+                    .filter(|c| c.is_finite()),
             });
         }
     }

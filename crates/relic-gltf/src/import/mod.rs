@@ -32,6 +32,7 @@ mod material;
 mod mesh;
 mod skeleton;
 mod tree;
+mod unbake;
 mod weld;
 
 use std::path::{Path, PathBuf};
@@ -160,6 +161,7 @@ impl Importer<'_> {
         self.emitters(&tree, &node_bone);
         frames::restore(&mut self.model, &self.bone_records, &self.attachment_records);
         if self.foreign {
+            unbake::unbake(&mut self.model);
             self.drop_rest_channels();
         }
         Ok(())
@@ -184,7 +186,12 @@ impl Importer<'_> {
             .and_then(|s| kind(&s.format).map(|format| SourceInfo { format, version: s.version }))
             .or(Some(SourceInfo { format: crate::FORMAT, version: 2 }));
         self.model.original = match extras.and_then(|e| e.original.as_ref()) {
-            Some(o) => Some(Original { format: o.format.clone(), version: o.version, counts: o.counts.clone() }),
+            Some(o) => Some(Original {
+                format: o.format.clone(),
+                version: o.version,
+                counts: o.counts.clone(),
+                files: o.files.iter().map(|f| (f.name.clone(), f.bytes.clone())).collect(),
+            }),
             None => self.original_from_names(),
         };
         if let Some(e) = extras {
@@ -217,7 +224,7 @@ impl Importer<'_> {
                     _ => None,
                 })
                 .collect();
-            Some(Original { format, version, counts })
+            Some(Original { format, version, counts, files: Vec::new() })
         })
     }
 

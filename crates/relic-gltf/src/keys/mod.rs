@@ -21,6 +21,8 @@ mod span;
 #[cfg(test)]
 mod tests;
 
+pub(crate) use rotation::{MAX_ANGLE, angle};
+
 use relic_core::model::{Channel, ChannelValues, Interpolation};
 
 use linear::Linear;

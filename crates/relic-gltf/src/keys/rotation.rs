@@ -22,9 +22,13 @@ use relic_core::sample::slerp;
 use super::span::{Bounds, Motion, increasing, seconds};
 use super::{ROTATION_TOLERANCE, fraction, near};
 
-/// Keys and spans further than this from the anchor (radians, about 80°) are not certified: the
-/// hemisphere the test of record compares in is then certain, and `1 + 2φ` stays small.
-const MAX_ANGLE: f64 = 1.4;
+/// Keys and spans further than this from the anchor (radians between the unit quaternions) are
+/// not certified, and no span reaches further ([`Rotation::fits`]): viewers that interpolate
+/// each component on its own and normalise (Blender's curves) leave slerp's arc by at most
+/// θ³/62, 1.6·10⁻⁵ at this angle, so the keys kept play within the tolerance there too (a span
+/// of 70° left Blender 4.8·10⁻³ off the game's curve). The hemisphere the test of record
+/// compares in is then certain, and `1 + 2φ` stays small.
+pub(crate) const MAX_ANGLE: f64 = 0.1;
 /// Twice the measured error of relic's slerp and of its f32 fraction (see the module's notes).
 const SLERP_ERROR: f64 = 1e-6;
 /// How far a slerp moves per radian and per unit of the ends' length error: 2.4 × the 0.62
@@ -37,6 +41,22 @@ const MAX_LENGTH_ERROR: f64 = 1e-3;
 const HELD_LENGTH_ERROR: f64 = 5e-5;
 /// The most of the tolerance a span may spend on its ends' length error.
 const MAX_BUDGET: f64 = 2e-5;
+
+/// The angle between two quaternions as unit quaternions in one hemisphere (as
+/// [`Rotation::log`] takes it); the identity stands in for a zero one.
+pub(crate) fn angle(p: [f32; 4], q: [f32; 4]) -> f64 {
+    let unit = |q: [f32; 4]| {
+        let q = q.map(f64::from);
+        let length = q.iter().map(|c| c * c).sum::<f64>().sqrt();
+        if length > 0.0 { q.map(|c| c / length) } else { [0.0, 0.0, 0.0, 1.0] }
+    };
+    let (p, q) = (unit(p), unit(q));
+    let cos = p.iter().zip(&q).map(|(p, q)| p * q).sum::<f64>();
+    let q = if cos < 0.0 { q.map(|c| -c) } else { q };
+    let cos = cos.abs();
+    let sin = q.iter().zip(&p).map(|(q, p)| (q - cos * p).powi(2)).sum::<f64>().sqrt();
+    sin.atan2(cos)
+}
 
 pub(super) struct Rotation<'a> {
     times: &'a [f32],
@@ -111,6 +131,9 @@ impl Motion<4> for Rotation<'_> {
     }
 
     fn fits(&self, a: usize, b: usize, k: usize) -> bool {
+        if !self.step && angle(self.at(a), self.at(b)) > MAX_ANGLE {
+            return false;
+        }
         let mut want = self.at(k);
         let got = slerp(self.at(a), self.at(b), fraction(self.times, self.step, a, b, k));
         if want.iter().zip(got).map(|(x, y)| x * y).sum::<f32>() < 0.0 {

@@ -21,8 +21,9 @@ fn recorded() -> Vec<Channel> {
     RECORDED.with(|r| std::mem::take(&mut *r.borrow_mut()))
 }
 
-/// The reduction as it was before the certificate (8741493), verbatim but for its name: every
-/// span checked key by key.
+/// The reduction as it was before the certificate (8741493), verbatim but for its name and the
+/// rule added since (no rotation span wider than `MAX_ANGLE`, for viewers that interpolate
+/// quaternion components on their own): every span checked key by key.
 mod reference {
     use relic_core::model::{Channel, ChannelValues, Interpolation};
     use relic_core::sample::slerp;
@@ -81,6 +82,9 @@ mod reference {
             ChannelValues::Rotation(q) => {
                 let at = |i: usize| q.get(i).copied().unwrap_or([0.0, 0.0, 0.0, 1.0]);
                 keep(n, |a, b, k| {
+                    if !step && super::super::rotation::angle(at(a), at(b)) > super::super::rotation::MAX_ANGLE {
+                        return false;
+                    }
                     let mut want = at(k);
                     let got = slerp(at(a), at(b), fraction(a, b, k));
                     if want.iter().zip(got).map(|(x, y)| x * y).sum::<f32>() < 0.0 {

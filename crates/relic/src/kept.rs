@@ -1,0 +1,86 @@
+//! The game file a model was read from, written back as it is: a model read by the facade keeps
+//! its file and the files read beside it ([`Original::files`](relic_core::model::Original::files),
+//! carried through glTF), and a conversion into that format and version writes them unchanged
+//! while the model is still the one they map to ([`relic_core::still::judge`]: exactly, or but
+//! for the float noise, vertex order and resampled keys of an editor's round trip). An edited
+//! model is written from the model, with a note saying what made it another model.
+
+use std::path::{Path, PathBuf};
+
+use relic_core::format::{FormatEntry, Input, SiblingBytes};
+use relic_core::{Loss, Model};
+
+/// Files to write: each path and its bytes.
+type Files = Vec<(PathBuf, Vec<u8>)>;
+
+/// The kept files, named for the output `out`, when `model` is still the one they map to; `Err`
+/// the note saying why the file is built from the model; `None` when no file of `entry`'s
+/// format (and `version`, if asked) is kept.
+pub(crate) fn unchanged(
+    model: &Model,
+    entry: &FormatEntry,
+    version: Option<u32>,
+    out: &Path,
+) -> Option<Result<Files, Loss>> {
+    let original = model.original.as_ref().filter(|o| o.format == entry.name)?;
+    let ((name, bytes), siblings) = original.files.split_first()?;
+    // A name that is not a plain file name (a hostile glTF's `../x`) is never written to.
+    let plain = |n: &str| !n.is_empty() && n != "." && n != ".." && !n.contains(['/', '\\', ':']);
+    if version.is_some_and(|v| v != original.version) || !original.files.iter().all(|(n, _)| plain(n)) {
+        return None;
+    }
+    let codec = entry.model?;
+    let siblings = SiblingBytes(siblings.to_vec());
+    let input = Input { bytes, name, siblings: &siblings };
+    let still = match (codec.read)(&input) {
+        Ok(read) => relic_core::still::judge(model, &read.value),
+        Err(e) => Err(format!("the kept file does not read: {e}")),
+    };
+    Some(match still {
+        Ok(()) => Ok(renamed(&original.files, out)),
+        Err(why) => Err(Loss::new(
+            "file",
+            format!("the model is no longer the one read from {name} ({why}): the file is built from the model"),
+        )),
+    })
+}
+
+/// The kept files as written for `out`: the file itself as `out`, a file named after its stem
+/// (`GnomePounder00.skin`) after `out`'s (`Edited00.skin`), any other by its own name beside it.
+fn renamed(files: &[(String, Vec<u8>)], out: &Path) -> Files {
+    let stem_of = |name: &str| name.rfind('.').filter(|&d| d > 0).map_or(name, |d| &name[..d]).to_string();
+    let first = files.first().map(|(n, _)| stem_of(n)).unwrap_or_default();
+    let out_stem = out.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    files
+        .iter()
+        .enumerate()
+        .map(|(i, (name, bytes))| {
+            let path = match name.get(..first.len()) {
+                _ if i == 0 => out.to_path_buf(),
+                Some(head) if head.eq_ignore_ascii_case(&first) => {
+                    out.with_file_name(format!("{out_stem}{}", &name[first.len()..]))
+                }
+                _ => out.with_file_name(name),
+            };
+            (path, bytes.clone())
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn siblings_named_after_the_file_follow_the_output() {
+        let files = vec![
+            ("Gnome.m2".to_string(), vec![1]),
+            ("GNOME00.skin".to_string(), vec![2]),
+            ("other.anim".to_string(), vec![3]),
+        ];
+        let out = renamed(&files, Path::new("/x/Edited.m2"));
+        let names: Vec<_> = out.iter().map(|(p, _)| p.to_string_lossy().into_owned()).collect();
+        assert_eq!(names, ["/x/Edited.m2", "/x/Edited00.skin", "/x/other.anim"]);
+        assert_eq!(out.iter().map(|(_, b)| b[0]).collect::<Vec<_>>(), [1, 2, 3]);
+    }
+}
