@@ -67,6 +67,21 @@ fn deflated(compressor: &mut libdeflater::Compressor, bytes: &[u8]) -> Option<St
     Some(out)
 }
 
+/// `bytes` (a game file kept with the model) as a string: base64, never deflated (deflating
+/// GOODMAN.ABC's 3.9 MB took a third of its export for 13 % of its size; an LTB is LZMA already).
+pub(crate) fn pack_bytes(bytes: &[u8]) -> String {
+    relic_core::base64::encode(bytes)
+}
+
+/// [`pack_bytes`]'s string back (a deflated one read too): `None` when it is neither, or
+/// inflates past the bound.
+pub(crate) fn unpack_bytes(text: &str) -> Option<Vec<u8>> {
+    match unpack(text) {
+        Some(bytes) => bytes,
+        None => relic_core::base64::decode(text.trim().as_bytes()),
+    }
+}
+
 /// `None` when `text` is not a [`DEFLATED`] string; else its bytes, or `Some(None)` when they
 /// cannot be had: not base64, not deflate, or more than 32 × the text's size + 1 MiB (the
 /// import's decode budget) — extras that would inflate further are treated as absent, and what

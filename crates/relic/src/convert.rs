@@ -147,10 +147,12 @@ impl Registry {
         #[cfg(feature = "gltf")]
         let model = &with_skins;
         let kept = if options.lod0_only { None } else { crate::kept::unchanged(model, entry, options.version, out) };
+        // Whether the kept game file went back as it was, or why not: for the comparison line, not
+        // a loss (a file built from an edited model loses nothing by being built).
+        let kept_state = kept.as_ref().map(|k| k.as_ref().map(|_| ()).map_err(Clone::clone));
         let mut files = match kept {
             Some(Ok(files)) => files,
-            rebuilt => {
-                losses.extend(rebuilt.and_then(Result::err));
+            _ => {
                 let output = Output { name: crate::names::file_name(out), textures: options.textures.clone() };
                 let options = WriteOptions { version: options.version };
                 let written = (codec.write)(model, &options, &output).map_err(write_error)?;
@@ -162,7 +164,11 @@ impl Registry {
                 files
             }
         };
-        let comparison = model.original.as_ref().and_then(|o| crate::original::compare_files(o, entry, &files, model));
+        let comparison = model
+            .original
+            .as_ref()
+            .and_then(|o| crate::original::compare_files(o, entry, &files, model))
+            .map(|c| crate::original::Comparison { kept: kept_state, ..c });
         // First: every count the output does not have as the original had it, whichever way
         // (fewer is a loss; more is a change of the file's structure an editor's round trip
         // made, e.g. LOD profiles rebuilt), and the clips' lengths.

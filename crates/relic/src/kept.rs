@@ -3,25 +3,26 @@
 //! carried through glTF), and a conversion into that format and version writes them unchanged
 //! while the model is still the one they map to ([`relic_core::still::judge`]: exactly, or but
 //! for the float noise, vertex order and resampled keys of an editor's round trip). An edited
-//! model is written from the model, with a note saying what made it another model.
+//! model is written from the model, and the comparison with the original says what made it
+//! another model ([`crate::original::Comparison::kept`]).
 
 use std::path::{Path, PathBuf};
 
+use relic_core::Model;
 use relic_core::format::{FormatEntry, Input, SiblingBytes};
-use relic_core::{Loss, Model};
 
 /// Files to write: each path and its bytes.
 type Files = Vec<(PathBuf, Vec<u8>)>;
 
 /// The kept files, named for the output `out`, when `model` is still the one they map to; `Err`
-/// the note saying why the file is built from the model; `None` when no file of `entry`'s
+/// why the file is built from the model (the first difference); `None` when no file of `entry`'s
 /// format (and `version`, if asked) is kept.
 pub(crate) fn unchanged(
     model: &Model,
     entry: &FormatEntry,
     version: Option<u32>,
     out: &Path,
-) -> Option<Result<Files, Loss>> {
+) -> Option<Result<Files, String>> {
     let original = model.original.as_ref().filter(|o| o.format == entry.name)?;
     let ((name, bytes), siblings) = original.files.split_first()?;
     // A name that is not a plain file name (a hostile glTF's `../x`) is never written to.
@@ -38,10 +39,7 @@ pub(crate) fn unchanged(
     };
     Some(match still {
         Ok(()) => Ok(renamed(&original.files, out)),
-        Err(why) => Err(Loss::new(
-            "file",
-            format!("the model is no longer the one read from {name} ({why}): the file is built from the model"),
-        )),
+        Err(why) => Err(format!("the model is no longer the one read from {name} ({why})")),
     })
 }
 

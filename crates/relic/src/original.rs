@@ -44,6 +44,10 @@ pub struct Comparison {
     pub differences: Vec<(String, u64, u64)>,
     /// The sizes in bytes: the original's (if recorded) and the written file's.
     pub sizes: (Option<u64>, u64),
+    /// Whether the game file kept with the model ([`Original::files`]) was written back as it was
+    /// (`Ok`), or why the file was built from the model instead (`Err`: the first difference,
+    /// `relic_core::still::judge`); `None` when no file of this format and version was kept.
+    pub kept: Option<Result<(), String>>,
 }
 
 impl Comparison {
@@ -58,6 +62,11 @@ impl Comparison {
         if let (Some(before), after) = self.sizes {
             let ratio = if before > 0 { after as f64 / before as f64 } else { 0.0 };
             line.push_str(&format!("; {before} → {after} bytes ({ratio:.2}×)"));
+        }
+        match &self.kept {
+            Some(Ok(())) => line.push_str("; the game file written back as it was"),
+            Some(Err(why)) => line.push_str(&format!("; built from the model: {why}")),
+            None => {}
         }
         line
     }
@@ -105,6 +114,7 @@ pub fn compare(original: &Original, entry: &FormatEntry, written: &Input<'_>, mo
         equal,
         differences,
         sizes: (before_bytes, bytes.len() as u64),
+        kept: None,
     })
 }
 

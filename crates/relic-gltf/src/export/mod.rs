@@ -184,7 +184,8 @@ fn build_document(
                 clips.bake_all();
                 // The first thread stopped (an error) if it sends no shape: nothing to describe.
                 let scene = early.or_else(|| published.recv().ok().and_then(text));
-                scene.map(|scene| scene.and_then(|(text, losses)| Ok((ex::wrap_root_text(&text)?, losses))))
+                let files = model.original.as_ref().map_or(&[][..], |o| &o.files[..]);
+                scene.map(|scene| scene.and_then(|(text, losses)| Ok((ex::wrap_root_text(&text, files)?, losses))))
             })
         });
         first_part(model, options, bin_uri, glb, clips, publish, second)
@@ -434,11 +435,6 @@ fn scene_text(
             format: o.format.clone(),
             version: o.version,
             counts: o.counts.clone(),
-            files: o
-                .files
-                .iter()
-                .map(|(name, bytes)| ex::KeptFileExtras { name: name.clone(), bytes: bytes.clone() })
-                .collect(),
         }),
     };
     Ok((ex::root_text(&extras, format_extras.as_ref())?, losses))

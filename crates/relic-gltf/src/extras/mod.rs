@@ -68,20 +68,32 @@ pub struct OriginalExtras {
     pub version: u32,
     /// `[key, count]` pairs.
     pub counts: Vec<(String, u64)>,
-    /// The game file and the files read beside it, written back as they are while the model is
-    /// still the one they map to ([`relic_core::model::Original::files`]).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub files: Vec<KeptFileExtras>,
 }
 
-/// One kept game file: its name and its bytes (base64).
+/// One game file kept with the model ([`relic_core::model::Original::files`]), as the scene's
+/// `relic_files` extras list it beside `relic` ([`wrap_root_text`]).
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
-pub struct KeptFileExtras {
+struct KeptFile {
     /// The file's name (`GnomePounder00.skin`).
-    pub name: String,
-    /// Its bytes.
-    #[serde(with = "relic_core::packed")]
-    pub bytes: Vec<u8>,
+    name: String,
+    /// Its bytes: deflated and base64-encoded, or base64 ([`crate::deflate::pack_bytes`]).
+    bytes: String,
+}
+
+/// The scene's extras: the model's data ([`RootExtras`], packed) and, apart, the game files kept
+/// with it as one JSON string (Blender keeps string properties as they are).
+#[derive(Serialize)]
+struct SceneExtras {
+    relic: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    relic_files: Option<String>,
+}
+
+/// The kept files' part of the scene's extras, read alone (the rest is skipped, not copied).
+#[derive(Deserialize)]
+struct SceneFiles {
+    #[serde(default)]
+    relic_files: Option<String>,
 }
 
 /// Where the model came from.
@@ -534,7 +546,7 @@ pub(crate) fn wrap_root(
     value: &RootExtras,
     format: Option<&FormatText>,
 ) -> Result<gltf_json::Extras, crate::GltfError> {
-    wrap_root_text(&root_text(value, format)?)
+    wrap_root_text(&root_text(value, format)?, &[])
 }
 
 /// The JSON text of the scene's extras, [`RootExtras`].
@@ -565,8 +577,23 @@ pub(crate) fn root_text(value: &RootExtras, format: Option<&FormatText>) -> Resu
 /// The scene's `extras.relic`: [`root_text`]'s text as a JSON string (what Blender keeps through
 /// a custom property without changing a byte: it has no null and no mixed lists; an older relic
 /// export has an object), deflated when that pays ([`crate::deflate::pack`]).
-pub(crate) fn wrap_root_text(text: &str) -> Result<gltf_json::Extras, crate::GltfError> {
-    wrap(crate::deflate::pack(text))
+pub(crate) fn wrap_root_text(text: &str, files: &[(String, Vec<u8>)]) -> Result<gltf_json::Extras, crate::GltfError> {
+    let json = |e: serde_json::Error| crate::GltfError::Json(e.to_string());
+    let kept: Vec<KeptFile> = files
+        .iter()
+        .map(|(name, bytes)| KeptFile { name: name.clone(), bytes: crate::deflate::pack_bytes(bytes) })
+        .collect();
+    let relic_files = if kept.is_empty() { None } else { Some(serde_json::to_string(&kept).map_err(json)?) };
+    raw(&SceneExtras { relic: crate::deflate::pack(text), relic_files })
+}
+
+/// The game files kept with the model in the scene's extras ([`wrap_root_text`]); none when
+/// absent or unreadable (the file is then built from the model).
+pub(crate) fn unwrap_kept_files(extras: &gltf_json::Extras) -> Vec<(String, Vec<u8>)> {
+    let scene: Option<SceneFiles> = extras.as_ref().and_then(|raw| serde_json::from_str(raw.get()).ok());
+    let kept: Option<Vec<KeptFile>> = scene.and_then(|s| serde_json::from_str(&s.relic_files?).ok());
+    let files = kept.unwrap_or_default().into_iter().map(|f| Some((f.name, crate::deflate::unpack_bytes(&f.bytes)?)));
+    files.collect::<Option<Vec<_>>>().unwrap_or_default()
 }
 
 /// Reads [`wrap_root_text`]'s extras (or an object of an older export).

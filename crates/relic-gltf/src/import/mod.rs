@@ -190,7 +190,7 @@ impl Importer<'_> {
                 format: o.format.clone(),
                 version: o.version,
                 counts: o.counts.clone(),
-                files: o.files.iter().map(|f| (f.name.clone(), f.bytes.clone())).collect(),
+                files: self.kept_files(),
             }),
             None => self.original_from_names(),
         };
@@ -207,6 +207,12 @@ impl Importer<'_> {
                 self.model.extras = Some(FormatExtras::from_json(format, text));
             }
         }
+    }
+
+    /// The game files kept with the model, from the scene's extras.
+    fn kept_files(&self) -> Vec<(String, Vec<u8>)> {
+        let scene = self.scene_index().and_then(|s| self.root.scenes.get(s));
+        scene.map(|s| ex::unwrap_kept_files(&s.extras)).unwrap_or_default()
     }
 
     /// The game file's record from the names of the empty nodes relic's export writes
