@@ -9,8 +9,12 @@
 //! differ but what [`ALLOWED`] lists with its reason; without them every difference must be one the
 //! conversion reported in a note (a loss with no note is the worst bug relic can ship). Sizes must
 //! stay within 1.5× the original. Each written file is also compared with the original byte for
-//! byte and the count of identical ones printed (issue 38 §8; not yet required: see
-//! docs/PERFORMANCE.md "Through Blender and back").
+//! byte (issue 38 §8): with Custom Properties it must be identical (the game file travels in the
+//! glTF's extras and is written back while Blender's model is still the one it maps to,
+//! `relic_core::still`), and the count of identical ones is printed per Blender.
+//!
+//! Both Blenders run the same script (`xtask/blender_roundtrip.py`): Debian's 3.4 (`blender -b`)
+//! and Blender 5 (`bpy` from PyPI, in the virtual environment `cargo xtask python` makes).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -185,12 +189,32 @@ fn back(original: &Original, glb: &Path) -> Result<Back, String> {
     }
     let (model, facts, size) = read_with_siblings(original.entry, &out)??;
     let notes = loaded.losses.iter().chain(&converted.losses).map(ToString::to_string).collect();
-    let same_bytes = byte_difference(&original.path, &out);
+    let same_bytes = companions_too(original, &out, byte_difference(&original.path, &out), &converted.value);
     Ok(Back { stem: stem_of(&out), facts, model, bytes: size, notes, same_bytes })
 }
 
+/// `main` (the file's own comparison), and when that is `identical` each companion written beside
+/// `out` (an M2's `.skin` and `.anim` files, named after it) against the original's of the same
+/// suffix: the first that differs is named.
+fn companions_too(original: &Original, out: &Path, main: String, written: &[(PathBuf, Vec<u8>)]) -> String {
+    if main != "identical" {
+        return main;
+    }
+    let (out_stem, stem) = (stem_of(out), stem_of(&original.path));
+    for (file, _) in written.iter().skip(1) {
+        let name = file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let suffix = name.get(out_stem.len()..).unwrap_or_default();
+        let theirs = original.path.with_file_name(format!("{stem}{suffix}"));
+        let same = byte_difference(&theirs, file);
+        if same != "identical" {
+            return format!("identical file; its {suffix}: {same}");
+        }
+    }
+    main
+}
+
 /// `identical`, or how many bytes of the written file differ from the original's (issue 38 §8
-/// asks for identical files through Blender with Custom Properties; shown, not yet required).
+/// asks for identical files through Blender with Custom Properties).
 fn byte_difference(original: &Path, written: &Path) -> String {
     match (std::fs::read(original), std::fs::read(written)) {
         (Ok(a), Ok(b)) if a == b => "identical".into(),
@@ -373,6 +397,75 @@ fn reported(kind: &str, notes: &[String]) -> bool {
     notes.iter().any(|n| words.iter().any(|w| n.to_lowercase().contains(&w.to_lowercase())))
 }
 
+/// Converts back what one Blender (`label`) wrote for each original, prints a table row per
+/// way of exporting, and adds what fails to `failures`; returns how many came back byte for byte
+/// identical with Custom Properties and without.
+fn judge_records<'a>(
+    label: &str,
+    originals: &'a [Original],
+    records: &[serde_json::Value],
+    failures: &mut Vec<(&'a String, String)>,
+) -> [usize; 2] {
+    let mut identical = [0usize; 2];
+    // A model Blender did not report on (it stopped, or crashed, before it) fails.
+    for original in originals.iter().skip(records.len()) {
+        failures.push((&original.rel, format!("Blender {label} stopped before this model")));
+    }
+    for (original, record) in originals.iter().zip(records) {
+        if let Some(e) = record.get("error").and_then(serde_json::Value::as_str) {
+            failures.push((&original.rel, format!("Blender {label}: {e}")));
+            continue;
+        }
+        for variant in ["custom", "plain"] {
+            let Some(glb) = record.get(variant).and_then(serde_json::Value::as_str) else { continue };
+            let row = match back(original, Path::new(glb)) {
+                Ok(b) => b,
+                Err(e) => {
+                    failures.push((&original.rel, format!("(Blender {label}, {variant}): {e}")));
+                    continue;
+                }
+            };
+            let diffs = differences(original, &row);
+            let ratio = row.bytes as f64 / original.bytes as f64;
+            let shown: Vec<String> = diffs.iter().map(|(k, d)| format!("{k} {d}")).collect();
+            println!(
+                "| {} | {label} | {variant} | {} | {} | {ratio:.2}× | {} |",
+                original.rel,
+                if shown.is_empty() { "none".into() } else { shown.join("; ") },
+                row.notes.len(),
+                row.same_bytes
+            );
+            if row.same_bytes == "identical" {
+                identical[usize::from(variant == "plain")] += 1;
+            } else if variant == "custom" {
+                failures.push((
+                    &original.rel,
+                    format!("(Blender {label}, custom): not byte-identical ({})", row.same_bytes),
+                ));
+            }
+            for (kind, what) in &diffs {
+                let reason = allowed(&original.rel, variant, kind, what);
+                if let Some(reason) = reason {
+                    println!("allowed {} (Blender {label}, {variant}): {kind} {what}: {reason}", original.rel);
+                }
+                let allowed = reason.is_some();
+                let silent = !reported(kind, &row.notes) && !layout_follows(kind, &diffs, &row.notes);
+                if variant == "custom" && !allowed {
+                    failures.push((&original.rel, format!("(Blender {label}, custom): {kind} {what}")));
+                } else if variant == "plain" && silent && !allowed {
+                    failures
+                        .push((&original.rel, format!("(Blender {label}, plain): {kind} {what}, and no note says so")));
+                }
+            }
+            if ratio > SIZE_LIMIT {
+                failures
+                    .push((&original.rel, format!("(Blender {label}, {variant}): {ratio:.2}× the original's size")));
+            }
+        }
+    }
+    identical
+}
+
 pub fn run(dir: Option<&Path>) -> Result<(), String> {
     crate::blender::available()?;
     let dir = dir.map(Path::to_path_buf).unwrap_or_else(|| crate::workspace_root().join(crate::CORPUS));
@@ -384,67 +477,32 @@ pub fn run(dir: Option<&Path>) -> Result<(), String> {
     let listing = work.join("files.txt");
     let text: String = originals.iter().map(|o| format!("{}\n", o.glb.display())).collect();
     std::fs::write(&listing, text).map_err(|e| e.to_string())?;
-    let report = work.join("report.jsonl");
     let script = crate::workspace_root().join("xtask/blender_roundtrip.py");
-    let status = Command::new("blender")
-        .args(["-b", "--factory-startup", "--python-exit-code", "1", "--python"])
-        .arg(&script)
-        .arg("--")
-        .args([&listing, &work, &report])
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .status()
-        .map_err(|e| format!("cannot run blender: {e}"))?;
-    let lines = std::fs::read_to_string(&report).map_err(|e| format!("Blender wrote no report ({status}): {e}"))?;
-    let records: Vec<serde_json::Value> = lines.lines().filter_map(|l| serde_json::from_str(l).ok()).collect();
-    println!("| model | way | differences (was → is) | notes | size | bytes |");
-    println!("|---|---|---|---:|---:|---|");
-    let mut identical = [0usize; 2];
+    // Debian's Blender 3.4 and Blender 5 (`bpy` from PyPI): the same script in each.
+    let mut blender = Command::new("blender");
+    blender.args(["-b", "--factory-startup", "--python-exit-code", "1", "--python"]).arg(&script);
+    let bpy = crate::python::venv("bpy", &[crate::python::BPY])?;
+    let mut python = Command::new(bpy.join("bin/python"));
+    python.arg(&script);
+    println!("| model | Blender | way | differences (was → is) | notes | size | bytes |");
+    println!("|---|---|---|---|---:|---:|---|");
     let mut failures = Vec::new();
-    for (original, record) in originals.iter().zip(&records) {
-        if let Some(e) = record.get("error").and_then(serde_json::Value::as_str) {
-            failures.push((&original.rel, format!("Blender: {e}")));
-            continue;
-        }
-        for variant in ["custom", "plain"] {
-            let Some(glb) = record.get(variant).and_then(serde_json::Value::as_str) else { continue };
-            let row = match back(original, Path::new(glb)) {
-                Ok(b) => b,
-                Err(e) => {
-                    failures.push((&original.rel, format!("({variant}): {e}")));
-                    continue;
-                }
-            };
-            let diffs = differences(original, &row);
-            let ratio = row.bytes as f64 / original.bytes as f64;
-            let shown: Vec<String> = diffs.iter().map(|(k, d)| format!("{k} {d}")).collect();
-            println!(
-                "| {} | {variant} | {} | {} | {ratio:.2}× | {} |",
-                original.rel,
-                if shown.is_empty() { "none".into() } else { shown.join("; ") },
-                row.notes.len(),
-                row.same_bytes
-            );
-            if row.same_bytes == "identical" {
-                identical[usize::from(variant == "plain")] += 1;
-            }
-            for (kind, what) in &diffs {
-                let reason = allowed(&original.rel, variant, kind, what);
-                if let Some(reason) = reason {
-                    println!("allowed {} ({variant}): {kind} {what}: {reason}", original.rel);
-                }
-                let allowed = reason.is_some();
-                let silent = !reported(kind, &row.notes) && !layout_follows(kind, &diffs, &row.notes);
-                if variant == "custom" && !allowed {
-                    failures.push((&original.rel, format!("(custom): {kind} {what}")));
-                } else if variant == "plain" && silent && !allowed {
-                    failures.push((&original.rel, format!("(plain): {kind} {what}, and no note says so")));
-                }
-            }
-            if ratio > SIZE_LIMIT {
-                failures.push((&original.rel, format!("({variant}): {ratio:.2}× the original's size")));
-            }
-        }
+    let mut identical = Vec::new();
+    for (label, mut command) in [("3.4", blender), ("5", python)] {
+        let out = work.join(format!("blender-{label}"));
+        std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
+        let report = out.join("report.jsonl");
+        let status = command
+            .arg("--")
+            .args([&listing, &out, &report])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .status()
+            .map_err(|e| format!("cannot run Blender {label}: {e}"))?;
+        let lines =
+            std::fs::read_to_string(&report).map_err(|e| format!("Blender {label} wrote no report ({status}): {e}"))?;
+        let records: Vec<serde_json::Value> = lines.lines().filter_map(|l| serde_json::from_str(l).ok()).collect();
+        identical.push((label, judge_records(label, &originals, &records, &mut failures)));
     }
     // A listed known failure's differences are printed and counted, not failed on.
     let mut failed = 0;
@@ -476,11 +534,14 @@ pub fn run(dir: Option<&Path>) -> Result<(), String> {
         }
     }
     println!("{}", crate::known::summary("blender", &known));
+    let identical: Vec<String> = identical
+        .iter()
+        .map(|(label, [custom, plain])| format!("Blender {label}: {custom} with Custom Properties, {plain} without"))
+        .collect();
     println!(
-        "blender-roundtrip: {} models, {failed} failures; byte-identical: {} with Custom Properties, {} without",
+        "blender-roundtrip: {} models, {failed} failures; byte-identical: {}",
         originals.len(),
-        identical[0],
-        identical[1]
+        identical.join("; ")
     );
     if failed == 0 { Ok(()) } else { Err(format!("{failed} Blender round-trip failure(s)")) }
 }
