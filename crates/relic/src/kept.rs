@@ -46,9 +46,8 @@ pub(crate) fn unchanged(
 /// The kept files as written for `out`: the file itself as `out`, a file named after its stem
 /// (`GnomePounder00.skin`) after `out`'s (`Edited00.skin`), any other by its own name beside it.
 fn renamed(files: &[(String, Vec<u8>)], out: &Path) -> Files {
-    let stem_of = |name: &str| name.rfind('.').filter(|&d| d > 0).map_or(name, |d| &name[..d]).to_string();
-    let first = files.first().map(|(n, _)| stem_of(n)).unwrap_or_default();
-    let out_stem = out.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    let first = files.first().map(|(n, _)| crate::names::stem(Path::new(n))).unwrap_or_default();
+    let out_stem = crate::names::stem(out);
     files
         .iter()
         .enumerate()
