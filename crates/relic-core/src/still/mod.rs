@@ -312,7 +312,8 @@ fn animation(a: &Animation, s: &Animation, read: &Model) -> Result<(), String> {
     let jumps = jumps(s);
     let settled = |t: &f32| !jumps.iter().any(|j| (t - j).abs() <= ONE_INSTANT);
     let frames = frames(a);
-    // A channel's own jump is judged by its keys ([`within_instant`]); another's is skipped.
+    // A channel's own jump is judged by its keys ([`within_instant`]); another's is skipped (a
+    // global sequence's keys are in its own time: its frames are the settled ones).
     let frames_of = |c: &Channel| -> Vec<f32> {
         let own = |t: &f32| c.times.iter().any(|k| (k - t).abs() <= ONE_INSTANT);
         frames.iter().copied().filter(|t| settled(t) || own(t)).collect()
@@ -339,7 +340,8 @@ fn animation(a: &Animation, s: &Animation, read: &Model) -> Result<(), String> {
             }
             (None, Some((d, g))) => {
                 let period = read.global_sequences.get(g).copied().unwrap_or(0.0);
-                let looped = frames_of(c).into_iter().map(|t| (t, if period > 0.0 { t % period } else { t }));
+                let looped =
+                    frames.iter().copied().filter(settled).map(|t| (t, if period > 0.0 { t % period } else { t }));
                 same_at(d, c, looped).map_err(|t| format!("{} at {t} s (global sequence {g}, baked)", what()))?;
             }
             (None, None) => {
