@@ -99,7 +99,7 @@ pub fn read(bytes: &[u8]) -> Result<M2File, ReadError> {
     }
     let mut file = relic_core::binary::parse(bytes, |s| {
         use binrw::BinRead;
-        M2File::read_options(s, binrw::Endian::Little, ())
+        <M2File>::read_options(s, binrw::Endian::Little, (&[],))
     })?;
     file.as_read = file::AsRead::of(file.version, bytes, file.header_size(), &[], |r| file.visit(r));
     validate::validate(&file, bytes.len() as u64)?;

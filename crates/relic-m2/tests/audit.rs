@@ -64,7 +64,7 @@ fn particle_blend_bytes_are_read_by_what_makes_sense() {
         let particles = u32_at(&bytes, 0x13C + 4);
         bytes[particles + 0x28..particles + 0x2C].copy_from_slice(&raw);
         let file = kept(&bytes, name);
-        assert_eq!((file.version, file.particle_emitters[0].blending), (version, want), "{name} {raw:?}");
+        assert_eq!((file.version, file.particle_emitters[0].blend.blending), (version, want), "{name} {raw:?}");
     }
 }
 

@@ -251,14 +251,16 @@ fn assert_stated(what: &str, w: &wrath::Wrath, m: &Model) {
         ]
         .map(|t| constant(&t.timestamps, &t.values));
         assert_eq!(parameters, stated::PARTICLE_PARAMETERS, "{what}: particle parameters");
-        assert_eq!((p.lifespan_variation, p.emission_rate_variation), stated::PARTICLE_VARIATIONS, "{what}");
-        assert_eq!((p.blend_mode, p.emitter_type, p.texture_rows, p.texture_cols), (2, 1, 8, 8), "{what}");
-        let ages: Vec<u32> = p.color.ages.iter().map(|&a| u32::from(a)).collect();
+        let variations = (p.lifespan_variation, p.emission_rate_variation);
+        assert_eq!(variations, (Some(stated::PARTICLE_VARIATIONS.0), Some(stated::PARTICLE_VARIATIONS.1)), "{what}");
+        assert_eq!((p.blend.blend_mode, p.blend.emitter_type, p.texture_rows, p.texture_cols), (2, 1, 8, 8), "{what}");
+        let ages: Vec<u32> = p.life.color.ages.iter().map(|&a| u32::from(a)).collect();
         assert_eq!(
-            (ages, p.color.values.items.clone()),
+            (ages, p.life.color.values.items.clone()),
             (stated::PARTICLE_COLOR.0.to_vec(), stated::PARTICLE_COLOR.1.to_vec())
         );
-        assert_eq!([p.base_spin, p.base_spin_variation, p.spin, p.spin_variation], stated::PARTICLE_SPIN, "{what}");
+        let spin = [p.base_spin, p.base_spin_variation, Some(p.spin), p.spin_variation];
+        assert_eq!(spin, stated::PARTICLE_SPIN.map(Some), "{what}");
         assert_eq!(
             read_timelines(&p.enabled_in.timestamps, &p.enabled_in.values),
             stated_per_sequence(m, stated::PARTICLE_ENABLED),

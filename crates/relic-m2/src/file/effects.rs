@@ -1,5 +1,6 @@
-//! Ribbon and particle emitters (spec §14; m2-wrath.md §5.3). None in the real files has a ribbon;
-//! the particle layout is verified on the twelve emitters of the real 1.12 file.
+//! Ribbon and particle emitters (spec §14; m2-wrath.md §5.2, §5.3). None in the real files has a
+//! ribbon; the particle layout is verified on the twelve emitters of the real 1.12 file and on
+//! the emitters of the real 264 and 272 files.
 
 use binrw::binrw;
 use serde::{Deserialize, Serialize};
@@ -10,7 +11,6 @@ use super::kind::{Ranged, TrackKind, by_kind};
 use super::layout::Layout;
 use super::record::record;
 use super::sequence::Bounds;
-use super::track::Track;
 
 record! {
     size(_version) = by_kind::<K>(220, 176);
@@ -85,67 +85,27 @@ record! {
     }
 }
 
-/// Bytes 0x28–0x2B of a particle emitter: their split differs between peers (spec §14
-/// \[conflict\]: WMVx splits them for 263, DRW for every version from 260). From 260 the split
-/// reading is taken when it gives a blend mode and emitter type the game uses, or when the wide
-/// one does not; up to 259 always the wide one.
-#[binrw]
-#[brw(little)]
-#[br(import(version: u32))]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub enum ParticleBlend {
-    /// 260+ (when it reads sensibly): u8 blend mode, u8 emitter type, u16 colour index.
-    #[br(pre_assert(version >= 260))]
-    #[br(assert(sensible(u16::from(blend_mode), u16::from(emitter_type)) || !sensible(u16::from_le_bytes([blend_mode, emitter_type]), color_index)))]
-    Split {
-        /// Blend mode.
-        blend_mode: u8,
-        /// 1 plane, 2 sphere, 3 spline.
-        emitter_type: u8,
-        /// Particle colour index.
-        color_index: u16,
-    },
-    /// Classic (and 260+ when only this reads sensibly): u16 blend mode, u16 emitter type.
-    Wide {
-        /// Blend mode.
-        blend_mode: u16,
-        /// 1 plane, 2 sphere, 3 spline.
-        emitter_type: u16,
-    },
-}
-
-impl Default for ParticleBlend {
-    fn default() -> Self {
-        ParticleBlend::Wide { blend_mode: 0, emitter_type: 1 }
-    }
-}
-
-super::record::plain!(ParticleBlend);
-
-/// A blend mode and emitter type the game uses (blend 0–7, emitter 1–3).
-fn sensible(blend: u16, emitter: u16) -> bool {
-    blend <= 7 && (1..=3).contains(&emitter)
-}
-
 record! {
-    size(_version) = 504;
-    /// A particle emitter (504 bytes, up to 263; from Wrath on
-    /// [`WrathParticle`](super::wrath::WrathParticle)).
+    size(version) = by_kind::<K>(504, if version >= 272 { 492 } else { 476 });
+    /// A particle emitter: 504 bytes up to 263, 476 at 264, 492 from 272 (m2-wrath.md §5.3), where
+    /// colour, alpha, scale and cells over a particle's life became "fake" tracks and variations of
+    /// lifespan, emission rate, scale and spin appeared ([`TrackKind::Blend`],
+    /// [`TrackKind::Life`]: `file::particle`).
     #[binrw]
     #[brw(little)]
     #[br(import(ctx: &Ctx))]
     #[bw(import(layout: &Layout))]
     #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-    pub struct Particle {
+    pub struct Particle<K: TrackKind = Ranged> {
         /// Id (−1).
         pub id: i32,
-        /// Flags.
+        /// Flags (from Wrath on the 256–263 flags | 0x20000 "outward", m2-wrath.md §9).
         pub flags: u32,
         /// Position relative to the bone's pivot frame (model space).
         pub position: [f32; 3],
         /// Bone.
         pub bone: u16,
-        /// Texture index.
+        /// Texture index (272 with multi-texture flags: three 5-bit indices) \[inferred\].
         pub texture: u16,
         /// Geometry model file name with NUL.
         #[br(parse_with = pod_array)]
@@ -155,12 +115,14 @@ record! {
         #[br(parse_with = pod_array)]
         #[bw(args(layout))]
         pub recursion_model: M2Array<u8>,
-        /// Blend mode and emitter type (layout differs by version).
-        #[br(args(ctx.version))]
-        pub blending: ParticleBlend,
-        /// 0 normal, 1 large quad, 2.
+        /// Blend mode and emitter type (layout differs by family and version).
+        #[br(args(ctx))]
+        #[bw(args(layout))]
+        #[serde(flatten)]
+        pub blend: K::Blend,
+        /// 0 normal, 1 large quad, 2 (272: first multi-texture parameter) \[inferred\].
         pub particle_type: u8,
-        /// Head, tail or both.
+        /// Head, tail or both (272: second multi-texture parameter) \[inferred\].
         pub head_or_tail: u8,
         /// Texture tile rotation (−1, 0, 1).
         pub texture_tile_rotation: i16,
@@ -171,51 +133,58 @@ record! {
         /// Emission speed.
         #[br(args(ctx))]
         #[bw(args(layout))]
-        pub emission_speed: Track<f32>,
+        pub emission_speed: K::Track<f32>,
         /// Speed variation (0–1).
         #[br(args(ctx))]
         #[bw(args(layout))]
-        pub speed_variation: Track<f32>,
+        pub speed_variation: K::Track<f32>,
         /// Vertical range (0–π).
         #[br(args(ctx))]
         #[bw(args(layout))]
-        pub vertical_range: Track<f32>,
+        pub vertical_range: K::Track<f32>,
         /// Horizontal range (0–2π).
         #[br(args(ctx))]
         #[bw(args(layout))]
-        pub horizontal_range: Track<f32>,
+        pub horizontal_range: K::Track<f32>,
         /// Gravity.
         #[br(args(ctx))]
         #[bw(args(layout))]
-        pub gravity: Track<f32>,
+        pub gravity: K::Track<f32>,
         /// Lifespan, seconds.
         #[br(args(ctx))]
         #[bw(args(layout))]
-        pub lifespan: Track<f32>,
+        pub lifespan: K::Track<f32>,
+        /// 264 on: lifespan variation.
+        #[br(if(ctx.version >= 264))]
+        #[bw(if(layout.version >= 264), map = |v: &Option<f32>| v.unwrap_or(0.0))]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub lifespan_variation: Option<f32>,
         /// Particles per second.
         #[br(args(ctx))]
         #[bw(args(layout))]
-        pub emission_rate: Track<f32>,
+        pub emission_rate: K::Track<f32>,
+        /// 264 on: emission-rate variation.
+        #[br(if(ctx.version >= 264))]
+        #[bw(if(layout.version >= 264), map = |v: &Option<f32>| v.unwrap_or(0.0))]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub emission_rate_variation: Option<f32>,
         /// Emission area length.
         #[br(args(ctx))]
         #[bw(args(layout))]
-        pub emission_area_length: Track<f32>,
+        pub emission_area_length: K::Track<f32>,
         /// Emission area width.
         #[br(args(ctx))]
         #[bw(args(layout))]
-        pub emission_area_width: Track<f32>,
+        pub emission_area_width: K::Track<f32>,
         /// Z source ("gravity 2").
         #[br(args(ctx))]
         #[bw(args(layout))]
-        pub z_source: Track<f32>,
-        /// Mid point of the lifespan (0–1).
-        pub mid_point: f32,
-        /// Colours at start, mid and end (B, G, R, A).
-        pub colors: [[u8; 4]; 3],
-        /// Sizes at start, mid and end.
-        pub sizes: [f32; 3],
-        /// Head and tail UV-cell ranges (lifespan and decay).
-        pub uv_cells: [u16; 10],
+        pub z_source: K::Track<f32>,
+        /// Colour, alpha, size and cells over the particle's life.
+        #[br(args(ctx))]
+        #[bw(args(layout))]
+        #[serde(flatten)]
+        pub life: K::Life,
         /// Tail length.
         pub tail_length: f32,
         /// Twinkle speed.
@@ -228,8 +197,23 @@ record! {
         pub burst_multiplier: f32,
         /// Drag: speed × exp(−drag · t).
         pub drag: f32,
+        /// 264 on: base spin.
+        #[br(if(ctx.version >= 264))]
+        #[bw(if(layout.version >= 264), map = |v: &Option<f32>| v.unwrap_or(0.0))]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub base_spin: Option<f32>,
+        /// 264 on: base spin variation.
+        #[br(if(ctx.version >= 264))]
+        #[bw(if(layout.version >= 264), map = |v: &Option<f32>| v.unwrap_or(0.0))]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub base_spin_variation: Option<f32>,
         /// Spin.
         pub spin: f32,
+        /// 264 on: spin variation.
+        #[br(if(ctx.version >= 264))]
+        #[bw(if(layout.version >= 264), map = |v: &Option<f32>| v.unwrap_or(0.0))]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub spin_variation: Option<f32>,
         /// Tumble minimum and maximum.
         pub tumble: Bounds,
         /// Wind vector.
@@ -245,14 +229,18 @@ record! {
         /// Emitter enabled.
         #[br(args(ctx))]
         #[bw(args(layout))]
-        pub enabled_in: Track<u8>,
+        pub enabled_in: K::Track<u8>,
+        /// 272 on: multi-texture parameters (16 bytes; zero in the real file) \[inferred\].
+        #[br(if(ctx.version >= 272))]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub multi_texture: Option<[u32; 4]>,
     }
 }
 
-impl Particle {
+impl<K: TrackKind> Particle<K> {
     /// The emitter's ten animated parameters, each with its name as the model calls it, in file
     /// order (one list for the mapping and for the notes on values that are not finite).
-    pub fn float_tracks(&self) -> [(&'static str, &Track<f32>); 10] {
+    pub fn float_tracks(&self) -> [(&'static str, &K::Track<f32>); 10] {
         [
             ("emission_speed", &self.emission_speed),
             ("speed_variation", &self.speed_variation),

@@ -1,5 +1,10 @@
-//! The header (spec §2): 0x144 bytes of counts, offsets, flags and boxes, plus one pair when the
-//! file has blend overrides.
+//! The header of every non-chunked M2 and of the `MD20` block of a chunked one (spec §2,
+//! m2-wrath.md §2.1): counts, offsets, flags and boxes, plus one pair when global flag 0x8 is
+//! set. One type for both families ([`TrackKind`]): 0x144 bytes up to 263, 0x130 from Wrath on,
+//! which lost the playable-animation lookup, the embedded views (now a count of `.skin` files)
+//! and the texture flipbooks ([`Slot`](super::slot::Slot)s, absent in the family without them).
+
+use std::sync::Arc;
 
 use binrw::binrw;
 use serde::{Deserialize, Serialize};
@@ -9,58 +14,74 @@ use super::attachment::{Attachment, Event};
 use super::bone::Bone;
 use super::ctx::Ctx;
 use super::effects::{Particle, Ribbon};
+use super::kind::{PerSequence, Ranged, TrackKind};
 use super::layout::Layout;
 use super::material::{Color, RenderFlag, Texture, TextureTransform, TextureWeight};
-use super::mesh::{Vertex, View};
+use super::mesh::Vertex;
 use super::record::{Visitor, Walk, walk_fields};
 use super::scene::{Camera, Light};
-use super::sequence::{Bounds, PlayableAnimation, Sequence};
+use super::sequence::Bounds;
+use super::slot::{Slot, read_slot, write_slot};
 
 /// Size of the header of versions 256–263 (without the blend-override array of flag 0x8).
-pub const HEADER_SIZE: usize = 0x144;
-/// Global flag 0x8: a blend-mode override array follows the header (260–263 only, spec §2).
+pub const HEADER_SIZE: usize = Ranged::HEADER_SIZE as usize;
+/// Size of the header from Wrath on (without the combiner array of flag 0x8).
+pub const WRATH_HEADER_SIZE: u64 = PerSequence::HEADER_SIZE;
+/// Global flag 0x8: a blend-mode override array follows the header (260 on, spec §2).
 pub const FLAG_BLEND_OVERRIDES: u32 = 0x8;
+/// Global flag 0x8 under its Wrath name: the texture-combiner combos follow the header (§2.1).
+pub const FLAG_COMBINER_COMBOS: u32 = FLAG_BLEND_OVERRIDES;
 
-/// A whole M2 file of versions 256–263 (header at byte 0, everything else behind offsets).
+/// A whole M2 file (header at byte 0, everything else behind offsets): `M2File` (=
+/// `M2File<Ranged>`) for 256–263, [`WrathFile`](super::wrath::WrathFile) (=
+/// `M2File<PerSequence>`) from Wrath on, whose views are in `.skin` files
+/// ([`Skin`](super::wrath::Skin)).
 ///
-/// The derived writer writes the header only; [`crate::write`] lays out and writes the blocks.
+/// Read with the `.anim` bytes of each external sequence (none before Wrath). The derived
+/// writer writes the header only; [`crate::write`] lays out and writes the blocks.
 #[binrw]
 #[brw(little, magic = b"MD20")]
+#[br(import(anims: &[Option<Arc<Vec<u8>>>]))]
 #[bw(import(layout: &Layout))]
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-pub struct M2File {
-    /// 256–259 Classic, 260–263 The Burning Crusade.
+#[serde(bound = "")]
+pub struct M2File<K: TrackKind = Ranged> {
+    /// 256–259 Classic, 260–263 The Burning Crusade, 264 Wrath, 272 Cataclysm to Warlords,
+    /// 273–274 inside a chunked file.
     pub version: u32,
     /// Model name with its terminating NUL.
     #[br(parse_with = pod_array)]
     #[bw(args(layout))]
     pub name: M2Array<u8>,
-    /// Global flags: 0x1 tilt X, 0x2 tilt Y, 0x8 (260+) blend overrides follow the header.
+    /// Global flags: 0x1 tilt X, 0x2 tilt Y, 0x8 (260+) blend overrides follow the header; from
+    /// Wrath on 0x10, 0x80 \[unknown\], kept.
     pub flags: u32,
     /// Durations of the global sequences (independent looping clocks), milliseconds.
     #[br(parse_with = pod_array)]
     #[bw(args(layout))]
     pub global_sequences: M2Array<u32>,
-    /// Animation sequences.
+    /// Animation sequences (68 bytes; 64 from Wrath on).
     #[br(parse_with = pod_array)]
     #[bw(args(layout))]
-    pub sequences: M2Array<Sequence>,
+    pub sequences: M2Array<K::Sequence>,
     /// What each track needs to know while it is read (not stored).
-    #[br(temp, calc = Ctx::new(version, global_sequences.len(), sequences.len(), &[]))]
+    #[br(temp, calc = Ctx::new(version, global_sequences.len(), sequences.len(), anims))]
     #[bw(ignore)]
     ctx: Ctx,
-    /// AnimationData id → index of the first sequence with that id, or −1.
+    /// AnimationData id → index of the first sequence with that id, or −1; from Wrath on a hash
+    /// table `id mod N` → sequence index, −1 empty (m2-wrath.md §3.5), which may be empty.
     #[br(parse_with = pod_array)]
     #[bw(args(layout))]
     pub sequence_lookup: M2Array<i16>,
-    /// Per AnimationData id: what to play instead (fallback id and flags).
-    #[br(parse_with = pod_array)]
-    #[bw(args(layout))]
-    pub playable_lookup: M2Array<PlayableAnimation>,
-    /// Bones.
+    /// Up to 263: per AnimationData id, what to play instead (fallback id and flags).
+    #[br(parse_with = read_slot, args(&ctx))]
+    #[bw(write_with = write_slot, args(layout))]
+    #[serde(default, skip_serializing_if = "Slot::is_absent")]
+    pub playable_lookup: K::PlayableLookup,
+    /// Bones (108 / 112 bytes; 88 from Wrath on).
     #[br(args(&ctx))]
     #[bw(args(layout))]
-    pub bones: M2Array<Bone>,
+    pub bones: M2Array<Bone<K>>,
     /// Key-bone id (0 ArmL … 26 Root) → bone index, or −1.
     #[br(parse_with = pod_array)]
     #[bw(args(layout))]
@@ -69,14 +90,21 @@ pub struct M2File {
     #[br(parse_with = pod_array)]
     #[bw(args(layout))]
     pub vertices: M2Array<Vertex>,
-    /// Views: bone-palette LODs of the same triangles (spec §10; four in Blizzard's files).
-    #[br(args(&ctx))]
-    #[bw(args(layout))]
-    pub views: M2Array<View>,
+    /// Up to 263: views, bone-palette LODs of the same triangles (spec §10; four in Blizzard's
+    /// files).
+    #[br(parse_with = read_slot, args(&ctx))]
+    #[bw(write_with = write_slot, args(layout))]
+    #[serde(default, skip_serializing_if = "Slot::is_absent")]
+    pub views: K::Views,
+    /// From Wrath on: the number of `.skin` files (`NAME00.skin` …) holding the views.
+    #[br(parse_with = read_slot, args(&ctx))]
+    #[bw(write_with = write_slot, args(layout))]
+    #[serde(default, skip_serializing_if = "Slot::is_absent")]
+    pub skin_profiles: K::SkinProfiles,
     /// Colour animations (RGB and alpha), referenced by texture units.
     #[br(args(&ctx))]
     #[bw(args(layout))]
-    pub colors: M2Array<Color>,
+    pub colors: M2Array<Color<K>>,
     /// Textures.
     #[br(args(&ctx))]
     #[bw(args(layout))]
@@ -84,16 +112,18 @@ pub struct M2File {
     /// Texture weights (transparency animations).
     #[br(args(&ctx))]
     #[bw(args(layout))]
-    pub transparency: M2Array<TextureWeight>,
-    /// Texture flipbooks: `(count, offset)`, never populated (record layout unknown). The count
-    /// must be 0; the offset of that empty array means nothing and reads as 0, as the layout pass
-    /// writes every empty array.
-    #[br(parse_with = texture_flipbooks)]
-    pub texture_flipbooks: [u32; 2],
+    pub transparency: M2Array<TextureWeight<K>>,
+    /// Up to 263: texture flipbooks, `(count, offset)`, never populated (record layout unknown).
+    /// The count must be 0; the offset of that empty array means nothing and reads as 0, as the
+    /// layout pass writes every empty array.
+    #[br(parse_with = read_slot, args(&ctx))]
+    #[bw(write_with = write_slot, args(layout))]
+    #[serde(default, skip_serializing_if = "Slot::is_absent")]
+    pub texture_flipbooks: K::TextureFlipbooks,
     /// Texture (UV) animations.
     #[br(args(&ctx))]
     #[bw(args(layout))]
-    pub texture_transforms: M2Array<TextureTransform>,
+    pub texture_transforms: M2Array<TextureTransform<K>>,
     /// Replaceable texture type → texture index, or −1.
     #[br(parse_with = pod_array)]
     #[bw(args(layout))]
@@ -145,7 +175,7 @@ pub struct M2File {
     /// Attachment points (weapons, helmets, spell effects).
     #[br(args(&ctx))]
     #[bw(args(layout))]
-    pub attachments: M2Array<Attachment>,
+    pub attachments: M2Array<Attachment<K>>,
     /// Attachment id → attachment index, or −1.
     #[br(parse_with = pod_array)]
     #[bw(args(layout))]
@@ -153,15 +183,15 @@ pub struct M2File {
     /// Timed events (sounds, footsteps, spell hand positions).
     #[br(args(&ctx))]
     #[bw(args(layout))]
-    pub events: M2Array<Event>,
+    pub events: M2Array<Event<K>>,
     /// Lights.
     #[br(args(&ctx))]
     #[bw(args(layout))]
-    pub lights: M2Array<Light>,
+    pub lights: M2Array<Light<K>>,
     /// Cameras (portrait, fly-bys).
     #[br(args(&ctx))]
     #[bw(args(layout))]
-    pub cameras: M2Array<Camera>,
+    pub cameras: M2Array<Camera<K>>,
     /// Camera id → camera index, or −1.
     #[br(parse_with = pod_array)]
     #[bw(args(layout))]
@@ -169,15 +199,18 @@ pub struct M2File {
     /// Ribbon emitters.
     #[br(args(&ctx))]
     #[bw(args(layout))]
-    pub ribbon_emitters: M2Array<Ribbon>,
+    pub ribbon_emitters: M2Array<Ribbon<K>>,
     /// Particle emitters.
     #[br(args(&ctx))]
     #[bw(args(layout))]
-    pub particle_emitters: M2Array<Particle>,
-    /// 260–263 with global flag 0x8 only: blend-mode overrides (spec §2, from peers only). Read
-    /// and written exactly when [`M2File::has_blend_overrides`] says so (absent: an empty array).
+    pub particle_emitters: M2Array<Particle<K>>,
+    /// 260 on with global flag 0x8 only: blend-mode overrides (spec §2, from peers only), from
+    /// Wrath on called texture-combiner combos (shader ids per texture stage, m2-wrath.md §2.1).
+    /// Read and written exactly when [`M2File::has_blend_overrides`] says so (absent: an empty
+    /// array).
     #[br(parse_with = blend_overrides, args(version, flags))]
     #[bw(if(has_blend_overrides(*version, *flags)), write_with = write_blend_overrides, args(layout))]
+    #[serde(alias = "combiner_combos")]
     pub blend_overrides: Option<M2Array<u16>>,
     /// Where the file's blocks were when it was read: the writer places them there again while
     /// the file still has that layout (file::kept; not stored in the file, not compared, not
@@ -186,24 +219,6 @@ pub struct M2File {
     #[bw(ignore)]
     #[serde(skip)]
     pub as_read: crate::file::AsRead,
-}
-
-/// `parse_with` reader of the texture flipbooks' pair: a count of 0 (the offset of that empty
-/// array means nothing and reads as 0, as the layout pass writes every empty array); any other
-/// count is refused, at the pair's offset.
-fn texture_flipbooks<R: std::io::Read + std::io::Seek>(
-    reader: &mut R,
-    endian: binrw::Endian,
-    _: (),
-) -> binrw::BinResult<[u32; 2]> {
-    use binrw::BinRead;
-    let pos = reader.stream_position()?;
-    let [count, _] = <[u32; 2]>::read_options(reader, endian, ())?;
-    if count != 0 {
-        let message = format!("{count} texture flipbooks: their record layout is unknown (never seen populated)");
-        return Err(relic_core::error::custom(pos, relic_core::ReadErrorKind::Invalid(message)));
-    }
-    Ok([0, 0])
 }
 
 /// True if a file of this version and these global flags has a blend-override array (spec §2).
@@ -234,7 +249,7 @@ fn write_blend_overrides<W: std::io::Write + std::io::Seek>(
     }
 }
 
-impl M2File {
+impl<K: TrackKind> M2File<K> {
     /// True if the file has a blend-override array after the header: version 260 or later with
     /// global flag 0x8 (spec §2).
     pub fn has_blend_overrides(&self) -> bool {
@@ -243,13 +258,15 @@ impl M2File {
 
     /// Bytes of the header (with the blend-override pair when the file has one).
     pub fn header_size(&self) -> u64 {
-        HEADER_SIZE as u64 + if self.has_blend_overrides() { 8 } else { 0 }
+        K::HEADER_SIZE + if self.has_blend_overrides() { 8 } else { 0 }
     }
 
-    /// `(count, offset)` pairs in the header with a block behind them (the texture flipbooks' pair
-    /// never has one).
+    /// `(count, offset)` pairs in the header with a block behind them: 29 in both families, the
+    /// playable lookup's and the views' where the family has them, the flag 0x8 array's (the
+    /// texture flipbooks' pair never has a block).
     pub(crate) fn header_pairs(&self) -> usize {
-        31 + usize::from(self.has_blend_overrides())
+        let slots = [self.playable_lookup.is_absent(), self.views.is_absent()];
+        29 + slots.iter().filter(|absent| !**absent).count() + usize::from(self.has_blend_overrides())
     }
 
     /// The model name: the text after any leading NULs, up to the next NUL, Windows-1252.
@@ -258,7 +275,7 @@ impl M2File {
     }
 
     /// Visits every block the header points to, in header order (the texture flipbooks' pair,
-    /// always `(0, 0)`, has no block).
+    /// always `(0, 0)`, has no block; an absent slot none).
     pub(crate) fn visit<'f, V: Visitor<'f>>(&'f self, v: &mut V) {
         walk_fields!(self, v;
             name, global_sequences, sequences, sequence_lookup, playable_lookup, bones, key_bone_lookup, vertices,
@@ -273,5 +290,13 @@ impl M2File {
                 None => v.empty(1),
             }
         }
+    }
+}
+
+impl M2File<PerSequence> {
+    /// The sequence whose keys sequence `s` uses: `s` itself, or for an alias the first
+    /// non-alias along its `alias_next` chain (`None` for a chain that loops or leaves the table).
+    pub fn resolve_alias(&self, s: usize) -> Option<usize> {
+        super::sequence::resolve_alias(&self.sequences, s)
     }
 }

@@ -497,7 +497,7 @@ mod tests {
         each("Event", &Event::<Ranged>::default(), &classic, 2);
         each("Light", &Light::<Ranged>::default(), &classic, 21);
         each("Ribbon", &Ribbon::<Ranged>::default(), &classic, 20);
-        each("Particle", &Particle::default(), &classic, 36);
+        each("Particle", &Particle::<Ranged>::default(), &classic, 36);
         each("Camera", &Camera::<Ranged> { field_of_view: Some(0.0), ..Default::default() }, &classic, 9);
         let bone = wrath::WrathBone { unknown: Some(0), ..Default::default() };
         each("WrathBone", &bone, &wrath, 6);

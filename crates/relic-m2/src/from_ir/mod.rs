@@ -189,9 +189,9 @@ fn retarget(file: &mut M2File, version: u32) -> Vec<Loss> {
 fn classic_blends(particles: &mut [Particle]) -> usize {
     let mut colour_indices = 0;
     for p in particles {
-        if let ParticleBlend::Split { blend_mode, emitter_type, color_index } = p.blending {
+        if let ParticleBlend::Split { blend_mode, emitter_type, color_index } = p.blend.blending {
             colour_indices += usize::from(color_index != 0);
-            p.blending = ParticleBlend::Wide { blend_mode: blend_mode.into(), emitter_type: emitter_type.into() };
+            p.blend.blending = ParticleBlend::Wide { blend_mode: blend_mode.into(), emitter_type: emitter_type.into() };
         }
     }
     colour_indices

@@ -21,7 +21,7 @@ pub(super) fn emitters_to_ir(file: &M2File, rank: &[usize]) -> Vec<Emitter> {
         let textures: Vec<Texture> = file.textures.get(usize::from(p.texture)).cloned().into_iter().collect();
         // A particle reaches its size from its centre each way (WoW Model Viewer draws its quad
         // from −size to +size): the quad is twice the largest size wide.
-        let largest = 2.0 * p.sizes.iter().fold(0f32, |a, s| a.max(s.abs()));
+        let largest = 2.0 * p.life.sizes.iter().fold(0f32, |a, s| a.max(s.abs()));
         let mut tracks = Vec::new();
         let mut add = |name: &str, t: &Track<f32>| tracks.extend(keys(file, name, t, |v| vec![*v]));
         for (name, track) in p.float_tracks() {

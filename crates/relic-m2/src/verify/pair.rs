@@ -166,25 +166,25 @@ fn particles(c: &M2File, v: &M2File, converter: bool, named: &mut Vec<String>) -
     for (i, (a, b)) in c.particle_emitters.iter().zip(v.particle_emitters.iter()).enumerate() {
         let at = |what: &str| format!("particle emitter {i}: {what}");
         equal(&at("flags"), &a.flags, &b.flags)?;
-        equal(&at("blend and emitter type"), &wide(a.blending), &wide(b.blending))?;
+        equal(&at("blend and emitter type"), &wide(a.blend.blending), &wide(b.blend.blending))?;
         equal(
             &at("tiles"),
             &(a.texture_rows, a.texture_cols, a.texture_tile_rotation),
             &(b.texture_rows, b.texture_cols, b.texture_tile_rotation),
         )?;
-        equal(&at("colours"), &a.colors, &b.colors)?;
-        if converter && b.sizes == [0.0; 3] && a.sizes != b.sizes {
+        equal(&at("colours"), &a.life.colors, &b.life.colors)?;
+        if converter && b.life.sizes == [0.0; 3] && a.life.sizes != b.life.sizes {
             zero_sizes += 1;
         } else {
-            equal(&at("sizes"), &a.sizes, &b.sizes)?;
+            equal(&at("sizes"), &a.life.sizes, &b.life.sizes)?;
         }
-        if converter && a.uv_cells != b.uv_cells {
+        if converter && a.life.uv_cells != b.life.uv_cells {
             cells += 1;
         } else {
-            equal(&at("UV cells"), &a.uv_cells, &b.uv_cells)?;
+            equal(&at("UV cells"), &a.life.uv_cells, &b.life.uv_cells)?;
         }
-        if (a.mid_point - b.mid_point).abs() > 1.0 / 32767.0 {
-            return Err(at(&format!("mid point {} vs {}", a.mid_point, b.mid_point)));
+        if (a.life.mid_point - b.life.mid_point).abs() > 1.0 / 32767.0 {
+            return Err(at(&format!("mid point {} vs {}", a.life.mid_point, b.life.mid_point)));
         }
         let scalars = |p: &crate::file::Particle| {
             [

@@ -5,8 +5,6 @@
 
 use relic_core::Loss;
 
-use super::particles;
-use super::retime::{all, other_header};
 use super::tracks::Split;
 use crate::file::wrath::*;
 use crate::file::*;
@@ -31,14 +29,6 @@ pub(crate) fn from_classic(file: &M2File, version: u32) -> (Wrath, Vec<Loss>) {
     let windows: Vec<(u32, u32)> = file.sequences.iter().map(|s| (s.start, s.end)).collect();
     let r = Split { windows: &windows, version };
     let sequences = sequences(file, version);
-    let bones = all(&file.bones, |b| {
-        let mut bone = b.retime(&r);
-        if file.version < 260 {
-            // Classic writes 0 at 0x0A; from 260 on it is the distance Wrath keeps there.
-            bone.submesh_id = distance_to_parent(file, b);
-        }
-        bone
-    });
     let ids: Vec<u16> = sequences.iter().map(|s| s.id).collect();
     let mut skins: Vec<Skin> = file.views.iter().map(|v| Skin::from_view(v, version)).collect();
     if skins.len() > MAX_SKINS as usize {
@@ -52,17 +42,17 @@ pub(crate) fn from_classic(file: &M2File, version: u32) -> (Wrath, Vec<Loss>) {
             format!("{} entries dropped: Wrath has none", file.playable_lookup.len()),
         ));
     }
-    let mut f = other_header!(WrathFile from file, &r;
-        version,
+    let mut f = WrathFile {
         sequences: sequences.into(),
         sequence_lookup: super::hash_lookup(&ids).into(),
-        bones,
         skin_profiles: skins.len() as u32,
-        particle_emitters: all(&file.particle_emitters, |p| particles::from_classic(p, &r)),
-        combiner_combos: file.blend_overrides.clone(),
-    );
-    if f.flags & FLAG_COMBINER_COMBOS != 0 && f.combiner_combos.is_none() {
-        f.combiner_combos = Some(M2Array::default());
+        ..file.retime(&r)
+    };
+    if file.version < 260 {
+        // Classic writes 0 at 0x0A; from 260 on it is the distance Wrath keeps there.
+        for (bone, b) in f.bones.iter_mut().zip(file.bones.iter()) {
+            bone.submesh_id = distance_to_parent(file, b);
+        }
     }
     mark_aliases(&mut f, &windows);
     (Wrath { file: f, skins, anim_files: Vec::new(), notes: Vec::new() }, losses)

@@ -12,7 +12,6 @@ pub(crate) mod tracks;
 
 use relic_core::{Loss, ReadError, ReadErrorKind};
 
-use self::retime::{all, other_header};
 use self::tracks::{Flatten, Windows};
 use super::Wrath;
 use crate::file::wrath::*;
@@ -42,7 +41,7 @@ impl Timeline {
 
     /// The 256–263 form of a Wrath particle emitter.
     pub(crate) fn particle(&self, p: &WrathParticle) -> Particle {
-        particles::to_classic(p, &Flatten(&self.0))
+        p.retime(&Flatten(&self.0))
     }
 
     /// The 256–263 form of a Wrath ribbon emitter.
@@ -188,20 +187,13 @@ pub(crate) fn to_classic(wrath: &Wrath) -> Result<(M2File, Vec<Loss>), ReadError
         ));
     }
     losses.extend(unread_skins(wrath));
-    let mut flat = other_header!(M2File from f, &r;
-        version: 263,
+    let flat = M2File {
         sequences: sequences.into(),
         sequence_lookup: sequence_lookup.into(),
         playable_lookup: playable.into(),
-        bones: all(&f.bones, |b| b.retime(&r)),
         views: wrath.skins.iter().map(Skin::to_view).collect::<Vec<_>>().into(),
-        texture_flipbooks: [0, 0],
-        particle_emitters: all(&f.particle_emitters, |p| particles::to_classic(p, &r)),
-        blend_overrides: f.combiner_combos.clone(),
-    );
-    if flat.flags & FLAG_BLEND_OVERRIDES != 0 && flat.blend_overrides.is_none() {
-        flat.blend_overrides = Some(M2Array::default());
-    }
+        ..f.retime(&r)
+    };
     count_losses(f, &mut losses);
     Ok((flat, losses))
 }

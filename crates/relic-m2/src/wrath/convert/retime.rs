@@ -19,6 +19,9 @@ pub(crate) trait Retime<A: TrackKind, B: TrackKind> {
     fn rotation(&self, t: &A::Rotation) -> B::Rotation;
     /// A camera's field of view: the float (up to 271) and the track (272 on) of the target.
     fn field_of_view(&self, c: &Camera<A>) -> (Option<f32>, Option<B::Spline<f32>>);
+    /// What a particle emitter holds differently besides its tracks, as the target holds it:
+    /// its flags, its blend bytes and its values over a particle's life (`particles`).
+    fn particle(&self, p: &Particle<A>) -> (u32, B::Blend, B::Life);
     /// The version of the file the records go into.
     fn version(&self) -> u32;
 
@@ -163,50 +166,113 @@ impl<A: TrackKind> Ribbon<A> {
     }
 }
 
-/// A header of the other layout made from the header `$from`: the fields both layouts share
-/// copied, the records holding tracks moved with the [`Retime`] `$r`, then the fields given (what
-/// the two layouts do not share).
-macro_rules! other_header {
-    ($to:ident from $from:expr, $r:expr; $($field:ident $(: $value:expr)?),* $(,)?) => {{
-        let (from, r) = (&$from, $r);
-        $to {
+impl<A: TrackKind> Particle<A> {
+    /// The particle emitter with its tracks moved to kind `B`, what it holds besides them as `B`
+    /// holds it, and the variations (264 on) and multi-texture parameters (272 on) as the
+    /// target's version keeps them.
+    pub(crate) fn retime<B: TrackKind>(&self, r: &impl Retime<A, B>) -> Particle<B> {
+        let (flags, blend, life) = r.particle(self);
+        Particle {
+            id: self.id,
+            flags,
+            position: self.position,
+            bone: self.bone,
+            texture: self.texture,
+            geometry_model: self.geometry_model.clone(),
+            recursion_model: self.recursion_model.clone(),
+            blend,
+            particle_type: self.particle_type,
+            head_or_tail: self.head_or_tail,
+            texture_tile_rotation: self.texture_tile_rotation,
+            texture_rows: self.texture_rows,
+            texture_cols: self.texture_cols,
+            emission_speed: r.track(&self.emission_speed),
+            speed_variation: r.track(&self.speed_variation),
+            vertical_range: r.track(&self.vertical_range),
+            horizontal_range: r.track(&self.horizontal_range),
+            gravity: r.track(&self.gravity),
+            lifespan: r.track(&self.lifespan),
+            lifespan_variation: r.since(264, self.lifespan_variation),
+            emission_rate: r.track(&self.emission_rate),
+            emission_rate_variation: r.since(264, self.emission_rate_variation),
+            emission_area_length: r.track(&self.emission_area_length),
+            emission_area_width: r.track(&self.emission_area_width),
+            z_source: r.track(&self.z_source),
+            life,
+            tail_length: self.tail_length,
+            twinkle_speed: self.twinkle_speed,
+            twinkle_percent: self.twinkle_percent,
+            twinkle_scale: self.twinkle_scale,
+            burst_multiplier: self.burst_multiplier,
+            drag: self.drag,
+            base_spin: r.since(264, self.base_spin),
+            base_spin_variation: r.since(264, self.base_spin_variation),
+            spin: self.spin,
+            spin_variation: r.since(264, self.spin_variation),
+            tumble: self.tumble,
+            wind_vector: self.wind_vector,
+            wind_time: self.wind_time,
+            follow: self.follow,
+            spline_points: self.spline_points.clone(),
+            enabled_in: r.track(&self.enabled_in),
+            multi_texture: r.since(272, self.multi_texture),
+        }
+    }
+}
+
+impl<A: TrackKind> M2File<A> {
+    /// The file of kind `B` made from this one: the fields both families share copied, every
+    /// record moved with `r` (bones, emitters and all), the flag 0x8 array kept (an empty one
+    /// where the flag is set without it). What the families do not share is left to the caller:
+    /// the sequences and their lookup, the playable lookup, the views or `.skin` count.
+    pub(crate) fn retime<B: TrackKind>(&self, r: &impl Retime<A, B>) -> M2File<B> {
+        let overrides = self.blend_overrides.clone();
+        M2File {
+            version: r.version(),
             // Another layout: nothing of where the blocks were read applies.
             as_read: Default::default(),
-            name: from.name.clone(),
-            flags: from.flags,
-            global_sequences: from.global_sequences.clone(),
-            key_bone_lookup: from.key_bone_lookup.clone(),
-            vertices: from.vertices.clone(),
-            colors: all(&from.colors, |x| x.retime(r)),
-            textures: from.textures.clone(),
-            transparency: all(&from.transparency, |x| x.retime(r)),
-            texture_transforms: all(&from.texture_transforms, |x| x.retime(r)),
-            replaceable_texture_lookup: from.replaceable_texture_lookup.clone(),
-            render_flags: from.render_flags.clone(),
-            bone_lookup: from.bone_lookup.clone(),
-            texture_lookup: from.texture_lookup.clone(),
-            texture_unit_lookup: from.texture_unit_lookup.clone(),
-            transparency_lookup: from.transparency_lookup.clone(),
-            texture_transform_lookup: from.texture_transform_lookup.clone(),
-            bounding_box: from.bounding_box,
-            bounding_radius: from.bounding_radius,
-            collision_box: from.collision_box,
-            collision_radius: from.collision_radius,
-            collision_triangles: from.collision_triangles.clone(),
-            collision_vertices: from.collision_vertices.clone(),
-            collision_normals: from.collision_normals.clone(),
-            attachments: all(&from.attachments, |x| x.retime(r)),
-            attachment_lookup: from.attachment_lookup.clone(),
-            events: all(&from.events, |x| x.retime(r)),
-            lights: all(&from.lights, |x| x.retime(r)),
-            cameras: all(&from.cameras, |x| x.retime(r)),
-            camera_lookup: from.camera_lookup.clone(),
-            ribbon_emitters: all(&from.ribbon_emitters, |x| x.retime(r)),
-            $($field $(: $value)?),*
+            name: self.name.clone(),
+            flags: self.flags,
+            global_sequences: self.global_sequences.clone(),
+            sequences: M2Array::default(),
+            sequence_lookup: M2Array::default(),
+            playable_lookup: Default::default(),
+            bones: all(&self.bones, |x| x.retime(r)),
+            key_bone_lookup: self.key_bone_lookup.clone(),
+            vertices: self.vertices.clone(),
+            views: Default::default(),
+            skin_profiles: Default::default(),
+            colors: all(&self.colors, |x| x.retime(r)),
+            textures: self.textures.clone(),
+            transparency: all(&self.transparency, |x| x.retime(r)),
+            texture_flipbooks: Default::default(),
+            texture_transforms: all(&self.texture_transforms, |x| x.retime(r)),
+            replaceable_texture_lookup: self.replaceable_texture_lookup.clone(),
+            render_flags: self.render_flags.clone(),
+            bone_lookup: self.bone_lookup.clone(),
+            texture_lookup: self.texture_lookup.clone(),
+            texture_unit_lookup: self.texture_unit_lookup.clone(),
+            transparency_lookup: self.transparency_lookup.clone(),
+            texture_transform_lookup: self.texture_transform_lookup.clone(),
+            bounding_box: self.bounding_box,
+            bounding_radius: self.bounding_radius,
+            collision_box: self.collision_box,
+            collision_radius: self.collision_radius,
+            collision_triangles: self.collision_triangles.clone(),
+            collision_vertices: self.collision_vertices.clone(),
+            collision_normals: self.collision_normals.clone(),
+            attachments: all(&self.attachments, |x| x.retime(r)),
+            attachment_lookup: self.attachment_lookup.clone(),
+            events: all(&self.events, |x| x.retime(r)),
+            lights: all(&self.lights, |x| x.retime(r)),
+            cameras: all(&self.cameras, |x| x.retime(r)),
+            camera_lookup: self.camera_lookup.clone(),
+            ribbon_emitters: all(&self.ribbon_emitters, |x| x.retime(r)),
+            particle_emitters: all(&self.particle_emitters, |x| x.retime(r)),
+            blend_overrides: overrides.or_else(|| (self.flags & FLAG_BLEND_OVERRIDES != 0).then(M2Array::default)),
         }
-    }};
+    }
 }
-pub(crate) use other_header;
 
 /// Every record of `records` moved to kind `B`.
 pub(crate) fn all<R, S>(records: &M2Array<R>, retime: impl Fn(&R) -> S) -> M2Array<S> {

@@ -13,10 +13,12 @@
 
 use bytemuck::Pod;
 
+use super::particles;
 use super::retime::Retime;
-use crate::file::wrath::{SeqEventTrack, SeqSplineTrack, SeqTrack};
+use crate::file::wrath::{SeqEventTrack, SeqSplineTrack, SeqTrack, WrathParticle};
 use crate::file::{
-    Camera, EventTrack, M2Array, PerSequence, Ranged, RotationTrack, SplineTrack, Track, Value, encode_quat,
+    Camera, ClassicBlend, EventTrack, LifeTracks, LifeValues, M2Array, Particle, PerSequence, Ranged, RotationTrack,
+    SplineTrack, Track, Value, WrathBlend, encode_quat,
 };
 
 /// Where each sequence lies on the shared timeline.
@@ -239,6 +241,9 @@ impl Retime<PerSequence, Ranged> for Flatten<'_> {
         let first = || c.field_of_view_track.as_ref()?.values.iter().find_map(|v| v.first()).map(|v| v[0]);
         (Some(c.field_of_view.or_else(first).unwrap_or(std::f32::consts::FRAC_PI_4)), None)
     }
+    fn particle(&self, p: &WrathParticle) -> (u32, ClassicBlend, LifeValues) {
+        particles::to_classic(p)
+    }
     fn version(&self) -> u32 {
         263
     }
@@ -282,6 +287,9 @@ impl Retime<Ranged, PerSequence> for Split<'_> {
             values: M2Array::new(vec![M2Array::new(values)]),
         };
         (None, Some(track))
+    }
+    fn particle(&self, p: &Particle) -> (u32, WrathBlend, LifeTracks) {
+        particles::from_classic(p)
     }
     fn version(&self) -> u32 {
         self.version
