@@ -4,24 +4,16 @@
 //! errors; `relic info`'s counts equal `m2_probe.py`'s.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
+mod common;
 #[path = "../../../xtask/src/fixtures/m2_md21/stated.rs"]
 mod stated;
 
+use common::models_in;
 use relic_core::format::Input;
 use relic_core::info::Fact;
 use relic_core::{ReadError, ReadErrorKind};
 use relic_m2::md21::{self, ChunkData, Md21};
 use relic_m2::wrath::SiblingBytes;
-
-/// The `.m2` files of `dir`, each with every file of the folder as its siblings.
-fn models_in(dir: &std::path::Path) -> Vec<(String, Vec<u8>, SiblingBytes)> {
-    let all = relic_testkit::files_in(dir);
-    let siblings = SiblingBytes(all.clone());
-    all.into_iter()
-        .filter(|(n, _)| n.to_ascii_lowercase().ends_with(".m2"))
-        .map(|(n, b)| (n, b, siblings.clone()))
-        .collect()
-}
 
 /// The fixture model with its skins.
 fn fixture() -> (String, Vec<u8>, SiblingBytes) {

@@ -4,6 +4,7 @@
 
 mod common;
 
+use common::models_in;
 use relic_core::format::Input;
 use relic_m2::wrath::{self, SiblingBytes};
 
@@ -18,16 +19,6 @@ fn fixture_models() -> Vec<(String, Vec<u8>, SiblingBytes)> {
     let models = models_in(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/m2-wrath"));
     assert!(models.len() >= 3, "fixtures missing: run `cargo xtask fixtures`");
     models
-}
-
-/// The `.m2` files of a folder, each with every file of the folder as its siblings.
-fn models_in(dir: &std::path::Path) -> Vec<(String, Vec<u8>, SiblingBytes)> {
-    let all = relic_testkit::files_in(dir);
-    let siblings = SiblingBytes(all.clone());
-    all.into_iter()
-        .filter(|(n, _)| n.to_ascii_lowercase().ends_with(".m2"))
-        .map(|(n, b)| (n, b, siblings.clone()))
-        .collect()
 }
 
 #[test]

@@ -108,6 +108,16 @@ pub(crate) fn palettes_hold(view: &relic_m2::file::View, file: &relic_m2::M2File
     })
 }
 
+/// The `.m2` files of a folder, each with every file of the folder as its siblings.
+pub(crate) fn models_in(dir: &Path) -> Vec<(String, Vec<u8>, relic_m2::wrath::SiblingBytes)> {
+    let all = relic_testkit::files_in(dir);
+    let siblings = relic_m2::wrath::SiblingBytes(all.clone());
+    all.into_iter()
+        .filter(|(n, _)| n.to_ascii_lowercase().ends_with(".m2"))
+        .map(|(n, b)| (n, b, siblings.clone()))
+        .collect()
+}
+
 /// The real m2-wrath/creature.m2 (wowserhq/format) and every file beside it, `None` without the
 /// corpus (said on the test's output); a corpus without it fails the test.
 pub(crate) fn corpus_creature() -> Option<(Vec<u8>, relic_m2::wrath::SiblingBytes)> {
