@@ -1,6 +1,6 @@
 //! Animated values: the pre-Wrath 28-byte track (interpolation, global sequence, ranges,
-//! timestamps, values), the 20-byte event track without values, and camera spline tracks
-//! (spec §4, §7). Rotation tracks change value type with the version ([`RotationTrack`], §8).
+//! timestamps, values), which is also the camera spline track (spec §7), and the 20-byte event
+//! track without values (spec §4). Rotation tracks change value type with the version ([`RotationTrack`], §8).
 //!
 //! Every track is checked as it is read: a known interpolation, an existing global sequence, one
 //! value (three for Hermite and Bezier) per timestamp, and each sequence's range within the keys
@@ -34,14 +34,21 @@ pub fn values_per_key(interpolation: u16) -> usize {
     if interpolation >= INTERPOLATION_HERMITE { 3 } else { 1 }
 }
 
-/// An animated value (`M2Track<T>`, 28 bytes before Wrath).
+/// Values stored per key of a track: as the interpolation says ([`values_per_key`]), or for a
+/// camera spline (`spline`), whose value type holds value, in-tangent and out-tangent, one.
+pub(crate) fn stored_per_key(spline: bool, interpolation: u16) -> usize {
+    if spline { 1 } else { values_per_key(interpolation) }
+}
+
+/// An animated value (`M2Track<T>`, 28 bytes before Wrath); with `SPLINE`, a camera track
+/// ([`SplineTrack`]).
 #[binrw]
 #[brw(little)]
 #[br(import(ctx: &Ctx))]
 #[bw(import(layout: &Layout))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(bound(deserialize = "T: Pod + Deserialize<'de>"))]
-pub struct Track<T: Pod> {
+pub struct Track<T: Pod, const SPLINE: bool = false> {
     /// 0 none (step), 1 linear, 2 Hermite, 3 Bezier.
     #[br(parse_with = interpolation)]
     pub interpolation: u16,
@@ -60,14 +67,19 @@ pub struct Track<T: Pod> {
     #[serde(with = "packed")]
     pub timestamps: M2Array<u32>,
     /// Key values: one per key, or three per key (value, in-tangent, out-tangent) for Hermite and
-    /// Bezier tracks. The stored count is the number of keys.
-    #[br(parse_with = key_values, args(values_per_key(interpolation), timestamps.len()))]
-    #[bw(write_with = write_keys, args(layout, values_per_key(*interpolation)))]
+    /// Bezier tracks; a spline's value holds the three, one per key whatever the interpolation.
+    /// The stored count is the number of keys.
+    #[br(parse_with = key_values, args(stored_per_key(SPLINE, interpolation), timestamps.len()))]
+    #[bw(write_with = write_keys, args(layout, stored_per_key(SPLINE, *interpolation)))]
     #[serde(with = "packed")]
     pub values: M2Array<T>,
 }
 
-impl<T: Pod> Default for Track<T> {
+/// A camera track: every key is a spline key (value, in-tangent, out-tangent) whatever the
+/// interpolation (measured on the real file: a one-key position block spans 36 bytes).
+pub type SplineTrack<T> = Track<[T; 3], true>;
+
+impl<T: Pod, const SPLINE: bool> Default for Track<T, SPLINE> {
     /// No key, interpolation 0, driven by the sequences.
     fn default() -> Self {
         Self {
@@ -80,10 +92,10 @@ impl<T: Pod> Default for Track<T> {
     }
 }
 
-impl<T: Pod> Track<T> {
+impl<T: Pod, const SPLINE: bool> Track<T, SPLINE> {
     /// Values stored per key.
     pub fn per_key(&self) -> usize {
-        values_per_key(self.interpolation)
+        stored_per_key(SPLINE, self.interpolation)
     }
     /// True if the track has no key.
     pub fn is_empty(&self) -> bool {
@@ -92,7 +104,7 @@ impl<T: Pod> Track<T> {
 }
 
 /// Three blocks: ranges, timestamps, values.
-impl<T: Pod> Walk for Track<T> {
+impl<T: Pod, const SPLINE: bool> Walk for Track<T, SPLINE> {
     fn walk<'f, V: Visitor<'f>>(&'f self, name: &'static str, v: &mut V) {
         // Most tracks of a real file have no key at all: one call instead of three (unless an
         // empty array was read with an offset, which the layout kept writes back).
@@ -145,47 +157,6 @@ impl Walk for EventTrack {
     fn walk<'f, V: Visitor<'f>>(&'f self, name: &'static str, v: &mut V) {
         v.pod(Field::part(name, "ranges"), &self.ranges);
         v.pod(Field::part(name, "timestamps"), &self.timestamps);
-    }
-}
-
-/// A camera track: every key is a spline key (value, in-tangent, out-tangent) whatever the
-/// interpolation (measured on the real file: a one-key position block spans 36 bytes).
-#[binrw]
-#[brw(little)]
-#[br(import(ctx: &Ctx))]
-#[bw(import(layout: &Layout))]
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-#[serde(bound(deserialize = "T: Pod + Deserialize<'de>"))]
-pub struct SplineTrack<T: Pod> {
-    /// 0 none, 1 linear, 2 Hermite, 3 Bezier.
-    #[br(parse_with = interpolation)]
-    pub interpolation: u16,
-    /// Global sequence or −1.
-    #[br(parse_with = global_sequence, args(ctx.global_sequences))]
-    pub global_sequence: i16,
-    /// Key ranges per sequence, as in [`Track::ranges`].
-    #[br(parse_with = pod_array)]
-    #[bw(args(layout))]
-    #[serde(with = "packed")]
-    pub ranges: M2Array<[u32; 2]>,
-    /// Key times in milliseconds.
-    #[br(parse_with = timestamps, args(&ranges, ctx.sequences))]
-    #[bw(args(layout))]
-    #[serde(with = "packed")]
-    pub timestamps: M2Array<u32>,
-    /// `[value, in-tangent, out-tangent]` per key.
-    #[br(parse_with = key_values, args(1, timestamps.len()))]
-    #[bw(args(layout))]
-    #[serde(with = "packed")]
-    pub values: M2Array<[T; 3]>,
-}
-
-/// Three blocks: ranges, timestamps, values.
-impl<T: Pod> Walk for SplineTrack<T> {
-    fn walk<'f, V: Visitor<'f>>(&'f self, name: &'static str, v: &mut V) {
-        v.pod(Field::part(name, "ranges"), &self.ranges);
-        v.pod(Field::part(name, "timestamps"), &self.timestamps);
-        v.pod(Field::part(name, "values"), &self.values);
     }
 }
 

@@ -31,14 +31,15 @@ pub enum PerKey {
     One,
 }
 
-/// A per-sequence track (`M2Track<T>` from Wrath on, 20 bytes).
+/// A per-sequence track (`M2Track<T>` from Wrath on, 20 bytes); with `SPLINE`, a camera track
+/// ([`SeqSplineTrack`]).
 #[binrw]
 #[brw(little)]
 #[br(import(ctx: &Ctx))]
 #[bw(import(layout: &Layout))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(bound(deserialize = "T: Pod + Deserialize<'de>"))]
-pub struct SeqTrack<T: Pod> {
+pub struct SeqTrack<T: Pod, const SPLINE: bool = false> {
     /// 0 none (step), 1 linear, 2 Hermite, 3 Bezier.
     #[br(parse_with = interpolation)]
     pub interpolation: u16,
@@ -52,8 +53,9 @@ pub struct SeqTrack<T: Pod> {
     #[serde(with = "packed::lists")]
     pub timestamps: M2Array<M2Array<u32>>,
     /// Key values per timeline: one per key, three (value, in-tangent, out-tangent) for Hermite
-    /// and Bezier tracks; the stored counts are key counts.
-    #[br(parse_with = timelines, args(ctx, keys_per_value(PerKey::ByInterpolation, interpolation), Some(&timestamps)))]
+    /// and Bezier tracks, one for a spline whose value holds the three; the stored counts are
+    /// key counts.
+    #[br(parse_with = timelines, args(ctx, keys_per_value(PerKey::of(SPLINE), interpolation), Some(&timestamps)))]
     #[bw(args(layout))]
     #[serde(with = "packed::lists")]
     pub values: M2Array<M2Array<T>>,
@@ -61,30 +63,7 @@ pub struct SeqTrack<T: Pod> {
 
 /// A per-sequence camera track (20 bytes): every key is a spline key (value, in-tangent,
 /// out-tangent) whatever the interpolation.
-#[binrw]
-#[brw(little)]
-#[br(import(ctx: &Ctx))]
-#[bw(import(layout: &Layout))]
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(bound(deserialize = "T: Pod + Deserialize<'de>"))]
-pub struct SeqSplineTrack<T: Pod> {
-    /// 0 none, 1 linear, 2 Hermite, 3 Bezier.
-    #[br(parse_with = interpolation)]
-    pub interpolation: u16,
-    /// Global sequence driving the track, or −1.
-    #[br(parse_with = global_sequence, args(ctx.global_sequences))]
-    pub global_sequence: i16,
-    /// Key times (milliseconds from the sequence's start), one timeline per sequence.
-    #[br(parse_with = timelines, args(ctx, 1, None))]
-    #[bw(args(layout))]
-    #[serde(with = "packed::lists")]
-    pub timestamps: M2Array<M2Array<u32>>,
-    /// `[value, in-tangent, out-tangent]` per key, per timeline.
-    #[br(parse_with = timelines, args(ctx, keys_per_value(PerKey::One, interpolation), Some(&timestamps)))]
-    #[bw(args(layout))]
-    #[serde(with = "packed::lists")]
-    pub values: M2Array<M2Array<[T; 3]>>,
-}
+pub type SeqSplineTrack<T> = SeqTrack<[T; 3], true>;
 
 /// An event's firing times from Wrath on (12 bytes: a track without values).
 #[binrw]
@@ -106,24 +85,24 @@ pub struct SeqEventTrack {
     pub timestamps: M2Array<M2Array<u32>>,
 }
 
-impl<T: Pod> Default for SeqTrack<T> {
+impl<T: Pod, const SPLINE: bool> Default for SeqTrack<T, SPLINE> {
     /// No key, interpolation 0, driven by the sequences.
     fn default() -> Self {
         Self { interpolation: 0, global_sequence: -1, timestamps: M2Array::default(), values: M2Array::default() }
     }
 }
 
-impl<T: Pod> Default for SeqSplineTrack<T> {
-    /// No key, interpolation 0, driven by the sequences.
-    fn default() -> Self {
-        Self { interpolation: 0, global_sequence: -1, timestamps: M2Array::default(), values: M2Array::default() }
-    }
-}
-
-impl<T: Pod> SeqTrack<T> {
+impl<T: Pod, const SPLINE: bool> SeqTrack<T, SPLINE> {
     /// Values stored per key (3 for Hermite and Bezier unless the value type holds them).
     pub fn per_key(&self, per_key: PerKey) -> usize {
         keys_per_value(per_key, self.interpolation) as usize
+    }
+}
+
+impl PerKey {
+    /// The rule of a camera spline (`spline`) or of any other track.
+    const fn of(spline: bool) -> Self {
+        if spline { PerKey::One } else { PerKey::ByInterpolation }
     }
 }
 
@@ -192,7 +171,7 @@ fn anim_error(e: binrw::Error, s: usize) -> binrw::Error {
     }
 }
 
-impl<T: Pod> SeqTrack<T> {
+impl<T: Pod, const SPLINE: bool> SeqTrack<T, SPLINE> {
     /// True if the track has no key in any timeline.
     pub fn is_empty(&self) -> bool {
         self.timestamps.iter().all(|t| t.is_empty())
@@ -200,15 +179,7 @@ impl<T: Pod> SeqTrack<T> {
 }
 
 /// Two timeline arrays: timestamps, values.
-impl<T: Pod> Walk for SeqTrack<T> {
-    fn walk<'f, V: Visitor<'f>>(&'f self, name: &'static str, v: &mut V) {
-        v.timelines(Field::part(name, "timestamps"), &self.timestamps);
-        v.timelines(Field::part(name, "values"), &self.values);
-    }
-}
-
-/// Two timeline arrays: timestamps, values.
-impl<T: Pod> Walk for SeqSplineTrack<T> {
+impl<T: Pod, const SPLINE: bool> Walk for SeqTrack<T, SPLINE> {
     fn walk<'f, V: Visitor<'f>>(&'f self, name: &'static str, v: &mut V) {
         v.timelines(Field::part(name, "timestamps"), &self.timestamps);
         v.timelines(Field::part(name, "values"), &self.values);
