@@ -46,8 +46,8 @@ pub const FLAG_COMBINER_COMBOS: u32 = FLAG_BLEND_OVERRIDES;
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(bound = "")]
 pub struct M2File<K: TrackKind = Ranged> {
-    /// 256–259 Classic, 260–263 The Burning Crusade, 264 Wrath, 272 Cataclysm to Warlords,
-    /// 273–274 inside a chunked file.
+    /// 256–259 Classic, 260–263 The Burning Crusade, 264 Wrath, 272 Cataclysm to Warlords (and
+    /// inside a chunked file), 274 inside a chunked file (273 is not read: `md21`).
     pub version: u32,
     /// Model name with its terminating NUL.
     #[br(parse_with = pod_array)]
@@ -298,5 +298,32 @@ impl M2File<PerSequence> {
     /// non-alias along its `alias_next` chain (`None` for a chain that loops or leaves the table).
     pub fn resolve_alias(&self, s: usize) -> Option<usize> {
         super::sequence::resolve_alias(&self.sequences, s)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::file::wrath::WrathFile;
+
+    #[test]
+    fn a_header_carries_only_its_familys_fields_in_json() {
+        let classic = serde_json::to_value(M2File::<Ranged>::default()).unwrap();
+        for key in ["playable_lookup", "views", "texture_flipbooks"] {
+            assert!(classic.get(key).is_some(), "{key}");
+        }
+        assert!(classic.get("skin_profiles").is_none());
+        let wrath = WrathFile { skin_profiles: 2, blend_overrides: Some(vec![1, 2].into()), ..WrathFile::default() };
+        let json = serde_json::to_value(&wrath).unwrap();
+        for key in ["playable_lookup", "views", "texture_flipbooks"] {
+            assert!(json.get(key).is_none(), "{key}");
+        }
+        assert_eq!(json.get("skin_profiles"), Some(&serde_json::json!(2)));
+        assert_eq!(serde_json::from_value::<WrathFile>(json.clone()).unwrap(), wrath);
+        // JSON written while Wrath had a header of its own names the flag 0x8 array so.
+        let mut older = json;
+        let overrides = older.as_object_mut().unwrap().remove("blend_overrides").unwrap();
+        older.as_object_mut().unwrap().insert("combiner_combos".into(), overrides);
+        assert_eq!(serde_json::from_value::<WrathFile>(older).unwrap(), wrath);
     }
 }

@@ -162,3 +162,45 @@ impl Walk for LifeTracks {
         walk_fields!(self, v; color, alpha, scale, head_cell, tail_cell);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::file::wrath::WrathParticle;
+    use crate::file::{Particle, ParticleBlend};
+
+    /// The keys of a record's JSON object.
+    fn keys(value: &impl serde::Serialize) -> Vec<String> {
+        let json = serde_json::to_value(value).unwrap();
+        json.as_object().unwrap().keys().cloned().collect()
+    }
+
+    #[test]
+    fn each_family_keeps_its_own_keys_in_json() {
+        let classic = Particle {
+            blend: super::ClassicBlend { blending: ParticleBlend::Wide { blend_mode: 2, emitter_type: 1 } },
+            ..Particle::default()
+        };
+        let k = keys(&classic);
+        for key in ["blending", "mid_point", "colors", "sizes", "uv_cells", "spin"] {
+            assert!(k.iter().any(|x| x == key), "{key} in {k:?}");
+        }
+        for key in ["blend", "life", "blend_mode", "color", "lifespan_variation", "base_spin", "multi_texture"] {
+            assert!(!k.iter().any(|x| x == key), "{key} in {k:?}");
+        }
+        let mut wrath =
+            WrathParticle { lifespan_variation: Some(0.5), base_spin: Some(1.0), ..WrathParticle::default() };
+        wrath.blend.color_index = 3;
+        wrath.life.alpha.ages = vec![0, 32767].into();
+        let k = keys(&wrath);
+        for key in ["blend_mode", "emitter_type", "color_index", "color", "alpha", "scale_variation", "tail_cell"] {
+            assert!(k.iter().any(|x| x == key), "{key} in {k:?}");
+        }
+        for key in ["blend", "life", "blending", "mid_point", "uv_cells"] {
+            assert!(!k.iter().any(|x| x == key), "{key} in {k:?}");
+        }
+        let text = serde_json::to_string(&classic).unwrap();
+        assert_eq!(serde_json::from_str::<Particle>(&text).unwrap(), classic);
+        let text = serde_json::to_string(&wrath).unwrap();
+        assert_eq!(serde_json::from_str::<WrathParticle>(&text).unwrap(), wrath);
+    }
+}

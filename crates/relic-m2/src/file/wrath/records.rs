@@ -28,8 +28,8 @@ pub type WrathEvent = Event<PerSequence>;
 pub type WrathLight = Light<PerSequence>;
 /// A camera from Wrath on (100 bytes at 264, 116 at 272: [`Camera`]).
 pub type WrathCamera = Camera<PerSequence>;
-/// A whole `MD20` file of version 264 to 274 (its views are in `.skin` files,
-/// [`Skin`](super::Skin); [`M2File`]).
+/// A whole `MD20` file of version 264 or 272, or the `MD20` block of a chunked 272 or 274 file
+/// (its views are in `.skin` files, [`Skin`](super::Skin); [`M2File`]).
 pub type WrathFile = M2File<PerSequence>;
 /// A particle emitter from Wrath on (476 bytes; 492 from 272: [`Particle`]).
 pub type WrathParticle = Particle<PerSequence>;
