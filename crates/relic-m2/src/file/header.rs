@@ -297,7 +297,7 @@ impl M2File<PerSequence> {
     /// The sequence whose keys sequence `s` uses: `s` itself, or for an alias the first
     /// non-alias along its `alias_next` chain (`None` for a chain that loops or leaves the table).
     pub fn resolve_alias(&self, s: usize) -> Option<usize> {
-        super::sequence::resolve_alias(&self.sequences, s)
+        super::wrath::records::resolve_alias(&self.sequences, s)
     }
 }
 

@@ -30,9 +30,10 @@ use super::layout::Layout;
 use super::mesh::View;
 use super::particle::{ClassicBlend, LifeTracks, LifeValues, WrathBlend};
 use super::record::Walk;
-use super::sequence::{PlayableAnimation, Sequence, WrathSequence};
+use super::sequence::{PlayableAnimation, Sequence};
 use super::slot::{Absent, Slot};
 use super::track::{EventTrack, RotationTrack, SplineTrack, Track};
+use super::wrath::records::WrathSequence;
 use super::wrath::track::{SeqEventTrack, SeqSplineTrack, SeqTrack};
 
 /// A value a track keys: plain old data, compared and carried in JSON as it is.

@@ -16,7 +16,7 @@
 //! | `kind` | [`TrackKind`]: [`Ranged`] (256–263), [`PerSequence`] (264 on) |
 //! | `slot` | [`Slot`]: a header field of one family only, [`Absent`] in the other |
 //! | `array`, `track`, `quat` | [`M2Array`], [`Track`], [`EventTrack`], [`SplineTrack`], [`RotationTrack`], compressed quaternions |
-//! | `sequence` | [`Sequence`], [`WrathSequence`](wrath::WrathSequence), [`Bounds`], [`PlayableAnimation`] |
+//! | `sequence` | [`Sequence`], [`Bounds`], [`PlayableAnimation`] |
 //! | `bone` | [`Bone`] and its flags |
 //! | `mesh` | [`Vertex`], [`View`], [`Submesh`], [`TextureUnit`] |
 //! | `material` | [`Texture`], [`RenderFlag`], [`Color`], [`TextureWeight`], [`TextureTransform`] |

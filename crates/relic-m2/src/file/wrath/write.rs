@@ -23,8 +23,9 @@ use std::sync::Arc;
 
 use relic_core::WriteError;
 
+use super::WrathFile;
 use super::records::WrathSequence;
-use super::records::{WrathFile, keys_external, resolve_alias};
+use super::records::{keys_external, resolve_alias};
 use super::skin::Skin;
 use crate::file::write::{Block, Place, Placed, Timelines, align};
 
