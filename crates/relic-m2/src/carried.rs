@@ -225,6 +225,10 @@ fn restore(c: Carried, model: &Model) -> Result<M2Extras, String> {
         (Some(file), _) => (file, classic_losses),
         (None, Some(w)) => {
             let (file, losses) = to_classic(w).map_err(|e| format!("their Wrath file has no 256–263 form: {e}"))?;
+            let mut file = file;
+            if let Some(c) = &md21 {
+                crate::md21::name_textures(&mut file, &c.texture_names);
+            }
             (file, losses.into_iter().map(|l| (l.element, l.what)).collect())
         }
         (None, None) => return Err("they hold neither a 256–263 file nor a Wrath file".into()),
