@@ -49,10 +49,10 @@ pub(crate) fn read(input: &Input<'_>, id: u32, conventional: &str) -> Result<Opt
     let siblings = input.siblings;
     if let Some(path) = listed(input, id) {
         let name = file_name_of(path);
-        if let Some(bytes) = siblings.read(name).map_err(|e| io_error(name, e))? {
+        if let Some(bytes) = siblings.read_as(name, conventional).map_err(|e| io_error(name, e))? {
             return Ok(Some(Found { name: name.to_string(), bytes }));
         }
-        if let Some(bytes) = siblings.read_game_path(path).map_err(|e| io_error(path, e))? {
+        if let Some(bytes) = siblings.read_game_path(path, conventional).map_err(|e| io_error(path, e))? {
             return Ok(Some(Found { name: path.to_string(), bytes }));
         }
     }

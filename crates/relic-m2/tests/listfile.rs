@@ -29,7 +29,7 @@ impl Siblings for Listed {
         self.listfile.as_ref()
     }
 
-    fn read_game_path(&self, path: &str) -> std::io::Result<Option<Vec<u8>>> {
+    fn read_game_path(&self, path: &str, _known_as: &str) -> std::io::Result<Option<Vec<u8>>> {
         Ok(self.tree.iter().find(|(n, _)| n.eq_ignore_ascii_case(path)).map(|(_, b)| b.clone()))
     }
 }

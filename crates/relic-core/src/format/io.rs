@@ -27,10 +27,17 @@ pub trait Siblings {
         None
     }
 
+    /// [`Siblings::read`] of a file the listfile names `name` (`Foo_LOD0.skin`) that the format
+    /// calls `known_as` without a listfile (`foo00.skin`): siblings that record the files they give
+    /// record it under `known_as`, so that the files recorded read again without the listfile.
+    fn read_as(&self, name: &str, _known_as: &str) -> std::io::Result<Option<Vec<u8>>> {
+        self.read(name)
+    }
+
     /// The bytes of the file at the game path `path` (`creature/foo/foo00.skin`, a listfile's
     /// path) under the game's data folder, matched without regard to letter case, `Ok(None)` when
-    /// there is no data folder or no such file.
-    fn read_game_path(&self, _path: &str) -> std::io::Result<Option<Vec<u8>>> {
+    /// there is no data folder or no such file; `known_as` as for [`Siblings::read_as`].
+    fn read_game_path(&self, _path: &str, _known_as: &str) -> std::io::Result<Option<Vec<u8>>> {
         Ok(None)
     }
 }

@@ -123,6 +123,11 @@ impl Listfile {
             .map(|e| e.0)
     }
 
+    /// Every (id, path), by id.
+    pub fn iter(&self) -> impl Iterator<Item = (u32, &str)> {
+        self.entries.iter().filter_map(|&(id, s, l)| Some((id, self.text.get(s as usize..(s + l) as usize)?)))
+    }
+
     /// How many ids it names.
     pub fn len(&self) -> usize {
         self.entries.len()
