@@ -16,15 +16,15 @@ const KEPT: [&str; 7] = [".m2", ".skin", ".anim", ".skel", ".bone", ".phys", ".b
 /// models name ([`KEPT`]). Malformed lines are skipped and counted ([`Listfile::summary`]); a
 /// file that cannot be read is an error naming `path`.
 pub fn read_listfile(path: &Path) -> Result<Listfile, Error> {
-    let bytes =
-        std::fs::read(path).map_err(|e| Error::Usage(format!("listfile {}: cannot read: {e}", path.display())))?;
+    let cannot = |e: std::io::Error| Error::Usage(format!("listfile {}: cannot read: {e}", path.display()));
+    let file = std::io::BufReader::with_capacity(1 << 20, std::fs::File::open(path).map_err(cannot)?);
     let keep = |p: &str| {
         let p = p.as_bytes();
         KEPT.iter().any(|ext| {
             p.get(p.len().saturating_sub(ext.len())..).is_some_and(|t| t.eq_ignore_ascii_case(ext.as_bytes()))
         })
     };
-    Ok(Listfile::parse_where(&bytes, keep))
+    Listfile::read_where(file, keep).map_err(cannot)
 }
 
 /// Where files named by number are found: the listfile and the game data folders (`--data`).

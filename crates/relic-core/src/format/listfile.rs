@@ -58,32 +58,60 @@ impl Listfile {
     /// [`Listfile::parse`], keeping only the paths `keep` accepts (a reader that needs only
     /// models and textures need not hold the names of every sound and map).
     pub fn parse_where(bytes: &[u8], keep: impl Fn(&str) -> bool) -> Self {
-        let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
         let mut out = Listfile::default();
         let mut entries = Vec::new();
         for (n, line) in bytes.split(|&b| b == b'\n').enumerate() {
-            let line = line.strip_suffix(b"\r").unwrap_or(line);
-            if line.iter().all(u8::is_ascii_whitespace) {
-                continue;
+            out.line(&mut entries, n + 1, line, &keep);
+        }
+        out.finish(entries)
+    }
+
+    /// [`Listfile::parse_where`] of a listfile read line by line (a 100 MB listfile is never
+    /// held whole: only the paths kept are).
+    pub fn read_where(mut reader: impl std::io::BufRead, keep: impl Fn(&str) -> bool) -> std::io::Result<Self> {
+        let mut out = Listfile::default();
+        let mut entries = Vec::new();
+        let mut line = Vec::new();
+        for n in 1.. {
+            line.clear();
+            if reader.read_until(b'\n', &mut line)? == 0 {
+                break;
             }
-            match split_line(line) {
-                Ok((id, path)) if keep(path) => {
-                    // Paths past 4 GiB of text in all are not kept (no listfile comes near).
-                    let (Ok(start), Ok(len)) = (u32::try_from(out.text.len()), u32::try_from(path.len())) else {
-                        continue;
-                    };
-                    out.text.push_str(path);
-                    entries.push((id, start, len));
-                }
-                Ok(_) => {}
-                Err(why) => {
-                    out.malformed += 1;
-                    if out.first_malformed.len() < KEPT_MALFORMED {
-                        out.first_malformed.push(Malformed { line: n + 1, why });
-                    }
+            let text = line.strip_suffix(b"\n").unwrap_or(&line);
+            out.line(&mut entries, n, text, &keep);
+        }
+        Ok(out.finish(entries))
+    }
+
+    /// Takes line `n` (from 1, without its `\n`) into `entries` if it is `id;path` and `keep`
+    /// accepts its path; counts it if it is malformed.
+    fn line(&mut self, entries: &mut Vec<(u32, u32, u32)>, n: usize, line: &[u8], keep: &impl Fn(&str) -> bool) {
+        let line = if n == 1 { line.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(line) } else { line };
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        if line.iter().all(u8::is_ascii_whitespace) {
+            return;
+        }
+        match split_line(line) {
+            Ok((id, path)) if keep(path) => {
+                // Paths past 4 GiB of text in all are not kept (no listfile comes near).
+                let (Ok(start), Ok(len)) = (u32::try_from(self.text.len()), u32::try_from(path.len())) else {
+                    return;
+                };
+                self.text.push_str(path);
+                entries.push((id, start, len));
+            }
+            Ok(_) => {}
+            Err(why) => {
+                self.malformed += 1;
+                if self.first_malformed.len() < KEPT_MALFORMED {
+                    self.first_malformed.push(Malformed { line: n, why });
                 }
             }
         }
+    }
+
+    /// Sorts the entries by id, one per id (the last line naming it kept).
+    fn finish(mut self, mut entries: Vec<(u32, u32, u32)>) -> Self {
         // Stable: of the lines naming one id, the last stays last and is kept.
         entries.sort_by_key(|e| e.0);
         let before = entries.len();
@@ -94,9 +122,11 @@ impl Listfile {
             }
             same
         });
-        out.repeated = before - entries.len();
-        out.entries = entries;
-        out
+        self.repeated = before - entries.len();
+        entries.shrink_to_fit();
+        self.text.shrink_to_fit();
+        self.entries = entries;
+        self
     }
 
     /// The path of `id` as the listfile spells it (`Creature/Foo/Foo00.skin`), `None` if it has
@@ -224,6 +254,20 @@ mod tests {
         let l = Listfile::parse(many.as_bytes());
         assert_eq!(l.malformed(), 100);
         assert_eq!(l.first_malformed().len(), 8);
+    }
+
+    #[test]
+    fn reading_line_by_line_is_parsing() {
+        let text = b"\xEF\xBB\xBF1;a.blp\r\n\r\nbad\n2;b/c.skin\n1;again.blp";
+        let read = Listfile::read_where(&text[..], |_| true).unwrap();
+        let parsed = Listfile::parse(text);
+        assert_eq!(read.iter().collect::<Vec<_>>(), parsed.iter().collect::<Vec<_>>());
+        assert_eq!(read.iter().collect::<Vec<_>>(), [(1, "again.blp"), (2, "b/c.skin")]);
+        assert_eq!(
+            (read.malformed(), read.first_malformed()),
+            (1, &[Malformed { line: 3, why: "no ';' between id and path" }][..])
+        );
+        assert_eq!(read.repeated(), 1);
     }
 
     #[test]
