@@ -294,7 +294,8 @@ fn convert_one(
         {
             return Ok(FileOutcome::Exists(existing));
         }
-        let loaded = relic::load_model_listed(path, &bytes, kind, &[], request.options.listed.as_ref())?;
+        let loaded =
+            relic::Registry::builtin().load_model_listed(path, &bytes, kind, &[], request.options.listed.as_ref())?;
         let BatchTarget::Model(target) = request.target else { return Ok(FileOutcome::Skipped("model".into())) };
         let textures = relic::textures::GameTextures::new(path, request.textures.clone());
         let mut options = ConvertOptions { textures: Some(std::sync::Arc::new(textures)), ..request.options.clone() };

@@ -139,7 +139,7 @@ pub fn convert_model(
     let registry = relic::Registry::builtin();
     let kind = registry.detect(&bytes).ok_or_else(|| registry.not_read(input_path, &bytes))?;
     let anims: Vec<&Path> = animations.iter().map(PathBuf::as_path).collect();
-    let loaded = relic::load_model_listed(input_path, &bytes, kind, &anims, options.listed.as_ref())?;
+    let loaded = registry.load_model_listed(input_path, &bytes, kind, &anims, options.listed.as_ref())?;
     let model = loaded.value;
     let (converted, comparison) = registry.convert_compared(&model, target, output, options)?;
     // A .gltf input's .bin and images are input files too.

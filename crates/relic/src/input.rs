@@ -159,18 +159,6 @@ pub fn load_model(path: &Path, bytes: &[u8], kind: Kind, animations: &[&Path]) -
     Registry::builtin().load_model(path, bytes, kind, animations)
 }
 
-/// [`load_model`], finding the files the model names by number through `listed` (see
-/// [`Registry::load_model_listed`]).
-pub fn load_model_listed(
-    path: &Path,
-    bytes: &[u8],
-    kind: Kind,
-    animations: &[&Path],
-    listed: Option<&Listed>,
-) -> Result<Converted<Model>, Error> {
-    Registry::builtin().load_model_listed(path, bytes, kind, animations, listed)
-}
-
 /// Opens a model file with the built-in formats (see [`Registry::open`]).
 ///
 /// ```no_run

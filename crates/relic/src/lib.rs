@@ -55,8 +55,7 @@ pub use convert::{ConvertOptions, Outputs, Target, convert, keep_lod0};
 pub use error::Error;
 pub use formats::{FORMATS, by_name, detect as detect_format};
 pub use input::{
-    FolderSiblings, Opened, detect, load_model, load_model_listed, open, open_listed, open_with, read_file,
-    referenced_files,
+    FolderSiblings, Opened, detect, load_model, open, open_listed, open_with, read_file, referenced_files,
 };
 pub use listed::{Listed, read_listfile};
 pub use names::{file_name, stem};
