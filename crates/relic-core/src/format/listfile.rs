@@ -271,6 +271,27 @@ mod tests {
     }
 
     #[test]
+    fn random_bytes_read_as_they_parse() {
+        // A small LCG: bytes biased to the listfile's own (digits, ';', '/', line ends, high bytes).
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        let alphabet = b"0123456789;;//\n\r\xEF\xBB\xBFaZ.\xFF\x80 ";
+        for _ in 0..2000 {
+            let len = (state >> 50) as usize % 200;
+            let bytes: Vec<u8> = (0..len)
+                .map(|_| {
+                    state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+                    alphabet[(state >> 33) as usize % alphabet.len()]
+                })
+                .collect();
+            let parsed = Listfile::parse(&bytes);
+            let read = Listfile::read_where(&bytes[..], |_| true).unwrap();
+            assert_eq!(parsed.iter().collect::<Vec<_>>(), read.iter().collect::<Vec<_>>(), "{bytes:?}");
+            assert_eq!((parsed.malformed(), parsed.repeated()), (read.malformed(), read.repeated()));
+            assert!(parsed.iter().all(|(id, path)| parsed.path(id) == Some(path) && !path.is_empty()));
+        }
+    }
+
+    #[test]
     fn keeps_only_what_is_asked() {
         let l = Listfile::parse_where(b"1;a.blp\n2;b.ogg\n3;c.BLP", |p| p.to_ascii_lowercase().ends_with(".blp"));
         assert_eq!((l.path(1), l.path(2), l.path(3)), (Some("a.blp"), None, Some("c.BLP")));
