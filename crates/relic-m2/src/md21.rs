@@ -228,6 +228,32 @@ fn texture_names(input: &Input<'_>, chunks: &[Chunk], model: &Wrath) -> (Vec<Str
     (names, note)
 }
 
+/// The note on the companions a listfile was given for but does not name, read by their
+/// conventional names instead: the skins read and the `.anim` files (by `AFID`) of external
+/// sequences.
+fn unlisted(input: &Input<'_>, ids: &FileIds, model: &Wrath) -> Option<String> {
+    let listfile = input.siblings.listfile()?;
+    let unlisted = |id: u32| id != 0 && listfile.path(id).is_none();
+    let stem = input.stem();
+    let skins = (0..model.skins.len() as u32).map(|i| (ids.skin(i), wrath::skin_name(stem, i)));
+    let anims = model.file.sequences.iter().enumerate().filter(|(s, _)| wrath::is_external(&model.file.sequences, *s));
+    let anims = anims.map(|(_, seq)| (ids.anim(seq.id, seq.variation), wrath::anim_name(stem, seq)));
+    let mut named: Vec<String> = Vec::new();
+    for (id, name) in skins.chain(anims).filter(|(id, _)| unlisted(*id)) {
+        let entry = format!("{id} ({name})");
+        if !named.contains(&entry) {
+            named.push(entry);
+        }
+    }
+    (!named.is_empty()).then(|| {
+        format!(
+            "{} FileDataIDs are not in the listfile: read by their conventional names: {}",
+            named.len(),
+            named.join(", ")
+        )
+    })
+}
+
 /// Gives the 256–263 form's unnamed textures the names `TXID` and the listfile gave them
 /// ([`Md21::texture_names`]), in Windows-1252 with their NUL, as the file names of 256–264 are.
 pub(crate) fn name_textures(file: &mut crate::file::M2File, names: &[String]) {
@@ -504,6 +530,7 @@ pub(crate) fn read_checked(input: &Input<'_>) -> Result<(Md21, crate::file::M2Fi
     let (model, mut classic, losses) = wrath::read_checked_chunked(&inner, &ids).map_err(|e| e.within(WITHIN))?;
     let mut notes = notes;
     notes.extend(damage(&model));
+    notes.extend(unlisted(input, &ids, &model));
     let (texture_names, unresolved) = texture_names(input, &chunks, &model);
     notes.extend(unresolved);
     name_textures(&mut classic, &texture_names);
@@ -516,9 +543,11 @@ pub fn read_partial(input: &Input<'_>) -> Result<Md21, ReadError> {
     let (chunks, range, trailing, notes) = chunks(input.bytes)?;
     let payload = input.bytes.get(range).unwrap_or_default();
     let inner = inner(input, payload)?;
-    let model = wrath::read_partial_chunked(&inner, &file_ids(&chunks)).map_err(|e| e.within(WITHIN))?;
+    let ids = file_ids(&chunks);
+    let model = wrath::read_partial_chunked(&inner, &ids).map_err(|e| e.within(WITHIN))?;
     let mut notes = notes;
     notes.extend(damage(&model));
+    notes.extend(unlisted(input, &ids, &model));
     let (texture_names, unresolved) = texture_names(input, &chunks, &model);
     notes.extend(unresolved);
     Ok(Md21 { chunks, model, trailing, notes, texture_names })

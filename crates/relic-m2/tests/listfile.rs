@@ -93,6 +93,12 @@ fn an_id_the_listfile_lacks_falls_back_to_the_conventional_name_or_is_named() {
     let ok = Listed { beside: beside.clone(), tree: Vec::new(), listfile: Some(listfile.clone()) };
     let m = md21::read(&Input { bytes: &bytes, name: NAME, siblings: &ok }).unwrap();
     assert_eq!(m.model.skins.len(), 4);
+    assert!(
+        m.notes.iter().any(|n| n
+            == "1 FileDataIDs are not in the listfile: read by their conventional names: 1000100 (v274_chunked00.skin)"),
+        "{:?}",
+        m.notes
+    );
     // Nowhere: the refusal names the id.
     beside.remove(0);
     let missing = Listed { beside, tree: Vec::new(), listfile: Some(listfile) };
