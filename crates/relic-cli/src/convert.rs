@@ -177,8 +177,15 @@ pub fn source_line(
     converted: &relic::Outputs,
 ) -> Option<String> {
     let entry = target.entry();
-    let comparison =
-        relic::original::compare_with_source(input_path, bytes, kind.entry.name, entry.name, &converted.value)?;
+    let read_beside = model.original.as_ref().and_then(|o| o.files.get(1..)).unwrap_or_default();
+    let comparison = relic::original::compare_with_source(
+        input_path,
+        bytes,
+        kind.entry.name,
+        entry.name,
+        &converted.value,
+        read_beside,
+    )?;
     let mut why: Vec<String> = converted.losses.iter().map(ToString::to_string).collect();
     let read_as = model.recorded_version(relic::FormatId::new(entry.name));
     if let (Some(asked), Some(read)) = (options.version, read_as)

@@ -81,13 +81,26 @@ fn files_named_by_id_are_found_through_the_listfile_under_the_game_folder() {
     assert!(paths.contains(&"creature\\gnome\\gnome_body.blp"), "{paths:?}");
     assert!(!opened.notes.iter().any(|n| n.to_string().contains("unresolved")), "{:?}", opened.notes);
     assert_eq!(images(&glb), 1, "{losses:?}");
+    // Written as M2 again: compared with the skins read (recorded under their conventional names),
+    // not with the files of those names beside the model (there are none).
+    let m2 = Target::from_name("m2").unwrap();
+    let out = game.path().join("again.m2");
+    let again = relic::convert(&opened.model, m2, &out, &ConvertOptions::default()).unwrap();
+    let read_beside = &opened.model.original.as_ref().unwrap().files[1..];
+    assert_eq!(
+        read_beside.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>(),
+        (0..4).map(|i| format!("{STEM}{i:02}.skin")).collect::<Vec<_>>()
+    );
+    let compared = relic::original::compare_with_source(&model, &bytes, "m2", "m2", &again.value, read_beside).unwrap();
+    assert!(compared.identical() && compared.files == 5, "{:?}", compared.differences);
+    let unrecorded = relic::original::compare_with_source(&model, &bytes, "m2", "m2", &again.value, &[]).unwrap();
+    assert_eq!(unrecorded.differences.len(), 4, "{:?}", unrecorded.differences);
 
     // Back from the glb: the chunked file as it was (its texture unnamed, named by TXID), and
     // ported down to 264 with the listfile's name in the file.
     let glb_path = game.path().join("gnome.glb");
     std::fs::write(&glb_path, &glb).unwrap();
     let back = relic::open(&glb_path).unwrap().model;
-    let m2 = Target::from_name("m2").unwrap();
     let options = ConvertOptions { listed: Some(listed.clone()), ..ConvertOptions::default() };
     let same = relic::convert(&back, m2, &game.path().join("back.m2"), &options).unwrap();
     assert!(same.value[0].1 == bytes, "the chunked file differs after the glb: {:?}", same.losses);
