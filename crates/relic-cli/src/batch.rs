@@ -294,7 +294,8 @@ fn convert_one(
         {
             return Ok(FileOutcome::Exists(existing));
         }
-        let loaded = relic::load_model(path, &bytes, kind, &[])?;
+        let loaded =
+            relic::Registry::builtin().load_model_listed(path, &bytes, kind, &[], request.options.listed.as_ref())?;
         let BatchTarget::Model(target) = request.target else { return Ok(FileOutcome::Skipped("model".into())) };
         let textures = relic::textures::GameTextures::new(path, request.textures.clone());
         let mut options = ConvertOptions { textures: Some(std::sync::Arc::new(textures)), ..request.options.clone() };
@@ -371,6 +372,7 @@ pub fn run_command(args: &crate::cli::BatchArgs) -> Result<bool, CliError> {
             lod0_only: args.common.lod == crate::cli::Lods::Zero,
             textures: None,
             skins: relic::skins::SkinOptions { images: Vec::new(), data_root: args.common.data.first().cloned() },
+            listed: args.common.listed()?,
         },
         textures: args.common.texture_search(),
         no_textures: args.common.no_textures,

@@ -32,6 +32,10 @@ pub enum Command {
         /// One JSON object per file, one per line.
         #[arg(long)]
         json: bool,
+        /// The community listfile (`id;path` lines) naming the files a chunked M2 refers to by
+        /// FileDataID: each id is shown with its path.
+        #[arg(long, value_name = "FILE")]
+        listfile: Option<PathBuf>,
     },
     /// Convert one model (or texture) to another format, chosen by the output's extension.
     #[command(after_help = "Examples:
@@ -192,9 +196,21 @@ pub struct CommonArgs {
     /// beside an M2, DTX skins beside an ABC).
     #[arg(long)]
     pub no_textures: bool,
+    /// The community listfile (`id;path` lines) naming the files a chunked M2 refers to by
+    /// FileDataID (its .skin, .anim files and textures): each is looked for by the listfile's
+    /// file name beside the model, then by its path under --data (or the folder the model's own
+    /// listed path starts in). Without it: <model>00.skin, <model>AAAA-VV.anim, <id>.blp.
+    #[arg(long, value_name = "FILE")]
+    pub listfile: Option<PathBuf>,
 }
 
 impl CommonArgs {
+    /// The listfile given (`--listfile`) with the data folders (`--data`), read; a note on
+    /// standard error for the lines skipped.
+    pub fn listed(&self) -> Result<Option<relic::Listed>, crate::CliError> {
+        read_listed(self.listfile.as_deref(), &self.data)
+    }
+
     /// Where the textures of a model are looked for.
     pub fn texture_search(&self) -> relic::textures::TextureSearch {
         relic::textures::TextureSearch {
@@ -204,6 +220,17 @@ impl CommonArgs {
             image_dirs: self.textures.clone(),
         }
     }
+}
+
+/// The listfile at `path` (if any) with the data folders `data`, read; what it skipped is a note
+/// on standard error.
+pub fn read_listed(path: Option<&std::path::Path>, data: &[PathBuf]) -> Result<Option<relic::Listed>, crate::CliError> {
+    let Some(path) = path else { return Ok(None) };
+    let listfile = relic::read_listfile(path)?;
+    if let Some(skipped) = listfile.summary() {
+        eprintln!("relic: note: listfile {}: {skipped}", path.display());
+    }
+    Ok(Some(relic::Listed::new(listfile, data.to_vec())))
 }
 
 /// `head.dtx` → (None, head.dtx); `1=head.dtx` → (Some(1), head.dtx).

@@ -26,22 +26,16 @@ pub fn run(args: &ConvertArgs) -> Result<bool, CliError> {
         lod0_only: args.common.lod == Lods::Zero,
         textures: Some(std::sync::Arc::new(textures)),
         skins: relic::skins::SkinOptions { images: Vec::new(), data_root: args.common.data.first().cloned() },
+        listed: args.common.listed()?,
     };
     let mut options = options;
     options.skins.images = if args.common.no_textures { Vec::new() } else { gltf_images(&args.input, target) };
-    run_convert(&args.input, &args.output, &args.animations, &options, args.force, args.verbose, args.strict)
+    run_convert(args, &options)
 }
 
-fn run_convert(
-    input_path: &Path,
-    output: &Path,
-    animations: &[PathBuf],
-    options: &ConvertOptions,
-    force: bool,
-    verbose: bool,
-    strict: bool,
-) -> Result<bool, CliError> {
-    let conversion = convert_model(input_path, output, animations, options, force, strict)?;
+fn run_convert(args: &ConvertArgs, options: &ConvertOptions) -> Result<bool, CliError> {
+    let (input_path, verbose, strict) = (args.input.as_path(), args.verbose, args.strict);
+    let conversion = convert_model(input_path, &args.output, &args.animations, options, args.force, strict)?;
     for note in &conversion.read_notes {
         eprintln!("relic: note: {}: {note}", input_path.display());
     }
@@ -115,6 +109,7 @@ impl ModelConversion {
 /// Converts the model at `input_path` (with the animation files `animations` played on it) into
 /// `output`, writing the files unless `strict` and something was lost: `relic convert` without
 /// its printing. An existing output is an error unless `force`; an input is never written.
+/// A chunked M2's FileDataIDs are resolved through `options.listed`.
 pub fn convert_model(
     input_path: &Path,
     output: &Path,
@@ -144,7 +139,7 @@ pub fn convert_model(
     let registry = relic::Registry::builtin();
     let kind = registry.detect(&bytes).ok_or_else(|| registry.not_read(input_path, &bytes))?;
     let anims: Vec<&Path> = animations.iter().map(PathBuf::as_path).collect();
-    let loaded = relic::load_model(input_path, &bytes, kind, &anims)?;
+    let loaded = registry.load_model_listed(input_path, &bytes, kind, &anims, options.listed.as_ref())?;
     let model = loaded.value;
     let (converted, comparison) = registry.convert_compared(&model, target, output, options)?;
     // A .gltf input's .bin and images are input files too.
@@ -182,8 +177,15 @@ pub fn source_line(
     converted: &relic::Outputs,
 ) -> Option<String> {
     let entry = target.entry();
-    let comparison =
-        relic::original::compare_with_source(input_path, bytes, kind.entry.name, entry.name, &converted.value)?;
+    let read_beside = model.original.as_ref().and_then(|o| o.files.get(1..)).unwrap_or_default();
+    let comparison = relic::original::compare_with_source(
+        input_path,
+        bytes,
+        kind.entry.name,
+        entry.name,
+        &converted.value,
+        read_beside,
+    )?;
     let mut why: Vec<String> = converted.losses.iter().map(ToString::to_string).collect();
     let read_as = model.recorded_version(relic::FormatId::new(entry.name));
     if let (Some(asked), Some(read)) = (options.version, read_as)

@@ -11,9 +11,14 @@ use crate::error::CliError;
 /// The facts about one file, from its format's entry (the file's own counts for game files, the
 /// imported model's for glTF).
 pub fn describe(path: &Path, bytes: &[u8]) -> Result<Info, CliError> {
+    describe_listed(path, bytes, None)
+}
+
+/// [`describe`], naming the FileDataIDs a chunked M2 holds through `listed`.
+pub fn describe_listed(path: &Path, bytes: &[u8], listed: Option<&relic::Listed>) -> Result<Info, CliError> {
     let registry = relic::Registry::builtin();
     let Some(kind) = registry.detect(bytes) else { return Err(registry.not_read(path, bytes).into()) };
-    let siblings = relic::FolderSiblings::of(path);
+    let siblings = relic::FolderSiblings::listed(path, listed);
     let name = relic::file_name(path);
     let input = Input { bytes, name: &name, siblings: &siblings };
     (kind.entry.info)(&input).map_err(|e| relic::Error::read(path, e).into())
@@ -21,9 +26,17 @@ pub fn describe(path: &Path, bytes: &[u8]) -> Result<Info, CliError> {
 
 /// Runs `relic info` on every file; `Ok(false)` if any failed (each is reported and the rest go on).
 pub fn run(files: &[std::path::PathBuf], json: bool) -> Result<bool, CliError> {
+    run_listed(files, json, None)
+}
+
+/// [`run`] with the listfile at `listfile` (`--listfile`), read once before any file.
+pub fn run_listed(files: &[std::path::PathBuf], json: bool, listfile: Option<&Path>) -> Result<bool, CliError> {
+    let listed = crate::cli::read_listed(listfile, &[])?;
     let mut all_ok = true;
     for path in files {
-        let described = relic::read_file(path).map_err(CliError::from).and_then(|bytes| describe(path, &bytes));
+        let described = relic::read_file(path)
+            .map_err(CliError::from)
+            .and_then(|bytes| describe_listed(path, &bytes, listed.as_ref()));
         match described {
             Ok(facts) if json => println!("{}", json_line(path, &facts)),
             Ok(facts) => print!("{}", text_block(path, &facts)),

@@ -11,7 +11,7 @@ use relic_cli::{CliError, batch, convert, info};
 fn main() -> ExitCode {
     let parsed = cli::parse();
     let result = match parsed.command {
-        Command::Info { files, json } => info::run(&files, json),
+        Command::Info { files, json, listfile } => info::run_listed(&files, json, listfile.as_deref()),
         Command::Formats => {
             print!("{}", info::formats());
             Ok(true)

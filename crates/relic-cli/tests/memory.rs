@@ -31,7 +31,7 @@ fn fixtures_dir() -> PathBuf {
 fn run(args: &[&str]) {
     let cli = Cli::try_parse_from(args).unwrap_or_else(|e| panic!("{args:?}: {e}"));
     let _ = match cli.command {
-        Command::Info { files, json } => relic_cli::info::run(&files, json),
+        Command::Info { files, json, .. } => relic_cli::info::run(&files, json),
         Command::Convert(a) => relic_cli::convert::run(&a),
         other => panic!("not measured: {other:?}"),
     };

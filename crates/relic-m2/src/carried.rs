@@ -160,7 +160,7 @@ impl Carried {
         let derived = e.wrath.is_some();
         debug_assert!(
             !derived
-                || e.wrath.as_deref().and_then(|w| to_classic(w).ok()).is_some_and(|(f, losses)| {
+                || e.wrath.as_deref().and_then(|w| derive(w, e.md21.as_ref()).ok()).is_some_and(|(f, losses)| {
                     // Equal, or equal by their Debug text: a NaN the file holds is not equal to itself.
                     let same = f == e.file || format!("{f:?}") == format!("{:?}", e.file);
                     same && losses.into_iter().map(|l| (l.element, l.what)).eq(e.classic_losses.iter().cloned())
@@ -208,6 +208,19 @@ impl Carried {
     }
 }
 
+/// The 256–263 form of a Wrath file, its textures named as the chunks it was read with named
+/// them ([`crate::md21::name_textures`]).
+fn derive(
+    wrath: &crate::wrath::Wrath,
+    md21: Option<&crate::md21::Container>,
+) -> Result<(crate::file::M2File, Vec<relic_core::Loss>), relic_core::ReadError> {
+    let (mut file, losses) = to_classic(wrath)?;
+    if let Some(c) = md21 {
+        crate::md21::name_textures(&mut file, &c.texture_names);
+    }
+    Ok((file, losses))
+}
+
 /// The extras `c` stands for: the derived parts derived again, the listed tracks built from
 /// `model` (needed only when some are listed); an error says why the text does not read as them.
 fn restore(c: Carried, model: &Model) -> Result<M2Extras, String> {
@@ -224,7 +237,8 @@ fn restore(c: Carried, model: &Model) -> Result<M2Extras, String> {
     let (mut file, classic_losses) = match (file, &wrath) {
         (Some(file), _) => (file, classic_losses),
         (None, Some(w)) => {
-            let (file, losses) = to_classic(w).map_err(|e| format!("their Wrath file has no 256–263 form: {e}"))?;
+            let (file, losses) =
+                derive(w, md21.as_ref()).map_err(|e| format!("their Wrath file has no 256–263 form: {e}"))?;
             (file, losses.into_iter().map(|l| (l.element, l.what)).collect())
         }
         (None, None) => return Err("they hold neither a 256–263 file nor a Wrath file".into()),

@@ -21,6 +21,7 @@
 //! | views 1–3, colours, transparency, UV animations, lookups, collision, lights, cameras | their records | [`M2Extras`] in `Model::extras` |
 
 mod carried;
+mod companions;
 mod entry;
 mod extras;
 pub mod file;
@@ -212,14 +213,21 @@ fn md21_info_input(input: &relic_core::format::Input<'_>) -> Result<Info, ReadEr
         }
     };
     let mut info = wrath_info(&m.model, &notes, input.stem());
-    md21_facts(&mut info, &m);
+    md21_facts(&mut info, &m, input);
     Ok(info)
 }
 
 /// What `relic info` adds for a chunked model: the chunks by tag, the FileDataIDs and what was
 /// tolerated.
-fn md21_facts(info: &mut Info, m: &md21::Md21) {
-    let ids = |ids: &[u32]| ids.iter().map(u32::to_string).collect::<Vec<_>>().join(", ");
+fn md21_facts(info: &mut Info, m: &md21::Md21, input: &relic_core::format::Input<'_>) {
+    // Each id with the listfile's path of it, or "unresolved" (0: no file).
+    let listfile = input.siblings.listfile();
+    let named = |id: u32| match listfile.and_then(|l| l.path(id)).filter(|_| id != 0) {
+        _ if id == 0 => "0".to_string(),
+        Some(path) => format!("{id} ({path})"),
+        None => format!("{id} (unresolved)"),
+    };
+    let ids = |ids: &[u32]| ids.iter().map(|&id| named(id)).collect::<Vec<_>>().join(", ");
     let chunks: Vec<String> = m
         .chunks
         .iter()
@@ -233,8 +241,11 @@ fn md21_facts(info: &mut Info, m: &md21::Md21) {
         info.text("skin_file_ids", ids(m.skin_ids()));
     }
     if m.chunk(b"AFID").is_some() {
-        let anims: Vec<String> =
-            m.anim_ids().iter().map(|a| format!("{}-{:02}: {}", a.animation_id, a.variation, a.file_data_id)).collect();
+        let anims: Vec<String> = m
+            .anim_ids()
+            .iter()
+            .map(|a| format!("{}-{:02}: {}", a.animation_id, a.variation, named(a.file_data_id)))
+            .collect();
         info.text("anim_file_ids", anims.join(", "));
     }
     if m.chunk(b"TXID").is_some() {
@@ -342,7 +353,7 @@ pub fn read_input_with_info(input: &relic_core::format::Input<'_>) -> Result<(Co
         let mut notes = tolerated::notes(&classic);
         notes.extend(tolerated::skin_notes(&m.model.skins));
         let mut info = wrath_info(&m.model, &notes, input.stem());
-        md21_facts(&mut info, &m);
+        md21_facts(&mut info, &m, input);
         notes.extend(m.notes.iter().map(|n| relic_core::Loss::new("md21", n.clone())));
         let mut model = md21_model(m, classic, losses)?;
         model.losses.extend(notes);
@@ -421,14 +432,30 @@ fn read_written(bytes: &[u8], siblings: &[relic_core::format::SiblingFile]) -> R
 
 /// The loss of a model read from a chunked file written as a plain one (`version`): its chunks
 /// beside the model's (FileDataIDs of skins, textures, `.anim` files …), if it had any.
-fn chunks_dropped(container: &md21::Container, version: u32) -> Option<relic_core::Loss> {
+fn chunks_dropped(container: &md21::Container, version: u32) -> Vec<relic_core::Loss> {
     let tags: Vec<String> = container.chunks.iter().filter(|c| c.tag != *b"MD21").map(md21::Chunk::tag_text).collect();
-    (!tags.is_empty()).then(|| {
+    let dropped = (!tags.is_empty()).then(|| {
         let what = format!(
             "{} dropped: a version {version} file is not chunked (write 272 or 274 to keep them)",
             tags.join(", ")
         );
         relic_core::Loss::new("MD21 chunks", what)
+    });
+    dropped.into_iter().chain(texture_names_written(container)).collect()
+}
+
+/// The note on the texture names a plain file is written with in place of `TXID`'s ids: how
+/// many the listfile gave and how many were invented (`<id>.blp`, [`md21::Md21::texture_names`]).
+fn texture_names_written(container: &md21::Container) -> Option<relic_core::Loss> {
+    let names: Vec<&String> = container.texture_names.iter().filter(|n| !n.is_empty()).collect();
+    let invented = |n: &&&String| n.strip_suffix(".blp").is_some_and(|id| id.bytes().all(|b| b.is_ascii_digit()));
+    let made = names.iter().filter(invented).count();
+    (!names.is_empty()).then(|| {
+        let what = format!(
+            "TXID's FileDataIDs written as file names: {} texture named by the listfile, {made} named <id>.blp",
+            names.len() - made
+        );
+        relic_core::Loss::new("textures", what)
     })
 }
 
@@ -449,7 +476,7 @@ pub fn write_files(model: &Model, options: &WriteOptions) -> Result<Converted<Wr
         let (stored, unread) = decoded(model);
         let read_with = stored.as_deref().and_then(|e| e.md21.clone());
         let chunked = md21::VERSIONS.contains(&version);
-        let unchunked = read_with.as_ref().filter(|_| !chunked).and_then(|c| chunks_dropped(c, version));
+        let unchunked = read_with.as_ref().filter(|_| !chunked).map(|c| chunks_dropped(c, version)).unwrap_or_default();
         let container = read_with
             .filter(|_| chunked)
             .or_else(|| (!wrath::WRATH_VERSIONS.contains(&version)).then(md21::Container::new));
@@ -474,7 +501,7 @@ pub fn write_files(model: &Model, options: &WriteOptions) -> Result<Converted<Wr
     let options = WriteOptions { version: Some(version) };
     let mut written = write_model(model, &options)?.map(Written::single);
     let read_with = decoded(model).0.and_then(|e| e.md21.clone());
-    written.losses.splice(0..0, read_with.and_then(|c| chunks_dropped(&c, version)));
+    written.losses.splice(0..0, read_with.map(|c| chunks_dropped(&c, version)).unwrap_or_default());
     Ok(written)
 }
 

@@ -15,6 +15,7 @@ use relic_core::format::Input;
 use relic_core::{ReadError, ReadErrorKind, WriteError};
 use serde::{Deserialize, Serialize};
 
+use crate::companions::FileIds;
 use crate::wrath::{self, Wrath};
 
 /// Every chunk tag a public reader names (m2-md21.md §3): a chain of these after the `MD21`
@@ -144,6 +145,9 @@ pub struct Md21 {
     pub trailing: u32,
     /// What was tolerated (a wrong `MD21` size, padding, a malformed FileDataID chunk).
     pub notes: Vec<String>,
+    /// The name of each texture `TXID` names and the file does not (by index; empty for the
+    /// others): its listfile path, else `<id>.blp` ([`name_textures`]).
+    pub texture_names: Vec<String>,
 }
 
 impl Md21 {
@@ -174,6 +178,88 @@ impl Md21 {
             Some(ChunkData::AnimIds(ids)) => ids,
             _ => &[],
         }
+    }
+}
+
+/// The FileDataIDs of the companions the chunks name.
+fn file_ids(chunks: &[Chunk]) -> FileIds {
+    let mut ids = FileIds::default();
+    for c in chunks {
+        match &c.data {
+            ChunkData::SkinIds(v) if ids.skins.is_empty() => ids.skins.clone_from(v),
+            ChunkData::AnimIds(v) if ids.anims.is_empty() => {
+                ids.anims = v.iter().map(|a| (a.animation_id, a.variation, a.file_data_id)).collect();
+            }
+            _ => {}
+        }
+    }
+    ids
+}
+
+/// The names of the textures `TXID` names and the file does not (by texture index, empty for
+/// the others), and the note on the ids no listfile resolved (named `<id>.blp`).
+fn texture_names(input: &Input<'_>, chunks: &[Chunk], model: &Wrath) -> (Vec<String>, Option<String>) {
+    let ids = chunks.iter().find_map(|c| match &c.data {
+        ChunkData::TextureIds(v) => Some(v.as_slice()),
+        _ => None,
+    });
+    let mut names = Vec::new();
+    let mut unresolved = Vec::new();
+    for (i, (t, &id)) in model.file.textures.iter().zip(ids.unwrap_or_default()).enumerate() {
+        let unnamed = t.kind == 0 && t.filename.items.iter().all(|&b| b == 0);
+        if !unnamed || id == 0 {
+            continue;
+        }
+        let (name, resolved) = crate::companions::texture_name(input, id);
+        if !resolved {
+            unresolved.push(format!("{id} (texture {i})"));
+        }
+        names.resize(i, String::new());
+        names.push(name.replace('/', "\\"));
+    }
+    let why = if input.siblings.listfile().is_some() { "not in the listfile" } else { "no listfile given" };
+    let note = (!unresolved.is_empty()).then(|| {
+        format!(
+            "{} texture FileDataIDs unresolved ({why}), named <id>.blp as wow.export names them: {}",
+            unresolved.len(),
+            unresolved.join(", ")
+        )
+    });
+    (names, note)
+}
+
+/// The note on the companions a listfile was given for but does not name, read by their
+/// conventional names instead: the skins read and the `.anim` files (by `AFID`) of external
+/// sequences.
+fn unlisted(input: &Input<'_>, ids: &FileIds, model: &Wrath) -> Option<String> {
+    let listfile = input.siblings.listfile()?;
+    let unlisted = |id: u32| id != 0 && listfile.path(id).is_none();
+    let stem = input.stem();
+    let skins = (0..model.skins.len() as u32).map(|i| (ids.skin(i), wrath::skin_name(stem, i)));
+    let anims = model.file.sequences.iter().enumerate().filter(|(s, _)| wrath::is_external(&model.file.sequences, *s));
+    let anims = anims.map(|(_, seq)| (ids.anim(seq.id, seq.variation), wrath::anim_name(stem, seq)));
+    let mut named: Vec<String> = Vec::new();
+    for (id, name) in skins.chain(anims).filter(|(id, _)| unlisted(*id)) {
+        let entry = format!("{id} ({name})");
+        if !named.contains(&entry) {
+            named.push(entry);
+        }
+    }
+    (!named.is_empty()).then(|| {
+        format!(
+            "{} FileDataIDs are not in the listfile: read by their conventional names: {}",
+            named.len(),
+            named.join(", ")
+        )
+    })
+}
+
+/// Gives the 256–263 form's unnamed textures the names `TXID` and the listfile gave them
+/// ([`Md21::texture_names`]), in Windows-1252 with their NUL, as the file names of 256–264 are.
+pub(crate) fn name_textures(file: &mut crate::file::M2File, names: &[String]) {
+    for (t, name) in file.textures.items.iter_mut().zip(names).filter(|(_, n)| !n.is_empty()) {
+        let bytes = name.chars().map(|c| relic_core::text::encode_cp1252_char(c).unwrap_or(b'?')).chain([0]);
+        t.filename = crate::file::M2Array::new(bytes.collect());
     }
 }
 
@@ -440,10 +526,15 @@ pub(crate) fn read_checked(input: &Input<'_>) -> Result<(Md21, crate::file::M2Fi
     let (chunks, range, trailing, notes) = chunks(input.bytes)?;
     let payload = input.bytes.get(range).unwrap_or_default();
     let inner = inner(input, payload)?;
-    let (model, classic, losses) = wrath::read_checked_chunked(&inner).map_err(|e| e.within(WITHIN))?;
+    let ids = file_ids(&chunks);
+    let (model, mut classic, losses) = wrath::read_checked_chunked(&inner, &ids).map_err(|e| e.within(WITHIN))?;
     let mut notes = notes;
     notes.extend(damage(&model));
-    Ok((Md21 { chunks, model, trailing, notes }, classic, losses))
+    notes.extend(unlisted(input, &ids, &model));
+    let (texture_names, unresolved) = texture_names(input, &chunks, &model);
+    notes.extend(unresolved);
+    name_textures(&mut classic, &texture_names);
+    Ok((Md21 { chunks, model, trailing, notes, texture_names }, classic, losses))
 }
 
 /// Reads what there is of a chunked model whose `.anim` or first `.skin` files are missing (as
@@ -452,10 +543,14 @@ pub fn read_partial(input: &Input<'_>) -> Result<Md21, ReadError> {
     let (chunks, range, trailing, notes) = chunks(input.bytes)?;
     let payload = input.bytes.get(range).unwrap_or_default();
     let inner = inner(input, payload)?;
-    let model = wrath::read_partial_chunked(&inner).map_err(|e| e.within(WITHIN))?;
+    let ids = file_ids(&chunks);
+    let model = wrath::read_partial_chunked(&inner, &ids).map_err(|e| e.within(WITHIN))?;
     let mut notes = notes;
     notes.extend(damage(&model));
-    Ok(Md21 { chunks, model, trailing, notes })
+    notes.extend(unlisted(input, &ids, &model));
+    let (texture_names, unresolved) = texture_names(input, &chunks, &model);
+    notes.extend(unresolved);
+    Ok(Md21 { chunks, model, trailing, notes, texture_names })
 }
 
 /// The versions of the `MD20` block a chunked file is read and written with.
@@ -469,6 +564,10 @@ pub struct Container {
     pub chunks: Vec<Chunk>,
     /// Zero bytes after the last chunk.
     pub trailing: u32,
+    /// See [`Md21::texture_names`]: kept so that the model's 256–263 form, derived again from its
+    /// Wrath file, has them too.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub texture_names: Vec<String>,
 }
 
 impl Container {
@@ -477,7 +576,7 @@ impl Container {
     pub fn new() -> Self {
         let chunk =
             Chunk { padding: 0, tag: *b"MD21", declared_size: u32::MAX, read_size: u32::MAX, data: ChunkData::Model };
-        Container { chunks: vec![chunk], trailing: 0 }
+        Container { chunks: vec![chunk], trailing: 0, texture_names: Vec::new() }
     }
 }
 
@@ -490,7 +589,7 @@ impl Default for Container {
 impl Md21 {
     /// The chunks without the model.
     pub fn container(&self) -> Container {
-        Container { chunks: self.chunks.clone(), trailing: self.trailing }
+        Container { chunks: self.chunks.clone(), trailing: self.trailing, texture_names: self.texture_names.clone() }
     }
 }
 

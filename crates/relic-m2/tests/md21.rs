@@ -92,8 +92,9 @@ fn fixture_info_names_chunks_and_file_ids() {
         text("chunks"),
         format!("MD21 ({} bytes), SFID (16 bytes), TXID (8 bytes), RLX1 (6 bytes)", bytes.len() - 62)
     );
-    assert_eq!(text("skin_file_ids"), "1000100, 1000101, 1000102, 1000103");
-    assert_eq!(text("texture_file_ids"), "1000200, 0");
+    let unresolved = "1000100 (unresolved), 1000101 (unresolved), 1000102 (unresolved), 1000103 (unresolved)";
+    assert_eq!(text("skin_file_ids"), unresolved);
+    assert_eq!(text("texture_file_ids"), "1000200 (unresolved), 0");
     assert_eq!(text("raw_chunks"), "RLX1");
     assert_eq!(info.get("skin_profiles"), Some(&Fact::Count(4)));
     assert_eq!(info.version, stated::VERSION);

@@ -24,7 +24,7 @@ use std::sync::Arc;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 use relic_core::Fact;
-use relic_core::format::{Content, Input};
+use relic_core::format::Content;
 
 mod buffer;
 mod errors;
@@ -147,18 +147,17 @@ fn detect(py: Python<'_>, path_or_bytes: &Bound<'_, PyAny>) -> PyResult<Option<K
 
 /// A file's format, version and the format's own counts: the object ``relic info --json``
 /// prints (``{"file": …, "format": "m2", "version": 264, "bones": 106, …}``).
+/// ``listfile``: the community ``id;path`` CSV: each FileDataID a chunked M2 holds is shown with
+/// its path (``relic info --listfile``).
 #[pyfunction]
-fn info<'py>(py: Python<'py>, path: PathBuf) -> PyResult<Bound<'py, PyDict>> {
+#[pyo3(signature = (path, *, listfile = None))]
+fn info<'py>(py: Python<'py>, path: PathBuf, listfile: Option<PathBuf>) -> PyResult<Bound<'py, PyDict>> {
+    let listed = listed(py, listfile.as_deref(), &[])?;
     let facts = py.detach(|| {
         let bytes = relic::read_file(&path)?;
-        let registry = relic::Registry::builtin();
-        let kind = registry.detect(&bytes).ok_or_else(|| registry.not_read(&path, &bytes))?;
-        let siblings = relic::FolderSiblings::of(&path);
-        let name = relic::file_name(&path);
-        let input = Input { bytes: &bytes, name: &name, siblings: &siblings };
-        (kind.entry.info)(&input).map_err(|e| relic::Error::read(&path, e))
+        relic_cli::info::describe_listed(&path, &bytes, listed.as_ref())
     });
-    let facts = facts.map_err(|e| errors::relic_error(py, e))?;
+    let facts = facts.map_err(|e| errors::cli_error(py, e))?;
     let out = PyDict::new(py);
     out.set_item("file", path.display().to_string())?;
     out.set_item("format", facts.format.as_str())?;
@@ -182,8 +181,10 @@ fn info<'py>(py: Python<'py>, path: PathBuf) -> PyResult<Bound<'py, PyDict>> {
 /// ``replaceable`` (``{type: file}`` for M2 replaceable textures: the command's ``--texture``),
 /// ``skins`` (LithTech skin files: a list for slots 0, 1, … or ``{slot: file}``: ``--skin``),
 /// ``textures`` (folders of PNG/JPEG versions: ``--textures``). ``listfile``: the community
-/// ``id;path`` CSV naming files by FileDataID (used by models that refer to files by ID; read
-/// and checked, and a note says when the model names none).
+/// ``id;path`` CSV naming the files a chunked M2 refers to by FileDataID (its ``.skin``,
+/// ``.anim`` files and textures), found by the listed file name beside the model, then by the
+/// listed path under ``data``; without it by ``<model>00.skin``, ``<model>AAAA-VV.anim`` and
+/// ``<id>.blp`` (``--listfile``).
 #[pyfunction]
 #[pyo3(signature = (path, *, anims = None, data = None, replaceable = None, skins = None, textures = None, listfile = None))]
 #[allow(clippy::too_many_arguments)]
@@ -199,15 +200,13 @@ fn open(
 ) -> PyResult<Model> {
     let anims = options::paths(anims, "anims")?;
     let search = Search::from_args(data, replaceable, skins, textures)?;
+    let listed = listed(py, listfile.as_deref(), &search.data)?;
     let opened = py.detach(|| {
         let anims: Vec<&std::path::Path> = anims.iter().map(PathBuf::as_path).collect();
-        relic::open_with(&path, &anims)
+        relic::open_listed(&path, &anims, listed.as_ref())
     });
     let opened = opened.map_err(|e| errors::relic_error(py, e))?;
-    let mut notes = opened.notes;
-    if let Some(listfile) = listfile {
-        notes.extend(listfile_note(py, &listfile)?);
-    }
+    let notes = opened.notes;
     let source: Arc<dyn relic_core::texture::TextureSource> =
         Arc::new(relic::textures::GameTextures::new(&path, search.texture_search()));
     let mut model = Model::from_ir(py, &opened.model, Some(source), search.data.first().cloned())?;
@@ -215,20 +214,10 @@ fn open(
     Ok(model)
 }
 
-/// The note on a listfile: relic does not resolve FileDataIDs yet (a chunked M2 names its
-/// textures, skins and animations by them; `relic info` lists them). The file is read, so that a
-/// wrong path is an error, not a silent no-op.
-fn listfile_note(py: Python<'_>, listfile: &std::path::Path) -> PyResult<Option<relic_core::Loss>> {
-    let bytes = py.detach(|| relic::read_file(listfile)).map_err(|e| errors::relic_error(py, e))?;
-    let entries = bytes.split(|&b| b == b'\n').filter(|l| l.contains(&b';')).count();
-    Ok(Some(relic_core::Loss::new(
-        "listfile",
-        format!(
-            "{} ({entries} entries) not used: relic does not resolve FileDataIDs yet (a chunked M2 names textures, \
-             skins and animations by them: relic.info lists them, and skins are found as <model>00.skin)",
-            listfile.display()
-        ),
-    )))
+/// The listfile at `path` (if any) with the data folders `data`, read without the GIL (as the
+/// command reads `--listfile`: a file that cannot be read is a usage error naming it).
+fn listed(py: Python<'_>, path: Option<&std::path::Path>, data: &[PathBuf]) -> PyResult<Option<relic::Listed>> {
+    py.detach(|| relic_cli::cli::read_listed(path, data)).map_err(|e| errors::cli_error(py, e))
 }
 
 /// Converts the model (or texture) ``src`` into ``dst``, in the format of ``dst``'s extension:
@@ -238,12 +227,13 @@ fn listfile_note(py: Python<'_>, listfile: &std::path::Path) -> PyResult<Option<
 /// the glTF's images as the game's textures; ``force``: replace an existing output;
 /// ``strict``: write nothing if the output cannot hold everything (raises
 /// :class:`relic.Unsupported`); for a texture output, ``encoding`` (``auto``, ``dxt1``,
-/// ``dxt3``, ``dxt5``, ``palettized``, ``raw``) and ``mips``. Returns a :class:`Saved`.
+/// ``dxt3``, ``dxt5``, ``palettized``, ``raw``) and ``mips``; ``listfile`` as for :func:`open`.
+/// Returns a :class:`Saved`.
 #[pyfunction]
 #[pyo3(signature = (
     src, dst, *, anims = None, version = None, lod = None, data = None, replaceable = None,
     skins = None, textures = None, no_textures = false, force = false, strict = false,
-    encoding = "auto", mips = None
+    encoding = "auto", mips = None, listfile = None
 ))]
 #[allow(clippy::too_many_arguments)]
 fn convert(
@@ -262,6 +252,7 @@ fn convert(
     strict: bool,
     encoding: &str,
     mips: Option<u32>,
+    listfile: Option<PathBuf>,
 ) -> PyResult<report::Saved> {
     use clap::ValueEnum;
     let lod0 = match lod {
@@ -279,13 +270,16 @@ fn convert(
     if mips.is_some_and(|m| !(1..=16).contains(&m)) {
         return Err(errors::usage(py, "mips: 1 to 16 levels"));
     }
+    let search = Search::from_args(data, replaceable, skins, textures)?;
+    let listed = listed(py, listfile.as_deref(), &search.data)?;
     let request = save::ConvertRequest {
         src,
         dst,
         anims: options::paths(anims, "anims")?,
         version,
         lod0,
-        search: Search::from_args(data, replaceable, skins, textures)?,
+        search,
+        listed,
         no_textures,
         force,
         strict,

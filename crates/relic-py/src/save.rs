@@ -55,6 +55,7 @@ pub(crate) fn save(
         lod0_only: false,
         textures: Some(Arc::new(assigned.clone())),
         skins: relic::skins::SkinOptions { images: assigned.material_images(), data_root },
+        listed: None,
     };
     let registry = relic::Registry::builtin();
     let converted = py.detach(|| registry.convert_compared(&ir, target, path, &options));
@@ -113,6 +114,8 @@ pub(crate) struct ConvertRequest {
     pub(crate) strict: bool,
     pub(crate) encoding: relic_cli::cli::Encoding,
     pub(crate) mips: Option<u32>,
+    /// The listfile and data folders a chunked M2's FileDataIDs are resolved through.
+    pub(crate) listed: Option<relic::Listed>,
 }
 
 /// `relic.convert`: `relic convert` with its every option.
@@ -131,6 +134,7 @@ pub(crate) fn convert(py: Python<'_>, request: ConvertRequest) -> PyResult<Saved
             lod0_only: request.lod0,
             textures: Some(Arc::new(textures)),
             skins: relic::skins::SkinOptions { images, data_root: request.search.data.first().cloned() },
+            listed: request.listed.clone(),
         };
         relic_cli::convert::convert_model(
             &request.src,

@@ -91,6 +91,10 @@ pub struct ConvertOptions {
     /// model came from; see [`crate::skins`]).
     #[cfg(feature = "gltf")]
     pub skins: crate::skins::SkinOptions,
+    /// The listfile and data folders a chunked M2's FileDataIDs are resolved through
+    /// (`--listfile`): the kept game file of a model read through them reads again through them
+    /// (its textures named as they were), and relic-cli reads its input through them.
+    pub listed: Option<crate::Listed>,
 }
 
 /// The files of one converted model (a `.gltf` comes with its `.bin`), and what was lost.
@@ -146,7 +150,7 @@ impl Registry {
         let (with_skins, skin_files, skin_notes) = crate::skins::skins(model, entry, self, out, &options.skins);
         #[cfg(feature = "gltf")]
         let model = &with_skins;
-        let kept = if options.lod0_only { None } else { crate::kept::unchanged(model, entry, options.version, out) };
+        let kept = if options.lod0_only { None } else { crate::kept::unchanged(model, entry, options, out) };
         // Whether the kept game file went back as it was, or why not: for the comparison line, not
         // a loss (a file built from an edited model loses nothing by being built).
         let kept_state = kept.as_ref().map(|k| k.as_ref().map(|_| ()).map_err(Clone::clone));

@@ -2,11 +2,13 @@
 //! that they need (an M2's `.skin` and `.anim` files).
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
-use relic_core::format::{Content, Detected, FormatEntry, Input, Siblings};
+use relic_core::format::{Content, Detected, FormatEntry, Input, Listfile, Siblings};
 use relic_core::{Converted, Loss, Model};
 
 use crate::error::Error;
+use crate::listed::Listed;
 pub(crate) use crate::names::{file_name, stem};
 use crate::registry::{Kind, Registry};
 
@@ -26,6 +28,8 @@ pub fn read_file(path: &Path) -> Result<Vec<u8>, Error> {
 #[derive(Debug, Clone)]
 pub struct FolderSiblings {
     dir: PathBuf,
+    /// The listfile and the data folders its paths are found under ([`FolderSiblings::listed`]).
+    listed: Option<(Arc<Listfile>, Vec<PathBuf>)>,
 }
 
 impl FolderSiblings {
@@ -35,7 +39,20 @@ impl FolderSiblings {
             Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
             _ => PathBuf::from("."),
         };
-        Self { dir }
+        Self { dir, listed: None }
+    }
+
+    /// The siblings of the model at `path` that also find files by number through `listed`: by
+    /// the listfile's path under its data folders ([`Listed::roots_for`]).
+    pub fn listed(path: &Path, listed: Option<&Listed>) -> Self {
+        let listed = listed.map(|l| (l.listfile.clone(), l.roots_for(path)));
+        Self { listed, ..Self::of(path) }
+    }
+
+    /// The file at the game path `path` under the data folders, if any.
+    fn find_game_path(&self, path: &str) -> Option<PathBuf> {
+        let (_, roots) = self.listed.as_ref()?;
+        roots.iter().find_map(|root| crate::listed::find_under(root, path))
     }
 
     /// The folder.
@@ -68,40 +85,72 @@ impl Siblings for FolderSiblings {
     fn folder(&self) -> Option<&Path> {
         Some(&self.dir)
     }
+
+    fn listfile(&self) -> Option<&Listfile> {
+        self.listed.as_ref().map(|(l, _)| l.as_ref())
+    }
+
+    fn read_game_path(&self, path: &str, _known_as: &str) -> std::io::Result<Option<Vec<u8>>> {
+        match self.find_game_path(path) {
+            Some(path) => std::fs::read(path).map(Some),
+            None => Ok(None),
+        }
+    }
 }
 
 /// [`FolderSiblings`] that remember the files they gave (an M2's `.skin` and `.anim` files): the
-/// files a model was read from besides its own ([`Opened::files`]).
+/// files a model was read from besides its own ([`Opened::files`]), each with the name the format
+/// gives it (a file found through a listfile: its name without one, [`Siblings::read_as`]).
 #[derive(Debug)]
 struct Recording {
     folder: FolderSiblings,
-    read: std::sync::Mutex<Vec<(PathBuf, Vec<u8>)>>,
+    read: std::sync::Mutex<Vec<(PathBuf, String, Vec<u8>)>>,
 }
 
 impl Recording {
-    fn of(path: &Path) -> Self {
-        Self { folder: FolderSiblings::of(path), read: std::sync::Mutex::new(Vec::new()) }
+    fn of(path: &Path, listed: Option<&Listed>) -> Self {
+        Self { folder: FolderSiblings::listed(path, listed), read: std::sync::Mutex::new(Vec::new()) }
     }
 
-    /// The files given, with their bytes, in the order they were first asked for.
-    fn files(self) -> Vec<(PathBuf, Vec<u8>)> {
+    /// The bytes of the file at `path` (found already), remembered as `known_as` (or by its own
+    /// name).
+    fn record(&self, path: Option<PathBuf>, known_as: Option<&str>) -> std::io::Result<Option<Vec<u8>>> {
+        let Some(path) = path else { return Ok(None) };
+        let bytes = std::fs::read(&path)?;
+        let mut read = self.read.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if !read.iter().any(|(p, _, _)| *p == path) {
+            let name = known_as.map_or_else(|| file_name(&path), str::to_string);
+            read.push((path, name, bytes.clone()));
+        }
+        Ok(Some(bytes))
+    }
+
+    /// The files given, with the names they are recorded by and their bytes, in the order they
+    /// were first asked for.
+    fn files(self) -> Vec<(PathBuf, String, Vec<u8>)> {
         self.read.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 }
 
 impl Siblings for Recording {
     fn read(&self, name: &str) -> std::io::Result<Option<Vec<u8>>> {
-        let Some(path) = self.folder.find(name) else { return Ok(None) };
-        let bytes = std::fs::read(&path)?;
-        let mut read = self.read.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        if !read.iter().any(|(p, _)| *p == path) {
-            read.push((path, bytes.clone()));
-        }
-        Ok(Some(bytes))
+        self.record(self.folder.find(name), None)
+    }
+
+    fn read_as(&self, name: &str, known_as: &str) -> std::io::Result<Option<Vec<u8>>> {
+        self.record(self.folder.find(name), Some(known_as))
     }
 
     fn folder(&self) -> Option<&Path> {
         self.folder.folder()
+    }
+
+    fn listfile(&self) -> Option<&Listfile> {
+        self.folder.listfile()
+    }
+
+    fn read_game_path(&self, path: &str, known_as: &str) -> std::io::Result<Option<Vec<u8>>> {
+        self.record(self.folder.find_game_path(path), Some(known_as))
     }
 }
 
@@ -127,6 +176,12 @@ pub fn open_with(path: &Path, animations: &[&Path]) -> Result<Opened, Error> {
     Registry::builtin().open_with(path, animations)
 }
 
+/// [`open_with`], finding the files the model names by number through `listed` (see
+/// [`Registry::open_listed`]).
+pub fn open_listed(path: &Path, animations: &[&Path], listed: Option<&Listed>) -> Result<Opened, Error> {
+    Registry::builtin().open_listed(path, animations, listed)
+}
+
 impl Registry {
     /// Loads a model file as a common model, reading its sibling files from its folder.
     /// `animations` are animation files (NAD) played on the model's skeleton, added as clips named
@@ -139,7 +194,22 @@ impl Registry {
         kind: Kind,
         animations: &[&Path],
     ) -> Result<Converted<Model>, Error> {
-        self.load_recorded(path, bytes, kind, animations).map(|(loaded, _)| loaded)
+        self.load_recorded(path, bytes, kind, animations, None).map(|(loaded, _)| loaded)
+    }
+
+    /// [`Registry::load_model`], with the listfile and data folders a chunked M2's FileDataIDs
+    /// are resolved through (its `.skin`, `.anim` files and textures; m2-md21.md §9): each is
+    /// looked for by the listfile's file name beside the model, then by its path under the data
+    /// folders, then by the name CASC extractors give it.
+    pub fn load_model_listed(
+        &self,
+        path: &Path,
+        bytes: &[u8],
+        kind: Kind,
+        animations: &[&Path],
+        listed: Option<&Listed>,
+    ) -> Result<Converted<Model>, Error> {
+        self.load_recorded(path, bytes, kind, animations, listed).map(|(loaded, _)| loaded)
     }
 
     /// [`Registry::load_model`], and the sibling files the format read (an M2's `.skin` files).
@@ -149,8 +219,9 @@ impl Registry {
         bytes: &[u8],
         kind: Kind,
         animations: &[&Path],
+        listed: Option<&Listed>,
     ) -> Result<(Converted<Model>, Vec<PathBuf>), Error> {
-        let siblings = Recording::of(path);
+        let siblings = Recording::of(path, listed);
         let name = file_name(path);
         let input = Input { bytes, name: &name, siblings: &siblings };
         if let Some(error) = not_a_model(path, kind.entry, kind.detected) {
@@ -177,13 +248,13 @@ impl Registry {
         let siblings = siblings.files();
         if let Some(original) = loaded.value.original.as_mut().filter(|_| codec.records_original) {
             original.files = std::iter::once((name.clone(), bytes.to_vec()))
-                .chain(siblings.iter().map(|(p, b)| (file_name(p), b.clone())))
+                .chain(siblings.iter().map(|(_, n, b)| (n.clone(), b.clone())))
                 .collect();
         }
         for anim in animations {
             self.attach_animation(&mut loaded.value, path, kind, anim)?;
         }
-        Ok((loaded, siblings.into_iter().map(|(p, _)| p).collect()))
+        Ok((loaded, siblings.into_iter().map(|(p, _, _)| p).collect()))
     }
 
     /// Opens a model file: reads it, recognises it by content and maps it (with its sibling files)
@@ -195,10 +266,16 @@ impl Registry {
     /// [`Registry::open`], with the animation files `animations` (NAD) played on the model, as
     /// [`Registry::load_model`] adds them.
     pub fn open_with(&self, path: &Path, animations: &[&Path]) -> Result<Opened, Error> {
+        self.open_listed(path, animations, None)
+    }
+
+    /// [`Registry::open_with`], resolving FileDataIDs through `listed` (as
+    /// [`Registry::load_model_listed`]).
+    pub fn open_listed(&self, path: &Path, animations: &[&Path], listed: Option<&Listed>) -> Result<Opened, Error> {
         let bytes = read_file(path)?;
         let kind = self.detect(&bytes).ok_or_else(|| self.not_read(path, &bytes))?;
         let (Converted { value: model, losses: notes }, siblings) =
-            self.load_recorded(path, &bytes, kind, animations)?;
+            self.load_recorded(path, &bytes, kind, animations, listed)?;
         let files = std::iter::once(path.to_path_buf())
             .chain(siblings)
             .chain(animations.iter().map(|a| a.to_path_buf()))

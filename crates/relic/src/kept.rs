@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 
 use relic_core::Model;
-use relic_core::format::{FormatEntry, Input, SiblingBytes};
+use relic_core::format::{FormatEntry, Input, Listfile, SiblingBytes, Siblings};
 
 /// Files to write: each path and its bytes.
 type Files = Vec<(PathBuf, Vec<u8>)>;
@@ -20,9 +20,10 @@ type Files = Vec<(PathBuf, Vec<u8>)>;
 pub(crate) fn unchanged(
     model: &Model,
     entry: &FormatEntry,
-    version: Option<u32>,
+    options: &crate::ConvertOptions,
     out: &Path,
 ) -> Option<Result<Files, String>> {
+    let version = options.version;
     let original = model.original.as_ref().filter(|o| o.format == entry.name)?;
     let ((name, bytes), siblings) = original.files.split_first()?;
     // A name that is not a plain file name (a hostile glTF's `../x`) is never written to.
@@ -31,7 +32,8 @@ pub(crate) fn unchanged(
         return None;
     }
     let codec = entry.model?;
-    let siblings = SiblingBytes(siblings.to_vec());
+    let siblings =
+        Kept { files: SiblingBytes(siblings.to_vec()), listfile: options.listed.as_ref().map(|l| &*l.listfile) };
     let input = Input { bytes, name, siblings: &siblings };
     let still = match (codec.read)(&input) {
         Ok(read) => relic_core::still::judge(model, &read.value),
@@ -41,6 +43,23 @@ pub(crate) fn unchanged(
         Ok(()) => Ok(renamed(&original.files, out)),
         Err(why) => Err(format!("the model is no longer the one read from {name} ({why})")),
     })
+}
+
+/// The files kept beside the game file, recorded under the names its format gives them, and the
+/// listfile it was read through (which names its textures again as they were named).
+struct Kept<'a> {
+    files: SiblingBytes,
+    listfile: Option<&'a Listfile>,
+}
+
+impl Siblings for Kept<'_> {
+    fn read(&self, name: &str) -> std::io::Result<Option<Vec<u8>>> {
+        self.files.read(name)
+    }
+
+    fn listfile(&self) -> Option<&Listfile> {
+        self.listfile
+    }
 }
 
 /// The kept files as written for `out`: the file itself as `out`, a file named after its stem

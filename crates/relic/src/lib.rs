@@ -40,6 +40,7 @@ pub mod foreign;
 mod formats;
 mod input;
 mod kept;
+mod listed;
 mod names;
 pub mod original;
 mod registry;
@@ -53,13 +54,16 @@ pub mod textures;
 pub use convert::{ConvertOptions, Outputs, Target, convert, keep_lod0};
 pub use error::Error;
 pub use formats::{FORMATS, by_name, detect as detect_format};
-pub use input::{FolderSiblings, Opened, detect, load_model, open, open_with, read_file, referenced_files};
+pub use input::{
+    FolderSiblings, Opened, detect, load_model, open, open_listed, open_with, read_file, referenced_files,
+};
+pub use listed::{Listed, read_listfile};
 pub use names::{file_name, stem};
 pub use registry::{Kind, Registry};
 #[cfg(feature = "gltf")]
 pub use texture_convert::{TextureTarget, convert_texture, is_png, is_texture, read_image, write_image};
 
-pub use relic_core::format::{Content, Detected, FormatEntry, FormatId};
+pub use relic_core::format::{Content, Detected, FormatEntry, FormatId, Listfile};
 pub use relic_core::{Converted, Loss, Model};
 
 /// The README's example, compiled and run as a doc test.

@@ -162,13 +162,16 @@ pub fn byte_difference(source: &[u8], written: &[u8]) -> Option<String> {
 /// the source (`hero00.skin` for `out00.skin`). `None` when the output is of another format than
 /// the source; else one line — `byte-identical to its source (3 files)`, or which files differ,
 /// where and by how much. `why` says what the writer changed (another version, a layout not kept),
-/// when it knows.
+/// when it knows. `read_beside`: the files read beside the source, by the names its format gives
+/// them ([`Original::files`](relic_core::model::Original::files) after the first), looked at before
+/// the source's folder (a `.skin` found through a listfile has another name on disk).
 pub fn compare_with_source(
     source: &std::path::Path,
     source_bytes: &[u8],
     source_format: &str,
     target_format: &str,
     written: &[(std::path::PathBuf, Vec<u8>)],
+    read_beside: &[(String, Vec<u8>)],
 ) -> Option<SourceComparison> {
     if source_format != target_format {
         return None;
@@ -187,7 +190,8 @@ pub fn compare_with_source(
         // Found in any letter case: extracted game folders mix `Velen2.M2` with `velen20060-00.anim`.
         let wanted = format!("{in_stem}{suffix}");
         let counterpart = siblings.find(&wanted).unwrap_or_else(|| source.with_file_name(&wanted));
-        match std::fs::read(&counterpart) {
+        let read = read_beside.iter().find(|(n, _)| n.eq_ignore_ascii_case(&wanted)).map(|(_, b)| b.clone());
+        match read.map_or_else(|| std::fs::read(&counterpart), Ok) {
             Ok(original) => {
                 if let Some(d) = byte_difference(&original, bytes) {
                     differences.push(format!("{name}: {d}"));

@@ -5,6 +5,7 @@ use std::fmt;
 use std::path::Path;
 use std::sync::Arc;
 
+use super::listfile::Listfile;
 use crate::texture::TextureSource;
 
 /// Files next to the one being read, found by name (an M2's `NAME00.skin`, `NAME0060-00.anim`).
@@ -18,6 +19,26 @@ pub trait Siblings {
     /// the input has no folder (bytes in memory).
     fn folder(&self) -> Option<&Path> {
         None
+    }
+
+    /// The listfile that names the files the input refers to by number (a chunked M2's
+    /// FileDataIDs), `None` when none was given.
+    fn listfile(&self) -> Option<&Listfile> {
+        None
+    }
+
+    /// [`Siblings::read`] of a file the listfile names `name` (`Foo_LOD0.skin`) that the format
+    /// calls `known_as` without a listfile (`foo00.skin`): siblings that record the files they give
+    /// record it under `known_as`, so that the files recorded read again without the listfile.
+    fn read_as(&self, name: &str, _known_as: &str) -> std::io::Result<Option<Vec<u8>>> {
+        self.read(name)
+    }
+
+    /// The bytes of the file at the game path `path` (`creature/foo/foo00.skin`, a listfile's
+    /// path) under the game's data folder, matched without regard to letter case, `Ok(None)` when
+    /// there is no data folder or no such file; `known_as` as for [`Siblings::read_as`].
+    fn read_game_path(&self, _path: &str, _known_as: &str) -> std::io::Result<Option<Vec<u8>>> {
+        Ok(None)
     }
 }
 

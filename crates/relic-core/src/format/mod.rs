@@ -30,9 +30,11 @@ use crate::texture::{Image, TextureOptions};
 
 pub(crate) mod id;
 mod io;
+mod listfile;
 
 pub use id::FormatId;
 pub use io::{Input, NoSiblings, Output, SiblingBytes, SiblingFile, Siblings, Written};
+pub use listfile::{Listfile, Malformed, file_name_of};
 
 /// What a recognised file holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

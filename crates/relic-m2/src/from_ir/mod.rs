@@ -92,7 +92,8 @@ pub(crate) fn from_ir_into(
     if unfit {
         let what = "the chunked file's texture lookup, which a converter damaged, holds in a chunked file only: \
                     the textures and lookups are built from the model (their colour and UV animations dropped; \
-                    textures the chunked file names by FileDataID only are written without a path)";
+                    textures the chunked file names by FileDataID only are written with the names read gave them: \
+                    the listfile's paths, else <id>.blp)";
         losses.push(Loss::new("materials", what));
     }
     let mut w = Builder::new(model, base.as_deref(), version, &mut losses);

@@ -10,6 +10,7 @@ use std::sync::Arc;
 use relic_core::format::{Input, SiblingFile};
 use relic_core::{ReadError, ReadErrorKind, WriteError};
 
+use crate::companions::{self, FileIds};
 use crate::file::wrath::{Skin, WrathFile, WrathSequence, resolve_alias};
 
 /// Versions read and written from Wrath on.
@@ -64,10 +65,6 @@ pub fn is_external(sequences: &[WrathSequence], s: usize) -> bool {
     crate::file::wrath::keys_external(sequences, s)
 }
 
-fn load_error(name: &str, e: std::io::Error) -> ReadError {
-    ReadError::new(0, ReadErrorKind::Io(format!("{name}: {e}")))
-}
-
 fn missing(name: &str, what: &str) -> ReadError {
     ReadError::new(0, ReadErrorKind::Invalid(format!("{what} {name} was looked for next to the model and not found")))
 }
@@ -105,7 +102,7 @@ struct Anims {
 /// Loads the `.anim` bytes of every external sequence (indexed by sequence). A missing file is
 /// listed, and its sequences get empty bytes (see `timelines`: read as "keys not loaded" only by
 /// [`read_partial`]; [`read_checked`] refuses the model as incomplete first).
-fn load_anims(input: &Input<'_>, sequences: &[WrathSequence]) -> Result<Anims, ReadError> {
+fn load_anims(input: &Input<'_>, sequences: &[WrathSequence], ids: &FileIds) -> Result<Anims, ReadError> {
     let mut by_name: Vec<(String, Arc<Vec<u8>>)> = Vec::new();
     let mut missing: Vec<(String, usize)> = Vec::new();
     let mut anims = Vec::with_capacity(sequences.len());
@@ -119,18 +116,20 @@ fn load_anims(input: &Input<'_>, sequences: &[WrathSequence]) -> Result<Anims, R
             anims.push(None);
             continue;
         };
-        let name = anim_name(input.stem(), seq);
-        if let Some((_, bytes)) = by_name.iter().find(|(n, _)| *n == name) {
-            anims.push(Some(bytes.clone()));
-            continue;
-        }
-        let Some(bytes) = input.siblings.read(&name).map_err(|e| load_error(&name, e))? else {
+        let conventional = anim_name(input.stem(), seq);
+        let id = ids.anim(seq.id, seq.variation);
+        let Some(companions::Found { name, bytes }) = companions::read(input, id, &conventional)? else {
+            let name = companions::wanted(input, id, &conventional);
             if !missing.iter().any(|(n, _)| *n == name) {
                 missing.push((name, s));
             }
             anims.push(Some(Arc::new(Vec::new())));
             continue;
         };
+        if let Some((_, bytes)) = by_name.iter().find(|(n, _)| *n == name) {
+            anims.push(Some(bytes.clone()));
+            continue;
+        }
         if bytes.is_empty() {
             // An empty buffer stands for a missing file in the bytes handed to the track reader.
             return Err(ReadError::invalid(0, name, "the .anim file is empty (0 bytes): its keys cannot be read"));
@@ -157,7 +156,7 @@ fn load_anims(input: &Input<'_>, sequences: &[WrathSequence]) -> Result<Anims, R
 
 /// Refuses a model whose `.anim` files, or whose first `.skin`, are not beside it: the typed
 /// [`ReadErrorKind::Incomplete`] naming every missing file.
-fn incomplete(input: &Input<'_>, anims: &Anims, bytes: &[u8]) -> Result<(), ReadError> {
+fn incomplete(input: &Input<'_>, anims: &Anims, bytes: &[u8], ids: &FileIds) -> Result<(), ReadError> {
     let mut missing: Vec<String> = anims.missing.iter().map(|(n, _)| n.clone()).collect();
     let mut what = Vec::new();
     if !missing.is_empty() {
@@ -166,8 +165,8 @@ fn incomplete(input: &Input<'_>, anims: &Anims, bytes: &[u8]) -> Result<(), Read
     }
     let profiles = bytes.get(0x44..0x48).and_then(|b| b.try_into().ok()).map_or(0, u32::from_le_bytes);
     let skin = skin_name(input.stem(), 0);
-    if profiles > 0 && input.siblings.read(&skin).map_err(|e| load_error(&skin, e))?.is_none() {
-        missing.push(skin);
+    if profiles > 0 && companions::read(input, ids.skin(0), &skin)?.is_none() {
+        missing.push(companions::wanted(input, ids.skin(0), &skin));
         what.push("the geometry (its first view)".into());
     }
     if missing.is_empty() {
@@ -183,14 +182,16 @@ fn load_skins(
     file: &WrathFile,
     notes: &mut Vec<String>,
     partial: bool,
+    ids: &FileIds,
 ) -> Result<Vec<Skin>, ReadError> {
     let mut skins = Vec::new();
     if file.skin_profiles > MAX_SKINS {
         notes.push(format!("the header names {} .skin files: only the first {MAX_SKINS} are read", file.skin_profiles));
     }
     for i in 0..file.skin_profiles.min(MAX_SKINS) {
-        let name = skin_name(input.stem(), i);
-        let Some(bytes) = input.siblings.read(&name).map_err(|e| load_error(&name, e))? else {
+        let conventional = skin_name(input.stem(), i);
+        let Some(companions::Found { name, bytes }) = companions::read(input, ids.skin(i), &conventional)? else {
+            let name = companions::wanted(input, ids.skin(i), &conventional);
             if i == 0 && !partial {
                 return Err(missing(&name, "the model's geometry (its first view)"));
             }
@@ -260,15 +261,16 @@ pub fn read(input: &Input<'_>) -> Result<Wrath, ReadError> {
 pub(crate) fn read_checked(
     input: &Input<'_>,
 ) -> Result<(Wrath, crate::file::M2File, Vec<relic_core::Loss>), ReadError> {
-    read_checked_as(input, false)
+    read_checked_as(input, false, &FileIds::default())
 }
 
 /// [`read_checked`] of the `MD20` block of a chunked file (`input.bytes`), whose inner version
 /// the chunked reader checked already (it reads 272 and 274).
 pub(crate) fn read_checked_chunked(
     input: &Input<'_>,
+    ids: &FileIds,
 ) -> Result<(Wrath, crate::file::M2File, Vec<relic_core::Loss>), ReadError> {
-    read_checked_as(input, true)
+    read_checked_as(input, true, ids)
 }
 
 /// [`read_checked`] of a plain file, or of the `MD20` block of a chunked one (`chunked`: its
@@ -277,6 +279,7 @@ pub(crate) fn read_checked_chunked(
 fn read_checked_as(
     input: &Input<'_>,
     chunked: bool,
+    ids: &FileIds,
 ) -> Result<(Wrath, crate::file::M2File, Vec<relic_core::Loss>), ReadError> {
     let bytes = input.bytes;
     let version = crate::detect(bytes).map_or(0, |d| d.source.version);
@@ -289,12 +292,12 @@ fn read_checked_as(
         return Err(ReadError::new(0, ReadErrorKind::UnsupportedVersion { version, reason }));
     }
     let sequences = peek_sequences(bytes)?;
-    let anims = load_anims(input, &sequences)?;
-    incomplete(input, &anims, bytes)?;
+    let anims = load_anims(input, &sequences, ids)?;
+    incomplete(input, &anims, bytes, ids)?;
     let file = read_file(bytes, &anims.bytes)?;
     check::file(&file)?;
     let mut notes = Vec::new();
-    let skins = load_skins(input, &file, &mut notes, false)?;
+    let skins = load_skins(input, &file, &mut notes, false, ids)?;
     let wrath = Wrath { file, skins, anim_files: anims.read, notes };
     let (classic, losses) = convert::to_classic(&wrath)?;
     let damaged = chunked && texture_lookup_damaged(&wrath.file);
@@ -317,16 +320,16 @@ pub fn texture_lookup_damaged(file: &WrathFile) -> bool {
 /// `relic info`): the keys of sequences in a missing `.anim` are left empty, and each missing file
 /// is a note. Every bound is checked as in [`read`]; the references between model and skins too.
 pub fn read_partial(input: &Input<'_>) -> Result<Wrath, ReadError> {
-    read_partial_as(input, false)
+    read_partial_as(input, false, &FileIds::default())
 }
 
 /// [`read_partial`] of the `MD20` block of a chunked file (versions 272 and 274).
-pub(crate) fn read_partial_chunked(input: &Input<'_>) -> Result<Wrath, ReadError> {
-    read_partial_as(input, true)
+pub(crate) fn read_partial_chunked(input: &Input<'_>, ids: &FileIds) -> Result<Wrath, ReadError> {
+    read_partial_as(input, true, ids)
 }
 
 /// [`read_partial`] of a plain file, or of the `MD20` block of a chunked one (`chunked`).
-fn read_partial_as(input: &Input<'_>, chunked: bool) -> Result<Wrath, ReadError> {
+fn read_partial_as(input: &Input<'_>, chunked: bool, ids: &FileIds) -> Result<Wrath, ReadError> {
     let bytes = input.bytes;
     let version = crate::detect(bytes).map_or(0, |d| d.source.version);
     // The chunked reader refused the inner versions it does not read before it came here.
@@ -334,7 +337,7 @@ fn read_partial_as(input: &Input<'_>, chunked: bool) -> Result<Wrath, ReadError>
         return Err(ReadError::new(4, ReadErrorKind::UnsupportedVersion { version, reason }));
     }
     let sequences = peek_sequences(bytes)?;
-    let anims = load_anims(input, &sequences)?;
+    let anims = load_anims(input, &sequences, ids)?;
     let file = read_file(bytes, &anims.bytes)?;
     check::file(&file)?;
     let mut notes: Vec<String> = anims
@@ -342,7 +345,7 @@ fn read_partial_as(input: &Input<'_>, chunked: bool) -> Result<Wrath, ReadError>
         .iter()
         .map(|(name, s)| format!("{name} (keys of sequence {s} and its variations) was not found next to the model: those keys are not read"))
         .collect();
-    let skins = load_skins(input, &file, &mut notes, true)?;
+    let skins = load_skins(input, &file, &mut notes, true, ids)?;
     Ok(Wrath { file, skins, anim_files: anims.read, notes })
 }
 

@@ -49,8 +49,11 @@ def formats() -> List[Format]:
 def detect(path_or_bytes: Union[_Path, bytes]) -> Optional[Kind]:
     """What a file is, by its content; ``None`` for bytes of no format relic knows."""
 
-def info(path: _Path) -> Dict[str, Any]:
-    """The object ``relic info --json`` prints: ``file``, ``format``, ``version``, then the format's own counts."""
+def info(path: _Path, *, listfile: Optional[_Path] = None) -> Dict[str, Any]:
+    """The object ``relic info --json`` prints: ``file``, ``format``, ``version``, then the format's own counts.
+
+    ``listfile``: the community ``id;path`` CSV: each FileDataID of a chunked M2 is shown with its
+    path (``relic info --listfile``); a file that cannot be read raises :class:`relic.UsageError`."""
 
 def open(
     path: _Path,
@@ -68,7 +71,11 @@ def open(
     ``relic`` command's options: ``data`` (game data folders: M2 texture paths), ``replaceable``
     (``{type: file}``: ``--texture``), ``skins`` (LithTech skins: a list for slots 0, 1, … or
     ``{slot: file}``: ``--skin``), ``textures`` (folders of PNG/JPEG versions: ``--textures``).
-    ``listfile``: the community ``id;path`` CSV for models that name files by FileDataID.
+    ``listfile``: the community ``id;path`` CSV naming the files a chunked M2 refers to by
+    FileDataID (its ``.skin``, ``.anim`` files and textures): each is found by the listed file name
+    beside the model, then by the listed path under ``data`` (or the folder the model's own listed
+    path starts in); without it by ``<model>00.skin``, ``<model>AAAA-VV.anim``, ``<id>.blp``
+    (``--listfile``). A listfile that cannot be read raises :class:`relic.UsageError`.
 
     Raises :class:`relic.NotAModel`, :class:`relic.Incomplete`, :class:`relic.Invalid`,
     :class:`relic.Unsupported`, :class:`relic.UsageError` or ``OSError``.
@@ -90,8 +97,10 @@ def convert(
     strict: bool = False,
     encoding: str = "auto",
     mips: Optional[int] = None,
+    listfile: Optional[_Path] = None,
 ) -> Saved:
     """``relic convert src dst`` with every option it has (``lod``: ``"all"`` or ``0``;
+    ``listfile`` as for :func:`open`;
     ``encoding``: ``auto``, ``dxt1``, ``dxt3``, ``dxt5``, ``palettized``, ``raw``). An existing
     output is ``FileExistsError`` unless ``force``; with ``strict`` nothing is written if the
     output cannot hold everything (:class:`relic.Unsupported`). Releases the GIL: threads
