@@ -20,6 +20,7 @@
 //! | ribbons, particles | [`file::Ribbon`], [`file::Particle`] | `Model::emitters`, each with its record ([`EmitterRecord`]) |
 //! | views 1–3, colours, transparency, UV animations, lookups, collision, lights, cameras | their records | [`M2Extras`] in `Model::extras` |
 
+pub mod anim;
 mod carried;
 mod entry;
 mod extras;

@@ -300,6 +300,71 @@ fn md21_end(bytes: &[u8], declared: u32) -> (usize, Option<String>) {
     }
 }
 
+/// A chunk met by [`walk`]: the zero bytes before it, its header and where that header is.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Found {
+    /// Zero bytes between the previous chunk (or `from`) and this one.
+    pub(crate) padding: u32,
+    /// The header as read.
+    pub(crate) header: ChunkHeader,
+    /// The file offset of the header.
+    pub(crate) at: usize,
+}
+
+/// Walks the chunks of `bytes` from `from` to its end — the one chunk walk of every chunked file
+/// of the family (`.m2` after its `MD21` chunk, `.anim`, `.skel`, `.bone`): zero bytes before a
+/// chunk or after the last are kept with a note; every size is checked against the bytes left
+/// before `each` gets the chunk and its payload (and returns its notes). Gives the count of zero
+/// bytes after the last chunk.
+pub(crate) fn walk(
+    bytes: &[u8],
+    from: usize,
+    notes: &mut Vec<String>,
+    mut each: impl FnMut(Found, &[u8]) -> Result<Vec<String>, ReadError>,
+) -> Result<u32, ReadError> {
+    let mut at = from;
+    while at < bytes.len() {
+        let rest = bytes.get(at..).unwrap_or_default();
+        let padding = rest.iter().position(|&b| b != 0).unwrap_or(rest.len());
+        if padding == rest.len() {
+            notes.push(format!("{padding} zero bytes after the last chunk (byte {at}): kept"));
+            return Ok(padding as u32);
+        }
+        if padding > 0 {
+            notes.push(format!("{padding} zero bytes before the chunk at byte {}: kept", at + padding));
+        }
+        at += padding;
+        let header_at = at as u64;
+        let header = bytes
+            .get(at..at + HEADER)
+            .and_then(|h| ChunkHeader::read_le(&mut std::io::Cursor::new(h)).ok())
+            .ok_or_else(|| ReadError::at(header_at, "ChunkHeader", ReadErrorKind::Truncated))?;
+        let tag = String::from_utf8_lossy(&header.tag).into_owned();
+        let start = at + HEADER;
+        let left = (bytes.len() - start) as u64;
+        if u64::from(header.size) > left {
+            let kind = ReadErrorKind::OffsetOutOfBounds {
+                target: start as u64,
+                len: u64::from(header.size),
+                file_len: bytes.len() as u64,
+            };
+            return Err(ReadError::at(header_at + 4, format!("ChunkHeader({tag}).size"), kind));
+        }
+        let payload = bytes.get(start..start + header.size as usize).unwrap_or_default();
+        notes.extend(each(Found { padding: padding as u32, header, at }, payload)?);
+        at = start + header.size as usize;
+    }
+    Ok(0)
+}
+
+/// Writes one chunk: `padding` zero bytes, its header and its payload.
+pub(crate) fn put_chunk(out: &mut Vec<u8>, padding: u32, tag: [u8; 4], size: u32, payload: &[u8]) {
+    out.resize(out.len() + padding as usize, 0);
+    out.extend_from_slice(&tag);
+    out.extend_from_slice(&size.to_le_bytes());
+    out.extend_from_slice(payload);
+}
+
 /// The chunks of a chunked file (the `MD21` chunk's payload not parsed), the range of the `MD21`
 /// payload, the zero bytes after the last chunk and the notes.
 type Chunks = (Vec<Chunk>, std::ops::Range<usize>, u32, Vec<String>);
@@ -326,42 +391,15 @@ fn chunks(bytes: &[u8]) -> Result<Chunks, ReadError> {
         data: ChunkData::Model,
     };
     let mut chunks = vec![first];
-    let mut at = end;
-    let mut trailing = 0;
-    while at < bytes.len() {
-        let rest = bytes.get(at..).unwrap_or_default();
-        let padding = rest.iter().position(|&b| b != 0).unwrap_or(rest.len());
-        if padding == rest.len() {
-            notes.push(format!("{padding} zero bytes after the last chunk (byte {at}): kept"));
-            trailing = padding as u32;
-            break;
-        }
-        if padding > 0 {
-            notes.push(format!("{padding} zero bytes before the chunk at byte {}: kept", at + padding));
-        }
-        at += padding;
-        let header_at = at as u64;
-        let header = bytes
-            .get(at..at + HEADER)
-            .and_then(|h| ChunkHeader::read_le(&mut std::io::Cursor::new(h)).ok())
-            .ok_or_else(|| ReadError::at(header_at, "ChunkHeader", ReadErrorKind::Truncated))?;
+    let trailing = walk(bytes, end, &mut notes, |found, payload| {
+        let (header, header_at) = (found.header, found.at as u64);
         let tag = String::from_utf8_lossy(&header.tag).into_owned();
-        let start = at + HEADER;
-        let left = (bytes.len() - start) as u64;
-        if u64::from(header.size) > left {
-            let kind = ReadErrorKind::OffsetOutOfBounds {
-                target: start as u64,
-                len: u64::from(header.size),
-                file_len: bytes.len() as u64,
-            };
-            return Err(ReadError::at(header_at + 4, format!("ChunkHeader({tag}).size"), kind));
-        }
         if &header.tag == b"MD21" {
             return Err(ReadError::invalid(header_at, "ChunkHeader.tag", "a second MD21 chunk"));
         }
-        let payload = bytes.get(start..start + header.size as usize).unwrap_or_default();
         let data = ChunkData::read_le_args(&mut std::io::Cursor::new(payload), (header.tag, header.size))
             .map_err(|e| ReadError::from_binrw(&e, None).within(&format!("chunk {tag} at byte {header_at}")))?;
+        let mut notes = Vec::new();
         if matches!(data, ChunkData::Raw(_))
             && [b"SFID", b"AFID", b"TXID", b"BFID", b"SKID", b"PFID", b"RPID", b"GPID"].contains(&&header.tag)
         {
@@ -374,14 +412,14 @@ fn chunks(bytes: &[u8]) -> Result<Chunks, ReadError> {
             notes.push(format!("chunk {tag:?} at byte {header_at} ({} bytes) is unknown: kept as bytes", header.size));
         }
         chunks.push(Chunk {
-            padding: padding as u32,
+            padding: found.padding,
             tag: header.tag,
             declared_size: header.size,
             read_size: header.size,
             data,
         });
-        at = start + header.size as usize;
-    }
+        Ok(notes)
+    })?;
     Ok((chunks, model, trailing, notes))
 }
 
@@ -509,7 +547,6 @@ pub fn write_parts(
     let mut bytes = Vec::new();
     let err = |e: binrw::Error| WriteError::from_binrw(&e);
     for chunk in &container.chunks {
-        bytes.resize(bytes.len() + chunk.padding as usize, 0);
         let payload = match &chunk.data {
             ChunkData::Model => model.clone(),
             data => {
@@ -520,10 +557,7 @@ pub fn write_parts(
         };
         let len = relic_core::error::fit::<u32>("chunk size", payload.len(), "u32")?;
         let size = if len == chunk.read_size { chunk.declared_size } else { len };
-        let mut header = std::io::Cursor::new(Vec::new());
-        ChunkHeader { tag: chunk.tag, size }.write_le(&mut header).map_err(err)?;
-        bytes.extend_from_slice(header.get_ref());
-        bytes.extend_from_slice(&payload);
+        put_chunk(&mut bytes, chunk.padding, chunk.tag, size, &payload);
     }
     bytes.resize(bytes.len() + container.trailing as usize, 0);
     Ok((bytes, siblings))

@@ -10,6 +10,7 @@ use std::sync::Arc;
 use relic_core::format::{Input, SiblingFile};
 use relic_core::{ReadError, ReadErrorKind, WriteError};
 
+use crate::anim::AnimFile;
 use crate::file::wrath::{Skin, WrathFile, WrathSequence, resolve_alias};
 
 /// Versions read and written from Wrath on.
@@ -91,22 +92,24 @@ fn peek_sequences(bytes: &[u8]) -> Result<Vec<WrathSequence>, ReadError> {
     Ok(block.as_chunks::<64>().0.iter().map(|s| bytemuck::pod_read_unaligned(s)).collect())
 }
 
-/// The `.anim` bytes of each sequence, `None` for a sequence kept in the `.m2`.
-pub type AnimBytes = Vec<Option<Arc<Vec<u8>>>>;
+/// The `.anim` of each sequence, `None` for a sequence kept in the `.m2`.
+pub type AnimBytes = crate::anim::AnimSources;
 
-/// The `.anim` files of a model: their bytes per sequence, the names read and the names looked
-/// for and not found (with the first sequence needing each).
+/// The `.anim` files of a model: each sequence's, the names read and the names looked for and
+/// not found (with the first sequence needing each).
 struct Anims {
     bytes: AnimBytes,
     read: Vec<String>,
     missing: Vec<(String, usize)>,
+    /// What was tolerated in them (chunked files: unknown chunks, padding).
+    notes: Vec<String>,
 }
 
-/// Loads the `.anim` bytes of every external sequence (indexed by sequence). A missing file is
-/// listed, and its sequences get empty bytes (see `timelines`: read as "keys not loaded" only by
-/// [`read_partial`]; [`read_checked`] refuses the model as incomplete first).
+/// Loads the `.anim` of every external sequence (indexed by sequence), raw or chunked (§6). A
+/// missing file is listed, and its sequences get [`AnimFile::missing`] (read as "keys not loaded"
+/// only by [`read_partial`]; [`read_checked`] refuses the model as incomplete first).
 fn load_anims(input: &Input<'_>, sequences: &[WrathSequence]) -> Result<Anims, ReadError> {
-    let mut by_name: Vec<(String, Arc<Vec<u8>>)> = Vec::new();
+    let mut by_name: Vec<(String, Arc<AnimFile>)> = Vec::new();
     let mut missing: Vec<(String, usize)> = Vec::new();
     let mut anims = Vec::with_capacity(sequences.len());
     for s in 0..sequences.len() {
@@ -120,39 +123,26 @@ fn load_anims(input: &Input<'_>, sequences: &[WrathSequence]) -> Result<Anims, R
             continue;
         };
         let name = anim_name(input.stem(), seq);
-        if let Some((_, bytes)) = by_name.iter().find(|(n, _)| *n == name) {
-            anims.push(Some(bytes.clone()));
+        if let Some((_, anim)) = by_name.iter().find(|(n, _)| *n == name) {
+            anims.push(Some(anim.clone()));
             continue;
         }
         let Some(bytes) = input.siblings.read(&name).map_err(|e| load_error(&name, e))? else {
             if !missing.iter().any(|(n, _)| *n == name) {
-                missing.push((name, s));
+                missing.push((name.clone(), s));
             }
-            anims.push(Some(Arc::new(Vec::new())));
+            anims.push(Some(Arc::new(AnimFile::missing(name))));
             continue;
         };
         if bytes.is_empty() {
-            // An empty buffer stands for a missing file in the bytes handed to the track reader.
             return Err(ReadError::invalid(0, name, "the .anim file is empty (0 bytes): its keys cannot be read"));
         }
-        if let Some(magic) = bytes
-            .get(..4)
-            .filter(|m| [b"AFM2", b"AFSA", b"AFSB"].contains(&<&[u8; 4]>::try_from(*m).unwrap_or(&[0; 4])))
-        {
-            let magic = String::from_utf8_lossy(magic);
-            return Err(ReadError::new(
-                0,
-                ReadErrorKind::UnsupportedVersion {
-                    version: 0,
-                    reason: format!("{name} is a chunked .anim ({magic}, Legion or later): not supported"),
-                },
-            ));
-        }
-        let bytes = Arc::new(bytes);
-        by_name.push((name, bytes.clone()));
-        anims.push(Some(bytes));
+        let anim = Arc::new(AnimFile::read(&name, bytes)?);
+        by_name.push((name, anim.clone()));
+        anims.push(Some(anim));
     }
-    Ok(Anims { bytes: anims, read: by_name.into_iter().map(|(n, _)| n).collect(), missing })
+    let notes = by_name.iter().flat_map(|(_, a)| a.notes.iter().cloned()).collect();
+    Ok(Anims { bytes: anims, read: by_name.into_iter().map(|(n, _)| n).collect(), missing, notes })
 }
 
 /// Refuses a model whose `.anim` files, or whose first `.skin`, are not beside it: the typed
@@ -238,7 +228,7 @@ pub fn read_skin(bytes: &[u8], version: u32) -> Result<Skin, ReadError> {
 
 /// Parses a Wrath-or-later `.m2` with the `.anim` bytes of its external sequences given by
 /// sequence index (no `.skin`, no cross-checks).
-pub fn read_file(bytes: &[u8], anims: &[Option<Arc<Vec<u8>>>]) -> Result<WrathFile, ReadError> {
+pub fn read_file(bytes: &[u8], anims: &[Option<Arc<AnimFile>>]) -> Result<WrathFile, ReadError> {
     let mut file = relic_core::binary::parse(bytes, |s| {
         use binrw::BinRead;
         WrathFile::read_options(s, binrw::Endian::Little, (anims,))
@@ -293,7 +283,7 @@ fn read_checked_as(
     incomplete(input, &anims, bytes)?;
     let file = read_file(bytes, &anims.bytes)?;
     check::file(&file)?;
-    let mut notes = Vec::new();
+    let mut notes = anims.notes;
     let skins = load_skins(input, &file, &mut notes, false)?;
     let wrath = Wrath { file, skins, anim_files: anims.read, notes };
     let (classic, losses) = convert::to_classic(&wrath)?;
@@ -341,6 +331,7 @@ fn read_partial_as(input: &Input<'_>, chunked: bool) -> Result<Wrath, ReadError>
         .missing
         .iter()
         .map(|(name, s)| format!("{name} (keys of sequence {s} and its variations) was not found next to the model: those keys are not read"))
+        .chain(anims.notes)
         .collect();
     let skins = load_skins(input, &file, &mut notes, true)?;
     Ok(Wrath { file, skins, anim_files: anims.read, notes })

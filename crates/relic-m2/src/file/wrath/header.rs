@@ -25,7 +25,7 @@ pub const FLAG_COMBINER_COMBOS: u32 = 0x8;
 /// A whole `MD20` file of version 264 or 272 (its views are in `.skin` files, [`super::Skin`]).
 #[binrw]
 #[brw(little, magic = b"MD20")]
-#[br(import(anims: &[Option<Arc<Vec<u8>>>]))]
+#[br(import(anims: &[Option<Arc<crate::anim::AnimFile>>]))]
 #[bw(import(layout: &Layout))]
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct WrathFile {

@@ -26,6 +26,7 @@ use relic_core::WriteError;
 use super::header::{WrathFile, keys_external, resolve_alias};
 use super::records::WrathSequence;
 use super::skin::Skin;
+use crate::anim::{AnimFile, AnimPart};
 use crate::file::write::{Block, Place, Placed, Timelines, align};
 
 /// An `.anim` file being laid out.
@@ -153,7 +154,7 @@ pub fn write(file: &WrathFile) -> Result<WrathBytes, WriteError> {
         if !place.abandoned {
             let anims = place_kept_keys(&mut place, &file.sequences);
             if let Some(model) = place.emit_kept(file)? {
-                return Ok(WrathBytes { model, anims: anim_files(anims, &recorded.anims) });
+                return Ok(WrathBytes { model, anims: anim_files(anims, &recorded.anims)? });
             }
         }
     }
@@ -161,25 +162,34 @@ pub fn write(file: &WrathFile) -> Result<WrathBytes, WriteError> {
     file.visit(&mut place);
     let anims = place_keys(&mut place, &file.sequences);
     let model = place.emit(file)?;
-    Ok(WrathBytes { model, anims: anim_files(anims, &[]) })
+    Ok(WrathBytes { model, anims: anim_files(anims, &[])? })
 }
 
 /// The `.anim` files laid out, as bytes (each padded to 16). In the kept layout each starts from
 /// the `.anim` it was read from (`sources`, by sequence), so that its bytes outside every block
-/// come back.
-fn anim_files(anims: BTreeMap<usize, AnimOut<'_>>, sources: &[Option<Arc<Vec<u8>>>]) -> Vec<(usize, Vec<u8>)> {
+/// come back; a chunked source stays chunked, the blocks placed in its `AFM2` blob (the offsets
+/// of the `.m2`'s tracks count from it, §6) and that blob kept at its length.
+fn anim_files(
+    anims: BTreeMap<usize, AnimOut<'_>>,
+    sources: &[Option<Arc<AnimFile>>],
+) -> Result<Vec<(usize, Vec<u8>)>, WriteError> {
     anims
         .into_iter()
         .map(|(s, a)| {
-            let mut bytes = sources.get(s).and_then(Option::as_ref).map_or_else(Vec::new, |b| b.to_vec());
-            let end = (align(a.end) as usize).max(bytes.len());
-            bytes.resize(end, 0);
+            let source = sources.get(s).and_then(Option::as_deref);
+            let mut bytes = source.and_then(|f| f.blob(AnimPart::Model)).map_or_else(Vec::new, <[u8]>::to_vec);
+            let chunked = source.filter(|f| f.is_chunked());
+            let end = if chunked.is_some() { a.end } else { align(a.end) };
+            bytes.resize((end as usize).max(bytes.len()), 0);
             for (at, block) in a.blocks {
                 if let Some(dst) = bytes.get_mut(at as usize..at as usize + block.len()) {
                     dst.copy_from_slice(block);
                 }
             }
-            (s, bytes)
+            match chunked {
+                Some(f) => Ok((s, f.with_blob(AnimPart::Model, bytes).to_bytes()?)),
+                None => Ok((s, bytes)),
+            }
         })
         .collect()
 }
