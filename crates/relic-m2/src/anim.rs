@@ -18,15 +18,15 @@ use crate::md21::{ChunkHeader, put_chunk, walk};
 pub const TAGS: [&[u8; 4]; 3] = [b"AFM2", b"AFSA", b"AFSB"];
 
 /// Which blob of a chunked `.anim` a track's keys are in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default, Serialize, Deserialize)]
 pub enum AnimPart {
     /// `AFM2`: every track of a model without a skeleton, else the tracks of the `.m2` itself.
     #[default]
     Model,
-    /// `AFSB`: the tracks of the `.skel`'s bones.
-    Bones,
     /// `AFSA`: the tracks of the `.skel`'s attachments.
     Attachments,
+    /// `AFSB`: the tracks of the `.skel`'s bones.
+    Bones,
 }
 
 impl AnimPart {
@@ -87,6 +87,12 @@ impl AnimFile {
     /// A raw `.anim` of `bytes`.
     pub fn raw(name: impl Into<String>, bytes: Vec<u8>) -> Self {
         AnimFile { name: name.into(), layout: AnimLayout::Raw(bytes), notes: Vec::new() }
+    }
+
+    /// A chunked `.anim` without chunks (its blobs added by [`AnimFile::with_blob`]).
+    pub fn chunked(name: impl Into<String>) -> Self {
+        let layout = AnimLayout::Chunked { chunks: Vec::new(), trailing: 0 };
+        AnimFile { name: name.into(), layout, notes: Vec::new() }
     }
 
     /// The stand-in of an `.anim` that is not beside the model.
@@ -230,6 +236,12 @@ impl AnimFile {
         }
     }
 }
+
+/// `(sequence index, blob)` of the keys of external sequences written for one part.
+pub type Blobs = Vec<(usize, Vec<u8>)>;
+
+/// The blobs written for each part.
+pub type PartBlobs = Vec<(AnimPart, Blobs)>;
 
 /// The `.anim` of each sequence, shared between the sequences that name the same file.
 pub type AnimSources = Vec<Option<Arc<AnimFile>>>;

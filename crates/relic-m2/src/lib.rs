@@ -30,6 +30,7 @@ mod from_ir;
 pub mod md21;
 pub mod names;
 mod readback;
+pub mod skel;
 mod to_ir;
 mod tolerated;
 mod validate;
@@ -207,7 +208,7 @@ fn md21_info_input(input: &relic_core::format::Input<'_>) -> Result<Info, ReadEr
         Err(e) if matches!(e.kind, ReadErrorKind::Incomplete { .. }) => (md21::read_partial(input)?, Vec::new()),
         read => {
             let (m, classic, _) = read?;
-            let mut notes = tolerated::notes(&classic);
+            let mut notes = skeletal_notes(tolerated::notes(&classic), &m.model);
             notes.extend(tolerated::skin_notes(&m.model.skins));
             (m, notes)
         }
@@ -215,6 +216,16 @@ fn md21_info_input(input: &relic_core::format::Input<'_>) -> Result<Info, ReadEr
     let mut info = wrath_info(&m.model, &notes, input.stem());
     md21_facts(&mut info, &m);
     Ok(info)
+}
+
+/// The notes of a model's 256–263 form, without the shared-bytes ("layout") one for a model
+/// with a skeleton: its skeleton's arrays count their offsets from their `.skel` chunk's
+/// payload (m2-md21.md §7.1), not from the `.m2`, so blocks of different files meet there.
+fn skeletal_notes(notes: Vec<relic_core::Loss>, model: &wrath::Wrath) -> Vec<relic_core::Loss> {
+    match model.skeleton {
+        Some(_) => notes.into_iter().filter(|l| l.element != "layout").collect(),
+        None => notes,
+    }
 }
 
 /// What `relic info` adds for a chunked model: the chunks by tag, the FileDataIDs and what was
@@ -340,7 +351,7 @@ pub fn read_input(input: &relic_core::format::Input<'_>) -> Result<Converted<Mod
 pub fn read_input_with_info(input: &relic_core::format::Input<'_>) -> Result<(Converted<Model>, Info), ReadError> {
     if input.bytes.starts_with(b"MD21") {
         let (m, classic, losses) = md21::read_checked(input)?;
-        let mut notes = tolerated::notes(&classic);
+        let mut notes = skeletal_notes(tolerated::notes(&classic), &m.model);
         notes.extend(tolerated::skin_notes(&m.model.skins));
         let mut info = wrath_info(&m.model, &notes, input.stem());
         md21_facts(&mut info, &m);
@@ -433,6 +444,41 @@ fn chunks_dropped(container: &md21::Container, version: u32) -> Option<relic_cor
     })
 }
 
+/// The note of a model read with a `.skel` written without one (another version, or a model
+/// changed since): its skeleton is in the `MD20` block's arrays (m2-md21.md §7.3), with counts.
+fn skeleton_merged(stored: Option<&M2Extras>, written: &wrath::Wrath) -> Option<relic_core::Loss> {
+    let skeleton = stored?.wrath.as_deref()?.skeleton.as_ref()?;
+    if written.skeleton.is_some() {
+        return None;
+    }
+    let f = &written.file;
+    let what = format!(
+        "{} merged into the MD20 block (version {}): {} sequences, {} global sequences, {} bones, {} attachments; no .skel written{}",
+        skeleton.skel.name,
+        f.version,
+        f.sequences.len(),
+        f.global_sequences.len(),
+        f.bones.len(),
+        f.attachments.len(),
+        if skeleton.parents.is_empty() {
+            String::new()
+        } else {
+            format!(" (its {} parent skeletons' arrays included)", skeleton.parents.len())
+        }
+    );
+    Some(relic_core::Loss::new("skeleton", what))
+}
+
+/// The chunks to write `model` in: without `SKID` when the model has no `.skel` to write (its
+/// skeleton is in the `MD20` block then).
+fn without_skeleton_id(container: &md21::Container, model: &wrath::Wrath) -> md21::Container {
+    let mut c = container.clone();
+    if model.skeleton.is_none() {
+        c.chunks.retain(|chunk| chunk.tag != *b"SKID");
+    }
+    c
+}
+
 /// Writes a model in the version `options.version` names, else the one it came from
 /// ([`Model::recorded_version`], when it is written), else the default version, 256: 264 and 272
 /// as an `.m2` with its `.skin` (and `.anim`) files beside it; 274, and 272 of a model read from a
@@ -460,8 +506,9 @@ pub fn write_files(model: &Model, options: &WriteOptions) -> Result<Converted<Wr
             let mut converted = from_ir::to_wrath(model, extras, version, container.is_some())?;
             let unread = unread.clone().filter(|_| model.extras.is_some());
             converted.losses.splice(0..0, unread.into_iter().chain(unchunked.clone()));
+            converted.losses.extend(skeleton_merged(stored.as_deref(), &converted.value));
             let (bytes, siblings) = match &container {
-                Some(c) => md21::write_parts(c, &converted.value)?,
+                Some(c) => md21::write_parts(&without_skeleton_id(c, &converted.value), &converted.value)?,
                 None => wrath::write(&converted.value)?,
             };
             Ok(Converted { value: Written { bytes, siblings }, losses: converted.losses })

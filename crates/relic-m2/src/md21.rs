@@ -464,6 +464,12 @@ fn damage(model: &Wrath) -> Option<String> {
     })
 }
 
+/// True if the chunks name a skeleton (`SKID` with a FileDataID, §7): the model's bones and
+/// sequences are in its `.skel`.
+fn skeletal(chunks: &[Chunk]) -> bool {
+    chunks.iter().any(|c| matches!(c.data, ChunkData::SkeletonId(id) if id != 0))
+}
+
 /// The context of an error inside the `MD21` chunk (its offsets count from byte 8).
 const WITHIN: &str = "the MD21 chunk's MD20 block (offsets from file byte 8)";
 
@@ -478,7 +484,8 @@ pub(crate) fn read_checked(input: &Input<'_>) -> Result<(Md21, crate::file::M2Fi
     let (chunks, range, trailing, notes) = chunks(input.bytes)?;
     let payload = input.bytes.get(range).unwrap_or_default();
     let inner = inner(input, payload)?;
-    let (model, classic, losses) = wrath::read_checked_chunked(&inner).map_err(|e| e.within(WITHIN))?;
+    let skeletal = skeletal(&chunks);
+    let (model, classic, losses) = wrath::read_checked_chunked(&inner, skeletal).map_err(|e| e.within(WITHIN))?;
     let mut notes = notes;
     notes.extend(damage(&model));
     Ok((Md21 { chunks, model, trailing, notes }, classic, losses))
@@ -490,7 +497,7 @@ pub fn read_partial(input: &Input<'_>) -> Result<Md21, ReadError> {
     let (chunks, range, trailing, notes) = chunks(input.bytes)?;
     let payload = input.bytes.get(range).unwrap_or_default();
     let inner = inner(input, payload)?;
-    let model = wrath::read_partial_chunked(&inner).map_err(|e| e.within(WITHIN))?;
+    let model = wrath::read_partial_chunked(&inner, skeletal(&chunks)).map_err(|e| e.within(WITHIN))?;
     let mut notes = notes;
     notes.extend(damage(&model));
     Ok(Md21 { chunks, model, trailing, notes })

@@ -26,9 +26,9 @@ fn models_in(dir: &std::path::Path) -> Vec<(String, Vec<u8>, SiblingBytes)> {
 /// The fixture model with its skins.
 fn fixture() -> (String, Vec<u8>, SiblingBytes) {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/m2-md21");
-    let mut models = models_in(&dir);
-    assert_eq!(models.len(), 1, "fixtures missing: run `cargo xtask fixtures`");
-    models.remove(0)
+    let models = models_in(&dir);
+    let name = format!("{}.m2", stated::STEM);
+    models.into_iter().find(|(n, _, _)| *n == name).expect("fixtures missing: run `cargo xtask fixtures`")
 }
 
 /// Every model of the corpus's `m2-md21/*/` folders with the files beside it (empty, and said on

@@ -25,7 +25,7 @@ pub const FLAG_COMBINER_COMBOS: u32 = 0x8;
 /// A whole `MD20` file of version 264 or 272 (its views are in `.skin` files, [`super::Skin`]).
 #[binrw]
 #[brw(little, magic = b"MD20")]
-#[br(import(anims: &[Option<Arc<crate::anim::AnimFile>>]))]
+#[br(import(anims: &[Option<Arc<crate::anim::AnimFile>>], counts: Option<[usize; 2]>))]
 #[bw(import(layout: &Layout))]
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct WrathFile {
@@ -46,7 +46,14 @@ pub struct WrathFile {
     #[bw(args(layout))]
     pub sequences: M2Array<WrathSequence>,
     /// What each track needs to know while it is read (not stored).
-    #[br(temp, calc = Ctx::new(version, global_sequences.len(), sequences.len(), anims))]
+    /// (With a `.skel`, `counts` gives its global-loop and sequence counts, which the tracks
+    /// follow instead of the block's own arrays.)
+    #[br(temp, calc = Ctx::new(
+        version,
+        counts.map_or(global_sequences.len(), |c| c[0]),
+        counts.map_or(sequences.len(), |c| c[1]),
+        anims,
+    ))]
     #[bw(ignore)]
     ctx: Ctx,
     /// Sequence lookup: a hash table `id mod N` → sequence index, −1 empty (§3.5); may be empty.

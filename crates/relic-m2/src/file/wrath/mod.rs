@@ -30,4 +30,5 @@ pub use particle::{FakeTrack, WrathParticle};
 pub use records::*;
 pub use skin::{ShadowBatch, Skin, UnreadPair};
 pub use track::{PerKey, SeqEventTrack, SeqSplineTrack, SeqTrack};
+pub(crate) use write::{Keyed, anim_files, write_keyed};
 pub use write::{WrathBytes, write, write_skin};
