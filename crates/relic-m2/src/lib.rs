@@ -21,6 +21,7 @@
 //! | views 1–3, colours, transparency, UV animations, lookups, collision, lights, cameras | their records | [`M2Extras`] in `Model::extras` |
 
 pub mod anim;
+pub mod bone_file;
 mod carried;
 mod entry;
 mod extras;
@@ -252,6 +253,16 @@ fn md21_facts(info: &mut Info, m: &md21::Md21) {
     if m.chunk(b"TXID").is_some() {
         info.text("texture_file_ids", ids(m.texture_ids()));
     }
+    if let Some(sk) = &m.model.skeleton {
+        let parents: Vec<&str> = sk.parents.iter().map(|p| p.name.as_str()).collect();
+        info.text("skel", format!("{} ({})", sk.skel.name, sk.skel.tags().join(", ")));
+        if !parents.is_empty() {
+            info.text("parent_skels", parents.join(", "));
+        }
+    }
+    if m.chunk(b"BFID").is_some() {
+        info.count("bone_files", m.model.bone_files.len());
+    }
     for c in &m.chunks {
         let (key, list): (&'static str, &[u32]) = match &c.data {
             md21::ChunkData::BoneIds(v) => ("bone_file_ids", v),
@@ -469,6 +480,16 @@ fn skeleton_merged(stored: Option<&M2Extras>, written: &wrath::Wrath) -> Option<
     Some(relic_core::Loss::new("skeleton", what))
 }
 
+/// The loss of the `.bone` files a model was read with that the files written do not hold
+/// (`written` of them): Wrath has no `.bone` (m2-md21.md §8), a rebuilt model none.
+fn bone_files_dropped(stored: Option<&M2Extras>, written: usize, version: u32) -> Option<relic_core::Loss> {
+    let read = stored?.wrath.as_deref()?.bone_files.len();
+    (read > written).then(|| {
+        let what = format!("{} of {read} .bone files dropped: version {version} has no .bone files", read - written);
+        relic_core::Loss::new("bone files", what)
+    })
+}
+
 /// The chunks to write `model` in: without `SKID` when the model has no `.skel` to write (its
 /// skeleton is in the `MD20` block then).
 fn without_skeleton_id(container: &md21::Container, model: &wrath::Wrath) -> md21::Container {
@@ -507,6 +528,7 @@ pub fn write_files(model: &Model, options: &WriteOptions) -> Result<Converted<Wr
             let unread = unread.clone().filter(|_| model.extras.is_some());
             converted.losses.splice(0..0, unread.into_iter().chain(unchunked.clone()));
             converted.losses.extend(skeleton_merged(stored.as_deref(), &converted.value));
+            converted.losses.extend(bone_files_dropped(stored.as_deref(), converted.value.bone_files.len(), version));
             let (bytes, siblings) = match &container {
                 Some(c) => md21::write_parts(&without_skeleton_id(c, &converted.value), &converted.value)?,
                 None => wrath::write(&converted.value)?,
@@ -521,8 +543,10 @@ pub fn write_files(model: &Model, options: &WriteOptions) -> Result<Converted<Wr
     }
     let options = WriteOptions { version: Some(version) };
     let mut written = write_model(model, &options)?.map(Written::single);
-    let read_with = decoded(model).0.and_then(|e| e.md21.clone());
+    let stored = decoded(model).0;
+    let read_with = stored.as_deref().and_then(|e| e.md21.clone());
     written.losses.splice(0..0, read_with.and_then(|c| chunks_dropped(&c, version)));
+    written.losses.extend(bone_files_dropped(stored.as_deref(), 0, version));
     Ok(written)
 }
 

@@ -464,6 +464,33 @@ fn damage(model: &Wrath) -> Option<String> {
     })
 }
 
+/// Reads the `.bone` files `BFID` names (m2-md21.md §8) found beside the model
+/// (`<stem>_<index:02>.bone`); one not found is a note naming its FileDataID.
+fn load_bone_files(
+    input: &Input<'_>,
+    chunks: &[Chunk],
+    model: &mut Wrath,
+    notes: &mut Vec<String>,
+) -> Result<(), ReadError> {
+    let ids = chunks.iter().find_map(|c| match &c.data {
+        ChunkData::BoneIds(ids) => Some(ids.as_slice()),
+        _ => None,
+    });
+    for (i, id) in ids.unwrap_or_default().iter().enumerate() {
+        let name = crate::bone_file::bone_name(input.stem(), i);
+        match input.siblings.read(&name).map_err(|e| wrath::load_error(&name, e))? {
+            Some(bytes) => {
+                let bone = crate::bone_file::BoneFile::read(&name, &bytes)?;
+                notes.extend(bone.notes.iter().cloned());
+                model.bone_files.push((i, bone));
+            }
+            None => notes
+                .push(format!("{name} (BFID entry {i}, FileDataID {id}) was not found next to the model: not read")),
+        }
+    }
+    Ok(())
+}
+
 /// True if the chunks name a skeleton (`SKID` with a FileDataID, §7): the model's bones and
 /// sequences are in its `.skel`.
 fn skeletal(chunks: &[Chunk]) -> bool {
@@ -485,8 +512,9 @@ pub(crate) fn read_checked(input: &Input<'_>) -> Result<(Md21, crate::file::M2Fi
     let payload = input.bytes.get(range).unwrap_or_default();
     let inner = inner(input, payload)?;
     let skeletal = skeletal(&chunks);
-    let (model, classic, losses) = wrath::read_checked_chunked(&inner, skeletal).map_err(|e| e.within(WITHIN))?;
+    let (mut model, classic, losses) = wrath::read_checked_chunked(&inner, skeletal).map_err(|e| e.within(WITHIN))?;
     let mut notes = notes;
+    load_bone_files(input, &chunks, &mut model, &mut notes)?;
     notes.extend(damage(&model));
     Ok((Md21 { chunks, model, trailing, notes }, classic, losses))
 }
@@ -497,8 +525,9 @@ pub fn read_partial(input: &Input<'_>) -> Result<Md21, ReadError> {
     let (chunks, range, trailing, notes) = chunks(input.bytes)?;
     let payload = input.bytes.get(range).unwrap_or_default();
     let inner = inner(input, payload)?;
-    let model = wrath::read_partial_chunked(&inner, skeletal(&chunks)).map_err(|e| e.within(WITHIN))?;
+    let mut model = wrath::read_partial_chunked(&inner, skeletal(&chunks)).map_err(|e| e.within(WITHIN))?;
     let mut notes = notes;
+    load_bone_files(input, &chunks, &mut model, &mut notes)?;
     notes.extend(damage(&model));
     Ok(Md21 { chunks, model, trailing, notes })
 }

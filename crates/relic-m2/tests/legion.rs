@@ -96,6 +96,12 @@ fn the_skeletal_model_reads_its_skel_parent_and_split_anim_as_stated() {
     assert_eq!(f.attachments[0].visibility.values[0].to_vec(), stated::ATTACHMENT_ANIMATE[1].2);
     let anim = file(&all(), "v274_skeletal0000-00.anim");
     assert_eq!(&anim[..4], b"AFM2");
+    // The .bone of BFID entry 0, as stated.
+    assert_eq!(m.model.bone_files.len(), 1);
+    let (index, bone) = &m.model.bone_files[0];
+    assert_eq!((*index, bone.version), (0, stated::BONE_FILE_VERSION));
+    assert_eq!(bone.bone_ids(), stated::BONE_FILE_BONE_IDS);
+    assert_eq!(bone.chunks[1].data, relic_m2::bone_file::BoneData::Matrices(stated::BONE_FILE_MATRICES.to_vec()));
 }
 
 #[test]
@@ -131,6 +137,7 @@ fn the_skeletal_model_ports_down_and_back_up() {
     for version in [264, 256] {
         let out = relic_m2::write_files(&model, &WriteOptions { version: Some(version) }).unwrap();
         let said: Vec<String> = out.losses.iter().map(ToString::to_string).collect();
+        assert!(said.iter().any(|l| l.contains("1 of 1 .bone files dropped")), "v{version}: {said:?}");
         if version == 264 {
             assert!(
                 said.iter().any(|l| l.contains("v274_skeletal.skel merged into the MD20 block (version 264): 2 sequences, 1 global sequences, 3 bones, 1 attachments")),
@@ -140,7 +147,7 @@ fn the_skeletal_model_ports_down_and_back_up() {
             for anim in out.value.siblings.iter().filter(|s| s.suffix.ends_with(".anim")) {
                 assert!(!anim.bytes.starts_with(b"AFM2"), "a raw .anim for Wrath");
             }
-            assert!(!out.value.siblings.iter().any(|s| s.suffix.ends_with(".skel")));
+            assert!(!out.value.siblings.iter().any(|s| s.suffix.ends_with(".skel") || s.suffix.ends_with(".bone")));
         }
         let files: Vec<(String, Vec<u8>)> =
             out.value.siblings.iter().map(|s| (format!("down{}", s.suffix), s.bytes.clone())).collect();
@@ -188,4 +195,31 @@ fn broken_skels_are_refused_with_typed_errors() {
     h.truncations("v274_skeletal.skel", &skel);
     h.byte_changes("v274_skeletal.skel", &skel[..skel.len().min(256)]);
     assert!(h.failures().is_empty(), "{:?}", h.failures());
+}
+
+/// A `.bone` or a split `.anim` truncated anywhere or changed byte by byte: read (kept raw where
+/// a chunk no longer fits its entries) or a typed error naming the file, never a panic.
+#[test]
+fn broken_bone_and_split_anim_files_are_refused_with_typed_errors() {
+    let all = all();
+    for name in ["v274_skeletal_00.bone", "v274_skeletal0000-00.anim"] {
+        let original = file(&all, name);
+        let with = |bytes: &[u8]| {
+            let files = all
+                .0
+                .iter()
+                .map(|(n, b)| if n == name { (n.clone(), bytes.to_vec()) } else { (n.clone(), b.clone()) })
+                .collect();
+            read(stated::SKELETAL_STEM, &SiblingBytes(files))
+        };
+        let mut overrun = original.clone();
+        let at = if name.ends_with(".bone") { 8 } else { 4 };
+        overrun[at..at + 4].copy_from_slice(&(original.len() as u32).to_le_bytes());
+        let e = with(&overrun).unwrap_err();
+        assert!(e.path.contains(name) && e.path.contains(".size"), "{e}");
+        let mut h = Harness::new().reader("md21::read", |bytes: &[u8]| with(bytes));
+        h.truncations(name, &original);
+        h.byte_changes(name, &original);
+        assert!(h.failures().is_empty(), "{:?}", h.failures());
+    }
 }

@@ -37,6 +37,10 @@ pub struct Wrath {
     /// sequences, sequences, bones, attachments and their lookups are the skeleton's.
     #[serde(default)]
     pub skeleton: Option<skeleton::Skeleton>,
+    /// The `.bone` files of a chunked model's `BFID` found beside it, by `BFID` index
+    /// (`<stem>_<index:02>.bone`).
+    #[serde(default)]
+    pub bone_files: Vec<(usize, crate::bone_file::BoneFile)>,
 }
 
 /// Why a Wrath-or-later version cannot be read, or `None` if it can.
@@ -354,7 +358,7 @@ fn read_model(input: &Input<'_>, skeletal: bool, partial: bool) -> Result<Wrath,
     };
     check::file(&file)?;
     let skins = load_skins(input, &file, &mut notes, partial)?;
-    Ok(Wrath { file, skins, anim_files: anims.read, notes, skeleton })
+    Ok(Wrath { file, skins, anim_files: anims.read, notes, skeleton, bone_files: Vec::new() })
 }
 
 /// True if the texture lookup is what a converter that patched a 264 header into a chunked file
@@ -420,6 +424,9 @@ pub fn write(wrath: &Wrath) -> Result<(Vec<u8>, Vec<SiblingFile>), WriteError> {
         siblings.push(SiblingFile { suffix: anim_name("", seq), bytes });
     }
     siblings.extend(skel.map(|bytes| SiblingFile { suffix: skeleton::skel_name("", None), bytes }));
+    for (i, bone) in &wrath.bone_files {
+        siblings.push(SiblingFile { suffix: crate::bone_file::bone_name("", *i), bytes: bone.write()? });
+    }
     Ok((model, siblings))
 }
 
