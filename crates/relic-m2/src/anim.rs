@@ -111,15 +111,7 @@ impl AnimFile {
         let mut chunks = Vec::new();
         let trailing = walk(&bytes, 0, &mut notes, |found, payload| {
             let ChunkHeader { tag, .. } = found.header;
-            let mut notes = Vec::new();
-            if !TAGS.contains(&&tag) {
-                let text = String::from_utf8_lossy(&tag);
-                notes.push(format!(
-                    "chunk {text:?} at byte {} ({} bytes) is not one of AFM2, AFSA, AFSB: kept as bytes",
-                    found.at,
-                    payload.len()
-                ));
-            }
+            let mut notes: Vec<String> = found.unknown(&TAGS, payload.len()).into_iter().collect();
             if chunks.iter().any(|c: &AnimChunk| c.tag == tag) {
                 let text = String::from_utf8_lossy(&tag);
                 notes.push(format!("a second {text} chunk at byte {}: kept, the first one read", found.at));

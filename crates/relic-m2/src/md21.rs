@@ -357,6 +357,17 @@ pub(crate) fn walk(
     Ok(0)
 }
 
+impl Found {
+    /// The note on a chunk whose tag is none of `known` (kept as bytes), if it is one.
+    pub(crate) fn unknown(&self, known: &[&[u8; 4]], len: usize) -> Option<String> {
+        let tag = &self.header.tag;
+        (!known.contains(&tag)).then(|| {
+            let text = String::from_utf8_lossy(tag);
+            format!("chunk {text:?} at byte {} ({len} bytes) is unknown: kept as bytes", self.at)
+        })
+    }
+}
+
 /// Writes one chunk: `padding` zero bytes, its header and its payload.
 pub(crate) fn put_chunk(out: &mut Vec<u8>, padding: u32, tag: [u8; 4], size: u32, payload: &[u8]) {
     out.resize(out.len() + padding as usize, 0);

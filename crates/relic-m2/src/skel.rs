@@ -193,18 +193,8 @@ impl SkelChunks {
         let mut notes = Vec::new();
         let mut chunks = Vec::new();
         let trailing = walk(bytes, 0, &mut notes, |found, payload| {
-            let tag = found.header.tag;
-            let mut notes = Vec::new();
-            if !TAGS.contains(&&tag) {
-                let text = String::from_utf8_lossy(&tag);
-                notes.push(format!(
-                    "chunk {text:?} at byte {} ({} bytes) is unknown: kept as bytes",
-                    found.at,
-                    payload.len()
-                ));
-            }
-            chunks.push((found.padding, tag, payload.to_vec()));
-            Ok(notes)
+            chunks.push((found.padding, found.header.tag, payload.to_vec()));
+            Ok(found.unknown(&TAGS, payload.len()).into_iter().collect())
         })
         .map_err(|e| e.within(name))?;
         Ok(SkelChunks { name: name.into(), chunks, trailing, notes })

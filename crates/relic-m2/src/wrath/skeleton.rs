@@ -176,42 +176,25 @@ pub(crate) fn merge(
     let sequences = skels.iter().find_map(Skel::sequences);
     let bones = skels.iter().find_map(Skel::bones);
     let attachments = skels.iter().find_map(Skel::attachments);
-    let mut lacking = Vec::new();
-    match sequences {
-        Some(s) => {
-            file.global_sequences = s.global_loops.clone();
-            file.sequences = s.sequences.clone();
-            file.sequence_lookup = s.sequence_lookup.clone();
-        }
-        None => {
-            lacking.push(format!("sequences (the MD20 block's {} used)", own.sequences.len()));
-            file.global_sequences = own.global_sequences.clone();
-            file.sequences = own.sequences.clone();
-            file.sequence_lookup = own.sequence_lookup.clone();
-        }
-    }
-    match bones {
-        Some(b) => {
-            file.bones = b.bones.clone();
-            file.key_bone_lookup = b.key_bone_lookup.clone();
-        }
-        None => {
-            lacking.push(format!("bones (the MD20 block's {} used)", own.bones.len()));
-            file.bones = own.bones.clone();
-            file.key_bone_lookup = own.key_bone_lookup.clone();
-        }
-    }
-    match attachments {
-        Some(a) => {
-            file.attachments = a.attachments.clone();
-            file.attachment_lookup = a.attachment_lookup.clone();
-        }
-        None => {
-            lacking.push(format!("attachments (the MD20 block's {} used)", own.attachments.len()));
-            file.attachments = own.attachments.clone();
-            file.attachment_lookup = own.attachment_lookup.clone();
-        }
-    }
+    let lacking: Vec<String> = [
+        ("sequences", sequences.is_none(), own.sequences.len()),
+        ("bones", bones.is_none(), own.bones.len()),
+        ("attachments", attachments.is_none(), own.attachments.len()),
+    ]
+    .into_iter()
+    .filter(|(_, lacks, _)| *lacks)
+    .map(|(what, _, n)| format!("{what} (the MD20 block's {n} used)"))
+    .collect();
+    let chosen = OwnArrays {
+        global_sequences: sequences.map_or_else(|| own.global_sequences.clone(), |s| s.global_loops.clone()),
+        sequences: sequences.map_or_else(|| own.sequences.clone(), |s| s.sequences.clone()),
+        sequence_lookup: sequences.map_or_else(|| own.sequence_lookup.clone(), |s| s.sequence_lookup.clone()),
+        bones: bones.map_or_else(|| own.bones.clone(), |b| b.bones.clone()),
+        key_bone_lookup: bones.map_or_else(|| own.key_bone_lookup.clone(), |b| b.key_bone_lookup.clone()),
+        attachments: attachments.map_or_else(|| own.attachments.clone(), |a| a.attachments.clone()),
+        attachment_lookup: attachments.map_or_else(|| own.attachment_lookup.clone(), |a| a.attachment_lookup.clone()),
+    };
+    *file = chosen.put_into(file);
     if missing_parent && !lacking.is_empty() {
         notes.push(format!("without its parent skeleton the model has no SKS1/SKB1/SKA1 for: {}", lacking.join(", ")));
     }
