@@ -192,19 +192,6 @@ impl AnimFile {
             }
         }
     }
-
-    /// The raw `.anim` a Wrath client reads (§6 downport): the `AFM2` payload of a file without
-    /// a skeleton's split, the blob of a raw one. A split file (`AFSB`/`AFSA`) is refused: its
-    /// bone and attachment keys need their offsets rebased in the merged `.m2`.
-    pub fn to_raw(&self) -> Result<Vec<u8>, relic_core::WriteError> {
-        if self.is_split() {
-            return Err(relic_core::WriteError::Unsupported(format!(
-                "{} splits its keys by kind (AFSB/AFSA/AFM2, a skeleton's .anim): a raw .anim of it needs its bone and attachment offsets rebased, which is not done",
-                self.name
-            )));
-        }
-        Ok(self.blob(AnimPart::Model).unwrap_or_default().to_vec())
-    }
 }
 
 /// What a track reads the keys of an external sequence from.

@@ -91,8 +91,14 @@ fn chunked_anim_keys_come_from_the_afm2_payload() {
     let (model, files) = wrath::write(&anew).unwrap();
     let anim = files.iter().find(|f| f.suffix == "0004-00.anim").expect("the .anim is written");
     assert!(&anim.bytes[..4] != b"AFM2" && anim.bytes.len() < m2.len(), "laid out anew it is raw");
-    let again = read(&model, vec![("Rabbit00.skin", skin), ("Rabbit0004-00.anim", anim.bytes.clone())]).unwrap();
+    let again =
+        read(&model, vec![("Rabbit00.skin", skin.clone()), ("Rabbit0004-00.anim", anim.bytes.clone())]).unwrap();
     assert!(again.file == raw.file);
+    // A split .anim beside a model without a skeleton: its tracks read AFM2, the AFSB blob is a note.
+    let split = [chunk(b"AFM2", &m2), chunk(b"AFSB", &[0; 16])].concat();
+    let w = read(&m, vec![("Rabbit00.skin", skin), ("Rabbit0004-00.anim", split)]).unwrap();
+    assert!(w.file == raw.file);
+    assert!(w.notes.iter().any(|n| n.starts_with("Rabbit0004-00.anim splits its keys")), "{:?}", w.notes);
 }
 
 /// A chunked `.anim` whose chunk overruns the file, or that has no `AFM2` for the model's

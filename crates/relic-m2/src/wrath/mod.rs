@@ -338,6 +338,15 @@ fn read_model(input: &Input<'_>, skeletal: bool, partial: bool) -> Result<Wrath,
         .map(|(name, s)| format!("{name} (keys of sequence {s} and its variations) was not found next to the model: those keys are not read"))
         .chain(anims.notes)
         .collect();
+    if chain.is_none() {
+        // Without a skeleton every track reads AFM2 (§6): AFSB/AFSA blobs are kept as read only.
+        let split = anims.bytes.iter().flatten().filter(|a| a.is_split());
+        let mut names: Vec<&str> = split.map(|a| a.name.as_str()).collect();
+        names.dedup();
+        notes.extend(names.into_iter().map(|n| format!(
+            "{n} splits its keys by kind (AFSB/AFSA) but the model reads no skeleton: its tracks read AFM2; the other blobs are written back as read, and dropped when the keys are laid out anew"
+        )));
+    }
     if skel_missing {
         let name = skeleton::skel_name(input.stem(), None);
         notes.push(format!("{name} (the skeleton SKID names) was not found next to the model: read with the MD20 block's own bones and sequences"));
