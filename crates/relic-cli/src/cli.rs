@@ -199,7 +199,7 @@ pub struct CommonArgs {
     /// The community listfile (`id;path` lines) naming the files a chunked M2 refers to by
     /// FileDataID (its .skin, .anim files and textures): each is looked for by the listfile's
     /// file name beside the model, then by its path under --data (or the folder the model's own
-    /// listed path starts in). Without it: <model>00.skin, <model>AAAA-VV.anim, <id>.blp.
+    /// listed path starts in). Without it: MODEL00.skin, MODELAAAA-VV.anim, ID.blp (MODEL the model's stem).
     #[arg(long, value_name = "FILE")]
     pub listfile: Option<PathBuf>,
 }

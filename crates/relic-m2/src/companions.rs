@@ -15,6 +15,8 @@ pub(crate) struct FileIds {
     pub skins: Vec<u32>,
     /// `AFID`: the `.anim` of each (animation id, variation): (id, variation, FileDataID).
     pub anims: Vec<(u16, u16, u32)>,
+    /// `SKID`: the `.skel` (0: none).
+    pub skeleton: u32,
 }
 
 impl FileIds {

@@ -20,7 +20,10 @@
 //! | ribbons, particles | [`file::Ribbon`], [`file::Particle`] | `Model::emitters`, each with its record ([`EmitterRecord`]) |
 //! | views 1–3, colours, transparency, UV animations, lookups, collision, lights, cameras | their records | [`M2Extras`] in `Model::extras` |
 
+pub mod anim;
+pub mod bone_file;
 mod carried;
+mod chunk;
 mod companions;
 mod entry;
 mod extras;
@@ -30,6 +33,7 @@ mod from_ir;
 pub mod md21;
 pub mod names;
 mod readback;
+pub mod skel;
 mod to_ir;
 mod tolerated;
 mod validate;
@@ -100,7 +104,7 @@ pub fn read(bytes: &[u8]) -> Result<M2File, ReadError> {
     }
     let mut file = relic_core::binary::parse(bytes, |s| {
         use binrw::BinRead;
-        <M2File>::read_options(s, binrw::Endian::Little, (&[],))
+        <M2File>::read_options(s, binrw::Endian::Little, (&[], None))
     })?;
     file.as_read = file::AsRead::of(file.version, bytes, file.header_size(), &[], |r| file.visit(r));
     validate::validate(&file, bytes.len() as u64)?;
@@ -207,7 +211,7 @@ fn md21_info_input(input: &relic_core::format::Input<'_>) -> Result<Info, ReadEr
         Err(e) if matches!(e.kind, ReadErrorKind::Incomplete { .. }) => (md21::read_partial(input)?, Vec::new()),
         read => {
             let (m, classic, _) = read?;
-            let mut notes = tolerated::notes(&classic);
+            let mut notes = skeletal_notes(tolerated::notes(&classic), &m.model);
             notes.extend(tolerated::skin_notes(&m.model.skins));
             (m, notes)
         }
@@ -215,6 +219,16 @@ fn md21_info_input(input: &relic_core::format::Input<'_>) -> Result<Info, ReadEr
     let mut info = wrath_info(&m.model, &notes, input.stem());
     md21_facts(&mut info, &m, input);
     Ok(info)
+}
+
+/// The notes of a model's 256–263 form, without the shared-bytes ("layout") one for a model
+/// with a skeleton: its skeleton's arrays count their offsets from their `.skel` chunk's
+/// payload (m2-md21.md §7.1), not from the `.m2`, so blocks of different files meet there.
+fn skeletal_notes(notes: Vec<relic_core::Loss>, model: &wrath::Wrath) -> Vec<relic_core::Loss> {
+    match model.skeleton {
+        Some(_) => notes.into_iter().filter(|l| l.element != "layout").collect(),
+        None => notes,
+    }
 }
 
 /// What `relic info` adds for a chunked model: the chunks by tag, the FileDataIDs and what was
@@ -250,6 +264,16 @@ fn md21_facts(info: &mut Info, m: &md21::Md21, input: &relic_core::format::Input
     }
     if m.chunk(b"TXID").is_some() {
         info.text("texture_file_ids", ids(m.texture_ids()));
+    }
+    if let Some(sk) = &m.model.skeleton {
+        let parents: Vec<&str> = sk.parents.iter().map(|p| p.name.as_str()).collect();
+        info.text("skel", format!("{} ({})", sk.skel.name, sk.skel.tags().join(", ")));
+        if !parents.is_empty() {
+            info.text("parent_skels", parents.join(", "));
+        }
+    }
+    if m.chunk(b"BFID").is_some() {
+        info.count("bone_files", m.model.bone_files.len());
     }
     for c in &m.chunks {
         let (key, list): (&'static str, &[u32]) = match &c.data {
@@ -350,7 +374,7 @@ pub fn read_input(input: &relic_core::format::Input<'_>) -> Result<Converted<Mod
 pub fn read_input_with_info(input: &relic_core::format::Input<'_>) -> Result<(Converted<Model>, Info), ReadError> {
     if input.bytes.starts_with(b"MD21") {
         let (m, classic, losses) = md21::read_checked(input)?;
-        let mut notes = tolerated::notes(&classic);
+        let mut notes = skeletal_notes(tolerated::notes(&classic), &m.model);
         notes.extend(tolerated::skin_notes(&m.model.skins));
         let mut info = wrath_info(&m.model, &notes, input.stem());
         md21_facts(&mut info, &m, input);
@@ -459,6 +483,51 @@ fn texture_names_written(container: &md21::Container) -> Option<relic_core::Loss
     })
 }
 
+/// The note of a model read with a `.skel` written without one (another version, or a model
+/// changed since): its skeleton is in the `MD20` block's arrays (m2-md21.md §7.3), with counts.
+fn skeleton_merged(stored: Option<&M2Extras>, written: &wrath::Wrath) -> Option<relic_core::Loss> {
+    let skeleton = stored?.wrath.as_deref()?.skeleton.as_ref()?;
+    if written.skeleton.is_some() {
+        return None;
+    }
+    let f = &written.file;
+    let what = format!(
+        "{} merged into the MD20 block (version {}): {} sequences, {} global sequences, {} bones, {} attachments; no .skel written{}",
+        skeleton.skel.name,
+        f.version,
+        f.sequences.len(),
+        f.global_sequences.len(),
+        f.bones.len(),
+        f.attachments.len(),
+        if skeleton.parents.is_empty() {
+            String::new()
+        } else {
+            format!(" (its {} parent skeletons' arrays included)", skeleton.parents.len())
+        }
+    );
+    Some(relic_core::Loss::new("skeleton", what))
+}
+
+/// The loss of the `.bone` files a model was read with that the files written do not hold
+/// (`written` of them): Wrath has no `.bone` (m2-md21.md §8), a rebuilt model none.
+fn bone_files_dropped(stored: Option<&M2Extras>, written: usize, version: u32) -> Option<relic_core::Loss> {
+    let read = stored?.wrath.as_deref()?.bone_files.len();
+    (read > written).then(|| {
+        let what = format!("{} of {read} .bone files dropped: version {version} has no .bone files", read - written);
+        relic_core::Loss::new("bone files", what)
+    })
+}
+
+/// The chunks to write `model` in: without `SKID` when the model has no `.skel` to write (its
+/// skeleton is in the `MD20` block then).
+fn without_skeleton_id(container: &md21::Container, model: &wrath::Wrath) -> md21::Container {
+    let mut c = container.clone();
+    if model.skeleton.is_none() {
+        c.chunks.retain(|chunk| chunk.tag != *b"SKID");
+    }
+    c
+}
+
 /// Writes a model in the version `options.version` names, else the one it came from
 /// ([`Model::recorded_version`], when it is written), else the default version, 256: 264 and 272
 /// as an `.m2` with its `.skin` (and `.anim`) files beside it; 274, and 272 of a model read from a
@@ -486,8 +555,10 @@ pub fn write_files(model: &Model, options: &WriteOptions) -> Result<Converted<Wr
             let mut converted = from_ir::to_wrath(model, extras, version, container.is_some())?;
             let unread = unread.clone().filter(|_| model.extras.is_some());
             converted.losses.splice(0..0, unread.into_iter().chain(unchunked.clone()));
+            converted.losses.extend(skeleton_merged(stored.as_deref(), &converted.value));
+            converted.losses.extend(bone_files_dropped(stored.as_deref(), converted.value.bone_files.len(), version));
             let (bytes, siblings) = match &container {
-                Some(c) => md21::write_parts(c, &converted.value)?,
+                Some(c) => md21::write_parts(&without_skeleton_id(c, &converted.value), &converted.value)?,
                 None => wrath::write(&converted.value)?,
             };
             Ok(Converted { value: Written { bytes, siblings }, losses: converted.losses })
@@ -500,8 +571,10 @@ pub fn write_files(model: &Model, options: &WriteOptions) -> Result<Converted<Wr
     }
     let options = WriteOptions { version: Some(version) };
     let mut written = write_model(model, &options)?.map(Written::single);
-    let read_with = decoded(model).0.and_then(|e| e.md21.clone());
+    let stored = decoded(model).0;
+    let read_with = stored.as_deref().and_then(|e| e.md21.clone());
     written.losses.splice(0..0, read_with.map(|c| chunks_dropped(&c, version)).unwrap_or_default());
+    written.losses.extend(bone_files_dropped(stored.as_deref(), 0, version));
     Ok(written)
 }
 

@@ -10,12 +10,14 @@
 //! that follows, or to the end of the file), zero bytes between chunks or after the last one, a
 //! FileDataID chunk whose size is not a whole number of entries (kept raw).
 
-use binrw::{BinRead, BinWrite, binrw};
+use binrw::{BinRead, BinWrite};
 use relic_core::format::Input;
 use relic_core::{ReadError, ReadErrorKind, WriteError};
 use serde::{Deserialize, Serialize};
 
-use crate::companions::FileIds;
+pub use crate::chunk::{AnimFileId, Chunk, ChunkData, ChunkHeader};
+use crate::chunk::{HEADER, put_chunk, walk};
+use crate::companions::{self, FileIds};
 use crate::wrath::{self, Wrath};
 
 /// Every chunk tag a public reader names (m2-md21.md §3): a chain of these after the `MD21`
@@ -25,112 +27,6 @@ pub const KNOWN_TAGS: [&[u8; 4]; 31] = [
     b"SKID", b"TXID", b"LDV1", b"RPID", b"GPID", b"WFV1", b"WFV2", b"WFV3", b"PGD1", b"PFDC", b"EDGF", b"NERF",
     b"DETL", b"DBOC", b"AFRA", b"DPIV", b"PCOL", b"TEXL", b"PSID",
 ];
-
-/// Bytes of a chunk header.
-const HEADER: usize = 8;
-
-/// The 8 bytes before every chunk's payload (§2.1).
-#[binrw]
-#[brw(little)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-pub struct ChunkHeader {
-    /// The tag, in reading order (`MD21`, `SFID`; not reversed as in ADT/WMO).
-    pub tag: [u8; 4],
-    /// The payload's size as the file declares it (wrong in converter files' `MD21`, §2.3).
-    pub size: u32,
-}
-
-/// One entry of `AFID` (8 bytes, §3): the `.anim` file of one (animation, variation).
-#[binrw]
-#[brw(little)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-pub struct AnimFileId {
-    /// Animation id (`AnimationData.dbc`) of the sequence.
-    pub animation_id: u16,
-    /// Its variation (sub-animation id).
-    pub variation: u16,
-    /// FileDataID of the `.anim`; 0 for no file.
-    pub file_data_id: u32,
-}
-
-/// A chunk's payload: typed for the FileDataID chunks §3 documents, the bytes for any other.
-#[binrw]
-#[brw(little)]
-#[br(import(tag: [u8; 4], len: u32))]
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub enum ChunkData {
-    /// `MD21`: the `MD20` block, held by [`Md21::model`] (written from it).
-    #[br(pre_assert(&tag == b"MD21"))]
-    Model,
-    /// `SFID`: FileDataIDs of the `.skin` views (as many as the header's profiles), then of the
-    /// LOD skins.
-    #[br(pre_assert(&tag == b"SFID" && len % 4 == 0))]
-    SkinIds(#[br(count = len / 4)] Vec<u32>),
-    /// `AFID`: the `.anim` file of each (animation, variation).
-    #[br(pre_assert(&tag == b"AFID" && len % 8 == 0))]
-    AnimIds(#[br(count = len / 8)] Vec<AnimFileId>),
-    /// `TXID`: FileDataID of each texture (0 for a texture that is not a file).
-    #[br(pre_assert(&tag == b"TXID" && len % 4 == 0))]
-    TextureIds(#[br(count = len / 4)] Vec<u32>),
-    /// `BFID`: FileDataIDs of the `.bone` files.
-    #[br(pre_assert(&tag == b"BFID" && len % 4 == 0))]
-    BoneIds(#[br(count = len / 4)] Vec<u32>),
-    /// `SKID`: FileDataID of the `.skel`.
-    #[br(pre_assert(&tag == b"SKID" && len == 4))]
-    SkeletonId(u32),
-    /// `PFID`: FileDataID of the `.phys`.
-    #[br(pre_assert(&tag == b"PFID" && len == 4))]
-    PhysicsId(u32),
-    /// `RPID`: FileDataIDs of the recursive-particle models.
-    #[br(pre_assert(&tag == b"RPID" && len % 4 == 0))]
-    RecursiveParticleIds(#[br(count = len / 4)] Vec<u32>),
-    /// `GPID`: FileDataIDs of the geometry-particle models.
-    #[br(pre_assert(&tag == b"GPID" && len % 4 == 0))]
-    GeometryParticleIds(#[br(count = len / 4)] Vec<u32>),
-    /// Any other chunk (or one of the above whose size is not a whole number of entries): its
-    /// bytes as read.
-    Raw(#[br(count = len)] Vec<u8>),
-}
-
-/// One chunk as read: where it was, its header and its payload.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Chunk {
-    /// Zero bytes between the previous chunk and this one (0 in every real file).
-    pub padding: u32,
-    /// The tag.
-    pub tag: [u8; 4],
-    /// The size field as read.
-    pub declared_size: u32,
-    /// The payload's length as read (differs from `declared_size` only for a wrong `MD21` size):
-    /// while the payload still has this length, `declared_size` is written back; else the length.
-    pub read_size: u32,
-    /// The payload.
-    pub data: ChunkData,
-}
-
-impl ChunkData {
-    /// How many files the chunk names by FileDataID (entries of 0, "no file", not counted).
-    pub fn file_data_ids(&self) -> usize {
-        let named = |ids: &[u32]| ids.iter().filter(|&&id| id != 0).count();
-        match self {
-            ChunkData::SkinIds(v)
-            | ChunkData::TextureIds(v)
-            | ChunkData::BoneIds(v)
-            | ChunkData::RecursiveParticleIds(v)
-            | ChunkData::GeometryParticleIds(v) => named(v),
-            ChunkData::AnimIds(v) => v.iter().filter(|a| a.file_data_id != 0).count(),
-            ChunkData::SkeletonId(id) | ChunkData::PhysicsId(id) => usize::from(*id != 0),
-            ChunkData::Model | ChunkData::Raw(_) => 0,
-        }
-    }
-}
-
-impl Chunk {
-    /// The tag as text (`MD21`).
-    pub fn tag_text(&self) -> String {
-        String::from_utf8_lossy(&self.tag).into_owned()
-    }
-}
 
 /// A chunked M2 with its `.skin` files: its chunks in file order and the model of its `MD21`
 /// chunk.
@@ -146,7 +42,7 @@ pub struct Md21 {
     /// What was tolerated (a wrong `MD21` size, padding, a malformed FileDataID chunk).
     pub notes: Vec<String>,
     /// The name of each texture `TXID` names and the file does not (by index; empty for the
-    /// others): its listfile path, else `<id>.blp` ([`name_textures`]).
+    /// others): its listfile path, else `<id>.blp` (`name_textures`).
     pub texture_names: Vec<String>,
 }
 
@@ -190,6 +86,7 @@ fn file_ids(chunks: &[Chunk]) -> FileIds {
             ChunkData::AnimIds(v) if ids.anims.is_empty() => {
                 ids.anims = v.iter().map(|a| (a.animation_id, a.variation, a.file_data_id)).collect();
             }
+            ChunkData::SkeletonId(id) if ids.skeleton == 0 => ids.skeleton = *id,
             _ => {}
         }
     }
@@ -412,42 +309,15 @@ fn chunks(bytes: &[u8]) -> Result<Chunks, ReadError> {
         data: ChunkData::Model,
     };
     let mut chunks = vec![first];
-    let mut at = end;
-    let mut trailing = 0;
-    while at < bytes.len() {
-        let rest = bytes.get(at..).unwrap_or_default();
-        let padding = rest.iter().position(|&b| b != 0).unwrap_or(rest.len());
-        if padding == rest.len() {
-            notes.push(format!("{padding} zero bytes after the last chunk (byte {at}): kept"));
-            trailing = padding as u32;
-            break;
-        }
-        if padding > 0 {
-            notes.push(format!("{padding} zero bytes before the chunk at byte {}: kept", at + padding));
-        }
-        at += padding;
-        let header_at = at as u64;
-        let header = bytes
-            .get(at..at + HEADER)
-            .and_then(|h| ChunkHeader::read_le(&mut std::io::Cursor::new(h)).ok())
-            .ok_or_else(|| ReadError::at(header_at, "ChunkHeader", ReadErrorKind::Truncated))?;
+    let trailing = walk(bytes, end, &mut notes, |found, payload| {
+        let (header, header_at) = (found.header, found.at as u64);
         let tag = String::from_utf8_lossy(&header.tag).into_owned();
-        let start = at + HEADER;
-        let left = (bytes.len() - start) as u64;
-        if u64::from(header.size) > left {
-            let kind = ReadErrorKind::OffsetOutOfBounds {
-                target: start as u64,
-                len: u64::from(header.size),
-                file_len: bytes.len() as u64,
-            };
-            return Err(ReadError::at(header_at + 4, format!("ChunkHeader({tag}).size"), kind));
-        }
         if &header.tag == b"MD21" {
             return Err(ReadError::invalid(header_at, "ChunkHeader.tag", "a second MD21 chunk"));
         }
-        let payload = bytes.get(start..start + header.size as usize).unwrap_or_default();
         let data = ChunkData::read_le_args(&mut std::io::Cursor::new(payload), (header.tag, header.size))
             .map_err(|e| ReadError::from_binrw(&e, None).within(&format!("chunk {tag} at byte {header_at}")))?;
+        let mut notes = Vec::new();
         if matches!(data, ChunkData::Raw(_))
             && [b"SFID", b"AFID", b"TXID", b"BFID", b"SKID", b"PFID", b"RPID", b"GPID"].contains(&&header.tag)
         {
@@ -460,14 +330,14 @@ fn chunks(bytes: &[u8]) -> Result<Chunks, ReadError> {
             notes.push(format!("chunk {tag:?} at byte {header_at} ({} bytes) is unknown: kept as bytes", header.size));
         }
         chunks.push(Chunk {
-            padding: padding as u32,
+            padding: found.padding,
             tag: header.tag,
             declared_size: header.size,
             read_size: header.size,
             data,
         });
-        at = start + header.size as usize;
-    }
+        Ok(notes)
+    })?;
     Ok((chunks, model, trailing, notes))
 }
 
@@ -512,6 +382,41 @@ fn damage(model: &Wrath) -> Option<String> {
     })
 }
 
+/// Reads the `.bone` files `BFID` names (m2-md21.md §8) found beside the model
+/// (`<stem>_<index:02>.bone`); one not found is a note naming its FileDataID.
+fn load_bone_files(
+    input: &Input<'_>,
+    chunks: &[Chunk],
+    model: &mut Wrath,
+    notes: &mut Vec<String>,
+) -> Result<(), ReadError> {
+    let ids = chunks.iter().find_map(|c| match &c.data {
+        ChunkData::BoneIds(ids) => Some(ids.as_slice()),
+        _ => None,
+    });
+    for (i, id) in ids.unwrap_or_default().iter().enumerate() {
+        let conventional = crate::bone_file::bone_name(input.stem(), i);
+        match companions::read(input, *id, &conventional)? {
+            Some(companions::Found { name, bytes }) => {
+                let bone = crate::bone_file::BoneFile::read(&name, &bytes)?;
+                notes.extend(bone.notes.iter().cloned());
+                model.bone_files.push((i, bone));
+            }
+            None => notes.push(format!(
+                "{} (BFID entry {i}) was not found next to the model: not read",
+                companions::wanted(input, *id, &conventional)
+            )),
+        }
+    }
+    Ok(())
+}
+
+/// True if the chunks name a skeleton (`SKID` with a FileDataID, §7): the model's bones and
+/// sequences are in its `.skel`.
+fn skeletal(chunks: &[Chunk]) -> bool {
+    chunks.iter().any(|c| matches!(c.data, ChunkData::SkeletonId(id) if id != 0))
+}
+
 /// The context of an error inside the `MD21` chunk (its offsets count from byte 8).
 const WITHIN: &str = "the MD21 chunk's MD20 block (offsets from file byte 8)";
 
@@ -527,8 +432,11 @@ pub(crate) fn read_checked(input: &Input<'_>) -> Result<(Md21, crate::file::M2Fi
     let payload = input.bytes.get(range).unwrap_or_default();
     let inner = inner(input, payload)?;
     let ids = file_ids(&chunks);
-    let (model, mut classic, losses) = wrath::read_checked_chunked(&inner, &ids).map_err(|e| e.within(WITHIN))?;
+    let skeletal = skeletal(&chunks);
+    let (mut model, mut classic, losses) =
+        wrath::read_checked_chunked(&inner, &ids, skeletal).map_err(|e| e.within(WITHIN))?;
     let mut notes = notes;
+    load_bone_files(input, &chunks, &mut model, &mut notes)?;
     notes.extend(damage(&model));
     notes.extend(unlisted(input, &ids, &model));
     let (texture_names, unresolved) = texture_names(input, &chunks, &model);
@@ -544,8 +452,9 @@ pub fn read_partial(input: &Input<'_>) -> Result<Md21, ReadError> {
     let payload = input.bytes.get(range).unwrap_or_default();
     let inner = inner(input, payload)?;
     let ids = file_ids(&chunks);
-    let model = wrath::read_partial_chunked(&inner, &ids).map_err(|e| e.within(WITHIN))?;
+    let mut model = wrath::read_partial_chunked(&inner, &ids, skeletal(&chunks)).map_err(|e| e.within(WITHIN))?;
     let mut notes = notes;
+    load_bone_files(input, &chunks, &mut model, &mut notes)?;
     notes.extend(damage(&model));
     notes.extend(unlisted(input, &ids, &model));
     let (texture_names, unresolved) = texture_names(input, &chunks, &model);
@@ -608,7 +517,6 @@ pub fn write_parts(
     let mut bytes = Vec::new();
     let err = |e: binrw::Error| WriteError::from_binrw(&e);
     for chunk in &container.chunks {
-        bytes.resize(bytes.len() + chunk.padding as usize, 0);
         let payload = match &chunk.data {
             ChunkData::Model => model.clone(),
             data => {
@@ -619,10 +527,7 @@ pub fn write_parts(
         };
         let len = relic_core::error::fit::<u32>("chunk size", payload.len(), "u32")?;
         let size = if len == chunk.read_size { chunk.declared_size } else { len };
-        let mut header = std::io::Cursor::new(Vec::new());
-        ChunkHeader { tag: chunk.tag, size }.write_le(&mut header).map_err(err)?;
-        bytes.extend_from_slice(header.get_ref());
-        bytes.extend_from_slice(&payload);
+        put_chunk(&mut bytes, chunk.padding, chunk.tag, size, &payload);
     }
     bytes.resize(bytes.len() + container.trailing as usize, 0);
     Ok((bytes, siblings))

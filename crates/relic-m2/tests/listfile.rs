@@ -201,3 +201,53 @@ fn a_texture_named_only_by_id_takes_the_listfile_path_or_the_id() {
     let note = ported.losses.iter().map(ToString::to_string).find(|l| l.contains("written as file names")).unwrap();
     assert!(note.contains("1 texture named by the listfile, 0 named <id>.blp"), "{note}");
 }
+
+/// The skeletal fixture's companions — skins (`SFID`), `.skel` (`SKID`) and its parent (`SKPD`),
+/// the split `.anim` (`AFID`) and the `.bone` (`BFID`) — all renamed to a listfile's paths under
+/// the data folder: the model reads the same as with the conventional names beside it; without
+/// the listfile it is refused naming the `.skel`'s id.
+#[test]
+fn a_skeletal_models_companions_are_found_through_the_listfile() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/m2-md21");
+    let stem = stated::SKELETAL_STEM;
+    let read = |n: &str| std::fs::read(dir.join(n)).unwrap();
+    let conventional: Vec<(String, Vec<u8>, u32)> = vec![
+        (format!("{stem}00.skin"), read(&format!("{stem}00.skin")), stated::SKIN_FILE_IDS[0]),
+        (format!("{stem}01.skin"), read(&format!("{stem}01.skin")), stated::SKIN_FILE_IDS[1]),
+        (format!("{stem}.skel"), read(&format!("{stem}.skel")), stated::SKELETON_FILE_ID),
+        ("1000301.skel".into(), read("1000301.skel"), stated::PARENT_SKELETON_FILE_ID),
+        (format!("{stem}0000-00.anim"), read(&format!("{stem}0000-00.anim")), stated::ANIM_FILE_IDS[0].2),
+        (format!("{stem}_00.bone"), read(&format!("{stem}_00.bone")), stated::BONE_FILE_IDS[0]),
+    ];
+    let bytes = read(&format!("{stem}.m2"));
+    let name = format!("{stem}.m2");
+    let beside: Vec<(String, Vec<u8>)> = conventional.iter().map(|(n, b, _)| (n.clone(), b.clone())).collect();
+    let plain =
+        md21::read(&Input { bytes: &bytes, name: &name, siblings: &relic_m2::wrath::SiblingBytes(beside) }).unwrap();
+    assert_eq!(plain.model.file.bones.len(), 3, "the skeleton comes from the .skel");
+    let ext = |n: &str| n.rsplit('.').next().unwrap().to_string();
+    let lines: Vec<String> = conventional
+        .iter()
+        .enumerate()
+        .map(|(i, (n, _, id))| format!("{id};world/listed/part{i}.{}", ext(n)))
+        .collect();
+    let tree: Vec<(String, Vec<u8>)> = conventional
+        .iter()
+        .enumerate()
+        .map(|(i, (n, b, _))| (format!("World/Listed/PART{i}.{}", ext(n)), b.clone()))
+        .collect();
+    let listed =
+        Listed { beside: Vec::new(), tree: tree.clone(), listfile: Some(Listfile::parse(lines.join("\n").as_bytes())) };
+    let m = md21::read(&Input { bytes: &bytes, name: &name, siblings: &listed }).unwrap();
+    assert_eq!(m.model.file, plain.model.file);
+    assert_eq!(m.model.skins, plain.model.skins);
+    // The .bone as read (its name is the one it was found by, for messages).
+    let bones =
+        |m: &md21::Md21| m.model.bone_files.iter().map(|(i, b)| (*i, b.version, b.chunks.clone())).collect::<Vec<_>>();
+    assert_eq!(bones(&m), bones(&plain));
+    assert_eq!(m.model.bone_files[0].1.name, "world/listed/part5.bone");
+    let unlisted = Listed { beside: Vec::new(), tree, listfile: None };
+    let e = md21::read(&Input { bytes: &bytes, name: &name, siblings: &unlisted }).unwrap_err();
+    let ReadErrorKind::Incomplete { missing, .. } = &e.kind else { panic!("{e}") };
+    assert_eq!(missing[0], "v274_skeletal.skel (FileDataID 1000300, no listfile given)");
+}

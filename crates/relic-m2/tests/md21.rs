@@ -18,9 +18,9 @@ use relic_m2::wrath::SiblingBytes;
 /// The fixture model with its skins.
 fn fixture() -> (String, Vec<u8>, SiblingBytes) {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/m2-md21");
-    let mut models = models_in(&dir);
-    assert_eq!(models.len(), 1, "fixtures missing: run `cargo xtask fixtures`");
-    models.remove(0)
+    let models = models_in(&dir);
+    let name = format!("{}.m2", stated::STEM);
+    models.into_iter().find(|(n, _, _)| *n == name).expect("fixtures missing: run `cargo xtask fixtures`")
 }
 
 /// Every model of the corpus's `m2-md21/*/` folders with the files beside it (empty, and said on
@@ -217,6 +217,73 @@ fn probe(path: &std::path::Path) -> Option<serde_json::Value> {
     }
 }
 
+/// Compares every header count of the probe's JSON for a model (`file`) but those in `skip`
+/// (and the name) with `relic info`'s, and the alias and external sequence counts; returns how
+/// many header counts were compared.
+fn counts_equal_the_probe(name: &str, file: &serde_json::Value, info: &relic_core::Info, skip: &[&str]) -> usize {
+    let mut compared = 0;
+    for (key, value) in file["inner"]["counts"].as_object().unwrap() {
+        let ours = match key.as_str() {
+            "name" => continue,
+            k if skip.contains(&k) => continue,
+            "particle_emitters" => "particles",
+            "texture_weights" => "transparency",
+            "texture_transforms" => "texture_animations",
+            "num_skin_profiles" => "skin_profiles",
+            k => k,
+        };
+        assert_eq!(info.get(ours), Some(&Fact::Count(value.as_u64().unwrap())), "{name}: {key}");
+        compared += 1;
+    }
+    if skip.is_empty() {
+        for (key, ours) in [("sequences_alias", "alias_sequences"), ("sequences_external", "external_sequences")] {
+            assert_eq!(info.get(ours), Some(&Fact::Count(file["inner"][key].as_u64().unwrap())), "{name}: {key}");
+        }
+    }
+    compared
+}
+
+/// The Legion fixtures (chunked `.anim`, `.skel`, 272): `relic info`'s counts equal the probe's —
+/// every header count of the plain chunked models; for the skeletal one the counts the `.skel`
+/// does not supersede from the `.m2`, the superseded ones from the probe's `.skel` chunks (SKS1
+/// global loops and sequences, SKB1 bones, the parent's SKA1 attachments), and SKPD's parent id.
+#[test]
+fn legion_fixtures_info_equals_the_probe() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/m2-md21");
+    let siblings = SiblingBytes(relic_testkit::files_in(&dir));
+    let info = |name: &str| {
+        let bytes = std::fs::read(dir.join(name)).unwrap();
+        relic_m2::info_input(&Input { bytes: &bytes, name, siblings: &siblings }).unwrap()
+    };
+    for name in [format!("{}.m2", stated::CHUNKED_ANIM_STEM), format!("{}.m2", stated::V272_STEM)] {
+        let Some(p) = probe(&dir.join(&name)) else { return };
+        assert_eq!(counts_equal_the_probe(&name, &p["files"][0], &info(&name), &[]), 29, "{name}");
+    }
+    let name = format!("{}.m2", stated::SKELETAL_STEM);
+    let Some(p) = probe(&dir.join(&name)) else { return };
+    let superseded = [
+        "global_sequences",
+        "sequences",
+        "sequence_lookup",
+        "bones",
+        "key_bone_lookup",
+        "attachments",
+        "attachment_lookup",
+    ];
+    let ours = info(&name);
+    assert_eq!(counts_equal_the_probe(&name, &p["files"][0], &ours, &superseded), 22);
+    let skel = probe(&dir.join(format!("{}.skel", stated::SKELETAL_STEM))).unwrap();
+    let chunks = &skel["files"][0]["chunk_info"];
+    let parent = probe(&dir.join(format!("{}.skel", stated::PARENT_SKELETON_FILE_ID))).unwrap();
+    let count = |v: &serde_json::Value| Some(Fact::Count(v.as_u64().unwrap()));
+    assert_eq!(ours.get("global_sequences").cloned(), count(&chunks["SKS1"]["global_loops"]));
+    assert_eq!(ours.get("sequences").cloned(), count(&chunks["SKS1"]["sequences"]));
+    assert_eq!(ours.get("bones").cloned(), count(&chunks["SKB1"]["bones"]));
+    assert_eq!(ours.get("attachments").cloned(), count(&parent["files"][0]["chunk_info"]["SKA1"]["attachments"]));
+    let skpd = chunks["SKPD"]["parent_skel_file_id (wiki/WMV/wow.export layout, at +8)"].as_u64();
+    assert_eq!(skpd, Some(u64::from(stated::PARENT_SKELETON_FILE_ID)));
+}
+
 #[test]
 fn corpus_models_write_back_byte_for_byte_and_info_equals_the_probe() {
     for (name, path, bytes, siblings) in corpus_models() {
@@ -229,22 +296,7 @@ fn corpus_models_write_back_byte_for_byte_and_info_equals_the_probe() {
             file["chunk_contents"]["SFID"]["skins"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap()).collect();
         assert_eq!(m.skin_ids().iter().map(|&i| u64::from(i)).collect::<Vec<_>>(), probe_ids, "{name}");
         let info = relic_m2::info_input(&Input { bytes: &bytes, name: &name, siblings: &siblings }).unwrap();
-        let mut compared = 0;
-        for (key, value) in file["inner"]["counts"].as_object().unwrap() {
-            let ours = match key.as_str() {
-                "name" => continue,
-                "particle_emitters" => "particles",
-                "texture_weights" => "transparency",
-                "texture_transforms" => "texture_animations",
-                "num_skin_profiles" => "skin_profiles",
-                k => k,
-            };
-            assert_eq!(info.get(ours), Some(&Fact::Count(value.as_u64().unwrap())), "{name}: {key}");
-            compared += 1;
-        }
-        for (key, ours) in [("sequences_alias", "alias_sequences"), ("sequences_external", "external_sequences")] {
-            assert_eq!(info.get(ours), Some(&Fact::Count(file["inner"][key].as_u64().unwrap())), "{name}: {key}");
-        }
+        let compared = counts_equal_the_probe(&name, file, &info, &[]);
         assert_eq!(compared, 29, "{name}");
         eprintln!("{name}: byte-identical with {} skins; {compared} counts equal the probe's", m.model.skins.len());
     }

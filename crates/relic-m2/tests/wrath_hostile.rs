@@ -63,9 +63,67 @@ fn external_keys_round_trip_through_their_anim_file() {
     assert!(anim.bytes.len() < m2.len() && anim.bytes.len() % 16 == 0);
     let back = read(&bytes, vec![("Rabbit00.skin", skin), ("Rabbit0004-00.anim", anim.bytes.clone())]).unwrap();
     assert!(back.file == w.file && back.skins == w.skins);
-    // Chunked (Legion) .anim files are refused by their magic.
-    let e = read(&m, vec![("Rabbit0004-00.anim", b"AFM2\0\0\0\0".to_vec())]).unwrap_err().to_string();
-    assert!(e.contains("chunked"), "{e}");
+}
+
+/// `bytes` as the payload of one chunk `tag` (m2-md21.md §2.1: tag, u32 size, payload).
+fn chunk(tag: &[u8; 4], bytes: &[u8]) -> Vec<u8> {
+    [tag.as_slice(), &(bytes.len() as u32).to_le_bytes(), bytes].concat()
+}
+
+/// A chunked `.anim` (Legion 7.3, m2-md21.md §6): a model without a skeleton reads every key
+/// from the `AFM2` payload, gives the file back chunked byte for byte, and laid out anew (as when
+/// porting down to 264) a raw `.anim` holding the same keys.
+#[test]
+fn chunked_anim_keys_come_from_the_afm2_payload() {
+    let Some((m2, skin)) = rabbit() else { return };
+    let m = external(&m2);
+    let raw = read(&m, vec![("Rabbit00.skin", skin.clone()), ("Rabbit0004-00.anim", m2.clone())]).unwrap();
+    // The offsets count from AFM2's payload; an unknown chunk after it is kept and reported.
+    let chunked = [chunk(b"AFM2", &m2), chunk(b"XTRA", &[1, 2, 3])].concat();
+    let w = read(&m, vec![("Rabbit00.skin", skin.clone()), ("Rabbit0004-00.anim", chunked.clone())]).unwrap();
+    assert!(w.file == raw.file, "the keys read from AFM2 are those of the raw file");
+    assert!(w.notes.iter().any(|n| n.contains("Rabbit0004-00.anim") && n.contains("XTRA")), "{:?}", w.notes);
+    let (_, kept) = wrath::write(&w).unwrap();
+    let kept = kept.iter().find(|f| f.suffix == "0004-00.anim").expect("the .anim is written");
+    assert!(kept.bytes == chunked, "the chunked .anim comes back byte for byte");
+    let mut anew = w.clone();
+    anew.file.as_read = Default::default();
+    let (model, files) = wrath::write(&anew).unwrap();
+    let anim = files.iter().find(|f| f.suffix == "0004-00.anim").expect("the .anim is written");
+    assert!(&anim.bytes[..4] != b"AFM2" && anim.bytes.len() < m2.len(), "laid out anew it is raw");
+    let again =
+        read(&model, vec![("Rabbit00.skin", skin.clone()), ("Rabbit0004-00.anim", anim.bytes.clone())]).unwrap();
+    assert!(again.file == raw.file);
+    // A split .anim beside a model without a skeleton: its tracks read AFM2, the AFSB blob is a note.
+    let split = [chunk(b"AFM2", &m2), chunk(b"AFSB", &[0; 16])].concat();
+    let w = read(&m, vec![("Rabbit00.skin", skin), ("Rabbit0004-00.anim", split)]).unwrap();
+    assert!(w.file == raw.file);
+    assert!(w.notes.iter().any(|n| n.starts_with("Rabbit0004-00.anim splits its keys")), "{:?}", w.notes);
+}
+
+/// A chunked `.anim` whose chunk overruns the file, or that has no `AFM2` for the model's
+/// tracks, or whose offsets leave the `AFM2` payload: typed errors naming the file.
+#[test]
+fn broken_chunked_anims_are_refused_by_name() {
+    let Some((m2, skin)) = rabbit() else { return };
+    let m = external(&m2);
+    let read_anim =
+        |anim: Vec<u8>| read(&m, vec![("Rabbit00.skin", skin.clone()), ("Rabbit0004-00.anim", anim)]).unwrap_err();
+    let mut overrun = chunk(b"AFM2", &m2);
+    overrun[4..8].copy_from_slice(&(m2.len() as u32 + 1).to_le_bytes());
+    let e = read_anim(overrun);
+    assert!(e.path.contains("Rabbit0004-00.anim") && e.path.contains("ChunkHeader(AFM2).size"), "{e}");
+    assert_eq!(e.offset, 4);
+    let e = read_anim(chunk(b"AFSB", &m2)).to_string();
+    assert!(e.contains("Rabbit0004-00.anim has no AFM2 chunk"), "{e}");
+    let e = read_anim(chunk(b"AFM2", &m2[..0x100])).to_string();
+    assert!(e.contains("Rabbit0004-00.anim") && e.contains("AFM2"), "{e}");
+    // Truncated anywhere: an error, never a panic, allocation bounded by the input.
+    let mut h = Harness::new().reader("wrath::read", |anim: &[u8]| {
+        read(&m, vec![("Rabbit00.skin", skin.clone()), ("Rabbit0004-00.anim", anim.to_vec())])
+    });
+    h.truncations("chunked Rabbit0004-00.anim", &chunk(b"AFM2", &m2[..m2.len().min(0x3000)]));
+    assert!(h.failures().is_empty(), "{:?}", h.failures());
 }
 
 #[test]

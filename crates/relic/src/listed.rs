@@ -13,7 +13,7 @@ use crate::error::Error;
 const KEPT: [&str; 7] = [".m2", ".skin", ".anim", ".skel", ".bone", ".phys", ".blp"];
 
 /// Reads the community listfile at `path` (`id;path` lines), keeping the paths of the files
-/// models name ([`KEPT`]). Malformed lines are skipped and counted ([`Listfile::summary`]); a
+/// models name (`KEPT`). Malformed lines are skipped and counted ([`Listfile::summary`]); a
 /// file that cannot be read is an error naming `path`.
 pub fn read_listfile(path: &Path) -> Result<Listfile, Error> {
     let cannot = |e: std::io::Error| Error::Usage(format!("listfile {}: cannot read: {e}", path.display()));

@@ -2,6 +2,8 @@
 
 use std::sync::Arc;
 
+use crate::anim::{AnimFile, AnimPart, Keys};
+
 /// What records need to know while they are read: the version, the sequences, and from Wrath on
 /// which sequences keep their keys in a `.anim` file, with those files' bytes.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -12,22 +14,32 @@ pub struct Ctx {
     pub sequences: u32,
     /// Number of global sequences (a track's clock index must be below it).
     pub global_sequences: u32,
-    /// Per sequence (264 on): the bytes of the `.anim` holding its keys (after alias resolution),
-    /// or `None` when the keys are inside the `.m2`. Empty before Wrath.
-    pub anims: Vec<Option<Arc<Vec<u8>>>>,
+    /// Per sequence (264 on): the `.anim` holding its keys (after alias resolution), or `None`
+    /// when the keys are inside the `.m2`. Empty before Wrath.
+    pub anims: Vec<Option<Arc<AnimFile>>>,
+    /// Which blob of a chunked `.anim` the tracks being read address (§6): `AFM2` for the `.m2`,
+    /// `AFSB`/`AFSA` for a `.skel`'s bones/attachments.
+    pub part: AnimPart,
 }
 
 impl Ctx {
     /// The context of a file's tracks: its version, its sequence and global-sequence counts and
     /// the `.anim` bytes of each external sequence (indexed by sequence; aliases carry their
     /// target's).
-    pub fn new(version: u32, global_sequences: usize, sequences: usize, anims: &[Option<Arc<Vec<u8>>>]) -> Self {
+    pub fn new(version: u32, global_sequences: usize, sequences: usize, anims: &[Option<Arc<AnimFile>>]) -> Self {
         Ctx {
             version,
             sequences: sequences as u32,
             global_sequences: global_sequences as u32,
             anims: (0..sequences).map(|s| anims.get(s).cloned().flatten()).collect(),
+            part: AnimPart::Model,
         }
+    }
+
+    /// This context for the tracks of `part` (a `.skel`'s bones or attachments).
+    pub fn for_part(mut self, part: AnimPart) -> Self {
+        self.part = part;
+        self
     }
 
     /// True for the layouts of 260 on (The Burning Crusade's 4-byte bone field, compressed
@@ -36,8 +48,9 @@ impl Ctx {
         self.version >= 260
     }
 
-    /// The `.anim` bytes of sequence `s`, if its keys are external.
-    pub(crate) fn anim(&self, s: usize) -> Option<&[u8]> {
-        self.anims.get(s).and_then(|a| a.as_deref()).map(Vec::as_slice)
+    /// Where the keys of sequence `s` are read from, if they are external: the blob of the
+    /// context's part in its `.anim`.
+    pub(crate) fn keys(&self, s: usize) -> Option<Keys<'_>> {
+        self.anims.get(s).and_then(|a| a.as_deref()).map(|a| a.keys(self.part))
     }
 }

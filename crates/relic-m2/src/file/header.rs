@@ -41,7 +41,7 @@ pub const FLAG_COMBINER_COMBOS: u32 = FLAG_BLEND_OVERRIDES;
 /// writer writes the header only; [`crate::write`] lays out and writes the blocks.
 #[binrw]
 #[brw(little, magic = b"MD20")]
-#[br(import(anims: &[Option<Arc<Vec<u8>>>]))]
+#[br(import(anims: &[Option<Arc<crate::anim::AnimFile>>], counts: Option<[usize; 2]>))]
 #[bw(import(layout: &Layout))]
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(bound = "")]
@@ -64,8 +64,15 @@ pub struct M2File<K: TrackKind = Ranged> {
     #[br(parse_with = pod_array)]
     #[bw(args(layout))]
     pub sequences: M2Array<K::Sequence>,
-    /// What each track needs to know while it is read (not stored).
-    #[br(temp, calc = Ctx::new(version, global_sequences.len(), sequences.len(), anims))]
+    /// What each track needs to know while it is read (not stored). With a `.skel`, `counts`
+    /// gives its global-loop and sequence counts, which the tracks follow instead of the block's
+    /// own arrays.
+    #[br(temp, calc = Ctx::new(
+        version,
+        counts.map_or(global_sequences.len(), |c| c[0]),
+        counts.map_or(sequences.len(), |c| c[1]),
+        anims,
+    ))]
     #[bw(ignore)]
     ctx: Ctx,
     /// AnimationData id → index of the first sequence with that id, or −1; from Wrath on a hash

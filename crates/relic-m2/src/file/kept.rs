@@ -55,12 +55,12 @@ pub(crate) struct Recorded {
     /// The `.anim` files read with a Wrath-or-later file, by sequence (shared, not copied): a
     /// `.anim` written in the kept layout starts from its source's bytes, so that bytes no block
     /// points to (converters leave other sequences' keys behind) come back too.
-    pub(crate) anims: Vec<Option<Arc<Vec<u8>>>>,
+    pub(crate) anims: crate::anim::AnimSources,
 }
 
 impl AsRead {
     /// This layout with the `.anim` files it was read with (see [`Recorded::anims`]).
-    pub(crate) fn with_anims(self, anims: &[Option<Arc<Vec<u8>>>]) -> Self {
+    pub(crate) fn with_anims(self, anims: &[Option<Arc<crate::anim::AnimFile>>]) -> Self {
         AsRead(self.0.map(|r| {
             let Recorded { version, size, pairs, loose, external, .. } =
                 Arc::try_unwrap(r).unwrap_or_else(|shared| shared.copy());

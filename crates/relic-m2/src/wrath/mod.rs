@@ -4,12 +4,14 @@
 
 mod check;
 pub mod convert;
+pub mod skeleton;
 
 use std::sync::Arc;
 
 use relic_core::format::{Input, SiblingFile};
 use relic_core::{ReadError, ReadErrorKind, WriteError};
 
+use crate::anim::AnimFile;
 use crate::companions::{self, FileIds};
 use crate::file::wrath::{Skin, WrathFile, WrathSequence, resolve_alias};
 
@@ -32,6 +34,14 @@ pub struct Wrath {
     /// What was missing but did not stop the model from being read.
     #[serde(default)]
     pub notes: Vec<String>,
+    /// The skeleton (`.skel`) of a chunked model naming one (`SKID`): `file`'s global
+    /// sequences, sequences, bones, attachments and their lookups are the skeleton's.
+    #[serde(default)]
+    pub skeleton: Option<skeleton::Skeleton>,
+    /// The `.bone` files of a chunked model's `BFID` found beside it, by `BFID` index
+    /// (`<stem>_<index:02>.bone`).
+    #[serde(default)]
+    pub bone_files: Vec<(usize, crate::bone_file::BoneFile)>,
 }
 
 /// Why a Wrath-or-later version cannot be read, or `None` if it can.
@@ -88,22 +98,25 @@ fn peek_sequences(bytes: &[u8]) -> Result<Vec<WrathSequence>, ReadError> {
     Ok(block.as_chunks::<64>().0.iter().map(|s| bytemuck::pod_read_unaligned(s)).collect())
 }
 
-/// The `.anim` bytes of each sequence, `None` for a sequence kept in the `.m2`.
-pub type AnimBytes = Vec<Option<Arc<Vec<u8>>>>;
+/// The `.anim` of each sequence, `None` for a sequence kept in the `.m2`.
+pub type AnimBytes = crate::anim::AnimSources;
 
-/// The `.anim` files of a model: their bytes per sequence, the names read and the names looked
-/// for and not found (with the first sequence needing each).
+/// The `.anim` files of a model: each sequence's, the names read and the names looked for and
+/// not found (with the first sequence needing each).
 struct Anims {
     bytes: AnimBytes,
     read: Vec<String>,
     missing: Vec<(String, usize)>,
+    /// What was tolerated in them (chunked files: unknown chunks, padding).
+    notes: Vec<String>,
 }
 
-/// Loads the `.anim` bytes of every external sequence (indexed by sequence). A missing file is
-/// listed, and its sequences get empty bytes (see `timelines`: read as "keys not loaded" only by
-/// [`read_partial`]; [`read_checked`] refuses the model as incomplete first).
+/// Loads the `.anim` of every external sequence (indexed by sequence), raw or chunked (§6), found
+/// by its FileDataID (`AFID`) or its conventional name. A missing file is listed, and its
+/// sequences get [`AnimFile::missing`] (read as "keys not loaded" only by [`read_partial`];
+/// [`read_checked`] refuses the model as incomplete first).
 fn load_anims(input: &Input<'_>, sequences: &[WrathSequence], ids: &FileIds) -> Result<Anims, ReadError> {
-    let mut by_name: Vec<(String, Arc<Vec<u8>>)> = Vec::new();
+    let mut by_name: Vec<(String, Arc<AnimFile>)> = Vec::new();
     let mut missing: Vec<(String, usize)> = Vec::new();
     let mut anims = Vec::with_capacity(sequences.len());
     for s in 0..sequences.len() {
@@ -121,9 +134,9 @@ fn load_anims(input: &Input<'_>, sequences: &[WrathSequence], ids: &FileIds) -> 
         let Some(companions::Found { name, bytes }) = companions::read(input, id, &conventional)? else {
             let name = companions::wanted(input, id, &conventional);
             if !missing.iter().any(|(n, _)| *n == name) {
-                missing.push((name, s));
+                missing.push((name.clone(), s));
             }
-            anims.push(Some(Arc::new(Vec::new())));
+            anims.push(Some(Arc::new(AnimFile::missing(name))));
             continue;
         };
         if let Some((_, bytes)) = by_name.iter().find(|(n, _)| *n == name) {
@@ -131,35 +144,32 @@ fn load_anims(input: &Input<'_>, sequences: &[WrathSequence], ids: &FileIds) -> 
             continue;
         }
         if bytes.is_empty() {
-            // An empty buffer stands for a missing file in the bytes handed to the track reader.
             return Err(ReadError::invalid(0, name, "the .anim file is empty (0 bytes): its keys cannot be read"));
         }
-        if let Some(magic) = bytes
-            .get(..4)
-            .filter(|m| [b"AFM2", b"AFSA", b"AFSB"].contains(&<&[u8; 4]>::try_from(*m).unwrap_or(&[0; 4])))
-        {
-            let magic = String::from_utf8_lossy(magic);
-            return Err(ReadError::new(
-                0,
-                ReadErrorKind::UnsupportedVersion {
-                    version: 0,
-                    reason: format!("{name} is a chunked .anim ({magic}, Legion or later): not supported"),
-                },
-            ));
-        }
-        let bytes = Arc::new(bytes);
-        by_name.push((name, bytes.clone()));
-        anims.push(Some(bytes));
+        let anim = Arc::new(AnimFile::read(&name, bytes)?);
+        by_name.push((name, anim.clone()));
+        anims.push(Some(anim));
     }
-    Ok(Anims { bytes: anims, read: by_name.into_iter().map(|(n, _)| n).collect(), missing })
+    let notes = by_name.iter().flat_map(|(_, a)| a.notes.iter().cloned()).collect();
+    Ok(Anims { bytes: anims, read: by_name.into_iter().map(|(n, _)| n).collect(), missing, notes })
 }
 
-/// Refuses a model whose `.anim` files, or whose first `.skin`, are not beside it: the typed
+/// Refuses a model whose `.anim` files, whose first `.skin` or whose `.skel` are not beside it: the typed
 /// [`ReadErrorKind::Incomplete`] naming every missing file.
-fn incomplete(input: &Input<'_>, anims: &Anims, bytes: &[u8], ids: &FileIds) -> Result<(), ReadError> {
+fn incomplete(
+    input: &Input<'_>,
+    anims: &Anims,
+    bytes: &[u8],
+    ids: &FileIds,
+    skel_missing: bool,
+) -> Result<(), ReadError> {
     let mut missing: Vec<String> = anims.missing.iter().map(|(n, _)| n.clone()).collect();
     let mut what = Vec::new();
-    if !missing.is_empty() {
+    if skel_missing {
+        missing.insert(0, companions::wanted(input, ids.skeleton, &skeleton::skel_name(input.stem(), None)));
+        what.push("the skeleton the SKID chunk names (bones, sequences, attachments)".to_string());
+    }
+    if !anims.missing.is_empty() {
         let first = anims.missing.first().map_or(0, |(_, s)| *s);
         what.push(format!("the keys of the external sequences (the first is sequence {first})"));
     }
@@ -239,12 +249,24 @@ pub fn read_skin(bytes: &[u8], version: u32) -> Result<Skin, ReadError> {
 
 /// Parses a Wrath-or-later `.m2` with the `.anim` bytes of its external sequences given by
 /// sequence index (no `.skin`, no cross-checks).
-pub fn read_file(bytes: &[u8], anims: &[Option<Arc<Vec<u8>>>]) -> Result<WrathFile, ReadError> {
+pub fn read_file(bytes: &[u8], anims: &[Option<Arc<AnimFile>>]) -> Result<WrathFile, ReadError> {
+    read_file_as(bytes, anims, None)
+}
+
+/// [`read_file`] of the `MD20` block of a model with a skeleton: its tracks follow the
+/// skeleton's global loops and sequences (`skel`: their count and the sequences).
+fn read_file_as(
+    bytes: &[u8],
+    anims: &[Option<Arc<AnimFile>>],
+    skel: Option<(usize, &[WrathSequence])>,
+) -> Result<WrathFile, ReadError> {
+    let counts = skel.map(|(g, s)| [g, s.len()]);
     let mut file = relic_core::binary::parse(bytes, |s| {
         use binrw::BinRead;
-        WrathFile::read_options(s, binrw::Endian::Little, (anims,))
+        WrathFile::read_options(s, binrw::Endian::Little, (anims, counts))
     })?;
-    let external: Vec<bool> = (0..file.sequences.len()).map(|s| is_external(&file.sequences, s)).collect();
+    let sequences = skel.map_or(&file.sequences[..], |(_, s)| s);
+    let external: Vec<bool> = (0..sequences.len()).map(|s| is_external(sequences, s)).collect();
     file.as_read = crate::file::AsRead::of(file.version, bytes, file.header_size(), &external, |r| file.visit(r))
         .with_anims(anims);
     Ok(file)
@@ -261,7 +283,7 @@ pub fn read(input: &Input<'_>) -> Result<Wrath, ReadError> {
 pub(crate) fn read_checked(
     input: &Input<'_>,
 ) -> Result<(Wrath, crate::file::M2File, Vec<relic_core::Loss>), ReadError> {
-    read_checked_as(input, false, &FileIds::default())
+    read_checked_as(input, false, &FileIds::default(), false)
 }
 
 /// [`read_checked`] of the `MD20` block of a chunked file (`input.bytes`), whose inner version
@@ -269,20 +291,21 @@ pub(crate) fn read_checked(
 pub(crate) fn read_checked_chunked(
     input: &Input<'_>,
     ids: &FileIds,
+    skeletal: bool,
 ) -> Result<(Wrath, crate::file::M2File, Vec<relic_core::Loss>), ReadError> {
-    read_checked_as(input, true, ids)
+    read_checked_as(input, true, ids, skeletal)
 }
 
 /// [`read_checked`] of a plain file, or of the `MD20` block of a chunked one (`chunked`: its
 /// version was checked by the chunked reader, and a texture lookup inside the header is
-/// tolerated, see [`texture_lookup_damaged`]).
+/// tolerated, see [`texture_lookup_damaged`]; `skeletal`: it names a `.skel`).
 fn read_checked_as(
     input: &Input<'_>,
     chunked: bool,
     ids: &FileIds,
+    skeletal: bool,
 ) -> Result<(Wrath, crate::file::M2File, Vec<relic_core::Loss>), ReadError> {
-    let bytes = input.bytes;
-    let version = crate::detect(bytes).map_or(0, |d| d.source.version);
+    let version = crate::detect(input.bytes).map_or(0, |d| d.source.version);
     // The chunked reader refused the inner versions it does not read before it came here.
     if let Some(reason) = refusal(version).filter(|_| !chunked) {
         return Err(ReadError::new(4, ReadErrorKind::UnsupportedVersion { version, reason }));
@@ -291,18 +314,72 @@ fn read_checked_as(
         let reason = "a Wrath-or-later M2 keeps its views in NAME00.skin …: read it from a named file".into();
         return Err(ReadError::new(0, ReadErrorKind::UnsupportedVersion { version, reason }));
     }
-    let sequences = peek_sequences(bytes)?;
-    let anims = load_anims(input, &sequences, ids)?;
-    incomplete(input, &anims, bytes, ids)?;
-    let file = read_file(bytes, &anims.bytes)?;
-    check::file(&file)?;
-    let mut notes = Vec::new();
-    let skins = load_skins(input, &file, &mut notes, false, ids)?;
-    let wrath = Wrath { file, skins, anim_files: anims.read, notes };
+    let wrath = read_model(input, ids, skeletal, false)?;
     let (classic, losses) = convert::to_classic(&wrath)?;
     let damaged = chunked && texture_lookup_damaged(&wrath.file);
     crate::validate::references_with(&classic, !damaged).map_err(|e| e.within("the model as 256–263"))?;
     Ok((wrath, classic, losses))
+}
+
+/// Reads the model, its skeleton (`skeletal`), `.anim` and `.skin` files. `partial`: what is
+/// missing is a note and the keys it holds are not read ([`read_partial`]); else it is refused
+/// as incomplete.
+fn read_model(input: &Input<'_>, ids: &FileIds, skeletal: bool, partial: bool) -> Result<Wrath, ReadError> {
+    let bytes = input.bytes;
+    let chain = if skeletal { skeleton::load_chain(input, ids.skeleton)? } else { None };
+    let skel_missing = skeletal && chain.is_none();
+    let sks1 = match &chain {
+        Some(c) => c.sequences()?,
+        None => None,
+    };
+    let sequences = match &sks1 {
+        Some(s) => s.sequences.items.clone(),
+        None => peek_sequences(bytes)?,
+    };
+    let anims = load_anims(input, &sequences, ids)?;
+    if !partial {
+        incomplete(input, &anims, bytes, ids, skel_missing)?;
+    }
+    let skel = sks1.as_ref().map(|s| (s.global_loops.len(), &sequences[..]));
+    let mut file = read_file_as(bytes, &anims.bytes, skel)?;
+    let mut notes: Vec<String> = anims
+        .missing
+        .iter()
+        .map(|(name, s)| format!("{name} (keys of sequence {s} and its variations) was not found next to the model: those keys are not read"))
+        .chain(anims.notes)
+        .collect();
+    if chain.is_none() {
+        // Without a skeleton every track reads AFM2 (§6): AFSB/AFSA blobs are kept as read only.
+        let split = anims.bytes.iter().flatten().filter(|a| a.is_split());
+        let mut names: Vec<&str> = split.map(|a| a.name.as_str()).collect();
+        names.dedup();
+        notes.extend(names.into_iter().map(|n| format!(
+            "{n} splits its keys by kind (AFSB/AFSA) but the model reads no skeleton: its tracks read AFM2; the other blobs are written back as read, and dropped when the keys are laid out anew"
+        )));
+    }
+    if skel_missing {
+        let name = companions::wanted(input, ids.skeleton, &skeleton::skel_name(input.stem(), None));
+        notes.push(format!(
+            "{name} (the skeleton SKID names) was not found: read with the MD20 block's own bones and sequences"
+        ));
+    }
+    let skeleton = match chain {
+        Some(chain) => {
+            let loops = sks1.as_ref().map_or(file.global_sequences.len(), |s| s.global_loops.len());
+            let skels = chain
+                .skels
+                .into_iter()
+                .map(|c| c.parse(loops, &sequences, &anims.bytes))
+                .collect::<Result<Vec<_>, _>>()?;
+            let missing_parent = !chain.notes.is_empty();
+            notes.extend(chain.notes);
+            skeleton::merge(&mut file, skels, missing_parent, &mut notes)
+        }
+        None => None,
+    };
+    check::file(&file)?;
+    let skins = load_skins(input, &file, &mut notes, partial, ids)?;
+    Ok(Wrath { file, skins, anim_files: anims.read, notes, skeleton, bone_files: Vec::new() })
 }
 
 /// True if the texture lookup is what a converter that patched a 264 header into a chunked file
@@ -320,49 +397,58 @@ pub fn texture_lookup_damaged(file: &WrathFile) -> bool {
 /// `relic info`): the keys of sequences in a missing `.anim` are left empty, and each missing file
 /// is a note. Every bound is checked as in [`read`]; the references between model and skins too.
 pub fn read_partial(input: &Input<'_>) -> Result<Wrath, ReadError> {
-    read_partial_as(input, false, &FileIds::default())
+    read_partial_as(input, false, &FileIds::default(), false)
 }
 
 /// [`read_partial`] of the `MD20` block of a chunked file (versions 272 and 274).
-pub(crate) fn read_partial_chunked(input: &Input<'_>, ids: &FileIds) -> Result<Wrath, ReadError> {
-    read_partial_as(input, true, ids)
+pub(crate) fn read_partial_chunked(input: &Input<'_>, ids: &FileIds, skeletal: bool) -> Result<Wrath, ReadError> {
+    read_partial_as(input, true, ids, skeletal)
 }
 
-/// [`read_partial`] of a plain file, or of the `MD20` block of a chunked one (`chunked`).
-fn read_partial_as(input: &Input<'_>, chunked: bool, ids: &FileIds) -> Result<Wrath, ReadError> {
-    let bytes = input.bytes;
-    let version = crate::detect(bytes).map_or(0, |d| d.source.version);
+/// [`read_partial`] of a plain file, or of the `MD20` block of a chunked one (`chunked`;
+/// `skeletal`: it names a `.skel`).
+fn read_partial_as(input: &Input<'_>, chunked: bool, ids: &FileIds, skeletal: bool) -> Result<Wrath, ReadError> {
+    let version = crate::detect(input.bytes).map_or(0, |d| d.source.version);
     // The chunked reader refused the inner versions it does not read before it came here.
     if let Some(reason) = refusal(version).filter(|_| !chunked) {
         return Err(ReadError::new(4, ReadErrorKind::UnsupportedVersion { version, reason }));
     }
-    let sequences = peek_sequences(bytes)?;
-    let anims = load_anims(input, &sequences, ids)?;
-    let file = read_file(bytes, &anims.bytes)?;
-    check::file(&file)?;
-    let mut notes: Vec<String> = anims
-        .missing
-        .iter()
-        .map(|(name, s)| format!("{name} (keys of sequence {s} and its variations) was not found next to the model: those keys are not read"))
-        .collect();
-    let skins = load_skins(input, &file, &mut notes, true, ids)?;
-    Ok(Wrath { file, skins, anim_files: anims.read, notes })
+    read_model(input, ids, skeletal, true)
 }
 
 /// Writes the model, its skins (`00.skin` …) and its `.anim` files (`0060-00.anim` …) as files
 /// beside the model: the main bytes and the siblings with their suffixes after the stem.
 pub fn write(wrath: &Wrath) -> Result<(Vec<u8>, Vec<SiblingFile>), WriteError> {
-    let written = crate::file::wrath::write(&wrath.file)?;
+    let (model, anims, skel) = match &wrath.skeleton {
+        None => {
+            let written = crate::file::wrath::write(&wrath.file)?;
+            (written.model, written.anims, None)
+        }
+        Some(skeleton) => {
+            // The `.m2` with its own arrays; the skeleton's in the `.skel` (§7).
+            let file = &wrath.file;
+            let own = skeleton.own.put_into(file);
+            let m2 = crate::file::wrath::write_keyed(&own, &file.sequences, crate::anim::AnimPart::Model)?;
+            let skel = skeleton.skel_of(file).write(&file.sequences)?;
+            let sources = own.as_read.for_version(own.version).map_or(&[][..], |r| &r.anims[..]);
+            let parts = std::iter::once((crate::anim::AnimPart::Model, m2.blobs)).chain(skel.blobs).collect();
+            (m2.bytes, crate::file::wrath::anim_files(parts, sources)?, Some(skel.bytes))
+        }
+    };
     let mut siblings = Vec::new();
     for (i, skin) in wrath.skins.iter().enumerate() {
         let bytes = crate::file::wrath::write_skin(skin)?;
         siblings.push(SiblingFile { suffix: format!("{i:02}.skin"), bytes });
     }
-    for (s, bytes) in written.anims {
+    for (s, bytes) in anims {
         let Some(seq) = wrath.file.sequences.get(s) else { continue };
         siblings.push(SiblingFile { suffix: anim_name("", seq), bytes });
     }
-    Ok((written.model, siblings))
+    siblings.extend(skel.map(|bytes| SiblingFile { suffix: skeleton::skel_name("", None), bytes }));
+    for (i, bone) in &wrath.bone_files {
+        siblings.push(SiblingFile { suffix: crate::bone_file::bone_name("", *i), bytes: bone.write()? });
+    }
+    Ok((model, siblings))
 }
 
 pub use relic_core::format::SiblingBytes;

@@ -28,6 +28,7 @@ pub(crate) use records::keys_external;
 pub use records::{SEQUENCE_ALIAS, SEQUENCE_IN_MODEL, SEQUENCE_NOT_EXTERNAL, WrathSequence, resolve_alias};
 pub use skin::{ShadowBatch, Skin, UnreadPair};
 pub use track::{PerKey, SeqEventTrack, SeqSplineTrack, SeqTrack};
+pub(crate) use write::{Keyed, anim_files, write_keyed};
 pub use write::{WrathBytes, write, write_skin};
 
 use super::kind::PerSequence;

@@ -15,6 +15,7 @@ use relic_core::binary::{at_offset, pod_vec};
 use relic_core::error::custom;
 use serde::{Deserialize, Serialize};
 
+use crate::anim::{AnimPart, Keys, no_part};
 use crate::file::array::{M2Array, packed, pod_array};
 use crate::file::ctx::Ctx;
 use crate::file::layout::Layout;
@@ -127,7 +128,8 @@ pub(crate) fn timelines<R: Read + Seek, T: Pod>(
     if let Some(times) = times {
         let counts = |t: &M2Array<u32>| t.len() as u64;
         // A timeline of a missing `.anim` was read with no keys (`wrath::read_partial`).
-        let shape = pairs.iter().enumerate().map(|(s, p)| if let Some([]) = ctx.anim(s) { 0 } else { u64::from(p[0]) });
+        let missing = |s: usize| matches!(ctx.keys(s), Some(Keys::Missing));
+        let shape = pairs.iter().enumerate().map(|(s, p)| if missing(s) { 0 } else { u64::from(p[0]) });
         if times.len() != pairs.len() || !times.iter().map(counts).eq(shape) {
             let message = "values and timestamps differ in their timelines or key counts".to_string();
             return Err(custom(outer_at, ReadErrorKind::Invalid(message)));
@@ -143,28 +145,35 @@ pub(crate) fn timelines<R: Read + Seek, T: Pod>(
         let pair_at = u64::from(pairs.offset) + 8 * s as u64;
         let n = u64::from(count).saturating_mul(per_key);
         let len = n.saturating_mul(size_of::<T>() as u64);
-        let keys = if count == 0 {
-            Vec::new()
-        } else if let Some([]) = ctx.anim(s) {
+        let keys = match ctx.keys(s) {
+            _ if count == 0 => Vec::new(),
             // The sequence's `.anim` is not beside the model (`wrath::read_partial`): no keys.
-            Vec::new()
-        } else if let Some(anim) = ctx.anim(s) {
-            let mut cursor = Cursor::new(anim);
-            at_offset(&mut cursor, pair_at, u64::from(offset), len, |r| pod_vec(r, endian, (n,)))
-                .map_err(|e| anim_error(e, s))?
-        } else {
-            at_offset(reader, pair_at, u64::from(offset), len, |r| pod_vec(r, endian, (n,)))?
+            Some(Keys::Missing) => Vec::new(),
+            Some(Keys::NoPart(name, part)) => return Err(custom(pair_at, no_part(name, part))),
+            Some(Keys::In(blob, name)) => {
+                let mut cursor = Cursor::new(blob);
+                at_offset(&mut cursor, pair_at, u64::from(offset), len, |r| pod_vec(r, endian, (n,)))
+                    .map_err(|e| anim_error(e, s, name, ctx.part))?
+            }
+            None => at_offset(reader, pair_at, u64::from(offset), len, |r| pod_vec(r, endian, (n,)))?,
         };
         items.push(M2Array { items: keys, offset });
     }
     Ok(M2Array { items, offset: pairs.offset })
 }
 
-/// Says that an out-of-bounds offset was one into sequence `s`'s `.anim` file.
-fn anim_error(e: binrw::Error, s: usize) -> binrw::Error {
+/// Says that an out-of-bounds offset was one into sequence `s`'s `.anim` file (`name`; the
+/// blob of `part` when it is chunked).
+fn anim_error(e: binrw::Error, s: usize, name: &str, part: AnimPart) -> binrw::Error {
+    let tag = String::from_utf8_lossy(part.tag());
     match e {
         binrw::Error::Custom { pos, err } => match err.downcast::<ReadErrorKind>() {
-            Ok(kind) => custom(pos, ReadErrorKind::Invalid(format!("in the .anim file of sequence {s}: {kind}"))),
+            Ok(kind) => custom(
+                pos,
+                ReadErrorKind::Invalid(format!(
+                    "in the .anim file of sequence {s} ({name}; offsets from its {tag} blob if chunked): {kind}"
+                )),
+            ),
             Err(err) => binrw::Error::Custom { pos, err },
         },
         other => other,

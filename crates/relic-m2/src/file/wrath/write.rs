@@ -27,6 +27,9 @@ use super::WrathFile;
 use super::records::WrathSequence;
 use super::records::{keys_external, resolve_alias};
 use super::skin::Skin;
+use crate::anim::{AnimFile, AnimPart};
+use crate::file::layout::Layout;
+use crate::file::record::Visitor;
 use crate::file::write::{Block, Place, Placed, Timelines, align};
 
 /// An `.anim` file being laid out.
@@ -143,44 +146,138 @@ pub struct WrathBytes {
     pub anims: Vec<(usize, Vec<u8>)>,
 }
 
+/// A block whose tracks keep one timeline per sequence, written with its keys: the `.m2`, or the
+/// payload of a `.skel` chunk (m2-md21.md §7: its offsets count from the payload).
+pub(crate) trait Keyed: for<'a> binrw::BinWrite<Args<'a> = (&'a Layout,)> {
+    /// The version its records are written as.
+    fn version(&self) -> u32;
+    /// Bytes of its header.
+    fn header_size(&self) -> u64;
+    /// `(count, offset)` pairs in its header.
+    fn header_pairs(&self) -> usize;
+    /// Visits every block the header points to, in header order.
+    fn visit<'f, V: Visitor<'f>>(&'f self, v: &mut V);
+    /// The layout it was read with.
+    fn as_read(&self) -> &crate::file::AsRead;
+}
+
+impl Keyed for WrathFile {
+    fn version(&self) -> u32 {
+        self.version
+    }
+    fn header_size(&self) -> u64 {
+        WrathFile::header_size(self)
+    }
+    fn header_pairs(&self) -> usize {
+        WrathFile::header_pairs(self)
+    }
+    fn visit<'f, V: Visitor<'f>>(&'f self, v: &mut V) {
+        WrathFile::visit(self, v);
+    }
+    fn as_read(&self) -> &crate::file::AsRead {
+        &self.as_read
+    }
+}
+
+/// A keyed block written: its bytes and, by sequence, the blob of its part of each `.anim`.
+pub(crate) struct KeyedBytes {
+    /// The block (the `.m2`, a chunk's payload).
+    pub(crate) bytes: Vec<u8>,
+    /// `(sequence index, blob)`: the keys of external sequences, laid out from the blob's byte
+    /// 0 (in the kept layout, over the blob it was read from).
+    pub(crate) blobs: Vec<(usize, Vec<u8>)>,
+}
+
 /// Writes a Wrath-or-later file, with its `.anim` files: in the layout it was read with while it
 /// still has it, else in Blizzard's.
 pub fn write(file: &WrathFile) -> Result<WrathBytes, WriteError> {
-    let new = || Place::new(file.version, file.header_size(), file.header_pairs(), 0);
-    let external: Vec<bool> = (0..file.sequences.len()).map(|s| keys_external(&file.sequences, s)).collect();
-    if let Some(recorded) = file.as_read.for_version(file.version).filter(|r| r.external == external) {
+    let written = write_keyed(file, &file.sequences, AnimPart::Model)?;
+    let sources = file.as_read.for_version(file.version).map_or(&[][..], |r| &r.anims[..]);
+    let anims = anim_files(vec![(AnimPart::Model, written.blobs)], sources)?;
+    Ok(WrathBytes { model: written.bytes, anims })
+}
+
+/// Writes `block` (whose timelines follow `sequences`) with the keys of its external sequences
+/// as the blobs of `part`: in the layout it was read with while it still has it, else in
+/// Blizzard's.
+pub(crate) fn write_keyed<H: Keyed>(
+    block: &H,
+    sequences: &[WrathSequence],
+    part: AnimPart,
+) -> Result<KeyedBytes, WriteError> {
+    let new = || Place::new(block.version(), block.header_size(), block.header_pairs(), 0);
+    let external: Vec<bool> = (0..sequences.len()).map(|s| keys_external(sequences, s)).collect();
+    if let Some(recorded) = block.as_read().for_version(block.version()).filter(|r| r.external == external) {
         let mut place = new().keeping(recorded);
-        file.visit(&mut place);
+        block.visit(&mut place);
         if !place.abandoned {
-            let anims = place_kept_keys(&mut place, &file.sequences);
-            if let Some(model) = place.emit_kept(file)? {
-                return Ok(WrathBytes { model, anims: anim_files(anims, &recorded.anims) });
+            let anims = place_kept_keys(&mut place, sequences);
+            if let Some(bytes) = place.emit_kept(block)? {
+                return Ok(KeyedBytes { bytes, blobs: blobs(anims, &recorded.anims, part) });
             }
         }
     }
     let mut place = new();
-    file.visit(&mut place);
-    let anims = place_keys(&mut place, &file.sequences);
-    let model = place.emit(file)?;
-    Ok(WrathBytes { model, anims: anim_files(anims, &[]) })
+    block.visit(&mut place);
+    let anims = place_keys(&mut place, sequences);
+    let bytes = place.emit(block)?;
+    Ok(KeyedBytes { bytes, blobs: blobs(anims, &[], part) })
 }
 
-/// The `.anim` files laid out, as bytes (each padded to 16). In the kept layout each starts from
-/// the `.anim` it was read from (`sources`, by sequence), so that its bytes outside every block
-/// come back.
-fn anim_files(anims: BTreeMap<usize, AnimOut<'_>>, sources: &[Option<Arc<Vec<u8>>>]) -> Vec<(usize, Vec<u8>)> {
+/// The blobs of `part` laid out (each padded to 16). In the kept layout each starts from the
+/// blob it was read from (`sources`, by sequence), so that its bytes outside every block come
+/// back; a blob read from a chunked `.anim` keeps its length.
+fn blobs(
+    anims: BTreeMap<usize, AnimOut<'_>>,
+    sources: &[Option<Arc<AnimFile>>],
+    part: AnimPart,
+) -> Vec<(usize, Vec<u8>)> {
     anims
         .into_iter()
         .map(|(s, a)| {
-            let mut bytes = sources.get(s).and_then(Option::as_ref).map_or_else(Vec::new, |b| b.to_vec());
-            let end = (align(a.end) as usize).max(bytes.len());
-            bytes.resize(end, 0);
+            let source = sources.get(s).and_then(Option::as_deref);
+            let mut bytes = source.and_then(|f| f.blob(part)).map_or_else(Vec::new, <[u8]>::to_vec);
+            let end = if source.is_some_and(AnimFile::is_chunked) { a.end } else { align(a.end) };
+            bytes.resize((end as usize).max(bytes.len()), 0);
             for (at, block) in a.blocks {
                 if let Some(dst) = bytes.get_mut(at as usize..at as usize + block.len()) {
                     dst.copy_from_slice(block);
                 }
             }
             (s, bytes)
+        })
+        .collect()
+}
+
+/// The `.anim` files of the blobs of every part, by sequence: a sequence whose `.anim` was
+/// chunked (`sources`) gets that file with its blobs replaced, byte for byte when they are the
+/// same; one with only `AFM2` keys and no chunked source a raw `.anim` (the Wrath form); one with
+/// bone or attachment keys and no chunked source a chunked one (`AFM2`, `AFSA`, `AFSB`).
+pub(crate) fn anim_files(
+    parts: crate::anim::PartBlobs,
+    sources: &[Option<Arc<AnimFile>>],
+) -> Result<Vec<(usize, Vec<u8>)>, WriteError> {
+    let mut by_sequence: BTreeMap<usize, Vec<(AnimPart, Vec<u8>)>> = BTreeMap::new();
+    for (part, blobs) in parts {
+        for (s, blob) in blobs {
+            by_sequence.entry(s).or_default().push((part, blob));
+        }
+    }
+    by_sequence
+        .into_iter()
+        .map(|(s, mut blobs)| {
+            let source = sources.get(s).and_then(Option::as_deref).filter(|f| f.is_chunked());
+            let split = blobs.iter().any(|(p, _)| *p != AnimPart::Model);
+            let mut file = match source {
+                Some(f) => f.clone(),
+                None if split => AnimFile::chunked(String::new()),
+                None => return Ok((s, blobs.pop().map(|(_, b)| b).unwrap_or_default())),
+            };
+            blobs.sort_by_key(|(p, _)| *p);
+            for (part, blob) in blobs {
+                file = file.with_blob(part, blob);
+            }
+            Ok((s, file.to_bytes()?))
         })
         .collect()
 }

@@ -55,7 +55,10 @@ pub(crate) fn from_classic(file: &M2File, version: u32) -> (Wrath, Vec<Loss>) {
         }
     }
     mark_aliases(&mut f, &windows);
-    (Wrath { file: f, skins, anim_files: Vec::new(), notes: Vec::new() }, losses)
+    (
+        Wrath { file: f, skins, anim_files: Vec::new(), notes: Vec::new(), skeleton: None, bone_files: Vec::new() },
+        losses,
+    )
 }
 
 /// Sequences with durations, flag 0x20 (keys in the `.m2`), variation indices counted per id,
