@@ -351,7 +351,9 @@ fn a_model_without_extras_is_written_as_a_chunked_274_file() {
 
 /// Porting down (issue 40): 274 → 264 and 256 writes files that read back with the model's
 /// meshes, and the chunks a plain file cannot hold (FileDataIDs, an unknown chunk) are a loss
-/// naming them; 264 and 256 → 274 give a chunked file again.
+/// naming them; 264 and 256 → 274 give a chunked file again. A well-formed chunked file's
+/// material tables go down as they are (only a converter-damaged texture lookup makes them be
+/// built anew): its colour animations and textures reopen with the counts they had.
 #[test]
 fn a_chunked_model_ports_down_and_back_up() {
     let (name, bytes, siblings) = fixture();
@@ -370,6 +372,15 @@ fn a_chunked_model_ports_down_and_back_up() {
                 .unwrap_or_else(|e| panic!("v{version}: {e}"))
                 .value;
         assert_eq!(down.recorded_version(relic_m2::FORMAT), Some(version));
+        assert!(!said.iter().any(|l| l.contains("converter damaged")), "v{version}: {said:?}");
+        let info = |bytes: &[u8], name: &str, siblings: &dyn relic_core::format::Siblings| {
+            let info = relic_m2::info_input(&Input { bytes, name, siblings }).unwrap();
+            // (256–263 info names the materials render flags: colours and textures compared.)
+            ["colors", "textures"].map(|k| format!("{:?}", info.get(k)))
+        };
+        let down_files =
+            SiblingBytes(out.value.siblings.iter().map(|s| (format!("down{}", s.suffix), s.bytes.clone())).collect());
+        assert_eq!(info(&out.value.bytes, "down.m2", &down_files), info(&bytes, &name, &siblings), "v{version}");
         assert_eq!(down.meshes.len(), model.meshes.len(), "v{version}");
         assert_eq!(down.animations.len(), model.animations.len(), "v{version}");
         let up = relic_m2::write_files(&down, &relic_core::WriteOptions { version: Some(274) }).unwrap().value;

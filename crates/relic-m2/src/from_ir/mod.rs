@@ -86,9 +86,12 @@ pub(crate) fn from_ir_into(
     {
         losses.extend(retarget(b.to_mut(), version));
     }
+    // Only the damaged texture lookup is what a chunked file holds and a plain one refuses (the
+    // stored form has no vertices, so checking all its references would refuse every view).
     let unfit = !chunked
-        && extras.is_some_and(|e| e.md21.is_some())
-        && base.as_deref().is_some_and(|b| crate::validate::references(b).is_err());
+        && extras.is_some_and(|e| {
+            e.md21.is_some() && e.wrath.as_deref().is_some_and(|w| crate::wrath::texture_lookup_damaged(&w.file))
+        });
     if unfit {
         let what = "the chunked file's texture lookup, which a converter damaged, holds in a chunked file only: \
                     the textures and lookups are built from the model (their colour and UV animations dropped; \
