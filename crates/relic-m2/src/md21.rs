@@ -417,6 +417,24 @@ fn skeletal(chunks: &[Chunk]) -> bool {
     chunks.iter().any(|c| matches!(c.data, ChunkData::SkeletonId(id) if id != 0))
 }
 
+/// What both reads add to the model of the `MD21` chunk: its `.bone` files, the notes on a
+/// damaged texture lookup and on ids a listfile lacks; gives the names of the textures `TXID`
+/// names (their note on ids no listfile resolved added too).
+fn beside_the_model(
+    input: &Input<'_>,
+    chunks: &[Chunk],
+    ids: &FileIds,
+    model: &mut Wrath,
+    notes: &mut Vec<String>,
+) -> Result<Vec<String>, ReadError> {
+    load_bone_files(input, chunks, model, notes)?;
+    notes.extend(damage(model));
+    notes.extend(unlisted(input, ids, model));
+    let (texture_names, unresolved) = texture_names(input, chunks, model);
+    notes.extend(unresolved);
+    Ok(texture_names)
+}
+
 /// The context of an error inside the `MD21` chunk (its offsets count from byte 8).
 const WITHIN: &str = "the MD21 chunk's MD20 block (offsets from file byte 8)";
 
@@ -436,11 +454,7 @@ pub(crate) fn read_checked(input: &Input<'_>) -> Result<(Md21, crate::file::M2Fi
     let (mut model, mut classic, losses) =
         wrath::read_checked_chunked(&inner, &ids, skeletal).map_err(|e| e.within(WITHIN))?;
     let mut notes = notes;
-    load_bone_files(input, &chunks, &mut model, &mut notes)?;
-    notes.extend(damage(&model));
-    notes.extend(unlisted(input, &ids, &model));
-    let (texture_names, unresolved) = texture_names(input, &chunks, &model);
-    notes.extend(unresolved);
+    let texture_names = beside_the_model(input, &chunks, &ids, &mut model, &mut notes)?;
     name_textures(&mut classic, &texture_names);
     Ok((Md21 { chunks, model, trailing, notes, texture_names }, classic, losses))
 }
@@ -454,11 +468,7 @@ pub fn read_partial(input: &Input<'_>) -> Result<Md21, ReadError> {
     let ids = file_ids(&chunks);
     let mut model = wrath::read_partial_chunked(&inner, &ids, skeletal(&chunks)).map_err(|e| e.within(WITHIN))?;
     let mut notes = notes;
-    load_bone_files(input, &chunks, &mut model, &mut notes)?;
-    notes.extend(damage(&model));
-    notes.extend(unlisted(input, &ids, &model));
-    let (texture_names, unresolved) = texture_names(input, &chunks, &model);
-    notes.extend(unresolved);
+    let texture_names = beside_the_model(input, &chunks, &ids, &mut model, &mut notes)?;
     Ok(Md21 { chunks, model, trailing, notes, texture_names })
 }
 

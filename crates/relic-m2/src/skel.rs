@@ -18,7 +18,7 @@ use crate::chunk::{ChunkData, put_chunk, walk};
 use crate::file::array::{M2Array, pod_array};
 use crate::file::ctx::Ctx;
 use crate::file::layout::Layout;
-use crate::file::record::{Visitor, walk_fields};
+use crate::file::record::{Record, Visitor, walk_fields};
 use crate::file::wrath::{Keyed, WrathAttachment, WrathBone, WrathSequence, keys_external};
 
 /// The version a `.skel`'s records are read and written as (Legion's 274 records).
@@ -48,21 +48,25 @@ pub struct SkeletonHeader {
     pub as_read: crate::file::AsRead,
 }
 
-/// `SKA1`: the attachments and their lookup (16 bytes, then the arrays).
+/// `SKA1` and `SKB1` (16 bytes, then the arrays): the records a skeleton holds — attachments
+/// (`SKA1`, the Wrath 40-byte record) or bones (`SKB1`, the 88-byte record) — and their lookup.
+/// Their tracks' external keys are in the `.anim`'s `AFSA` (attachments) or `AFSB` (bones).
 #[binrw]
 #[brw(little)]
 #[br(import(ctx: &Ctx))]
 #[bw(import(layout: &Layout))]
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-pub struct SkeletonAttachments {
-    /// Attachments (the Wrath 40-byte record); their tracks' external keys are in `AFSA`.
+#[serde(bound = "")]
+#[allow(private_bounds)]
+pub struct SkeletonRecords<T: SkelRecord> {
+    /// Attachments (`SKA1`) or bones (`SKB1`).
     #[br(args(ctx))]
     #[bw(args(layout))]
-    pub attachments: M2Array<WrathAttachment>,
-    /// Attachment id → attachment index, or −1.
+    pub records: M2Array<T>,
+    /// Attachment id → attachment index (`SKA1`), key-bone id → bone index (`SKB1`); −1 none.
     #[br(parse_with = pod_array)]
     #[bw(args(layout))]
-    pub attachment_lookup: M2Array<i16>,
+    pub lookup: M2Array<i16>,
     /// Where the payload's blocks were when it was read (not stored in the file).
     #[br(default)]
     #[bw(ignore)]
@@ -70,27 +74,28 @@ pub struct SkeletonAttachments {
     pub as_read: crate::file::AsRead,
 }
 
-/// `SKB1`: the bones and the key-bone lookup (16 bytes, then the arrays).
-#[binrw]
-#[brw(little)]
-#[br(import(ctx: &Ctx))]
-#[bw(import(layout: &Layout))]
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-pub struct SkeletonBones {
-    /// Bones (the Wrath 88-byte record); their tracks' external keys are in `AFSB`.
-    #[br(args(ctx))]
-    #[bw(args(layout))]
-    pub bones: M2Array<WrathBone>,
-    /// Key-bone id → bone index, or −1.
-    #[br(parse_with = pod_array)]
-    #[bw(args(layout))]
-    pub key_bone_lookup: M2Array<i16>,
-    /// Where the payload's blocks were when it was read (not stored in the file).
-    #[br(default)]
-    #[bw(ignore)]
-    #[serde(skip)]
-    pub as_read: crate::file::AsRead,
+/// `SKA1`: the attachments and the attachment lookup.
+pub type SkeletonAttachments = SkeletonRecords<WrathAttachment>;
+/// `SKB1`: the bones and the key-bone lookup.
+pub type SkeletonBones = SkeletonRecords<WrathBone>;
+
+/// A record a skeleton chunk holds in an array ([`SkeletonRecords`]): read with the file's
+/// context, written with the writer's layout, compared and carried as JSON.
+pub(crate) trait SkelRecord:
+    Record
+    + for<'a> BinRead<Args<'a> = (&'a Ctx,)>
+    + std::fmt::Debug
+    + Clone
+    + PartialEq
+    + Default
+    + Serialize
+    + serde::de::DeserializeOwned
+    + 'static
+{
 }
+
+impl SkelRecord for WrathAttachment {}
+impl SkelRecord for WrathBone {}
 
 /// `SKS1`: global loops, sequences and the sequence lookup (32 bytes, then the arrays).
 #[binrw]
@@ -327,8 +332,8 @@ macro_rules! keyed {
 }
 
 keyed!(SkeletonHeader, 16, 1; name);
-keyed!(SkeletonAttachments, 16, 2; attachments, attachment_lookup);
-keyed!(SkeletonBones, 16, 2; bones, key_bone_lookup);
+keyed!(SkeletonAttachments, 16, 2; records, lookup);
+keyed!(SkeletonBones, 16, 2; records, lookup);
 keyed!(SkeletonSequences, 32, 3; global_loops, sequences, sequence_lookup);
 
 impl Skel {

@@ -137,7 +137,7 @@ fn non_finite_particles(f: &M2File) -> Vec<(usize, usize)> {
 fn non_finite_ribbons(f: &M2File) -> Vec<(usize, usize)> {
     let bad = |t: &crate::file::Track<f32>| t.values.iter().filter(|v| !v.is_finite()).count();
     let per = f.ribbon_emitters.iter().map(|r| {
-        let colors = r.color.values.iter().flatten().filter(|v| !v.is_finite()).count();
+        let colors = r.color.color.values.iter().flatten().filter(|v| !v.is_finite()).count();
         colors + bad(&r.height_above) + bad(&r.height_below)
     });
     per.enumerate().filter(|(_, n)| *n > 0).collect()

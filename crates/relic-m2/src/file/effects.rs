@@ -9,6 +9,7 @@ use super::array::{M2Array, pod_array};
 use super::ctx::Ctx;
 use super::kind::{Ranged, TrackKind, by_kind};
 use super::layout::Layout;
+use super::material::Color;
 use super::record::record;
 use super::sequence::Bounds;
 
@@ -21,6 +22,7 @@ record! {
     #[br(import(ctx: &Ctx))]
     #[bw(import(layout: &Layout))]
     #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+    #[serde(bound = "")]
     pub struct Ribbon<K: TrackKind = Ranged> {
         /// Id (−1).
         pub id: i32,
@@ -36,14 +38,12 @@ record! {
         #[br(parse_with = pod_array)]
         #[bw(args(layout))]
         pub materials: M2Array<u16>,
-        /// Colour.
+        /// Colour and alpha (0x7FFF opaque): the two tracks of a colour animation, stored as
+        /// one ([`Color`]; JSON keeps its two keys).
         #[br(args(ctx))]
         #[bw(args(layout))]
-        pub color: K::Track<[f32; 3]>,
-        /// Alpha (0x7FFF opaque).
-        #[br(args(ctx))]
-        #[bw(args(layout))]
-        pub alpha: K::Track<i16>,
+        #[serde(flatten)]
+        pub color: Color<K>,
         /// Height above the bone.
         #[br(args(ctx))]
         #[bw(args(layout))]

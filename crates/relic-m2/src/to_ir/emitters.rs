@@ -40,8 +40,8 @@ pub(super) fn emitters_to_ir(file: &M2File, rank: &[usize]) -> Vec<Emitter> {
         // A height track without keys states no height: 0 (the record keeps the track as stored).
         let first = |t: &Track<f32>| t.values.first().copied().unwrap_or(0.0).abs();
         let height = first(&r.height_above) + first(&r.height_below);
-        let mut tracks = keys(file, "color", &r.color, |v| v.to_vec());
-        tracks.extend(keys(file, "alpha", &r.alpha, |v| vec![f32::from(*v) / 32767.0]));
+        let mut tracks = keys(file, "color", &r.color.color, |v| v.to_vec());
+        tracks.extend(keys(file, "alpha", &r.color.alpha, |v| vec![f32::from(*v) / 32767.0]));
         tracks.extend(keys(file, "height_above", &r.height_above, |v| vec![*v]));
         tracks.extend(keys(file, "height_below", &r.height_below, |v| vec![*v]));
         tracks.extend(keys(file, "texture_slot", &r.texture_slot, |v| vec![f32::from(*v)]));

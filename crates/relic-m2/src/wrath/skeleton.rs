@@ -44,33 +44,26 @@ pub struct OwnArrays {
     pub attachment_lookup: M2Array<i16>,
 }
 
-impl OwnArrays {
-    /// Takes the arrays out of `file` (leaving them empty).
-    fn take(file: &mut WrathFile) -> Self {
-        OwnArrays {
-            global_sequences: std::mem::take(&mut file.global_sequences),
-            sequences: std::mem::take(&mut file.sequences),
-            sequence_lookup: std::mem::take(&mut file.sequence_lookup),
-            bones: std::mem::take(&mut file.bones),
-            key_bone_lookup: std::mem::take(&mut file.key_bone_lookup),
-            attachments: std::mem::take(&mut file.attachments),
-            attachment_lookup: std::mem::take(&mut file.attachment_lookup),
-        }
-    }
+/// Takes the arrays a `.skel` supersedes out of a file and puts them back, the fields named once.
+macro_rules! own_arrays {
+    ($($field:ident),* $(,)?) => {
+        impl OwnArrays {
+            /// Takes the arrays out of `file` (leaving them empty).
+            fn take(file: &mut WrathFile) -> Self {
+                OwnArrays { $($field: std::mem::take(&mut file.$field)),* }
+            }
 
-    /// `file` with these arrays in place of its own.
-    pub(crate) fn put_into(&self, file: &WrathFile) -> WrathFile {
-        let mut f = file.clone();
-        f.global_sequences = self.global_sequences.clone();
-        f.sequences = self.sequences.clone();
-        f.sequence_lookup = self.sequence_lookup.clone();
-        f.bones = self.bones.clone();
-        f.key_bone_lookup = self.key_bone_lookup.clone();
-        f.attachments = self.attachments.clone();
-        f.attachment_lookup = self.attachment_lookup.clone();
-        f
-    }
+            /// `file` with these arrays in place of its own.
+            pub(crate) fn put_into(&self, file: &WrathFile) -> WrathFile {
+                let mut f = file.clone();
+                $(f.$field = self.$field.clone();)*
+                f
+            }
+        }
+    };
 }
+
+own_arrays!(global_sequences, sequences, sequence_lookup, bones, key_bone_lookup, attachments, attachment_lookup);
 
 /// The skeleton a model was read with.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -96,12 +89,12 @@ impl Skeleton {
                     s.sequence_lookup = file.sequence_lookup.clone();
                 }
                 crate::skel::SkelData::Bones(b) => {
-                    b.bones = file.bones.clone();
-                    b.key_bone_lookup = file.key_bone_lookup.clone();
+                    b.records = file.bones.clone();
+                    b.lookup = file.key_bone_lookup.clone();
                 }
                 crate::skel::SkelData::Attachments(a) => {
-                    a.attachments = file.attachments.clone();
-                    a.attachment_lookup = file.attachment_lookup.clone();
+                    a.records = file.attachments.clone();
+                    a.lookup = file.attachment_lookup.clone();
                 }
                 _ => {}
             }
@@ -191,10 +184,10 @@ pub(crate) fn merge(
         global_sequences: sequences.map_or_else(|| own.global_sequences.clone(), |s| s.global_loops.clone()),
         sequences: sequences.map_or_else(|| own.sequences.clone(), |s| s.sequences.clone()),
         sequence_lookup: sequences.map_or_else(|| own.sequence_lookup.clone(), |s| s.sequence_lookup.clone()),
-        bones: bones.map_or_else(|| own.bones.clone(), |b| b.bones.clone()),
-        key_bone_lookup: bones.map_or_else(|| own.key_bone_lookup.clone(), |b| b.key_bone_lookup.clone()),
-        attachments: attachments.map_or_else(|| own.attachments.clone(), |a| a.attachments.clone()),
-        attachment_lookup: attachments.map_or_else(|| own.attachment_lookup.clone(), |a| a.attachment_lookup.clone()),
+        bones: bones.map_or_else(|| own.bones.clone(), |b| b.records.clone()),
+        key_bone_lookup: bones.map_or_else(|| own.key_bone_lookup.clone(), |b| b.lookup.clone()),
+        attachments: attachments.map_or_else(|| own.attachments.clone(), |a| a.records.clone()),
+        attachment_lookup: attachments.map_or_else(|| own.attachment_lookup.clone(), |a| a.lookup.clone()),
     };
     *file = chosen.put_into(file);
     if missing_parent && !lacking.is_empty() {
