@@ -129,7 +129,14 @@ fn the_skeletal_model_ports_down_and_back_up() {
     let all = all();
     let name = format!("{}.m2", stated::SKELETAL_STEM);
     let bytes = file(&all, &name);
-    let model = relic_m2::read_input(&Input { bytes: &bytes, name: &name, siblings: &all }).unwrap().value;
+    let read = relic_m2::read_input(&Input { bytes: &bytes, name: &name, siblings: &all }).unwrap();
+    // What the user is told of the .skel is said of the files beside the model (not of its skins).
+    assert!(
+        read.losses.iter().any(|l| l.element == "files beside the model" && l.what.starts_with("v274_skeletal.skel: ")),
+        "{:?}",
+        read.losses
+    );
+    let model = read.value;
     // Written back as it came: the .m2, .skel, .anim and skins byte for byte.
     let same = relic_m2::write_files(&model, &WriteOptions::default()).unwrap().value;
     assert!(same.bytes == bytes);

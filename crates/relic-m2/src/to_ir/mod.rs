@@ -53,7 +53,8 @@ use crate::file::M2File;
 
 /// Maps a Wrath-or-later model through its 256–263 form (`wrath::convert::to_classic`): the
 /// model's source is the Wrath version, and its extras (returned beside it) hold both files. The
-/// notes of reading (a missing LOD skin) come back as losses.
+/// notes of reading the files beside it (a missing LOD skin or `.anim`, its `.skel`, its `.bone`
+/// files) come back as losses under "files beside the model".
 pub(crate) fn wrath_form_to_ir(
     mut wrath: crate::wrath::Wrath,
     flat: M2File,
@@ -62,7 +63,7 @@ pub(crate) fn wrath_form_to_ir(
     let mut model = to_ir(&flat)?;
     emitters::attach_wrath(&mut model.emitters, &wrath.file);
     model.source = Some(SourceInfo { format: crate::FORMAT, version: wrath.file.version });
-    let losses = wrath.notes.iter().map(|n| relic_core::Loss::new("skins", n.clone())).collect();
+    let losses = wrath.notes.iter().map(|n| relic_core::Loss::new("files beside the model", n.clone())).collect();
     wrath.file.vertices = Default::default();
     let mut extras = kept(flat);
     extras.wrath = Some(Box::new(wrath));
