@@ -143,11 +143,11 @@ fn unlisted(input: &Input<'_>, ids: &FileIds, model: &Wrath) -> Option<String> {
         }
     }
     (!named.is_empty()).then(|| {
-        format!(
-            "{} FileDataIDs are not in the listfile: read by their conventional names: {}",
-            named.len(),
-            named.join(", ")
-        )
+        let (n, are, names) = match named.len() {
+            1 => ("1 FileDataID".to_string(), "is", "its conventional name"),
+            n => (format!("{n} FileDataIDs"), "are", "their conventional names"),
+        };
+        format!("{n} {are} not in the listfile: read by {names}: {}", named.join(", "))
     })
 }
 

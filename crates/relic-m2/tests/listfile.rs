@@ -95,7 +95,7 @@ fn an_id_the_listfile_lacks_falls_back_to_the_conventional_name_or_is_named() {
     assert_eq!(m.model.skins.len(), 4);
     assert!(
         m.notes.iter().any(|n| n
-            == "1 FileDataIDs are not in the listfile: read by their conventional names: 1000100 (v274_chunked00.skin)"),
+            == "1 FileDataID is not in the listfile: read by its conventional name: 1000100 (v274_chunked00.skin)"),
         "{:?}",
         m.notes
     );
