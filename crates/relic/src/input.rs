@@ -194,7 +194,7 @@ impl Registry {
         kind: Kind,
         animations: &[&Path],
     ) -> Result<Converted<Model>, Error> {
-        self.load_recorded(path, bytes, kind, animations, None).map(|(loaded, _)| loaded)
+        self.load_model_listed(path, bytes, kind, animations, None)
     }
 
     /// [`Registry::load_model`], with the listfile and data folders a chunked M2's FileDataIDs
