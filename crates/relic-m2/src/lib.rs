@@ -271,6 +271,9 @@ fn md21_facts(info: &mut Info, m: &md21::Md21, input: &relic_core::format::Input
         if !parents.is_empty() {
             info.text("parent_skels", parents.join(", "));
         }
+        // Counted too, so that a file written without them (built from a model another tool
+        // gave back without relic's extras) says so in its comparison with the original.
+        info.count("skel_files", 1 + parents.len());
     }
     if m.chunk(b"BFID").is_some() {
         info.count("bone_files", m.model.bone_files.len());

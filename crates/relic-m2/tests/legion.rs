@@ -232,3 +232,19 @@ fn broken_bone_and_split_anim_files_are_refused_with_typed_errors() {
         assert!(h.failures().is_empty(), "{:?}", h.failures());
     }
 }
+
+/// `relic info` counts the `.skel` files a model was read with (its own and its parent), so that
+/// a file written without them — built from a model another tool gave back without relic's
+/// extras — says so when compared with the original ("skel files: 2 in the original, 0 written").
+#[test]
+fn info_counts_the_skel_files() {
+    let all = all();
+    let name = format!("{}.m2", stated::SKELETAL_STEM);
+    let bytes = file(&all, &name);
+    let info = relic_m2::info_input(&Input { bytes: &bytes, name: &name, siblings: &all }).unwrap();
+    assert_eq!(format!("{:?}", info.get("skel_files")), "Some(Count(2))");
+    let plain = format!("{}.m2", stated::CHUNKED_ANIM_STEM);
+    let bytes = file(&all, &plain);
+    let info = relic_m2::info_input(&Input { bytes: &bytes, name: &plain, siblings: &all }).unwrap();
+    assert_eq!(info.get("skel_files"), None);
+}
