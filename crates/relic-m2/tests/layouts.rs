@@ -271,13 +271,13 @@ fn assert_stated(what: &str, w: &wrath::Wrath, m: &Model) {
 
     assert_eq!((f.skin_profiles as usize, w.skins.len()), (m.skins, m.skins), "{what}: skins");
     for (i, (skin, s)) in w.skins.iter().zip(&stated::SKINS).enumerate() {
-        assert_eq!(skin.indices.items, s.vertices, "{what}: skin {i}'s vertex list");
-        let triangles: Vec<u16> = skin.triangles.iter().map(|&t| skin.indices[usize::from(t)]).collect();
+        assert_eq!(skin.view.indices.items, s.vertices, "{what}: skin {i}'s vertex list");
+        let triangles: Vec<u16> = skin.view.triangles.iter().map(|&t| skin.view.indices[usize::from(t)]).collect();
         assert_eq!(triangles, stated::TRIANGLES, "{what}: skin {i}'s triangles");
         let props: Vec<[u8; 4]> = s.vertices.iter().map(|&v| stated::VERTICES[usize::from(v)].2).collect();
-        assert_eq!(skin.properties.items, props, "{what}: skin {i}'s bone palette slots");
-        assert_eq!(skin.bone_count_max, s.bone_count_max, "{what}: skin {i}");
-        assert_eq!((skin.submeshes.len(), skin.texture_units.len()), (1, 2), "{what}: skin {i}");
+        assert_eq!(skin.view.properties.items, props, "{what}: skin {i}'s bone palette slots");
+        assert_eq!(skin.view.bone_count_max, s.bone_count_max, "{what}: skin {i}");
+        assert_eq!((skin.view.submeshes.len(), skin.view.texture_units.len()), (1, 2), "{what}: skin {i}");
         let shadows: Vec<_> = skin
             .shadow_batches
             .iter()

@@ -50,27 +50,27 @@ pub(crate) fn file(f: &WrathFile) -> Result<(), ReadError> {
 /// Checks a `.skin` against its model.
 pub(crate) fn skin(s: &Skin, f: &WrathFile) -> Result<(), ReadError> {
     let vertices = f.vertices.len();
-    if let Some((i, &v)) = s.indices.iter().enumerate().find(|(_, v)| usize::from(**v) >= vertices) {
-        let at = u64::from(s.indices.offset) + 2 * i as u64;
+    if let Some((i, &v)) = s.view.indices.iter().enumerate().find(|(_, v)| usize::from(**v) >= vertices) {
+        let at = u64::from(s.view.indices.offset) + 2 * i as u64;
         return Err(index_error(at, format!("Skin.indices[{i}]"), "model vertex", v.into(), vertices));
     }
-    let local = s.indices.len();
-    if let Some((i, &v)) = s.triangles.iter().enumerate().find(|(_, v)| usize::from(**v) >= local) {
-        let at = u64::from(s.triangles.offset) + 2 * i as u64;
+    let local = s.view.indices.len();
+    if let Some((i, &v)) = s.view.triangles.iter().enumerate().find(|(_, v)| usize::from(**v) >= local) {
+        let at = u64::from(s.view.triangles.offset) + 2 * i as u64;
         return Err(index_error(at, format!("Skin.triangles[{i}]"), "skin vertex", v.into(), local));
     }
-    if s.properties.len() != local {
-        let message = format!("{} vertex properties for {local} skin vertices", s.properties.len());
-        return Err(ReadError::invalid(u64::from(s.properties.offset), "Skin.properties", message));
+    if s.view.properties.len() != local {
+        let message = format!("{} vertex properties for {local} skin vertices", s.view.properties.len());
+        return Err(ReadError::invalid(u64::from(s.view.properties.offset), "Skin.properties", message));
     }
-    for (i, m) in s.submeshes.iter().enumerate() {
-        let at = u64::from(s.submeshes.offset) + 48 * i as u64;
+    for (i, m) in s.view.submeshes.iter().enumerate() {
+        let at = u64::from(s.view.submeshes.offset) + 48 * i as u64;
         let (vs, vc) = m.vertices();
         let (is, ic) = m.indices();
-        if vs + vc > local || is + ic > s.triangles.len() {
+        if vs + vc > local || is + ic > s.view.triangles.len() {
             let message = format!(
                 "vertices {vs}+{vc} of {local}, triangle entries {is}+{ic} of {}: outside the skin",
-                s.triangles.len()
+                s.view.triangles.len()
             );
             return Err(ReadError::invalid(at, format!("Skin.submeshes[{i}]"), message));
         }
@@ -80,10 +80,10 @@ pub(crate) fn skin(s: &Skin, f: &WrathFile) -> Result<(), ReadError> {
             return Err(ReadError::invalid(at + 14, format!("Skin.submeshes[{i}].bone_combo_index"), message));
         }
     }
-    let submeshes = s.submeshes.len();
-    for (i, u) in s.texture_units.iter().enumerate() {
+    let submeshes = s.view.submeshes.len();
+    for (i, u) in s.view.texture_units.iter().enumerate() {
         if usize::from(u.submesh_index) >= submeshes {
-            let at = u64::from(s.texture_units.offset) + 24 * i as u64 + 4;
+            let at = u64::from(s.view.texture_units.offset) + 24 * i as u64 + 4;
             let path = format!("Skin.texture_units[{i}].submesh_index");
             return Err(index_error(at, path, "submesh", u.submesh_index.into(), submeshes));
         }

@@ -228,11 +228,11 @@ pub fn read_skin(bytes: &[u8], version: u32) -> Result<Skin, ReadError> {
     let header = skin.header_size();
     let shadow = skin.shadow_batches.as_ref().map(|a| (a.len(), a.offset));
     let pairs = [
-        ("indices", skin.indices.len(), skin.indices.offset),
-        ("triangles", skin.triangles.len(), skin.triangles.offset),
-        ("properties", skin.properties.len(), skin.properties.offset),
-        ("submeshes", skin.submeshes.len(), skin.submeshes.offset),
-        ("texture_units", skin.texture_units.len(), skin.texture_units.offset),
+        ("indices", skin.view.indices.len(), skin.view.indices.offset),
+        ("triangles", skin.view.triangles.len(), skin.view.triangles.offset),
+        ("properties", skin.view.properties.len(), skin.view.properties.offset),
+        ("submeshes", skin.view.submeshes.len(), skin.view.submeshes.offset),
+        ("texture_units", skin.view.texture_units.len(), skin.view.texture_units.offset),
     ];
     let shadow = shadow.map(|(len, offset)| ("shadow_batches", len, offset));
     // The offset of pair `i` is at 8 + 8·i (after the magic and the count), shadow batches' at 0x34.

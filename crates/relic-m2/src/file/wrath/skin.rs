@@ -5,10 +5,10 @@ use binrw::binrw;
 use bytemuck::{Pod, Zeroable};
 use serde::{Deserialize, Serialize};
 
-use crate::file::array::{M2Array, packed, pod_array, some_pod_array};
+use crate::file::array::{M2Array, some_pod_array};
 use crate::file::ctx::Ctx;
 use crate::file::layout::Layout;
-use crate::file::mesh::{Submesh, TextureUnit};
+use crate::file::mesh::View;
 use crate::file::record::{Visitor, walk_fields};
 
 /// A shadow batch of 272 `.skin` files (12 bytes, m2-wrath.md §4.2: the fields sum to 12 and
@@ -44,45 +44,26 @@ const _: () = assert!(size_of::<ShadowBatch>() == 12);
 #[bw(import(layout: &Layout))]
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct Skin {
-    /// Skin-local vertex → model vertex.
-    #[br(parse_with = pod_array)]
-    #[bw(args(layout))]
-    #[serde(with = "packed")]
-    pub indices: M2Array<u16>,
-    /// Triangles, three indices into `indices` each.
-    #[br(parse_with = pod_array)]
-    #[bw(args(layout))]
-    #[serde(with = "packed")]
-    pub triangles: M2Array<u16>,
-    /// Per skin-local vertex: the palette slot of each of its four bones.
-    #[br(parse_with = pod_array)]
-    #[bw(args(layout))]
-    #[serde(with = "packed")]
-    pub properties: M2Array<[u8; 4]>,
     /// What the submeshes need to know while they are read: a version from Wrath on (not
     /// stored).
     #[br(temp, calc = Ctx::new(version, 0, 0, &[]))]
     #[bw(ignore)]
     ctx: Ctx,
-    /// Submeshes (48 bytes, as 260–263).
+    /// The view record of 256–263 (44 bytes): indices, triangles, bone properties, submeshes
+    /// (48 bytes, as 260–263), texture units and the largest palette a submesh may use (64, 53,
+    /// 21 in Blizzard's files; 0 in one 272 file, so not a limit).
     #[br(args(&ctx))]
     #[bw(args(layout))]
-    pub submeshes: M2Array<Submesh>,
-    /// Texture units (batches).
-    #[br(parse_with = pod_array)]
-    #[bw(args(layout))]
-    pub texture_units: M2Array<TextureUnit>,
-    /// Largest palette a submesh may use (64, 53, 21 in Blizzard's files; 0 in one 272 file, so
-    /// not a limit).
-    pub bone_count_max: u32,
+    #[serde(flatten)]
+    pub view: View,
     /// The header is Cataclysm's (56 bytes, padded to 0x40) in a model of an earlier version:
     /// no array starts before 0x40 (not stored).
     #[br(temp, calc = version < 272 && cataclysm_header(&[
-        (indices.len(), indices.offset),
-        (triangles.len(), triangles.offset),
-        (properties.len(), properties.offset),
-        (submeshes.len(), submeshes.offset),
-        (texture_units.len(), texture_units.offset),
+        (view.indices.len(), view.indices.offset),
+        (view.triangles.len(), view.triangles.offset),
+        (view.properties.len(), view.properties.offset),
+        (view.submeshes.len(), view.submeshes.offset),
+        (view.texture_units.len(), view.texture_units.offset),
     ]))]
     #[bw(ignore)]
     cataclysm: bool,
@@ -188,30 +169,14 @@ impl Skin {
 
     /// Visits the blocks in header order.
     pub(crate) fn visit<'f, V: Visitor<'f>>(&'f self, v: &mut V) {
-        walk_fields!(self, v; indices, triangles, properties, submeshes, texture_units, shadow_batches);
+        walk_fields!(self.view, v; indices, triangles, properties, submeshes, texture_units);
+        walk_fields!(self, v; shadow_batches);
     }
 
-    /// The skin as the 44-byte view record of 256–263 (the same fields, §4.3).
-    pub fn to_view(&self) -> crate::file::View {
-        crate::file::View {
-            indices: self.indices.clone(),
-            triangles: self.triangles.clone(),
-            properties: self.properties.clone(),
-            submeshes: self.submeshes.clone(),
-            texture_units: self.texture_units.clone(),
-            bone_count_max: self.bone_count_max,
-        }
-    }
-
-    /// A skin holding a view's fields (no shadow batches: 264's layout unless `version` ≥ 272).
-    pub fn from_view(view: &crate::file::View, version: u32) -> Self {
+    /// A skin holding a view (no shadow batches: 264's layout unless `version` ≥ 272).
+    pub fn from_view(view: &View, version: u32) -> Self {
         Skin {
-            indices: view.indices.clone(),
-            triangles: view.triangles.clone(),
-            properties: view.properties.clone(),
-            submeshes: view.submeshes.clone(),
-            texture_units: view.texture_units.clone(),
-            bone_count_max: view.bone_count_max,
+            view: view.clone(),
             shadow_batches: (version >= 272).then(M2Array::default),
             unread_shadow_batches: None,
             as_read: Default::default(),

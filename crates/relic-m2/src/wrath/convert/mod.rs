@@ -191,7 +191,7 @@ pub(crate) fn to_classic(wrath: &Wrath) -> Result<(M2File, Vec<Loss>), ReadError
         sequences: sequences.into(),
         sequence_lookup: sequence_lookup.into(),
         playable_lookup: playable.into(),
-        views: wrath.skins.iter().map(Skin::to_view).collect::<Vec<_>>().into(),
+        views: wrath.skins.iter().map(|s| s.view.clone()).collect::<Vec<_>>().into(),
         ..f.retime(&r)
     };
     count_losses(f, &mut losses);
