@@ -106,7 +106,9 @@ pub(crate) fn notes(f: &M2File) -> Vec<Loss> {
             out.push(counted(kind, bad.len(), first, &what, done));
         }
     }
-    let (n, first) = crate::validate::overlaps(f);
+    // Only a layout read from bytes can share them: the 256–263 form of a Wrath or chunked file
+    // (converted, its keys from `.anim` files) has no offsets of its own.
+    let (n, first) = if f.as_read.recorded().is_some() { crate::validate::overlaps(f) } else { (0, None) };
     if let Some(o) = first {
         let ((a, a_at, a_len), (b, b_at)) = (o.first, o.second);
         let pairs = if n == 1 { "1 pair of blocks shares".to_string() } else { format!("{n} pairs of blocks share") };

@@ -60,6 +60,30 @@ fn blocks_that_share_bytes_are_read_as_the_game_reads_them_and_kept() {
     assert!(checks.passed(), "{checks:?}");
 }
 
+/// A Wrath file's keys live in per-sequence timelines and `.anim` files: the 256–263 form it is
+/// mapped through has no offsets of its own, so no "layout" note may come of it (every Wrath file
+/// with external keys had "N pairs of blocks share bytes … at 0x0", a layout that is not there).
+#[test]
+fn a_wrath_file_with_anim_files_has_no_layout_note() {
+    let files = ["v264_external.m2", "v264_external00.skin", "v264_external01.skin", "v264_external02.skin"];
+    let mut siblings: Vec<(String, Vec<u8>)> =
+        files[1..].iter().map(|n| (n.to_string(), fixture(&format!("m2-wrath/{n}")))).collect();
+    siblings.push(("v264_external0000-00.anim".into(), fixture("m2-wrath/v264_external0000-00.anim")));
+    let bytes = fixture("m2-wrath/v264_external.m2");
+    let siblings = SiblingBytes(siblings);
+    let read = relic_m2::read_input(&Input { bytes: &bytes, name: files[0], siblings: &siblings }).unwrap();
+    let text = notes(&read.losses);
+    assert!(!text.contains("layout:"), "{text}");
+    let (_, info) =
+        relic_m2::read_input_with_info(&Input { bytes: &bytes, name: files[0], siblings: &siblings }).unwrap();
+    let layout = info
+        .facts
+        .iter()
+        .filter(|(k, v)| *k == "note" && matches!(v, relic_core::info::Fact::Text(t) if t.starts_with("layout:")))
+        .count();
+    assert_eq!(layout, 0, "{:?}", info.facts);
+}
+
 /// Blocks that read the same bytes many times over are still refused: the reader's memory stays
 /// bounded by the file's size.
 #[test]
