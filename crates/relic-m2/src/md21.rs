@@ -253,9 +253,11 @@ fn md21_end(bytes: &[u8], declared: u32) -> (usize, Option<String>) {
         return (end, None);
     }
     let first = HEADER + header;
+    // Every byte of the block is a candidate: the cheap test of the tag's form first (a
+    // converter's 272 KB model took 2.6 ms in `known` alone).
     let mut chains = Chains::new(bytes);
     let found = (first..bytes.len().saturating_sub(HEADER - 1))
-        .find(|&p| bytes.get(p..p + 4).is_some_and(known) && chains.end_the_file(p));
+        .find(|&p| bytes.get(p..p + 4).is_some_and(|t| fourcc(t) && known(t)) && chains.end_the_file(p));
     let said = match stated {
         Some(_) => format!("the MD21 chunk declares {declared} bytes"),
         None if (declared as usize) < header => {
