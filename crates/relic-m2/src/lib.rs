@@ -293,6 +293,8 @@ fn md21_facts(info: &mut Info, m: &md21::Md21, input: &relic_core::format::Input
         m.chunks.iter().filter(|c| matches!(c.data, md21::ChunkData::Raw(_))).map(md21::Chunk::tag_text).collect();
     if !unknown.is_empty() {
         info.text("raw_chunks", unknown.join(", "));
+        // Counted too, so that a file written without them says so in its comparison.
+        info.count("unknown_chunks", unknown.len());
     }
     // A count, so that a conversion that drops them says so ("file data ids: 3 in the original").
     info.count("file_data_ids", m.chunks.iter().map(|c| c.data.file_data_ids()).sum::<usize>());

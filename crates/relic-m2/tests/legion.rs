@@ -248,3 +248,16 @@ fn info_counts_the_skel_files() {
     let info = relic_m2::info_input(&Input { bytes: &bytes, name: &plain, siblings: &all }).unwrap();
     assert_eq!(info.get("skel_files"), None);
 }
+
+/// Chunks relic does not know are counted beside their tags, so that a file written without them
+/// says so ("unknown chunks: 1 in the original, 0 written").
+#[test]
+fn info_counts_the_unknown_chunks() {
+    let all = all();
+    let name = format!("{}.m2", stated::STEM);
+    let bytes = file(&all, &name);
+    let info = relic_m2::info_input(&Input { bytes: &bytes, name: &name, siblings: &all }).unwrap();
+    let tag = String::from_utf8_lossy(stated::UNKNOWN_CHUNK.0);
+    assert_eq!(format!("{:?}", info.get("raw_chunks")), format!("Some(Text({tag:?}))"));
+    assert_eq!(format!("{:?}", info.get("unknown_chunks")), "Some(Count(1))");
+}
