@@ -469,9 +469,10 @@ fn judge_records<'a>(
                     println!("allowed {} (Blender {label}, {variant}): {kind} {what}: {reason}", original.rel);
                 }
                 let allowed = reason.is_some();
-                let silent = !reported(kind, &row.notes)
-                    && !layout_follows(kind, &diffs, &row.notes)
-                    && !(kind == "note" && file_beside_noted(what, &row.notes));
+                let noted = reported(kind, &row.notes)
+                    || layout_follows(kind, &diffs, &row.notes)
+                    || (kind == "note" && file_beside_noted(what, &row.notes));
+                let silent = !noted;
                 if variant == "custom" && !allowed {
                     failures.push((&original.rel, format!("(Blender {label}, custom): {kind} {what}")));
                 } else if variant == "plain" && silent && !allowed {
