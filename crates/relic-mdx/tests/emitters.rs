@@ -203,6 +203,30 @@ fn m2_emitters_are_written_as_pre2_and_ribb() {
         let foreign = out.losses.iter().find(|l| l.element == "emitters" && l.what.contains("another format"));
         let expected = format!("{} emitters of another format", particles + ribbons);
         assert!(foreign.is_some_and(|l| l.what.starts_with(&expected)), "{name}: {:?}", out.losses);
+        // What the M2 record says that PRE2 says too: scale, alpha and colour over life, rows.
+        let file = relic_mdx::read(&out.value).unwrap();
+        let pre2: Vec<&relic_mdx::file::ParticleEmitter2> = file
+            .chunks
+            .iter()
+            .filter_map(|c| if let Chunk::ParticleEmitters2(v) = c { Some(v) } else { None })
+            .flatten()
+            .collect();
+        let m2: Vec<relic_m2::EmitterRecord> = model
+            .emitters
+            .iter()
+            .filter(|e| e.kind == EmitterKind::Particle)
+            .map(|e| e.record.as_ref().unwrap().get::<relic_m2::EmitterRecord>().unwrap().clone())
+            .collect();
+        assert_eq!(pre2.len(), m2.len(), "{name}");
+        for (p, r) in pre2.iter().zip(&m2) {
+            let particle = r.particle.as_ref().unwrap();
+            let life = &particle.life;
+            assert_eq!(p.segment_scaling, life.sizes.map(|s| 2.0 * s.abs()), "{name}");
+            assert_eq!(p.segment_alpha, [0, 1, 2].map(|k| life.colors[k][3]), "{name}");
+            let [b, g, r, _] = life.colors[0];
+            assert_eq!(p.segment_color[0], [b, g, r].map(|x| f32::from(x) / 255.0), "{name}");
+            assert_eq!((p.rows, p.columns), (u32::from(particle.texture_rows), u32::from(particle.texture_cols)));
+        }
         let back = relic_mdx::read_model(&out.value).unwrap();
         assert_eq!(kinds(&back), (particles, ribbons), "{name}");
         for (a, b) in model.emitters.iter().zip(&back.emitters) {

@@ -94,6 +94,8 @@ struct Counts {
     cubic: usize,
     /// Emitters of another format's record, written from the model with game defaults.
     foreign: usize,
+    /// Of those, M2 ones whose record gave what PRE2 and RIBB hold too.
+    m2: usize,
     /// Reforged texture slots of a ribbon's material dropped.
     slots: usize,
     /// Keys of emitter records in no sequence of the model.
@@ -127,11 +129,19 @@ pub(super) fn chunks(
                 EmitterChunk::Ribbon(x) => ribb.push(x),
             },
             None => {
-                counts.foreign += usize::from(e.record.is_some());
                 match e.kind {
-                    EmitterKind::Particle => pre2.push(particle(e, node, t, &mut counts)),
-                    EmitterKind::Ribbon => ribb.push(ribbon(e, node, t, &mut counts)),
+                    EmitterKind::Particle => {
+                        let mut p = particle(e, node, t, &mut counts);
+                        counts.m2 += usize::from(super::foreign::particle(e, &mut p));
+                        pre2.push(p);
+                    }
+                    EmitterKind::Ribbon => {
+                        let mut r = ribbon(e, node, t, &mut counts);
+                        counts.m2 += usize::from(super::foreign::ribbon(e, &mut r));
+                        ribb.push(r);
+                    }
                 }
+                counts.foreign += usize::from(e.record.is_some());
             }
         }
     }
@@ -487,9 +497,11 @@ impl Counts {
             losses.push(Loss::new(
                 "emitters",
                 format!(
-                    "{} emitters of another format written as PRE2/RIBB from the model's values: colours, alpha and \
-                     scale over life, blending, texture rows and columns are the game's defaults",
-                    self.foreign
+                    "{} emitters of another format written as PRE2/RIBB from the model's values ({} M2 ones with \
+                     their colours, alpha and scale over life, blending, texture rows and columns; the game's \
+                     defaults for the others); what MDX has no field for (M2's UV-cell ranges, twinkle, spin, \
+                     wind, drag, spline, emitter type) is dropped",
+                    self.foreign, self.m2
                 ),
             ));
         }

@@ -4,7 +4,7 @@
 //!   still the one the file maps to, the file is written back as it is (byte for byte, whatever
 //!   its version). Otherwise the file is built from the model, taking only the sequences' move
 //!   speed and rarity from the kept file (by name), and what the kept file held beyond the model
-//!   (emitters, lights, cameras, …) is listed as lost.
+//!   (PopcornFX emitters, lights, cameras, …) is listed as lost.
 //! * [`skeleton`]: a node per bone (object id = bone index, pivot = bind translation, flags from
 //!   the bone's); a bone the meshes are skinned to is a BONE, one an attachment point of its
 //!   name and place is an ATCH, one events of its name fire on is an EVTS, any other a HELP;
@@ -18,6 +18,7 @@
 
 mod animation;
 mod emitters;
+mod foreign;
 mod material;
 mod mesh;
 mod names;
@@ -145,10 +146,7 @@ fn dropped(file: &MdxFile) -> String {
     for c in &file.chunks {
         let n = match c {
             Chunk::Lights(v) => v.len(),
-            Chunk::ParticleEmitters(v) => v.len(),
-            Chunk::ParticleEmitters2(v) => v.len(),
             Chunk::PopcornEmitters(v) => v.len(),
-            Chunk::RibbonEmitters(v) => v.len(),
             Chunk::Cameras(v) => v.len(),
             Chunk::CollisionShapes(v) => v.len(),
             Chunk::TextureAnims(v) => v.len(),
