@@ -13,15 +13,13 @@
 use std::collections::BTreeMap;
 
 use relic_core::Loss;
-use relic_core::math::transform_point;
 use relic_core::model::{Clock, Emitter, EmitterKind, EmitterTrack, Interpolation, Model, TextureRef};
 
 use super::animation::Timeline;
 use super::names::{Names, fixed};
-use super::skeleton::{Kind, PlannedNode, Skeleton};
+use super::skeleton::{Kind, Skeleton};
 use crate::emitter_record::{EmitterChunk, EmitterRecord};
 use crate::file::*;
-use crate::to_ir::WARCRAFT;
 
 /// The replaceable ids the game knows (as `to_ir` reads them).
 const REPLACEABLE_IDS: [u32; 11] = [1, 2, 11, 21, 31, 32, 33, 34, 35, 36, 37];
@@ -37,19 +35,8 @@ impl Skeleton {
             match self.nodes.get_mut(e.bone) {
                 Some(n) if own && n.kind == Kind::Helper => n.kind = Kind::Emitter(k),
                 _ => {
-                    let bind = model.bones.get(e.bone).map_or(relic_core::math::IDENTITY, |b| b.bind_matrix);
-                    let at = transform_point(&bind, e.transform.translation);
-                    turned +=
-                        usize::from(e.transform.rotation != [0.0, 0.0, 0.0, 1.0] || e.transform.scale != [1.0; 3]);
+                    turned += usize::from(self.add_under_bone(model, e.bone, &e.transform, &e.name, Kind::Emitter(k)));
                     added += 1;
-                    self.nodes.push(PlannedNode {
-                        name: e.name.clone(),
-                        parent: model.bones.get(e.bone).map(|_| e.bone),
-                        kind: Kind::Emitter(k),
-                        pivot: WARCRAFT.vector_from_ir(at),
-                        flags: 0,
-                        frames: Vec::new(),
-                    });
                 }
             }
         }
@@ -146,17 +133,12 @@ pub(super) fn chunks(
         }
     }
     counts.losses(losses);
-    let mut out = Vec::new();
-    if !prem.is_empty() {
-        out.push(Chunk::ParticleEmitters(prem));
-    }
-    if !pre2.is_empty() {
-        out.push(Chunk::ParticleEmitters2(pre2));
-    }
-    if !ribb.is_empty() {
-        out.push(Chunk::RibbonEmitters(ribb));
-    }
-    out
+    let chunks = [
+        (!prem.is_empty()).then_some(Chunk::ParticleEmitters(prem)),
+        (!pre2.is_empty()).then_some(Chunk::ParticleEmitters2(pre2)),
+        (!ribb.is_empty()).then_some(Chunk::RibbonEmitters(ribb)),
+    ];
+    chunks.into_iter().flatten().collect()
 }
 
 /// The record with the model's node: the record's name kept while it reads as the node's, its

@@ -157,18 +157,9 @@ impl Skeleton {
             match self.nodes.get_mut(a.bone) {
                 Some(n) if own && n.kind == Kind::Helper => n.kind = Kind::Attachment(id, k),
                 _ => {
-                    let bind = model.bones.get(a.bone).map_or(relic_core::math::IDENTITY, |b| b.bind_matrix);
-                    let at = transform_point(&bind, a.transform.translation);
-                    turned += usize::from(a.transform.rotation != NO_TURN || a.transform.scale != [1.0; 3]);
+                    turned +=
+                        usize::from(self.add_under_bone(model, a.bone, &a.transform, &a.name, Kind::Attachment(id, k)));
                     added += 1;
-                    self.nodes.push(PlannedNode {
-                        name: a.name.clone(),
-                        parent: model.bones.get(a.bone).map(|_| a.bone),
-                        kind: Kind::Attachment(id, k),
-                        pivot: WARCRAFT.vector_from_ir(at),
-                        flags: 0,
-                        frames: Vec::new(),
-                    });
                 }
             }
         }
@@ -187,6 +178,22 @@ impl Skeleton {
                 format!("{turned} attachment points with a rotation or scale: an ATCH node has a position only"),
             ));
         }
+    }
+
+    /// Adds a node `name` of `kind` under `bone` at `t`'s place on it; whether `t` also turns or
+    /// scales (which a node cannot: it has a position only).
+    pub(super) fn add_under_bone(&mut self, model: &Model, bone: usize, t: &Transform, name: &str, kind: Kind) -> bool {
+        let bind = model.bones.get(bone).map_or(relic_core::math::IDENTITY, |b| b.bind_matrix);
+        let at = transform_point(&bind, t.translation);
+        self.nodes.push(PlannedNode {
+            name: name.to_string(),
+            parent: model.bones.get(bone).map(|_| bone),
+            kind,
+            pivot: WARCRAFT.vector_from_ir(at),
+            flags: 0,
+            frames: Vec::new(),
+        });
+        t.rotation != NO_TURN || t.scale != [1.0; 3]
     }
 
     fn plan_events(&mut self, model: &Model, losses: &mut Vec<Loss>) {

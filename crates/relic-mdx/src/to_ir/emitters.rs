@@ -62,20 +62,8 @@ pub(super) struct Context<'a> {
 pub(super) fn emitters_to_ir(cx: &Context<'_>) -> Vec<Emitter> {
     let node_index: HashMap<*const Node, usize> =
         cx.nodes.iter().enumerate().map(|(i, r)| (std::ptr::from_ref(r.node), i)).collect();
-    let textures: Vec<&Texture> = cx
-        .file
-        .chunks
-        .iter()
-        .filter_map(|c| if let Chunk::Textures(t) = c { Some(t) } else { None })
-        .flatten()
-        .collect();
-    let materials: Vec<&Material> = cx
-        .file
-        .chunks
-        .iter()
-        .filter_map(|c| if let Chunk::Materials(m) = c { Some(m) } else { None })
-        .flatten()
-        .collect();
+    let textures = table(cx.file, |c| if let Chunk::Textures(t) = c { Some(t) } else { None });
+    let materials = table(cx.file, |c| if let Chunk::Materials(m) = c { Some(m) } else { None });
     let texture_at = |id: i32| usize::try_from(id).ok().and_then(|i| textures.get(i)).map(|t| (*t).clone());
     let mut out = Vec::new();
     for chunk in &cx.file.chunks {
@@ -104,6 +92,12 @@ pub(super) fn emitters_to_ir(cx: &Context<'_>) -> Vec<Emitter> {
         }
     }
     out
+}
+
+/// The records of every chunk `pick` takes, in file order (TEXS, MTLS: indices count across
+/// chunks).
+fn table<T>(file: &MdxFile, pick: fn(&Chunk) -> Option<&Vec<T>>) -> Vec<&T> {
+    file.chunks.iter().filter_map(pick).flatten().collect()
 }
 
 /// A ribbon's material with its layers' textures numbered in their own list, and that list.
