@@ -235,3 +235,24 @@ fn m2_emitters_are_written_as_pre2_and_ribb() {
         }
     }
 }
+
+/// An emitter a tool gave back a hair off its bone is still that bone's node; one moved is a
+/// node of its own under the bone, noted.
+#[test]
+fn an_emitter_moved_off_its_bone_gets_a_node_of_its_own() {
+    let bytes = std::fs::read(root().join("fixtures/mdx/v800_full.mdx")).unwrap();
+    let mut model = relic_mdx::read_model(&bytes).unwrap();
+    model.extras = None;
+    let nodes = |m: &relic_core::Model| {
+        let out = relic_mdx::from_ir(m, &WriteOptions::default()).unwrap();
+        let back = relic_mdx::to_ir(&out.value).unwrap();
+        let added = out.losses.iter().any(|l| l.what.contains("not a bone of their own"));
+        (back.bones.len(), back.emitters.len(), added)
+    };
+    let (bones, emitters, added) = nodes(&model);
+    assert_eq!((emitters, added), (3, false));
+    model.emitters[1].transform.translation[0] += 1e-6;
+    assert_eq!(nodes(&model), (bones, 3, false), "float noise");
+    model.emitters[1].transform.translation[0] += 1.0;
+    assert_eq!(nodes(&model), (bones + 1, 3, true), "moved");
+}

@@ -30,7 +30,7 @@ impl Skeleton {
     pub(super) fn plan_emitters(&mut self, model: &Model, losses: &mut Vec<Loss>) {
         let (mut added, mut turned) = (0usize, 0usize);
         for (k, e) in model.emitters.iter().enumerate() {
-            let still = e.transform == relic_core::model::Transform::IDENTITY;
+            let still = unmoved(&e.transform);
             let own = still && model.bones.get(e.bone).is_some_and(|b| b.name == e.name);
             match self.nodes.get_mut(e.bone) {
                 Some(n) if own && n.kind == Kind::Helper => n.kind = Kind::Emitter(k),
@@ -56,6 +56,15 @@ impl Skeleton {
             ));
         }
     }
+}
+
+/// Whether an emitter sits where its bone is, but for the float noise of a tool that rewrote it
+/// (Blender gives a child of a bone back relative to the bone's tail and turns it back).
+fn unmoved(t: &relic_core::model::Transform) -> bool {
+    let near = |a: &[f32], b: &[f32], tol: f32| a.iter().zip(b).all(|(x, y)| (x - y).abs() <= tol);
+    near(&t.translation, &[0.0; 3], 1e-4)
+        && near(&t.rotation, &[0.0, 0.0, 0.0, 1.0], 1e-5)
+        && near(&t.scale, &[1.0; 3], 1e-5)
 }
 
 /// What the emitters are written into: the tables built from the model so far.
