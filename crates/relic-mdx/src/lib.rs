@@ -13,6 +13,7 @@
 //! | `verify` (feature `verify`) | the corpus checks `cargo xtask corpus` runs |
 
 mod counts;
+mod emitter_record;
 mod entry;
 pub mod extras;
 pub mod file;
@@ -22,6 +23,7 @@ mod to_ir;
 #[cfg(feature = "verify")]
 pub mod verify;
 
+pub use emitter_record::{EmitterChunk, EmitterRecord};
 pub use entry::ENTRY;
 pub use file::MdxFile;
 
@@ -74,9 +76,10 @@ pub use to_ir::WARCRAFT;
 
 /// File → common model (see the `to_ir` notes in the crate's layout): bones from every node,
 /// meshes, materials, clips; the file kept as the model's extras ([`extras::MdxExtras`], so that
-/// [`from_ir`] writes it back unchanged while the model is). Emitters, lights, cameras, collision
-/// shapes and texture and geoset animations are not mapped yet ([`read_model_with_losses`] lists
-/// them).
+/// [`from_ir`] writes it back unchanged while the model is). PREM, PRE2 and RIBB are the model's
+/// emitters, each with its record ([`EmitterRecord`]); PopcornFX emitters, lights, cameras,
+/// collision shapes and texture and geoset animations are not mapped yet
+/// ([`read_model_with_losses`] lists them).
 pub fn to_ir(file: &MdxFile) -> Result<Model, ReadError> {
     let mut model = to_ir::to_ir(file)?.value;
     extras::attach(&mut model, file.clone());
@@ -85,7 +88,8 @@ pub fn to_ir(file: &MdxFile) -> Result<Model, ReadError> {
 
 /// Common model → file (version 800; see `from_ir` in the crate's layout): the file the model
 /// was read from while the model is unedited, else a file built from the model, with what MDX
-/// cannot hold (skin weights beyond equal shares, emitters, …) as losses.
+/// cannot hold (skin weights beyond equal shares, …) as losses; emitters are written as their
+/// MDX records, or built as PRE2 and RIBB from the model.
 pub fn from_ir(model: &Model, options: &WriteOptions) -> Result<Converted<MdxFile>, WriteError> {
     from_ir::from_ir(model, options)
 }

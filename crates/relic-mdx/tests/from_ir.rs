@@ -433,6 +433,15 @@ fn a_model_is_written_as_900_and_1000_too() {
         reforged.extras = None;
         let mut classic = classic.clone();
         classic.extras = None;
+        // The emitters' records say the version they were read from; the records are the same.
+        let records = |m: &mut relic_core::Model| -> Vec<relic_mdx::EmitterChunk> {
+            m.emitters
+                .iter_mut()
+                .map(|e| e.record.take().unwrap().get::<relic_mdx::EmitterRecord>().unwrap().emitter.clone())
+                .collect()
+        };
+        assert_eq!(records(&mut reforged), records(&mut classic), "version {version}");
+        assert_eq!(classic.emitters.len(), 3, "PREM, PRE2 and RIBB (the probe: 1, 1, 1)");
         assert_eq!(reforged, classic, "version {version}");
     }
     let refused = relic_mdx::write_model(&model, &WriteOptions { version: Some(1100) }).unwrap_err();

@@ -1,6 +1,8 @@
 //! Emitters from their nodes: the `RELIC_particle_emitter` / `RELIC_ribbon_emitter` extension
 //! where present (relic's own files), else the copy in the node's extras (a file an editor wrote
-//! with its custom properties). Their stand-in meshes and materials are not model geometry.
+//! with its custom properties), else the stand-in mesh the node draws (an editor that kept
+//! neither: a particle emitter of the stand-in's name, size and texture, without a record). Their
+//! stand-in meshes and materials are not model geometry.
 
 use gltf_json as json;
 use json::accessor::ComponentType;
@@ -50,9 +52,12 @@ impl Importer<'_> {
         let mut found: Vec<(Option<u32>, Emitter)> = Vec::new();
         for &n in &in_scene {
             let Some(node) = self.root.nodes.get(n) else { continue };
-            let Some((kind, extension, extras)) = emitter_of(node) else { continue };
             let Some(bone) = tree.parent.get(n).copied().flatten().and_then(|p| node_bone.get(p).copied().flatten())
             else {
+                continue;
+            };
+            let Some((kind, extension, extras)) = emitter_of(node) else {
+                found.extend(self.stand_in_emitter(node, bone).map(|e| (None, e)));
                 continue;
             };
             let name = self.clean_name(node.name.as_deref().unwrap_or_default()).to_string();
@@ -96,6 +101,39 @@ impl Importer<'_> {
             super::rearranged(&mut emitters, &order);
         }
         self.model.emitters = emitters;
+    }
+
+    /// The emitter a node under a bone stands for when it draws a stand-in mesh and says nothing
+    /// else (an editor dropped relic's extension and extras): a particle emitter named after the
+    /// node, as wide as the quad, with the stand-in's texture.
+    fn stand_in_emitter(&mut self, node: &json::Node, bone: usize) -> Option<Emitter> {
+        let mesh: &json::Mesh = self.root.get(node.mesh?)?;
+        if !mesh.name.as_deref().is_some_and(crate::naming::is_stand_in_name) {
+            return None;
+        }
+        let primitive = mesh.primitives.first()?;
+        let texture = primitive
+            .material
+            .and_then(|m| self.root.get(m))
+            .and_then(|m: &json::Material| self.texture_from_gltf(m))
+            .map(|t| TextureRef { uv_set: Some(0), ..t });
+        let positions = primitive.attributes.get(&json::validation::Checked::Valid(json::mesh::Semantic::Positions));
+        let xs: Vec<f32> = match positions {
+            Some(&p) => self.reader.floats::<3>(p, &[ComponentType::F32]).ok()?.iter().map(|v| v[0]).collect(),
+            None => Vec::new(),
+        };
+        let size =
+            xs.iter().fold(f32::NEG_INFINITY, |a, &b| a.max(b)) - xs.iter().fold(f32::INFINITY, |a, &b| a.min(b));
+        Some(Emitter {
+            kind: EmitterKind::Particle,
+            name: self.clean_name(node.name.as_deref().unwrap_or_default()).to_string(),
+            bone,
+            transform: node_local(node),
+            texture,
+            size: if size.is_finite() && size > 0.0 { size } else { 1.0 },
+            tracks: Vec::new(),
+            record: None,
+        })
     }
 
     /// One track from its accessors (values of 1–4 floats a key); `None` for one that does not

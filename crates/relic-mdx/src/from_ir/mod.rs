@@ -4,7 +4,7 @@
 //!   still the one the file maps to, the file is written back as it is (byte for byte, whatever
 //!   its version). Otherwise the file is built from the model, taking only the sequences' move
 //!   speed and rarity from the kept file (by name), and what the kept file held beyond the model
-//!   (emitters, lights, cameras, …) is listed as lost.
+//!   (PopcornFX emitters, lights, cameras, …) is listed as lost.
 //! * [`skeleton`]: a node per bone (object id = bone index, pivot = bind translation, flags from
 //!   the bone's); a bone the meshes are skinned to is a BONE, one an attachment point of its
 //!   name and place is an ATCH, one events of its name fire on is an EVTS, any other a HELP;
@@ -12,9 +12,13 @@
 //! * [`mesh`]: a geoset per mesh of level 0, skin weights reduced to matrix groups.
 //! * [`material`]: a material per material, a layer per texture.
 //! * [`animation`]: clips on one timeline, a track per node property, global sequences.
-//! * Not written (listed as losses): emitters, morph targets, texture transforms.
+//! * [`emitters`]: PREM/PRE2/RIBB, each its record when it carries an MDX one, else a PRE2 or
+//!   RIBB built from the model.
+//! * Not written (listed as losses): morph targets, texture transforms.
 
 mod animation;
+mod emitters;
+mod foreign;
 mod material;
 mod mesh;
 mod names;
@@ -78,7 +82,7 @@ pub(crate) fn from_ir(model: &Model, options: &WriteOptions) -> Result<Converted
         losses.push(Loss::new("materials", "meshes without a material: drawn with an added plain material"));
     }
     let from_mdx = model.source.is_some_and(|s| s.format == crate::FORMAT);
-    let (materials, textures) = material::materials(model, extra_material, from_mdx, &mut names, &mut losses);
+    let (mut materials, mut textures) = material::materials(model, extra_material, from_mdx, &mut names, &mut losses);
     let material_of = |m: Option<usize>| m.filter(|&i| i < count).unwrap_or(count) as u32;
     let extents: Vec<_> = tl.sequences.iter().map(|s| s.extent).collect();
     let geo = mesh::geosets(model, &mut sk, &material_of, &extents, &mut losses)?;
@@ -88,7 +92,10 @@ pub(crate) fn from_ir(model: &Model, options: &WriteOptions) -> Result<Converted
         }
     }
     let tracks = animation::node_tracks(model, &mut sk, &tl, &mut losses);
-    let (bones, helpers, attachments, events, pivots) = sk.records(tracks, &geo.geoset_of, &mut names);
+    let (bones, helpers, attachments, events, pivots, emitter_nodes) = sk.records(tracks, &geo.geoset_of, &mut names);
+    let mut tables =
+        emitters::Tables { materials: &mut materials, textures: &mut textures, timeline: &tl, names: &mut names };
+    let emitters = emitters::chunks(model, emitter_nodes, &mut tables, &mut losses);
     other_losses(model, &mut losses);
     let (min, max) = animation::model_box(model);
     let info = ModelInfo {
@@ -118,6 +125,7 @@ pub(crate) fn from_ir(model: &Model, options: &WriteOptions) -> Result<Converted
         chunks.push(Chunk::Attachments(attachments));
     }
     chunks.push(Chunk::PivotPoints(pivots));
+    chunks.extend(emitters);
     if !events.is_empty() {
         chunks.push(Chunk::Events(events));
     }
@@ -138,10 +146,7 @@ fn dropped(file: &MdxFile) -> String {
     for c in &file.chunks {
         let n = match c {
             Chunk::Lights(v) => v.len(),
-            Chunk::ParticleEmitters(v) => v.len(),
-            Chunk::ParticleEmitters2(v) => v.len(),
             Chunk::PopcornEmitters(v) => v.len(),
-            Chunk::RibbonEmitters(v) => v.len(),
             Chunk::Cameras(v) => v.len(),
             Chunk::CollisionShapes(v) => v.len(),
             Chunk::TextureAnims(v) => v.len(),
@@ -159,15 +164,6 @@ fn dropped(file: &MdxFile) -> String {
 }
 
 fn other_losses(model: &Model, losses: &mut Vec<Loss>) {
-    if !model.emitters.is_empty() {
-        losses.push(Loss::new(
-            "emitters",
-            format!(
-                "{} particle and ribbon emitters not written (PRE2/RIBB are not built from the model yet)",
-                model.emitters.len()
-            ),
-        ));
-    }
     let morphs: usize = model.animations.iter().map(|a| a.morph_channels.len()).sum();
     if morphs > 0 {
         losses.push(Loss::new("animations", format!("{morphs} morph-weight channels dropped (MDX has no morphs)")));

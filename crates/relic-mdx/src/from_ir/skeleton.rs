@@ -24,6 +24,8 @@ pub(super) enum Kind {
     Attachment(u32, usize),
     /// EVTS: an event object (its frames in [`PlannedNode::frames`]).
     Event,
+    /// PREM, PRE2 or RIBB: the model's emitter of this index (`emitters`).
+    Emitter(usize),
 }
 
 /// One node to write; its object id is its index.
@@ -53,8 +55,9 @@ pub(super) struct Bind {
 
 const NO_TURN: [f32; 4] = [0.0, 0.0, 0.0, 1.0];
 
-/// BONE, HELP, ATCH and EVTS records, and PIVT.
-pub(super) type NodeRecords = (Vec<Bone>, Vec<Helper>, Vec<Attachment>, Vec<EventObject>, Vec<[f32; 3]>);
+/// BONE, HELP, ATCH and EVTS records, PIVT, and the emitters' nodes (`(emitter, node)`).
+pub(super) type NodeRecords =
+    (Vec<Bone>, Vec<Helper>, Vec<Attachment>, Vec<EventObject>, Vec<[f32; 3]>, Vec<(usize, Node)>);
 
 /// The nodes to write and what maps the model's bones onto them.
 pub(super) struct Skeleton {
@@ -141,6 +144,7 @@ impl Skeleton {
         let parents = model.bones.iter().map(|b| b.parent).collect();
         let mut sk = Skeleton { nodes, binds, parents, events: HashMap::new(), static_root: None };
         sk.plan_attachments(model, losses);
+        sk.plan_emitters(model, losses);
         sk.plan_events(model, losses);
         sk
     }
@@ -153,18 +157,9 @@ impl Skeleton {
             match self.nodes.get_mut(a.bone) {
                 Some(n) if own && n.kind == Kind::Helper => n.kind = Kind::Attachment(id, k),
                 _ => {
-                    let bind = model.bones.get(a.bone).map_or(relic_core::math::IDENTITY, |b| b.bind_matrix);
-                    let at = transform_point(&bind, a.transform.translation);
-                    turned += usize::from(a.transform.rotation != NO_TURN || a.transform.scale != [1.0; 3]);
+                    turned +=
+                        usize::from(self.add_under_bone(model, a.bone, &a.transform, &a.name, Kind::Attachment(id, k)));
                     added += 1;
-                    self.nodes.push(PlannedNode {
-                        name: a.name.clone(),
-                        parent: model.bones.get(a.bone).map(|_| a.bone),
-                        kind: Kind::Attachment(id, k),
-                        pivot: WARCRAFT.vector_from_ir(at),
-                        flags: 0,
-                        frames: Vec::new(),
-                    });
                 }
             }
         }
@@ -183,6 +178,22 @@ impl Skeleton {
                 format!("{turned} attachment points with a rotation or scale: an ATCH node has a position only"),
             ));
         }
+    }
+
+    /// Adds a node `name` of `kind` under `bone` at `t`'s place on it; whether `t` also turns or
+    /// scales (which a node cannot: it has a position only).
+    pub(super) fn add_under_bone(&mut self, model: &Model, bone: usize, t: &Transform, name: &str, kind: Kind) -> bool {
+        let bind = model.bones.get(bone).map_or(relic_core::math::IDENTITY, |b| b.bind_matrix);
+        let at = transform_point(&bind, t.translation);
+        self.nodes.push(PlannedNode {
+            name: name.to_string(),
+            parent: model.bones.get(bone).map(|_| bone),
+            kind,
+            pivot: WARCRAFT.vector_from_ir(at),
+            flags: 0,
+            frames: Vec::new(),
+        });
+        t.rotation != NO_TURN || t.scale != [1.0; 3]
     }
 
     fn plan_events(&mut self, model: &Model, losses: &mut Vec<Loss>) {
@@ -306,11 +317,12 @@ impl Skeleton {
         names: &mut Names,
     ) -> NodeRecords {
         let (mut bones, mut helpers, mut attachments, mut events) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        let mut emitters = Vec::new();
         tracks.resize_with(self.nodes.len(), Vec::new);
         for (id, (n, tracks)) in self.nodes.iter().zip(tracks).enumerate() {
             let type_bit = match n.kind {
                 Kind::Bone => node_flags::BONE,
-                Kind::Helper => 0,
+                Kind::Helper | Kind::Emitter(_) => 0,
                 Kind::Attachment(..) => node_flags::ATTACHMENT,
                 Kind::Event => node_flags::EVENT,
             };
@@ -334,11 +346,12 @@ impl Skeleton {
                     node,
                     track: Some(EventTrack { global_sequence_id: -1, frames: n.frames.clone() }),
                 }),
+                Kind::Emitter(k) => emitters.push((k, node)),
             }
         }
         attachments.sort_by_key(|(k, _)| *k);
         let attachments = attachments.into_iter().map(|(_, a)| a).collect();
         let pivots = self.nodes.iter().map(|n| n.pivot).collect();
-        (bones, helpers, attachments, events, pivots)
+        (bones, helpers, attachments, events, pivots, emitters)
     }
 }

@@ -9,7 +9,7 @@ use crate::file::*;
 /// The replaceable texture ids the game knows (spec §4.6: team colour and glow, cliff, cursor,
 /// trees); any other value names no texture and is not passed on (an M2 writer sizes its lookup
 /// table by the largest).
-const REPLACEABLE_IDS: [u32; 11] = [1, 2, 11, 21, 31, 32, 33, 34, 35, 36, 37];
+pub(super) const REPLACEABLE_IDS: [u32; 11] = [1, 2, 11, 21, 31, 32, 33, 34, 35, 36, 37];
 
 /// The model's materials.
 pub(super) fn materials(file: &MdxFile) -> Vec<ir::Material> {

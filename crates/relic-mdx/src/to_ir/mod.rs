@@ -19,8 +19,10 @@
 //!   the squad curve (`squad`; spec §7).
 //! * Materials: one per MTLS material, its layers' textures in order; blending, sidedness,
 //!   lighting and fog from the first layer.
-//! * Not mapped (listed as losses): emitters, lights, cameras, collision shapes, texture and
-//!   geoset animations.
+//! * Emitters: each PREM, PRE2 and RIBB on its node's bone (`emitters`), the record whole as its
+//!   [`crate::EmitterRecord`].
+//! * Not mapped (listed as losses): PopcornFX emitters (CORN), lights, cameras, collision shapes,
+//!   texture and geoset animations.
 
 use std::collections::HashMap;
 
@@ -31,7 +33,10 @@ use relic_core::{Converted, Loss, Model, ReadError};
 use crate::file::*;
 
 mod animation;
+mod emitters;
 mod mesh;
+
+pub(crate) use emitters::ribbon_material;
 mod squad;
 
 use animation::{channel, check_key_budget};
@@ -318,10 +323,6 @@ pub(crate) fn to_ir(file: &MdxFile) -> Result<Converted<Model>, ReadError> {
             }
         }
         let lost = match chunk {
-            Chunk::ParticleEmitters(v) if !v.is_empty() => Some("particle emitters (PREM)"),
-            Chunk::ParticleEmitters2(v) if !v.is_empty() => Some("particle emitters (PRE2)"),
-            Chunk::PopcornEmitters(v) if !v.is_empty() => Some("PopcornFX emitters (CORN)"),
-            Chunk::RibbonEmitters(v) if !v.is_empty() => Some("ribbon emitters (RIBB)"),
             Chunk::Lights(v) if !v.is_empty() => Some("lights (LITE)"),
             Chunk::Cameras(v) if !v.is_empty() => Some("cameras (CAMS)"),
             Chunk::CollisionShapes(v) if !v.is_empty() => Some("collision shapes (CLID)"),
@@ -336,6 +337,14 @@ pub(crate) fn to_ir(file: &MdxFile) -> Result<Converted<Model>, ReadError> {
             ));
         }
     }
+    losses.extend(emitters::popcorn_loss(file));
+    let emitters = emitters::emitters_to_ir(&emitters::Context {
+        file,
+        nodes: &nodes,
+        sk: &sk,
+        sequences: &sequences,
+        globals: globals.len(),
+    });
     let model = Model {
         name: file
             .chunks
@@ -349,6 +358,7 @@ pub(crate) fn to_ir(file: &MdxFile) -> Result<Converted<Model>, ReadError> {
         animations,
         global_sequences: globals.iter().map(|&g| seconds(i64::from(g))).collect(),
         attachments,
+        emitters,
         ..Model::default()
     };
     model.validate().map_err(|e| ReadError::document(format!("the model read from the MDX is not valid: {e}")))?;

@@ -154,6 +154,13 @@ pub fn same_model(a: &Model, b: &Model) -> Result<(), String> {
             pick(b)
         ));
     }
+    let emitter =
+        |e: &relic_core::model::Emitter| (e.kind, e.name.clone(), e.bone, e.texture.clone(), e.size, e.tracks.clone());
+    if let Some(i) = (0..a.emitters.len().max(b.emitters.len()))
+        .find(|&i| a.emitters.get(i).map(emitter) != b.emitters.get(i).map(emitter))
+    {
+        return Err(format!("emitters differ ({} → {}), first at {i}", a.emitters.len(), b.emitters.len()));
+    }
     if a.animations.len() != b.animations.len() {
         return Err(format!("{} animations → {}", a.animations.len(), b.animations.len()));
     }
