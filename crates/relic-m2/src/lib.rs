@@ -135,6 +135,7 @@ pub fn from_ir(model: &Model, options: &WriteOptions) -> Result<Converted<M2File
     let (extras, unread) = decoded(model);
     let mut converted = from_ir::from_ir(model, extras.as_deref(), options)?;
     converted.losses.splice(0..0, unread);
+    converted.losses.extend(model.scene_not_held("relic writes an M2's lights and cameras from its own records only"));
     Ok(converted)
 }
 

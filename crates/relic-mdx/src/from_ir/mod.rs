@@ -12,6 +12,7 @@
 //! * [`mesh`]: a geoset per mesh of level 0, skin weights reduced to matrix groups.
 //! * [`material`]: a material per material, a layer per texture.
 //! * [`animation`]: clips on one timeline, a track per node property, global sequences.
+//! * [`scene`]: lights as LITE, cameras as CAMS, collision shapes as CLID.
 //! * Not written (listed as losses): emitters, morph targets, texture transforms.
 
 mod animation;
@@ -19,6 +20,7 @@ mod material;
 mod mesh;
 mod names;
 mod reforged;
+mod scene;
 mod skeleton;
 
 use relic_core::model::Model;
@@ -71,6 +73,7 @@ pub(crate) fn from_ir(model: &Model, options: &WriteOptions) -> Result<Converted
     }
     let mut names = Names::default();
     let mut sk = Skeleton::plan(model, &mut losses);
+    let placed = scene::plan(model, &mut sk, &mut losses);
     let tl = animation::timeline(model, original.as_deref(), &mut names, &mut losses)?;
     let count = model.materials.len();
     let extra_material = model.meshes.iter().any(|m| m.lod.level == 0 && m.material.is_none_or(|i| i >= count));
@@ -88,7 +91,8 @@ pub(crate) fn from_ir(model: &Model, options: &WriteOptions) -> Result<Converted
         }
     }
     let tracks = animation::node_tracks(model, &mut sk, &tl, &mut losses);
-    let (bones, helpers, attachments, events, pivots) = sk.records(tracks, &geo.geoset_of, &mut names);
+    let (bones, mut helpers, attachments, events, pivots) = sk.records(tracks, &geo.geoset_of, &mut names);
+    let scene = scene::records(model, &placed, &mut helpers, &tl, &mut names, &mut losses);
     other_losses(model, &mut losses);
     let (min, max) = animation::model_box(model);
     let info = ModelInfo {
@@ -121,6 +125,7 @@ pub(crate) fn from_ir(model: &Model, options: &WriteOptions) -> Result<Converted
     if !events.is_empty() {
         chunks.push(Chunk::Events(events));
     }
+    scene.insert_into(&mut chunks);
     reforged::fields(&mut chunks, version);
     Ok(Converted { value: MdxFile { chunks }, losses })
 }
@@ -137,13 +142,10 @@ fn dropped(file: &MdxFile) -> String {
     let mut parts = Vec::new();
     for c in &file.chunks {
         let n = match c {
-            Chunk::Lights(v) => v.len(),
             Chunk::ParticleEmitters(v) => v.len(),
             Chunk::ParticleEmitters2(v) => v.len(),
             Chunk::PopcornEmitters(v) => v.len(),
             Chunk::RibbonEmitters(v) => v.len(),
-            Chunk::Cameras(v) => v.len(),
-            Chunk::CollisionShapes(v) => v.len(),
             Chunk::TextureAnims(v) => v.len(),
             Chunk::GeosetAnims(v) => v.len(),
             Chunk::FaceFx(v) => v.len(),

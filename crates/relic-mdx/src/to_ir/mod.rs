@@ -19,8 +19,8 @@
 //!   the squad curve (`squad`; spec §7).
 //! * Materials: one per MTLS material, its layers' textures in order; blending, sidedness,
 //!   lighting and fog from the first layer.
-//! * Not mapped (listed as losses): emitters, lights, cameras, collision shapes, texture and
-//!   geoset animations.
+//! * Lights, cameras and collision shapes: `scene`.
+//! * Not mapped (listed as losses): emitters, texture and geoset animations.
 
 use std::collections::HashMap;
 
@@ -32,6 +32,7 @@ use crate::file::*;
 
 mod animation;
 mod mesh;
+pub(crate) mod scene;
 mod squad;
 
 use animation::{channel, check_key_budget};
@@ -322,9 +323,6 @@ pub(crate) fn to_ir(file: &MdxFile) -> Result<Converted<Model>, ReadError> {
             Chunk::ParticleEmitters2(v) if !v.is_empty() => Some("particle emitters (PRE2)"),
             Chunk::PopcornEmitters(v) if !v.is_empty() => Some("PopcornFX emitters (CORN)"),
             Chunk::RibbonEmitters(v) if !v.is_empty() => Some("ribbon emitters (RIBB)"),
-            Chunk::Lights(v) if !v.is_empty() => Some("lights (LITE)"),
-            Chunk::Cameras(v) if !v.is_empty() => Some("cameras (CAMS)"),
-            Chunk::CollisionShapes(v) if !v.is_empty() => Some("collision shapes (CLID)"),
             Chunk::TextureAnims(v) if !v.is_empty() => Some("texture animations (TXAN)"),
             Chunk::GeosetAnims(v) if !v.is_empty() => Some("geoset animations (GEOA: alpha and colour)"),
             _ => None,
@@ -336,6 +334,11 @@ pub(crate) fn to_ir(file: &MdxFile) -> Result<Converted<Model>, ReadError> {
             ));
         }
     }
+    let clips = scene::Clips {
+        intervals: sequences.iter().map(|s| (i64::from(s.interval_start), i64::from(s.interval_end))).collect(),
+        globals: globals.len(),
+    };
+    let scene = scene::scene(file, &sk, &pivot, &clips, &mut losses);
     let model = Model {
         name: file
             .chunks
@@ -349,6 +352,9 @@ pub(crate) fn to_ir(file: &MdxFile) -> Result<Converted<Model>, ReadError> {
         animations,
         global_sequences: globals.iter().map(|&g| seconds(i64::from(g))).collect(),
         attachments,
+        lights: scene.lights,
+        cameras: scene.cameras,
+        collision_shapes: scene.collision_shapes,
         ..Model::default()
     };
     model.validate().map_err(|e| ReadError::document(format!("the model read from the MDX is not valid: {e}")))?;

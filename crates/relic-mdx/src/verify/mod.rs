@@ -154,6 +154,9 @@ pub fn same_model(a: &Model, b: &Model) -> Result<(), String> {
             pick(b)
         ));
     }
+    if (&a.lights, &a.cameras, &a.collision_shapes) != (&b.lights, &b.cameras, &b.collision_shapes) {
+        return Err(format!("lights, cameras or collision shapes differ: {:?} → {:?}", a.lights, b.lights));
+    }
     if a.animations.len() != b.animations.len() {
         return Err(format!("{} animations → {}", a.animations.len(), b.animations.len()));
     }
