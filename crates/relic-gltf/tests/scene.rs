@@ -28,24 +28,6 @@ fn files() -> Vec<(PathBuf, [usize; 3])> {
     out
 }
 
-fn json_of(glb: &[u8]) -> serde_json::Value {
-    let parsed = gltf::binary::Glb::from_slice(glb).unwrap();
-    serde_json::from_slice(&parsed.json).unwrap()
-}
-
-fn with_json(glb: &[u8], edit: impl FnOnce(&mut serde_json::Value)) -> Vec<u8> {
-    let parsed = gltf::binary::Glb::from_slice(glb).unwrap();
-    let mut json: serde_json::Value = serde_json::from_slice(&parsed.json).unwrap();
-    edit(&mut json);
-    gltf::binary::Glb {
-        header: parsed.header,
-        json: serde_json::to_vec(&json).unwrap().into(),
-        bin: parsed.bin.clone(),
-    }
-    .to_vec()
-    .unwrap()
-}
-
 fn strip_extras(v: &mut serde_json::Value) {
     match v {
         serde_json::Value::Object(map) => {
@@ -63,22 +45,25 @@ fn lights_cameras_and_collision_shapes_go_through_gltf_and_back() {
         let name = path.display().to_string();
         let model = relic_mdx::read_model(&std::fs::read(&path).unwrap()).unwrap();
         assert_eq!([model.lights.len(), model.cameras.len(), model.collision_shapes.len()], [lights, cameras, shapes]);
-        let out = relic_gltf::export::export_glb(&model, &relic_gltf::ExportOptions::default()).unwrap();
+        let out = relic_gltf::export::export_gltf(&model, &relic_gltf::ExportOptions::default(), "scene.bin").unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("scene.bin"), &out.value.1).unwrap();
         let ambient = model.lights.iter().filter(|l| l.kind == LightKind::Ambient).count();
         let noted = out.losses.iter().filter(|l| l.element == "lights").count();
         assert_eq!(noted, usize::from(ambient > 0), "{name}: {:?}", out.losses);
-        let json = json_of(&out.value);
+        let mut json: serde_json::Value = serde_json::from_str(&out.value.0).unwrap();
         let khr = json["extensions"]["KHR_lights_punctual"]["lights"].as_array().map_or(0, Vec::len);
         assert_eq!(khr, lights - ambient, "{name}");
         assert_eq!(json["cameras"].as_array().map_or(0, Vec::len), cameras, "{name}");
-        let back = relic_gltf::import::import(&out.value, None).unwrap();
+        let back = relic_gltf::import::import(out.value.0.as_bytes(), Some(dir.path())).unwrap();
         back.validate().unwrap();
         assert_eq!(back.lights, model.lights, "{name}");
         assert_eq!(back.cameras, model.cameras, "{name}");
         assert_eq!(back.collision_shapes, model.collision_shapes, "{name}");
         assert_eq!(back.attachments.len(), model.attachments.len(), "{name}: no scene node is an attachment");
         // Without extras: the glTF lights and cameras, no shapes (an empty node is nothing).
-        let bare = relic_gltf::import::import(&with_json(&out.value, strip_extras), None).unwrap();
+        strip_extras(&mut json);
+        let bare = relic_gltf::import::import(json.to_string().as_bytes(), Some(dir.path())).unwrap();
         bare.validate().unwrap();
         assert_eq!([bare.lights.len(), bare.cameras.len()], [lights - ambient, cameras], "{name}");
         for (a, b) in bare.lights.iter().zip(model.lights.iter().filter(|l| l.kind != LightKind::Ambient)) {
