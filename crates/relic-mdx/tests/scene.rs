@@ -153,3 +153,90 @@ fn the_fixture_maps_each_kind_where_the_spec_puts_it() {
         }
     }
 }
+
+/// A model of another origin: a spot light on a skinned bone, a camera on a bone, a shape with
+/// a transform of its own, a parameter MDX has no tag for and a key past its clip's end.
+#[test]
+fn what_mdx_cannot_carry_is_noted_with_counts() {
+    use relic_core::model::*;
+    let mut model = Model { name: "scene".into(), bones: relic_testkit::bone_chain(2, "b"), ..Model::default() };
+    model.meshes.push(Mesh {
+        name: "geoset 0".into(),
+        positions: vec![[0.0; 3]; 3],
+        skin: Skin::from_vertices(vec![vec![Influence { bone: 0, weight: 1.0 }]; 3]),
+        triangles: vec![[0, 1, 2]],
+        ..Mesh::default()
+    });
+    model.animations.push(Animation { name: "Stand".into(), duration: 1.0, looping: true, ..Animation::default() });
+    let track = |property: &str, times: Vec<f32>, values: Vec<f32>| EmitterTrack {
+        property: property.into(),
+        animation: Some(0),
+        clock: Clock::Animation,
+        interpolation: Interpolation::Linear,
+        components: 1,
+        times,
+        values,
+    };
+    model.lights.push(Light {
+        name: "b0".into(),
+        kind: LightKind::Spot,
+        bone: 0,
+        transform: Transform::IDENTITY,
+        color: [1.0, 0.5, 0.25],
+        intensity: 2.0,
+        cone: Some([0.1, 0.5]),
+        tracks: vec![
+            track("intensity", vec![0.0, 2.0], vec![1.0, 3.0]),
+            track("shadow_softness", vec![0.0], vec![1.0]),
+        ],
+        ..Light::default()
+    });
+    model.cameras.push(Camera {
+        name: "eye".into(),
+        bone: Some(1),
+        position: [0.0, 0.0, 5.0],
+        target: [0.0; 3],
+        yfov: 0.7,
+        znear: 1.0,
+        zfar: 100.0,
+        ..Camera::default()
+    });
+    model.collision_shapes.push(CollisionShape {
+        name: "b1".into(),
+        bone: 1,
+        transform: Transform { translation: [0.0, 1.0, 0.0], ..Transform::IDENTITY },
+        shape: ShapeKind::Sphere { center: [0.0; 3], radius: 2.0 },
+    });
+    model.validate().unwrap();
+    let out = relic_mdx::from_ir(&model, &WriteOptions::default()).unwrap();
+    let notes: Vec<String> = out.losses.iter().map(|l| format!("{}: {}", l.element, l.what)).collect();
+    for expected in [
+        "lights: 1 lights are not on a bone of their own",
+        "collision shapes: 1 collision shapes are not on a bone of their own",
+        "lights: 1 spot lights written as omnidirectional",
+        "lights: 1 lights without attenuation or ambient colour",
+        "cameras: 1 cameras on a bone written at its rest place",
+        "tracks: 1 light and camera parameter tracks MDX has no tag for dropped",
+        "tracks: 1 light and camera keys outside their clip dropped",
+    ] {
+        assert!(notes.iter().any(|n| n.starts_with(expected)), "{expected}: {notes:?}");
+    }
+    let (l, c, s) = (lights(&out.value), cameras(&out.value), shapes(&out.value));
+    assert_eq!((l.len(), c.len(), s.len()), (1, 1, 1));
+    // The light's own node is new (b0 is skinned), under b0; the shape's node sits at the
+    // sphere's centre, one unit up b1 (the model's +Y is Warcraft's +Z).
+    assert_eq!(l[0].node.parent_id, 0);
+    assert_eq!(l[0].light_type, 0);
+    assert_eq!(l[0].tracks.len(), 1);
+    assert_eq!(l[0].tracks[0].keys.len(), 1, "the key at 2 s lies past the 1 s clip");
+    let bind = model.bones[1].bind_matrix;
+    let pivot = [bind[14], bind[12], bind[13] + 1.0];
+    match s[0].shape {
+        relic_mdx::file::Shape::Sphere(center, radius) => assert_eq!((center, radius), (pivot, 2.0)),
+        other => panic!("{other:?}"),
+    }
+    let back = relic_mdx::read_model(&relic_mdx::write(&out.value).unwrap()).unwrap();
+    assert_eq!((back.lights.len(), back.cameras.len(), back.collision_shapes.len()), (1, 1, 1));
+    // The camera at the bone's rest place: b1's bind translation plus its position.
+    assert_eq!(back.cameras[0].position, [bind[12], bind[13], bind[14] + 5.0]);
+}
