@@ -240,3 +240,29 @@ fn what_mdx_cannot_carry_is_noted_with_counts() {
     // The camera at the bone's rest place: b1's bind translation plus its position.
     assert_eq!(back.cameras[0].position, [bind[12], bind[13], bind[14] + 5.0]);
 }
+
+/// WoW → MDX: an M2's lights are the model's (on their bones), so the MDX written from it holds
+/// them as LITE records with the light's colour, intensity and attenuation.
+#[test]
+fn m2_lights_become_lite_records() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    for name in ["v256_effects.m2", "v260_effects_wide.m2"] {
+        let bytes = std::fs::read(root.join("fixtures/m2").join(name)).unwrap();
+        let file = relic_m2::read(&bytes).unwrap();
+        let on_bones =
+            file.lights.iter().filter(|l| usize::try_from(l.bone).is_ok_and(|b| b < file.bones.len())).count();
+        assert!(on_bones > 0, "{name}");
+        let model = relic_m2::read_model(&bytes).unwrap();
+        assert_eq!(model.lights.len(), on_bones, "{name}");
+        let out = relic_mdx::from_ir(&model, &WriteOptions::default()).unwrap();
+        let written = lights(&out.value);
+        assert_eq!(written.len(), on_bones, "{name}");
+        for (l, w) in model.lights.iter().zip(&written) {
+            assert_eq!((w.color, w.intensity), (l.color, l.intensity), "{name}");
+            assert_eq!(Some([w.attenuation_start, w.attenuation_end]), l.attenuation, "{name}");
+            assert_eq!(w.light_type, if l.kind == LightKind::Directional { 1 } else { 0 }, "{name}");
+        }
+        let back = relic_mdx::read_model(&relic_mdx::write(&out.value).unwrap()).unwrap();
+        assert_eq!(back.lights.len(), on_bones, "{name}");
+    }
+}
