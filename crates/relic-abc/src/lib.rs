@@ -89,6 +89,7 @@ pub fn to_ir(file: &AbcFile) -> Result<Model, ReadError> {
 pub fn from_ir(model: &Model, options: &WriteOptions) -> Result<Converted<AbcFile>, WriteError> {
     let mut converted = from_ir::from_ir(model, options)?;
     converted.losses.extend(model.emitters_not_held("ABC"));
+    converted.losses.extend(model.scene_not_held("ABC holds none"));
     Ok(converted)
 }
 

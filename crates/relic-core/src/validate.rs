@@ -11,7 +11,7 @@
 //! | per-vertex arrays as long as the positions | — |
 
 use crate::math::Mat4;
-use crate::model::{ChannelValues, Clock, Interpolation, Model, Transform};
+use crate::model::{ChannelValues, Clock, EmitterTrack, Interpolation, Model, Transform};
 
 /// How far a vertex's weights may sum from 1.
 pub const WEIGHT_SUM_TOLERANCE: f32 = 1e-4;
@@ -191,6 +191,59 @@ impl Model {
         }
     }
 
+    /// The keys of a light's, camera's or emitter's animated parameters.
+    fn check_tracks(&self, element: &str, tracks: &[EmitterTrack], out: &mut Vec<ValidationError>) {
+        for t in tracks {
+            if let Some(a) = t.animation {
+                check_index(element, "animation", a, self.animations.len(), out);
+            }
+            if let Clock::Global(g) = t.clock {
+                check_index(element, "global sequence", g, self.global_sequences.len(), out);
+            }
+            check_times(element, &t.times, out);
+            let per_key = t.components * if t.interpolation == Interpolation::CubicSpline { 3 } else { 1 };
+            if per_key == 0 || t.values.len() != t.times.len() * per_key {
+                let (values, keys) = (t.values.len(), t.times.len());
+                out.push(err(element, Problem::ValueCount { values, keys, per_key }));
+            } else if !finite(&t.values) {
+                out.push(err(element, Problem::NotFinite { what: "track value" }));
+            }
+        }
+    }
+
+    /// Lights, cameras and collision shapes: their bones, places and parameters.
+    fn check_scene(&self, out: &mut Vec<ValidationError>) {
+        for (i, l) in self.lights.iter().enumerate() {
+            let element = format!("lights[{i}] {:?}", l.name);
+            check_index(&element, "bone", l.bone, self.bones.len(), out);
+            check_transform(&element, &l.transform, out);
+            let numbers = l.color.iter().chain([&l.intensity]).chain(l.attenuation.iter().flatten());
+            let numbers = numbers.chain(l.ambient.iter().flat_map(|(c, i)| c.iter().chain([i])));
+            if !numbers.chain(l.cone.iter().flatten()).all(|v| v.is_finite()) {
+                out.push(err(&element, Problem::NotFinite { what: "light parameter" }));
+            }
+            self.check_tracks(&element, &l.tracks, out);
+        }
+        for (i, c) in self.cameras.iter().enumerate() {
+            let element = format!("cameras[{i}] {:?}", c.name);
+            if let Some(b) = c.bone {
+                check_index(&element, "bone", b, self.bones.len(), out);
+            }
+            if !c.position.iter().chain(&c.target).chain([&c.yfov, &c.znear, &c.zfar]).all(|v| v.is_finite()) {
+                out.push(err(&element, Problem::NotFinite { what: "camera parameter" }));
+            }
+            self.check_tracks(&element, &c.tracks, out);
+        }
+        for (i, c) in self.collision_shapes.iter().enumerate() {
+            let element = format!("collision_shapes[{i}] {:?}", c.name);
+            check_index(&element, "bone", c.bone, self.bones.len(), out);
+            check_transform(&element, &c.transform, out);
+            if !c.shape.points().iter().flatten().chain([&c.shape.radius()]).all(|v| v.is_finite()) {
+                out.push(err(&element, Problem::NotFinite { what: "shape" }));
+            }
+        }
+    }
+
     /// Every broken rule, in model order.
     pub fn problems(&self) -> Vec<ValidationError> {
         let mut out = Vec::new();
@@ -209,23 +262,9 @@ impl Model {
             if !e.size.is_finite() {
                 out.push(err(element.clone(), Problem::NotFinite { what: "size" }));
             }
-            for t in &e.tracks {
-                if let Some(a) = t.animation {
-                    check_index(&element, "animation", a, self.animations.len(), &mut out);
-                }
-                if let Clock::Global(g) = t.clock {
-                    check_index(&element, "global sequence", g, self.global_sequences.len(), &mut out);
-                }
-                check_times(&element, &t.times, &mut out);
-                let per_key = t.components * if t.interpolation == Interpolation::CubicSpline { 3 } else { 1 };
-                if per_key == 0 || t.values.len() != t.times.len() * per_key {
-                    let (values, keys) = (t.values.len(), t.times.len());
-                    out.push(err(element.clone(), Problem::ValueCount { values, keys, per_key }));
-                } else if !finite(&t.values) {
-                    out.push(err(element.clone(), Problem::NotFinite { what: "track value" }));
-                }
-            }
+            self.check_tracks(&element, &e.tracks, &mut out);
         }
+        self.check_scene(&mut out);
         for (i, d) in self.global_sequences.iter().enumerate() {
             if !d.is_finite() {
                 out.push(err(format!("global_sequences[{i}]"), Problem::NotFinite { what: "duration" }));

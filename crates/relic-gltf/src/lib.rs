@@ -30,6 +30,7 @@
 //! | animations | one glTF animation per clip: translation, rotation, scale channels with STEP or LINEAR as stored, CUBICSPLINE as linear keys on its curve (or as stored with `keep_tangents`); morph weight channels on the mesh nodes; events, looping, duration and boxes in `extras` |
 //! | attachments | named child nodes of their bones |
 //! | emitters | named child nodes of their bones with the `RELIC_particle_emitter` / `RELIC_ribbon_emitter` extension (`extensionsUsed` only: the record whole, the animated values as accessors; `docs/schema/RELIC_emitter.schema.json`), the record again in the node's `extras` (editors drop extensions), and a stand-in mesh (a quad of the emitter's texture at its base size) that import drops |
+//! | lights, cameras, collision shapes | named child nodes of their bones (a camera without one: of the scene): a `KHR_lights_punctual` point, directional or spot light (an ambient light has none: noted), a perspective camera turned so that its −Z looks at the target, an empty node for a shape; the whole of each in the node's `extras.relic` ([`extras::SceneObjectExtras`]) |
 //! | format extras | root `extras.relic.format_extras`, handed back on import as [`FormatExtras::from_json`](relic_core::model::FormatExtras::from_json) |
 //!
 //! See [`extras`] for the exact JSON shapes.

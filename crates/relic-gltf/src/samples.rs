@@ -342,6 +342,9 @@ pub fn skinned_animated() -> Model {
             r#"{"child_models":["base","extra"],"weight_sets":[{"name":"upper","weights":[0.0,0.5,1.0]}]}"#.into(),
         )),
         emitters: Vec::new(),
+        lights: Vec::new(),
+        cameras: Vec::new(),
+        collision_shapes: Vec::new(),
         original: None,
     }
 }
@@ -459,6 +462,9 @@ pub fn flagged_bones() -> Model {
         attachments: Vec::new(),
         extras: None,
         emitters: Vec::new(),
+        lights: Vec::new(),
+        cameras: Vec::new(),
+        collision_shapes: Vec::new(),
         original: None,
     }
 }
@@ -502,6 +508,9 @@ pub fn rigid_two_roots() -> Model {
         attachments: Vec::new(),
         extras: None,
         emitters: Vec::new(),
+        lights: Vec::new(),
+        cameras: Vec::new(),
+        collision_shapes: Vec::new(),
         original: None,
     }
 }

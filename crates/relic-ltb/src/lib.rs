@@ -168,6 +168,7 @@ pub(crate) const DEFAULT_VERSION: u32 = 25;
 pub fn from_ir(model: &Model, options: &WriteOptions) -> Result<Converted<LtbFile>, WriteError> {
     let mut converted = from_ir::from_ir(model, options)?;
     converted.losses.extend(model.emitters_not_held("LTB"));
+    converted.losses.extend(model.scene_not_held("LTB holds none"));
     Ok(converted)
 }
 

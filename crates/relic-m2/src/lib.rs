@@ -135,6 +135,12 @@ pub fn from_ir(model: &Model, options: &WriteOptions) -> Result<Converted<M2File
     let (extras, unread) = decoded(model);
     let mut converted = from_ir::from_ir(model, extras.as_deref(), options)?;
     converted.losses.splice(0..0, unread);
+    // A model read from an M2 holds the file's lights, which the kept file writes back.
+    if model.source.is_none_or(|s| s.format != FORMAT) {
+        converted
+            .losses
+            .extend(model.scene_not_held("relic writes an M2's lights and cameras from its own records only"));
+    }
     Ok(converted)
 }
 

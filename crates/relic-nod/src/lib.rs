@@ -134,6 +134,7 @@ fn from_ir_with(model: &Model, options: &WriteOptions, nod: &NodOptions) -> Resu
     }
     let mut converted = nod_from_model(model, nod)?;
     converted.losses.extend(model.emitters_not_held("NOD"));
+    converted.losses.extend(model.scene_not_held("NOD holds none"));
     Ok(converted)
 }
 

@@ -21,6 +21,7 @@ mod emitter;
 mod extras;
 mod material;
 mod mesh;
+mod scene;
 mod skeleton;
 
 pub use animation::*;
@@ -28,6 +29,7 @@ pub use emitter::*;
 pub use extras::*;
 pub use material::*;
 pub use mesh::*;
+pub use scene::*;
 pub use skeleton::*;
 
 /// A whole model: skeleton, meshes, materials, animations and attachments.
@@ -53,6 +55,12 @@ pub struct Model {
     pub attachments: Vec<Attachment>,
     /// Particle and ribbon emitters on bones.
     pub emitters: Vec<Emitter>,
+    /// Lights on bones.
+    pub lights: Vec<Light>,
+    /// Cameras, on bones or in the model.
+    pub cameras: Vec<Camera>,
+    /// Collision shapes on bones.
+    pub collision_shapes: Vec<CollisionShape>,
     /// Source-format data the model does not describe.
     #[cfg_attr(feature = "serde", serde(skip))]
     pub extras: Option<FormatExtras>,

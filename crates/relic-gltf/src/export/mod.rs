@@ -6,6 +6,7 @@ mod cubic;
 mod emitters;
 mod material;
 mod mesh;
+mod scene;
 mod skeleton;
 
 pub(crate) use material::base_texture;
@@ -298,6 +299,7 @@ fn first_part(
     e.resampled_note();
     // In the pool too: their tracks are small accessors like the animations' keys.
     e.emitters()?;
+    e.scene_objects()?;
     e.bin.close_pool(&mut e.root);
     let Exporter { mut root, bin, losses, .. } = e;
     let mut bin = bin.bin;

@@ -21,11 +21,14 @@ use serde::{Deserialize, Serialize};
 
 mod animation;
 mod emitter;
+mod scene;
 
 pub use animation::{AnimationExtras, EventJson, StashedChannel};
 pub use emitter::{
     EmitterExtension, EmitterExtras, PARTICLE_EXTENSION, RIBBON_EXTENSION, RecordJson, StandInExtras, TrackJson,
 };
+pub use scene::{ParameterTrackJson, SceneObjectExtras};
+pub(crate) use scene::{tracks_of_text, tracks_text};
 
 /// `{ "relic": T }`.
 #[derive(Debug, Clone, Serialize, Deserialize)]

@@ -30,6 +30,7 @@ mod frames;
 mod images;
 mod material;
 mod mesh;
+mod scene;
 mod skeleton;
 mod tree;
 mod unbake;
@@ -159,6 +160,7 @@ impl Importer<'_> {
         self.attachments(&tree, &node_bone);
         self.animations(&node_bone, &node_meshes)?;
         self.emitters(&tree, &node_bone);
+        self.scene_objects(&tree, &node_bone);
         frames::restore(&mut self.model, &self.bone_records, &self.attachment_records);
         if self.foreign {
             unbake::unbake(&mut self.model);

@@ -156,7 +156,7 @@ impl Importer<'_> {
         in_scene.sort_unstable();
         for &n in &in_scene {
             let Some(node) = self.root.nodes.get(n) else { continue };
-            let emitter = super::emitters::emitter_of(node).is_some();
+            let emitter = super::emitters::emitter_of(node).is_some() || super::scene::is_scene_node(node);
             if node_bone.get(n).copied().flatten().is_some() || node.mesh.is_some() || node.camera.is_some() || emitter
             {
                 continue;

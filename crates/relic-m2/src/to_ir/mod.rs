@@ -33,6 +33,7 @@ mod budget;
 mod emitters;
 mod material;
 mod mesh;
+mod scene;
 mod skeleton;
 
 use relic_core::model::*;
@@ -90,6 +91,7 @@ pub(crate) fn to_ir(file: &M2File) -> Result<Model, ReadError> {
         global_sequences: file.global_sequences.iter().map(|&g| seconds(i64::from(g))).collect(),
         attachments: attachments_to_ir(file, &rank)?,
         emitters: emitters::emitters_to_ir(file, &rank),
+        lights: scene::lights_to_ir(file, &rank),
         ..Model::default()
     })
 }

@@ -14,6 +14,7 @@
 //! * [`animation`]: clips on one timeline, a track per node property, global sequences.
 //! * [`emitters`]: PREM/PRE2/RIBB, each its record when it carries an MDX one, else a PRE2 or
 //!   RIBB built from the model.
+//! * [`scene`]: lights as LITE, cameras as CAMS, collision shapes as CLID.
 //! * Not written (listed as losses): morph targets, texture transforms.
 
 mod animation;
@@ -23,6 +24,7 @@ mod material;
 mod mesh;
 mod names;
 mod reforged;
+mod scene;
 mod skeleton;
 
 use relic_core::model::Model;
@@ -75,6 +77,7 @@ pub(crate) fn from_ir(model: &Model, options: &WriteOptions) -> Result<Converted
     }
     let mut names = Names::default();
     let mut sk = Skeleton::plan(model, &mut losses);
+    let placed = scene::plan(model, &mut sk, &mut losses);
     let tl = animation::timeline(model, original.as_deref(), &mut names, &mut losses)?;
     let count = model.materials.len();
     let extra_material = model.meshes.iter().any(|m| m.lod.level == 0 && m.material.is_none_or(|i| i >= count));
@@ -92,10 +95,12 @@ pub(crate) fn from_ir(model: &Model, options: &WriteOptions) -> Result<Converted
         }
     }
     let tracks = animation::node_tracks(model, &mut sk, &tl, &mut losses);
-    let (bones, helpers, attachments, events, pivots, emitter_nodes) = sk.records(tracks, &geo.geoset_of, &mut names);
+    let (bones, mut helpers, attachments, events, pivots, emitter_nodes) =
+        sk.records(tracks, &geo.geoset_of, &mut names);
     let mut tables =
         emitters::Tables { materials: &mut materials, textures: &mut textures, timeline: &tl, names: &mut names };
     let emitters = emitters::chunks(model, emitter_nodes, &mut tables, &mut losses);
+    let scene = scene::records(model, &placed, &mut helpers, &tl, &mut names, &mut losses);
     other_losses(model, &mut losses);
     let (min, max) = animation::model_box(model);
     let info = ModelInfo {
@@ -129,6 +134,7 @@ pub(crate) fn from_ir(model: &Model, options: &WriteOptions) -> Result<Converted
     if !events.is_empty() {
         chunks.push(Chunk::Events(events));
     }
+    scene.insert_into(&mut chunks);
     reforged::fields(&mut chunks, version);
     Ok(Converted { value: MdxFile { chunks }, losses })
 }
@@ -145,10 +151,7 @@ fn dropped(file: &MdxFile) -> String {
     let mut parts = Vec::new();
     for c in &file.chunks {
         let n = match c {
-            Chunk::Lights(v) => v.len(),
             Chunk::PopcornEmitters(v) => v.len(),
-            Chunk::Cameras(v) => v.len(),
-            Chunk::CollisionShapes(v) => v.len(),
             Chunk::TextureAnims(v) => v.len(),
             Chunk::GeosetAnims(v) => v.len(),
             Chunk::FaceFx(v) => v.len(),

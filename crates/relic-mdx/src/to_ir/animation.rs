@@ -151,7 +151,7 @@ pub(super) fn channel(
 
 /// Values for the channel: one per key, or (in, value, out) per key for a cubic spline with the
 /// tangents per second (spec §7).
-fn cubic<const N: usize>(
+pub(super) fn cubic<const N: usize>(
     times: &[f32],
     keys: Vec<FrameKey<N>>,
     bezier: bool,

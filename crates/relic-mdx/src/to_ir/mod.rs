@@ -21,8 +21,8 @@
 //!   lighting and fog from the first layer.
 //! * Emitters: each PREM, PRE2 and RIBB on its node's bone (`emitters`), the record whole as its
 //!   [`crate::EmitterRecord`].
-//! * Not mapped (listed as losses): PopcornFX emitters (CORN), lights, cameras, collision shapes,
-//!   texture and geoset animations.
+//! * Lights, cameras and collision shapes: `scene`.
+//! * Not mapped (listed as losses): PopcornFX emitters (CORN), texture and geoset animations.
 
 use std::collections::HashMap;
 
@@ -35,6 +35,7 @@ use crate::file::*;
 mod animation;
 mod emitters;
 mod mesh;
+pub(crate) mod scene;
 
 pub(crate) use emitters::ribbon_material;
 mod squad;
@@ -323,9 +324,6 @@ pub(crate) fn to_ir(file: &MdxFile) -> Result<Converted<Model>, ReadError> {
             }
         }
         let lost = match chunk {
-            Chunk::Lights(v) if !v.is_empty() => Some("lights (LITE)"),
-            Chunk::Cameras(v) if !v.is_empty() => Some("cameras (CAMS)"),
-            Chunk::CollisionShapes(v) if !v.is_empty() => Some("collision shapes (CLID)"),
             Chunk::TextureAnims(v) if !v.is_empty() => Some("texture animations (TXAN)"),
             Chunk::GeosetAnims(v) if !v.is_empty() => Some("geoset animations (GEOA: alpha and colour)"),
             _ => None,
@@ -345,6 +343,11 @@ pub(crate) fn to_ir(file: &MdxFile) -> Result<Converted<Model>, ReadError> {
         sequences: &sequences,
         globals: globals.len(),
     });
+    let clips = scene::Clips {
+        intervals: sequences.iter().map(|s| (i64::from(s.interval_start), i64::from(s.interval_end))).collect(),
+        globals: globals.len(),
+    };
+    let scene = scene::scene(file, &sk, &pivot, &clips, &mut losses);
     let model = Model {
         name: file
             .chunks
@@ -359,6 +362,9 @@ pub(crate) fn to_ir(file: &MdxFile) -> Result<Converted<Model>, ReadError> {
         global_sequences: globals.iter().map(|&g| seconds(i64::from(g))).collect(),
         attachments,
         emitters,
+        lights: scene.lights,
+        cameras: scene.cameras,
+        collision_shapes: scene.collision_shapes,
         ..Model::default()
     };
     model.validate().map_err(|e| ReadError::document(format!("the model read from the MDX is not valid: {e}")))?;

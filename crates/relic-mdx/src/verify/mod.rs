@@ -161,6 +161,9 @@ pub fn same_model(a: &Model, b: &Model) -> Result<(), String> {
     {
         return Err(format!("emitters differ ({} → {}), first at {i}", a.emitters.len(), b.emitters.len()));
     }
+    if (&a.lights, &a.cameras, &a.collision_shapes) != (&b.lights, &b.cameras, &b.collision_shapes) {
+        return Err(format!("lights, cameras or collision shapes differ: {:?} → {:?}", a.lights, b.lights));
+    }
     if a.animations.len() != b.animations.len() {
         return Err(format!("{} animations → {}", a.animations.len(), b.animations.len()));
     }
