@@ -342,6 +342,8 @@ pub fn skinned_animated() -> Model {
             r#"{"child_models":["base","extra"],"weight_sets":[{"name":"upper","weights":[0.0,0.5,1.0]}]}"#.into(),
         )),
         emitters: Vec::new(),
+        tints: Vec::new(),
+        uv_animations: Vec::new(),
         original: None,
     }
 }
@@ -459,6 +461,8 @@ pub fn flagged_bones() -> Model {
         attachments: Vec::new(),
         extras: None,
         emitters: Vec::new(),
+        tints: Vec::new(),
+        uv_animations: Vec::new(),
         original: None,
     }
 }
@@ -502,6 +506,8 @@ pub fn rigid_two_roots() -> Model {
         attachments: Vec::new(),
         extras: None,
         emitters: Vec::new(),
+        tints: Vec::new(),
+        uv_animations: Vec::new(),
         original: None,
     }
 }

@@ -22,6 +22,7 @@ mod extras;
 mod material;
 mod mesh;
 mod skeleton;
+mod surface;
 
 pub use animation::*;
 pub use emitter::*;
@@ -29,6 +30,7 @@ pub use extras::*;
 pub use material::*;
 pub use mesh::*;
 pub use skeleton::*;
+pub use surface::*;
 
 /// A whole model: skeleton, meshes, materials, animations and attachments.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -53,6 +55,10 @@ pub struct Model {
     pub attachments: Vec<Attachment>,
     /// Particle and ribbon emitters on bones.
     pub emitters: Vec<Emitter>,
+    /// Colours and opacities of meshes and texture layers, fixed or keyed.
+    pub tints: Vec<Tint>,
+    /// Keyed movements of texture coordinates, each naming the layers it moves.
+    pub uv_animations: Vec<UvAnimation>,
     /// Source-format data the model does not describe.
     #[cfg_attr(feature = "serde", serde(skip))]
     pub extras: Option<FormatExtras>,
