@@ -74,9 +74,9 @@ pub use to_ir::WARCRAFT;
 
 /// File → common model (see the `to_ir` notes in the crate's layout): bones from every node,
 /// meshes, materials, clips; the file kept as the model's extras ([`extras::MdxExtras`], so that
-/// [`from_ir`] writes it back unchanged while the model is). Emitters, lights, cameras, collision
-/// shapes and texture and geoset animations are not mapped yet ([`read_model_with_losses`] lists
-/// them).
+/// [`from_ir`] writes it back unchanged while the model is); geoset, layer and texture animations
+/// as tints and UV animations. Emitters, lights, cameras and collision shapes are not mapped yet
+/// ([`read_model_with_losses`] lists them).
 pub fn to_ir(file: &MdxFile) -> Result<Model, ReadError> {
     let mut model = to_ir::to_ir(file)?.value;
     extras::attach(&mut model, file.clone());

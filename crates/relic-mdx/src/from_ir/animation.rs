@@ -134,7 +134,7 @@ fn property(v: &ChannelValues) -> Property {
     }
 }
 
-fn rank(i: Interpolation) -> u8 {
+pub(super) fn rank(i: Interpolation) -> u8 {
     match i {
         Interpolation::Step => 0,
         Interpolation::Linear => 1,
@@ -170,18 +170,17 @@ struct Counts {
 }
 
 /// One key in Warcraft's frame: frame, value, tangents.
-type WcKey<const N: usize> = (i64, [f32; N], Option<[[f32; N]; 2]>);
+pub(super) type WcKey<const N: usize> = (i64, [f32; N], Option<[[f32; N]; 2]>);
 
 /// A channel's values as keys of `N` components, with tangents per segment for a cubic spline.
-fn keys_of<const N: usize>(
-    c: &Channel,
+pub(super) fn keys_of<const N: usize>(
+    (times, interpolation): (&[f32], Interpolation),
     values: &[[f32; N]],
     base: i64,
     convert: &dyn Fn([f32; N], bool) -> [f32; N],
     target: u32,
 ) -> Vec<WcKey<N>> {
-    let times = &c.times;
-    let cubic = c.interpolation == Interpolation::CubicSpline;
+    let cubic = interpolation == Interpolation::CubicSpline;
     let span = |i: usize| match (times.get(i), times.get(i + 1)) {
         (Some(a), Some(b)) if b > a => Some(b - a),
         _ => None,
@@ -220,16 +219,16 @@ fn keys_of<const N: usize>(
     out
 }
 
-/// The keys of a track, sorted by frame, one a frame.
-fn finish<T: crate::file::Value + Copy, const N: usize>(
+/// The keys of a track, sorted by frame, one a frame (`same_frame` counts those dropped).
+pub(super) fn finish<T: crate::file::Value + Copy, const N: usize>(
     mut keys: Vec<WcKey<N>>,
-    counts: &mut Counts,
+    same_frame: &mut usize,
     make: impl Fn([f32; N]) -> T,
 ) -> Vec<Key<T>> {
     keys.sort_by_key(|k| k.0);
     let before = keys.len();
     keys.dedup_by_key(|k| k.0);
-    counts.same_frame += before - keys.len();
+    *same_frame += before - keys.len();
     keys.into_iter()
         .filter_map(|(f, v, t)| {
             Some(Key { frame: i32::try_from(f).ok()?, value: make(v), tangents: t.map(|[a, b]| [make(a), make(b)]) })
@@ -366,11 +365,19 @@ fn one_track(
         let inside = |f: i64| (base..=end).contains(&f);
         let (v3, q4) = (vec3.len(), quat.len());
         match &c.values {
-            ChannelValues::Translation(v) => {
-                vec3.extend(keys_of(c, v, base, &|x, tangent| sk.translation(bone, x, tangent), target))
+            ChannelValues::Translation(v) => vec3.extend(keys_of(
+                (&c.times, c.interpolation),
+                v,
+                base,
+                &|x, tangent| sk.translation(bone, x, tangent),
+                target,
+            )),
+            ChannelValues::Scale(v) => {
+                vec3.extend(keys_of((&c.times, c.interpolation), v, base, &|x, _| WARCRAFT.scale_from_ir(x), target))
             }
-            ChannelValues::Scale(v) => vec3.extend(keys_of(c, v, base, &|x, _| WARCRAFT.scale_from_ir(x), target)),
-            ChannelValues::Rotation(v) => quat.extend(keys_of(c, v, base, &|x, _| sk.rotation(bone, x), target)),
+            ChannelValues::Rotation(v) => {
+                quat.extend(keys_of((&c.times, c.interpolation), v, base, &|x, _| sk.rotation(bone, x), target))
+            }
         }
         let before = vec3.len() + quat.len();
         let tail3 = vec3.split_off(v3);
@@ -380,8 +387,8 @@ fn one_track(
         counts.outside += before - vec3.len() - quat.len();
     }
     let keys = match prop {
-        Property::Rotation => Keys::Quat(finish(quat, counts, |v| v)),
-        _ => Keys::Vec3(finish(vec3, counts, |v| v)),
+        Property::Rotation => Keys::Quat(finish(quat, &mut counts.same_frame, |v| v)),
+        _ => Keys::Vec3(finish(vec3, &mut counts.same_frame, |v| v)),
     };
     if keys.is_empty() {
         return None;

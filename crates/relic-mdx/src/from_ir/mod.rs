@@ -12,7 +12,9 @@
 //! * [`mesh`]: a geoset per mesh of level 0, skin weights reduced to matrix groups.
 //! * [`material`]: a material per material, a layer per texture.
 //! * [`animation`]: clips on one timeline, a track per node property, global sequences.
-//! * Not written (listed as losses): emitters, morph targets, texture transforms.
+//! * [`surface`]: tints as geoset animations and layer alpha, UV animations as texture
+//!   animations.
+//! * Not written (listed as losses): emitters, morph targets, fixed texture transforms.
 
 mod animation;
 mod material;
@@ -20,6 +22,7 @@ mod mesh;
 mod names;
 mod reforged;
 mod skeleton;
+mod surface;
 
 use relic_core::model::Model;
 use relic_core::{Converted, Loss, WriteError, WriteOptions};
@@ -78,7 +81,7 @@ pub(crate) fn from_ir(model: &Model, options: &WriteOptions) -> Result<Converted
         losses.push(Loss::new("materials", "meshes without a material: drawn with an added plain material"));
     }
     let from_mdx = model.source.is_some_and(|s| s.format == crate::FORMAT);
-    let (materials, textures) = material::materials(model, extra_material, from_mdx, &mut names, &mut losses);
+    let (mut materials, textures) = material::materials(model, extra_material, from_mdx, &mut names, &mut losses);
     let material_of = |m: Option<usize>| m.filter(|&i| i < count).unwrap_or(count) as u32;
     let extents: Vec<_> = tl.sequences.iter().map(|s| s.extent).collect();
     let geo = mesh::geosets(model, &mut sk, &material_of, &extents, &mut losses)?;
@@ -87,6 +90,7 @@ pub(crate) fn from_ir(model: &Model, options: &WriteOptions) -> Result<Converted
             node.kind = Kind::Bone;
         }
     }
+    let (geoas, txan) = surface::surfaces(model, &tl, &geo.of_mesh, &mut materials, &mut losses)?;
     let tracks = animation::node_tracks(model, &mut sk, &tl, &mut losses);
     let (bones, helpers, attachments, events, pivots) = sk.records(tracks, &geo.geoset_of, &mut names);
     other_losses(model, &mut losses);
@@ -107,7 +111,13 @@ pub(crate) fn from_ir(model: &Model, options: &WriteOptions) -> Result<Converted
     }
     chunks.push(Chunk::Materials(materials));
     chunks.push(Chunk::Textures(textures));
+    if !txan.is_empty() {
+        chunks.push(Chunk::TextureAnims(txan));
+    }
     chunks.push(Chunk::Geosets(geo.geosets));
+    if !geoas.is_empty() {
+        chunks.push(Chunk::GeosetAnims(geoas));
+    }
     if !bones.is_empty() {
         chunks.push(Chunk::Bones(bones));
     }

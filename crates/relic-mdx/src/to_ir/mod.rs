@@ -19,8 +19,9 @@
 //!   the squad curve (`squad`; spec §7).
 //! * Materials: one per MTLS material, its layers' textures in order; blending, sidedness,
 //!   lighting and fog from the first layer.
-//! * Not mapped (listed as losses): emitters, lights, cameras, collision shapes, texture and
-//!   geoset animations.
+//! * Geoset animations, layer alpha and texture animations → tints and UV animations
+//!   (`surface`, which lists what they do not carry).
+//! * Not mapped (listed as losses): emitters, lights, cameras, collision shapes.
 
 use std::collections::HashMap;
 
@@ -33,6 +34,7 @@ use crate::file::*;
 mod animation;
 mod mesh;
 mod squad;
+pub(crate) mod surface;
 
 use animation::{channel, check_key_budget};
 use mesh::{materials, mesh};
@@ -325,8 +327,6 @@ pub(crate) fn to_ir(file: &MdxFile) -> Result<Converted<Model>, ReadError> {
             Chunk::Lights(v) if !v.is_empty() => Some("lights (LITE)"),
             Chunk::Cameras(v) if !v.is_empty() => Some("cameras (CAMS)"),
             Chunk::CollisionShapes(v) if !v.is_empty() => Some("collision shapes (CLID)"),
-            Chunk::TextureAnims(v) if !v.is_empty() => Some("texture animations (TXAN)"),
-            Chunk::GeosetAnims(v) if !v.is_empty() => Some("geoset animations (GEOA: alpha and colour)"),
             _ => None,
         };
         if let Some(what) = lost {
@@ -336,6 +336,8 @@ pub(crate) fn to_ir(file: &MdxFile) -> Result<Converted<Model>, ReadError> {
             ));
         }
     }
+    let clips = surface::Clips { sequences: &sequences, globals: globals.len() };
+    let (tints, uv_animations) = surface::surfaces(file, &clips, meshes.len(), &mut losses)?;
     let model = Model {
         name: file
             .chunks
@@ -349,6 +351,8 @@ pub(crate) fn to_ir(file: &MdxFile) -> Result<Converted<Model>, ReadError> {
         animations,
         global_sequences: globals.iter().map(|&g| seconds(i64::from(g))).collect(),
         attachments,
+        tints,
+        uv_animations,
         ..Model::default()
     };
     model.validate().map_err(|e| ReadError::document(format!("the model read from the MDX is not valid: {e}")))?;
