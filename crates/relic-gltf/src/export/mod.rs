@@ -7,6 +7,7 @@ mod emitters;
 mod material;
 mod mesh;
 mod skeleton;
+mod surfaces;
 
 pub(crate) use material::base_texture;
 
@@ -436,6 +437,7 @@ fn scene_text(
             version: o.version,
             counts: o.counts.clone(),
         }),
+        surfaces: ex::SurfacesJson::of(model),
     };
     Ok((ex::root_text(&extras, format_extras.as_ref())?, losses))
 }
