@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use relic_core::WriteOptions;
 use relic_core::model::{ALPHA, COLOR, Clock, EmitterTrack, LayerRef, Tint, TintTarget, UV_ROTATION, UvAnimation};
 use relic_mdx::MdxFile;
-use relic_mdx::file::{Chunk, GeosetAnim, Keys, Layer, TextureAnim, Track};
+use relic_mdx::file::{Chunk, GeosetAnim, Key, Keys, Layer, TextureAnim, Track, Value};
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -85,30 +85,18 @@ type Normalised = (u32, i32, Vec<(usize, i64, Vec<i64>)>);
 /// survives a writer that lays the sequences out afresh.
 fn normalised(t: &Track, f: &MdxFile) -> Normalised {
     let round = |v: &[f32]| v.iter().map(|x| (f64::from(*x) * 1e6).round() as i64).collect::<Vec<_>>();
-    let values: Vec<(i32, Vec<i64>)> = match &t.keys {
-        Keys::Float(k) => {
-            k.iter().map(|k| (k.frame, round(&[&[k.value][..], &k.tangents.unwrap_or_default()].concat()))).collect()
-        }
-        Keys::Vec3(k) => k
-            .iter()
-            .map(|k| {
-                (
-                    k.frame,
-                    round(&[k.value].iter().chain(k.tangents.iter().flatten()).flatten().copied().collect::<Vec<_>>()),
-                )
-            })
-            .collect(),
-        Keys::Quat(k) => k
-            .iter()
-            .map(|k| {
-                (
-                    k.frame,
-                    round(&[k.value].iter().chain(k.tangents.iter().flatten()).flatten().copied().collect::<Vec<_>>()),
-                )
-            })
-            .collect(),
-        Keys::Int(k) => k.iter().map(|k| (k.frame, vec![i64::from(k.value)])).collect(),
+    fn flat<T: Value + Copy>(keys: &[Key<T>], numbers: impl Fn(T) -> Vec<f32>) -> Vec<(i32, Vec<f32>)> {
+        let all =
+            |k: &Key<T>| [k.value].into_iter().chain(k.tangents.into_iter().flatten()).flat_map(&numbers).collect();
+        keys.iter().map(|k| (k.frame, all(k))).collect()
+    }
+    let values: Vec<(i32, Vec<f32>)> = match &t.keys {
+        Keys::Float(k) => flat(k, |v| vec![v]),
+        Keys::Vec3(k) => flat(k, |v| v.to_vec()),
+        Keys::Quat(k) => flat(k, |v| v.to_vec()),
+        Keys::Int(k) => flat(k, |v| vec![v as f32]),
     };
+    let values: Vec<(i32, Vec<i64>)> = values.into_iter().map(|(f, v)| (f, round(&v))).collect();
     let mut out = Vec::new();
     for (frame, v) in values {
         if t.global_sequence_id >= 0 {

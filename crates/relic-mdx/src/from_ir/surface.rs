@@ -200,11 +200,7 @@ fn tracks_of<T: Value + Copy, const N: usize>(
 
 impl Counts {
     fn losses(&self, losses: &mut Vec<Loss>) {
-        let mut note = |tag: &str, n: usize, what: &str| {
-            if n > 0 {
-                losses.push(Loss::new(tag, format!("{n} {what}")));
-            }
-        };
+        let mut note = |tag: &str, n: usize, what: &str| crate::to_ir::surface::note(losses, tag, n, what);
         note("GEOA", self.no_geoset, "tints of meshes written as no geoset (levels of detail past 0): dropped");
         note("MTLS", self.layer_color, "colours of texture layers: dropped (an MDX layer has alpha only)");
         note("MTLS", self.twice, "layers tinted or UV-animated more than once: the last is written");

@@ -230,13 +230,16 @@ fn budget(file: &MdxFile, clips: &Clips<'_>) -> Result<usize, ReadError> {
     Ok(outside)
 }
 
+/// `n what` as a loss of `tag`, when `n` is not 0 (the notes of both directions).
+pub(crate) fn note(losses: &mut Vec<Loss>, tag: &str, n: usize, what: &str) {
+    if n > 0 {
+        losses.push(Loss::new(tag, format!("{n} {what}")));
+    }
+}
+
 impl Counts {
     fn losses(&self, losses: &mut Vec<Loss>) {
-        let mut note = |tag: &str, n: usize, what: &str| {
-            if n > 0 {
-                losses.push(Loss::new(tag, format!("{n} {what}")));
-            }
-        };
+        let mut note = |tag: &str, n: usize, what: &str| note(losses, tag, n, what);
         note("GEOA", self.geoa_flags, "geoset animations with flags beyond UseColor (DropShadow, 0x1a …): not carried");
         note("GEOA", self.unused_color, "static colours of geoset animations without UseColor: not carried");
         note("GEOA", self.bad_geoset, "geoset animations of a geoset the file lacks: left out");
