@@ -257,3 +257,41 @@ fn a_tint_and_a_uv_turn_are_written_in_the_games_orders_and_read_back() {
     let angle = back.uv_animations[0].tracks[0].values[0];
     assert!((angle - turn).abs() < 1e-6, "{angle}");
 }
+
+#[test]
+fn m2_colours_transparency_and_texture_transforms_reach_the_mdx() {
+    for name in ["v256_texture_animation.m2", "v263_texture_animation.m2", "v256_effects.m2"] {
+        let bytes = std::fs::read(root().join("fixtures/m2").join(name)).unwrap();
+        let file = relic_m2::read(&bytes).unwrap();
+        let model = relic_m2::to_ir(&file).unwrap();
+        // One UV animation per texture transform, each moving the layers whose units name it.
+        assert_eq!(model.uv_animations.len(), file.texture_transforms.len(), "{name}");
+        let view = &file.views[0];
+        let named: std::collections::BTreeSet<i16> = view
+            .texture_units
+            .iter()
+            .filter_map(|u| file.texture_transform_lookup.get(usize::from(u.texture_transform_combo_index)).copied())
+            .filter(|&i| i >= 0)
+            .collect();
+        for (i, u) in model.uv_animations.iter().enumerate() {
+            assert_eq!(!u.layers.is_empty(), named.contains(&(i as i16)), "{name}: transform {i}");
+        }
+        // A mesh tint per submesh whose first unit names a colour.
+        let coloured = (0..view.submeshes.len())
+            .filter(|&s| {
+                let first = view.texture_units.iter().find(|u| usize::from(u.submesh_index) == s);
+                first.is_some_and(|u| u.color_index >= 0 && (u.color_index as usize) < file.colors.len())
+            })
+            .count();
+        let on_meshes = model.tints.iter().filter(|t| matches!(t.target, TintTarget::Mesh(_))).count();
+        assert_eq!(on_meshes, coloured, "{name}");
+        // Written as MDX: a GEOA per coloured mesh, a TXAN per transform, the layers naming them.
+        let out = relic_mdx::write_model(&model, &WriteOptions::default()).unwrap();
+        let mdx = relic_mdx::read(&out.value).unwrap();
+        assert_eq!(geoas(&mdx).len(), coloured, "{name}");
+        assert_eq!(txans(&mdx).len(), file.texture_transforms.len(), "{name}");
+        let animated = layers(&mdx).iter().filter(|l| l.texture_animation_id >= 0).count();
+        assert_eq!(animated, model.uv_animations.iter().map(|u| u.layers.len()).sum::<usize>(), "{name}");
+        eprintln!("{name}: {coloured} GEOA, {} TXAN, {animated} animated layers", file.texture_transforms.len());
+    }
+}

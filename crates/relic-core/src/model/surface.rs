@@ -80,9 +80,10 @@ pub const UV_ROTATION: &str = "rotation";
 pub const UV_SCALE: &str = "scale";
 
 impl Model {
-    /// The tint of mesh `mesh`, if one colours it.
+    /// The tint of mesh `mesh`, if one colours it (of several, the last: the one that applies,
+    /// as a Warcraft III viewer takes the last geoset animation of a geoset).
     pub fn mesh_tint(&self, mesh: usize) -> Option<&Tint> {
-        self.tints.iter().find(|t| t.target == TintTarget::Mesh(mesh))
+        self.tints.iter().rev().find(|t| t.target == TintTarget::Mesh(mesh))
     }
 
     /// Drops the tints and the UV animations' layers whose mesh or layer the model no longer

@@ -120,7 +120,12 @@ fn finite(mut v: Vec<f32>) -> Vec<f32> {
 /// The keys of one track per clip that it animates (one list for a global-sequence track or one
 /// without ranges), each value as `to_floats` gives it. Hermite and Bezier keys are given by
 /// their values, linearly: the record keeps the tangents.
-fn keys<T: Pod>(file: &M2File, property: &str, track: &Track<T>, to_floats: fn(&T) -> Vec<f32>) -> Vec<EmitterTrack> {
+pub(super) fn keys<T: Pod>(
+    file: &M2File,
+    property: &str,
+    track: &Track<T>,
+    to_floats: fn(&T) -> Vec<f32>,
+) -> Vec<EmitterTrack> {
     let head = Head::of(track);
     let per_key = head.per_key().max(1);
     let clips: Vec<Option<usize>> =

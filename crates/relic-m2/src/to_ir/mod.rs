@@ -34,6 +34,7 @@ mod emitters;
 mod material;
 mod mesh;
 mod skeleton;
+mod surface;
 
 use relic_core::model::*;
 use relic_core::{Model, ReadError};
@@ -80,6 +81,7 @@ pub(crate) fn to_ir(file: &M2File) -> Result<Model, ReadError> {
     budget.materials(file)?;
     let (order, rank) = bone_order(file);
     let (materials, of_submesh) = build_materials(file)?;
+    let (tints, uv_animations) = surface::surfaces_to_ir(file, &of_submesh);
     Ok(Model {
         name: file.name_text(),
         source: Some(SourceInfo { format: crate::FORMAT, version: file.version }),
@@ -90,6 +92,8 @@ pub(crate) fn to_ir(file: &M2File) -> Result<Model, ReadError> {
         global_sequences: file.global_sequences.iter().map(|&g| seconds(i64::from(g))).collect(),
         attachments: attachments_to_ir(file, &rank)?,
         emitters: emitters::emitters_to_ir(file, &rank),
+        tints,
+        uv_animations,
         ..Model::default()
     })
 }
