@@ -154,8 +154,6 @@ fn dropped(file: &MdxFile) -> String {
             Chunk::RibbonEmitters(v) => v.len(),
             Chunk::Cameras(v) => v.len(),
             Chunk::CollisionShapes(v) => v.len(),
-            Chunk::TextureAnims(v) => v.len(),
-            Chunk::GeosetAnims(v) => v.len(),
             Chunk::FaceFx(v) => v.len(),
             Chunk::BindPose(b) => b.matrices.len(),
             Chunk::Unknown { .. } => 1,
