@@ -134,7 +134,8 @@ fn uv_animation(a: &TextureAnim, clips: &Clips<'_>, counts: &mut Counts) -> UvAn
                 counts.axes += k.iter().filter(|k| k.value[0] != 0.0 || k.value[1] != 0.0).count();
                 let mut linear = t.clone();
                 if t.interpolation >= HERMITE {
-                    counts.cubic_rotations += 1;
+                    // At one key the tangents shape nothing.
+                    counts.cubic_rotations += usize::from(k.len() > 1);
                     linear.interpolation = LINEAR;
                 }
                 tracks.extend(keyed(&linear, k, UV_ROTATION, clips, |[_, _, z, w], _| [-2.0 * z.atan2(w)]));
