@@ -11,7 +11,7 @@
 //! | per-vertex arrays as long as the positions | — |
 
 use crate::math::Mat4;
-use crate::model::{ChannelValues, Clock, EmitterTrack, Interpolation, Model, Transform};
+use crate::model::{ChannelValues, Clock, EmitterTrack, Interpolation, LayerRef, Model, TintTarget, Transform};
 
 /// How far a vertex's weights may sum from 1.
 pub const WEIGHT_SUM_TOLERANCE: f32 = 1e-4;
@@ -191,7 +191,8 @@ impl Model {
         }
     }
 
-    /// The keys of a light's, camera's or emitter's animated parameters.
+    /// Keys of emitters, lights, cameras, tints and UV animations: their clip and clock exist,
+    /// times ascend, one value (three for cubic keys) of `components` numbers a key.
     fn check_tracks(&self, element: &str, tracks: &[EmitterTrack], out: &mut Vec<ValidationError>) {
         for t in tracks {
             if let Some(a) = t.animation {
@@ -265,6 +266,7 @@ impl Model {
             self.check_tracks(&element, &e.tracks, &mut out);
         }
         self.check_scene(&mut out);
+        self.check_surfaces(&mut out);
         for (i, d) in self.global_sequences.iter().enumerate() {
             if !d.is_finite() {
                 out.push(err(format!("global_sequences[{i}]"), Problem::NotFinite { what: "duration" }));
@@ -273,6 +275,34 @@ impl Model {
             }
         }
         out
+    }
+
+    /// Tints and UV animations: their meshes and layers exist, their values are finite.
+    fn check_surfaces(&self, out: &mut Vec<ValidationError>) {
+        let check_layer = |element: &str, l: &LayerRef, out: &mut Vec<ValidationError>| {
+            if check_index(element, "material", l.material, self.materials.len(), out) {
+                let count = self.materials.get(l.material).map_or(0, |m| m.textures.len());
+                check_index(element, "texture", l.texture, count, out);
+            }
+        };
+        for (i, t) in self.tints.iter().enumerate() {
+            let element = format!("tints[{i}]");
+            match &t.target {
+                TintTarget::Mesh(m) => _ = check_index(&element, "mesh", *m, self.meshes.len(), out),
+                TintTarget::Layer(l) => check_layer(&element, l, out),
+            }
+            if !t.alpha.is_finite() || !t.color.is_none_or(|c| finite(&c)) {
+                out.push(err(element.clone(), Problem::NotFinite { what: "tint" }));
+            }
+            self.check_tracks(&element, &t.tracks, out);
+        }
+        for (i, u) in self.uv_animations.iter().enumerate() {
+            let element = format!("uv_animations[{i}]");
+            for l in &u.layers {
+                check_layer(&element, l, out);
+            }
+            self.check_tracks(&element, &u.tracks, out);
+        }
     }
 
     fn check_bones(&self, out: &mut Vec<ValidationError>) {
@@ -611,6 +641,32 @@ mod tests {
         assert!(m.validate().is_ok());
         m.attachments.push(Attachment { name: "hand".into(), bone: 5, ..Attachment::default() });
         assert_eq!(problem(&m).problem, Problem::IndexOutOfRange { what: "bone", index: 5, count: 2 });
+    }
+
+    #[test]
+    fn tints_and_uv_animations_name_meshes_and_layers_that_exist() {
+        let mut m = valid();
+        let track = EmitterTrack {
+            property: ALPHA.into(),
+            times: vec![0.0],
+            components: 1,
+            values: vec![0.5],
+            ..EmitterTrack::default()
+        };
+        m.tints.push(Tint { target: TintTarget::Mesh(0), tracks: vec![track], ..Tint::default() });
+        m.uv_animations.push(UvAnimation { layers: vec![LayerRef { material: 0, texture: 0 }], tracks: vec![] });
+        m.materials[0].textures.push(TextureRef::default());
+        assert!(m.validate().is_ok());
+        m.tints[0].target = TintTarget::Mesh(1);
+        assert!(matches!(m.validate().unwrap_err().problem, Problem::IndexOutOfRange { what: "mesh", .. }));
+        m.tints[0].target = TintTarget::Layer(LayerRef { material: 0, texture: 1 });
+        assert!(matches!(m.validate().unwrap_err().problem, Problem::IndexOutOfRange { what: "texture", .. }));
+        m.tints[0].target = TintTarget::Mesh(0);
+        m.tints[0].tracks[0].values.push(1.0);
+        assert!(matches!(m.validate().unwrap_err().problem, Problem::ValueCount { .. }));
+        m.tints[0].tracks[0].values.pop();
+        m.uv_animations[0].layers[0].material = 3;
+        assert!(matches!(m.validate().unwrap_err().problem, Problem::IndexOutOfRange { what: "material", .. }));
     }
 
     #[test]

@@ -345,6 +345,8 @@ pub fn skinned_animated() -> Model {
         lights: Vec::new(),
         cameras: Vec::new(),
         collision_shapes: Vec::new(),
+        tints: Vec::new(),
+        uv_animations: Vec::new(),
         original: None,
     }
 }
@@ -465,6 +467,8 @@ pub fn flagged_bones() -> Model {
         lights: Vec::new(),
         cameras: Vec::new(),
         collision_shapes: Vec::new(),
+        tints: Vec::new(),
+        uv_animations: Vec::new(),
         original: None,
     }
 }
@@ -511,6 +515,8 @@ pub fn rigid_two_roots() -> Model {
         lights: Vec::new(),
         cameras: Vec::new(),
         collision_shapes: Vec::new(),
+        tints: Vec::new(),
+        uv_animations: Vec::new(),
         original: None,
     }
 }

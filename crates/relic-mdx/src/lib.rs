@@ -77,8 +77,9 @@ pub use to_ir::WARCRAFT;
 /// File → common model (see the `to_ir` notes in the crate's layout): bones from every node,
 /// meshes, materials, clips; the file kept as the model's extras ([`extras::MdxExtras`], so that
 /// [`from_ir`] writes it back unchanged while the model is). PREM, PRE2 and RIBB are the model's
-/// emitters, each with its record ([`EmitterRecord`]); PopcornFX emitters, lights, cameras,
-/// collision shapes and texture and geoset animations are not mapped yet
+/// emitters, each with its record ([`EmitterRecord`]); lights, cameras and collision shapes the
+/// model's too; geoset, layer and texture animations its tints and UV animations. PopcornFX
+/// emitters are not mapped
 /// ([`read_model_with_losses`] lists them).
 pub fn to_ir(file: &MdxFile) -> Result<Model, ReadError> {
     let mut model = to_ir::to_ir(file)?.value;

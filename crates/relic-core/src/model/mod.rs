@@ -23,6 +23,7 @@ mod material;
 mod mesh;
 mod scene;
 mod skeleton;
+mod surface;
 
 pub use animation::*;
 pub use emitter::*;
@@ -31,6 +32,7 @@ pub use material::*;
 pub use mesh::*;
 pub use scene::*;
 pub use skeleton::*;
+pub use surface::*;
 
 /// A whole model: skeleton, meshes, materials, animations and attachments.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -61,6 +63,10 @@ pub struct Model {
     pub cameras: Vec<Camera>,
     /// Collision shapes on bones.
     pub collision_shapes: Vec<CollisionShape>,
+    /// Colours and opacities of meshes and texture layers, fixed or keyed.
+    pub tints: Vec<Tint>,
+    /// Keyed movements of texture coordinates, each naming the layers it moves.
+    pub uv_animations: Vec<UvAnimation>,
     /// Source-format data the model does not describe.
     #[cfg_attr(feature = "serde", serde(skip))]
     pub extras: Option<FormatExtras>,

@@ -200,4 +200,31 @@ impl Model {
         }
         out
     }
+
+    /// Drops the lights, cameras and collision shapes whose bone the model no longer has, and
+    /// the keys of clips and clocks it no longer has (after an editor removed them); returns how
+    /// many objects and tracks went.
+    pub fn keep_scene_that_fits(&mut self) -> usize {
+        let (bones, clips, clocks) = (self.bones.len(), self.animations.len(), self.global_sequences.len());
+        let track_fits = |t: &EmitterTrack| {
+            t.animation.is_none_or(|a| a < clips) && !matches!(t.clock, Clock::Global(g) if g >= clocks)
+        };
+        let before = self.scene_parts();
+        self.lights.retain(|l| l.bone < bones);
+        self.cameras.retain(|c| c.bone.is_none_or(|b| b < bones));
+        self.collision_shapes.retain(|c| c.bone < bones);
+        for l in &mut self.lights {
+            l.tracks.retain(track_fits);
+        }
+        for c in &mut self.cameras {
+            c.tracks.retain(track_fits);
+        }
+        before - self.scene_parts()
+    }
+
+    /// Lights, cameras and collision shapes and their tracks, counted together.
+    fn scene_parts(&self) -> usize {
+        let lights: usize = self.lights.iter().map(|l| 1 + l.tracks.len()).sum();
+        lights + self.cameras.iter().map(|c| 1 + c.tracks.len()).sum::<usize>() + self.collision_shapes.len()
+    }
 }

@@ -6,7 +6,7 @@
 //! | bones | float noise in the rest pose | names, parents and flags equal; rest within [`TRANSFORM_TOLERANCE`] |
 //! | meshes | vertex order (the order its triangles use them), float noise, normals recompressed; a vertex keeps its 4 strongest influences, renormalised | triangles in order, their corners the stored vertices one for one: positions within [`POSITION_TOLERANCE`] (and relative noise), texture coordinates within [`UV_TOLERANCE`], normals within [`NORMAL_TOLERANCE`], influences the stored ones or their 4 strongest renormalised within [`WEIGHT_TOLERANCE`] |
 //! | clips | keys resampled and reduced (relic-gltf `keys`) | names, lengths, looping, events; every stored key's value, the model's channel sampled at its time, within [`TRANSFORM_TOLERANCE`]; a channel the file lacks holds the rest pose |
-//! | materials, global sequences, attachments, emitters, lights, cameras, collision shapes | nothing (they travel in glTF as they are) | equal (attachments, lights, cameras and collision shapes within noise) |
+//! | materials, global sequences, attachments, emitters, lights, cameras, collision shapes, tints, UV animations | nothing (they travel in glTF as they are) | equal (attachments, lights, cameras and collision shapes within noise) |
 //!
 //! Anything beyond is an edit: [`judge`] names the first difference found, and the writer builds
 //! the file from the model. A writer that keeps the file it read (MDX's extras; the facade's
@@ -52,6 +52,8 @@ pub fn judge(model: &Model, read: &Model) -> Result<(), String> {
         && read.emitters == model.emitters
         && (&read.lights, &read.cameras, &read.collision_shapes)
             == (&model.lights, &model.cameras, &model.collision_shapes)
+        && read.tints == model.tints
+        && read.uv_animations == model.uv_animations
     {
         return Ok(());
     }
@@ -59,6 +61,9 @@ pub fn judge(model: &Model, read: &Model) -> Result<(), String> {
     materials(model, read)?;
     emitters(model, read)?;
     scene::scene(model, read)?;
+    if read.tints != model.tints || read.uv_animations != model.uv_animations {
+        return Err("the tints or UV animations differ".into());
+    }
     let globals = model.global_sequences.len() == read.global_sequences.len()
         && model.global_sequences.iter().zip(&read.global_sequences).all(|(a, b)| near(*a, *b, 1e-4));
     if !globals {

@@ -23,7 +23,7 @@ impl Exporter<'_> {
         let mut out = Vec::with_capacity(self.model.materials.len());
         for (m, material) in self.model.materials.iter().enumerate() {
             let texture = self.texture(m, material)?;
-            out.push(self.material(material, texture)?);
+            out.push(self.material(material, texture, super::surfaces::base_color_factor(self.model, m))?);
         }
         if let Some(source) = self.options.textures.clone() {
             for note in source.unused(self.model) {
@@ -153,6 +153,7 @@ impl Exporter<'_> {
         &mut self,
         material: &Material,
         texture: Option<json::texture::Info>,
+        factor: [f32; 4],
     ) -> Result<Index<json::Material>, GltfError> {
         let (alpha_mode, alpha_cutoff) = match material.blend {
             BlendMode::Opaque => (AlphaMode::Opaque, None),
@@ -181,7 +182,7 @@ impl Exporter<'_> {
             alpha_mode: Valid(alpha_mode),
             double_sided: material.double_sided,
             name: Some(material.name.clone()),
-            pbr_metallic_roughness: matte([1.0; 4], texture),
+            pbr_metallic_roughness: matte(factor, texture),
             normal_texture: None,
             occlusion_texture: None,
             emissive_texture: None,

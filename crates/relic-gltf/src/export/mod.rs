@@ -8,6 +8,7 @@ mod material;
 mod mesh;
 mod scene;
 mod skeleton;
+mod surfaces;
 
 pub(crate) use material::base_texture;
 
@@ -438,6 +439,7 @@ fn scene_text(
             version: o.version,
             counts: o.counts.clone(),
         }),
+        surfaces: ex::SurfacesJson::of(model),
     };
     Ok((ex::root_text(&extras, format_extras.as_ref())?, losses))
 }

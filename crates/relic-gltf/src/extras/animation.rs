@@ -92,11 +92,21 @@ pub struct StashedChannel {
     pub values: Vec<f32>,
 }
 
-fn interpolation_name(i: Interpolation) -> &'static str {
+pub(super) fn interpolation_name(i: Interpolation) -> &'static str {
     match i {
         Interpolation::Step => "step",
         Interpolation::Linear => "linear",
         Interpolation::CubicSpline => "cubic",
+    }
+}
+
+/// The interpolation [`interpolation_name`] names.
+pub(super) fn interpolation_named(name: &str) -> Option<Interpolation> {
+    match name {
+        "step" => Some(Interpolation::Step),
+        "linear" => Some(Interpolation::Linear),
+        "cubic" => Some(Interpolation::CubicSpline),
+        _ => None,
     }
 }
 
@@ -122,12 +132,7 @@ impl StashedChannel {
 
     /// The channel back; `None` if the JSON is inconsistent.
     pub(crate) fn channel(&self) -> Option<Channel> {
-        let interpolation = match self.interpolation.as_str() {
-            "step" => Interpolation::Step,
-            "linear" => Interpolation::Linear,
-            "cubic" => Interpolation::CubicSpline,
-            _ => return None,
-        };
+        let interpolation = interpolation_named(&self.interpolation)?;
         let v3 = || -> Option<Vec<[f32; 3]>> {
             let (chunks, remainder) = self.values.as_chunks::<3>();
             remainder.is_empty().then(|| chunks.to_vec())

@@ -4,7 +4,7 @@
 //!
 //! | object | `extras.relic` |
 //! |---|---|
-//! | root | [`RootExtras`]: model name, source format and version, global sequence durations, the source format's own extras as JSON |
+//! | root | [`RootExtras`]: model name, source format and version, global sequence durations, the source format's own extras as JSON, the tints and UV animations ([`SurfacesJson`]) |
 //! | asset | `{ "units": … }`: lengths are the game's own units, not metres |
 //! | bone node | [`BoneExtras`]: flags, and the original rest transform and bind matrix where glTF could not hold them |
 //! | attachment node | [`AttachmentExtras`]: the attachment id |
@@ -22,6 +22,7 @@ use serde::{Deserialize, Serialize};
 mod animation;
 mod emitter;
 mod scene;
+mod surface;
 
 pub use animation::{AnimationExtras, EventJson, StashedChannel};
 pub use emitter::{
@@ -29,6 +30,7 @@ pub use emitter::{
 };
 pub use scene::{ParameterTrackJson, SceneObjectExtras};
 pub(crate) use scene::{tracks_of_text, tracks_text};
+pub use surface::{KeysJson, SurfacesJson, TintJson, UvAnimationJson};
 
 /// `{ "relic": T }`.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -60,6 +62,9 @@ pub struct RootExtras {
     /// What the game file held ([`relic_core::model::Original`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub original: Option<OriginalExtras>,
+    /// The model's tints and UV animations.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub surfaces: Option<SurfacesJson>,
 }
 
 /// [`relic_core::model::Original`]: the game file's format, version and counts.

@@ -16,6 +16,8 @@
 //! * Attachments: relic's attachment nodes, or any leaf node without a mesh under a bone.
 //! * Emitters: relic's emitter nodes (their extension, else their extras); their stand-in meshes
 //!   and materials are dropped (`import/emitters.rs`).
+//! * Tints and UV animations: from the scene's extras, as relic's export kept them, less those
+//!   whose mesh, layer, clip or clock the file lacks (`import/surfaces.rs`).
 //!
 //! A file another tool wrote (Blender) is brought back to the model relic exported where relic's
 //! records in the extras survived ("Custom Properties"): bones turned back to their recorded axes
@@ -32,6 +34,7 @@ mod material;
 mod mesh;
 mod scene;
 mod skeleton;
+mod surfaces;
 mod tree;
 mod unbake;
 mod weld;
@@ -161,6 +164,7 @@ impl Importer<'_> {
         self.animations(&node_bone, &node_meshes)?;
         self.emitters(&tree, &node_bone);
         self.scene_objects(&tree, &node_bone);
+        self.surfaces(root_extras.as_ref());
         frames::restore(&mut self.model, &self.bone_records, &self.attachment_records);
         if self.foreign {
             unbake::unbake(&mut self.model);

@@ -35,6 +35,7 @@ mod material;
 mod mesh;
 mod scene;
 mod skeleton;
+mod surface;
 
 use relic_core::model::*;
 use relic_core::{Model, ReadError};
@@ -81,6 +82,7 @@ pub(crate) fn to_ir(file: &M2File) -> Result<Model, ReadError> {
     budget.materials(file)?;
     let (order, rank) = bone_order(file);
     let (materials, of_submesh) = build_materials(file)?;
+    let (tints, uv_animations) = surface::surfaces_to_ir(file, &of_submesh);
     Ok(Model {
         name: file.name_text(),
         source: Some(SourceInfo { format: crate::FORMAT, version: file.version }),
@@ -92,6 +94,8 @@ pub(crate) fn to_ir(file: &M2File) -> Result<Model, ReadError> {
         attachments: attachments_to_ir(file, &rank)?,
         emitters: emitters::emitters_to_ir(file, &rank),
         lights: scene::lights_to_ir(file, &rank),
+        tints,
+        uv_animations,
         ..Model::default()
     })
 }

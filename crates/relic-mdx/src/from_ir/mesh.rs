@@ -58,6 +58,8 @@ pub(super) struct Geosets {
     pub(super) geoset_of: Vec<Option<u32>>,
     /// Nodes some geoset uses.
     pub(super) used: Vec<bool>,
+    /// For each mesh: the geosets it became (none for a level of detail past 0).
+    pub(super) of_mesh: Vec<Vec<u32>>,
 }
 
 /// Builds the geosets of every mesh of level 0; `material` maps a mesh's material to MTLS.
@@ -71,7 +73,9 @@ pub(super) fn geosets(
     let mut counts = Counts::default();
     let mut geosets = Vec::new();
     let mut users: Vec<Vec<u32>> = Vec::new();
+    let mut of_mesh: Vec<Vec<u32>> = Vec::with_capacity(model.meshes.len());
     for mesh in &model.meshes {
+        of_mesh.push(Vec::new());
         if mesh.lod.level > 0 {
             counts.lods += 1;
             continue;
@@ -97,6 +101,9 @@ pub(super) fn geosets(
         }
         for (vertices, triangles) in parts {
             let index = geosets.len();
+            if let Some(list) = of_mesh.last_mut() {
+                list.push(index as u32);
+            }
             let mut groups: Vec<&Vec<u32>> = Vec::new();
             let mut group_index: HashMap<&Vec<u32>, u8> = HashMap::new();
             let mut vertex_groups = Vec::with_capacity(vertices.len());
@@ -179,7 +186,7 @@ pub(super) fn geosets(
             *slot = Some(*one);
         }
     }
-    Ok(Geosets { geosets, geoset_of, used })
+    Ok(Geosets { geosets, geoset_of, used, of_mesh })
 }
 
 /// Each vertex's matrix group: node object ids (= bone indices).

@@ -15,7 +15,9 @@
 //! * [`emitters`]: PREM/PRE2/RIBB, each its record when it carries an MDX one, else a PRE2 or
 //!   RIBB built from the model.
 //! * [`scene`]: lights as LITE, cameras as CAMS, collision shapes as CLID.
-//! * Not written (listed as losses): morph targets, texture transforms.
+//! * [`surface`]: tints as geoset animations and layer alpha, UV animations as texture
+//!   animations.
+//! * Not written (listed as losses): morph targets, fixed texture transforms.
 
 mod animation;
 mod emitters;
@@ -26,6 +28,7 @@ mod names;
 mod reforged;
 mod scene;
 mod skeleton;
+mod surface;
 
 use relic_core::model::Model;
 use relic_core::{Converted, Loss, WriteError, WriteOptions};
@@ -94,6 +97,7 @@ pub(crate) fn from_ir(model: &Model, options: &WriteOptions) -> Result<Converted
             node.kind = Kind::Bone;
         }
     }
+    let (geoas, txan) = surface::surfaces(model, &tl, &geo.of_mesh, &mut materials, &mut losses)?;
     let tracks = animation::node_tracks(model, &mut sk, &tl, &mut losses);
     let (bones, mut helpers, attachments, events, pivots, emitter_nodes) =
         sk.records(tracks, &geo.geoset_of, &mut names);
@@ -119,7 +123,13 @@ pub(crate) fn from_ir(model: &Model, options: &WriteOptions) -> Result<Converted
     }
     chunks.push(Chunk::Materials(materials));
     chunks.push(Chunk::Textures(textures));
+    if !txan.is_empty() {
+        chunks.push(Chunk::TextureAnims(txan));
+    }
     chunks.push(Chunk::Geosets(geo.geosets));
+    if !geoas.is_empty() {
+        chunks.push(Chunk::GeosetAnims(geoas));
+    }
     if !bones.is_empty() {
         chunks.push(Chunk::Bones(bones));
     }
@@ -152,8 +162,6 @@ fn dropped(file: &MdxFile) -> String {
     for c in &file.chunks {
         let n = match c {
             Chunk::PopcornEmitters(v) => v.len(),
-            Chunk::TextureAnims(v) => v.len(),
-            Chunk::GeosetAnims(v) => v.len(),
             Chunk::FaceFx(v) => v.len(),
             Chunk::BindPose(b) => b.matrices.len(),
             Chunk::Unknown { .. } => 1,

@@ -7,7 +7,7 @@ use super::{NodeRef, WARCRAFT, add, seconds};
 use crate::file::*;
 
 /// A key's value and its (in, out) tangents, in the model's frame.
-type FrameKey<const N: usize> = ([f32; N], Option<[[f32; N]; 2]>);
+pub(super) type FrameKey<const N: usize> = ([f32; N], Option<[[f32; N]; 2]>);
 
 /// Keys the model may hold for every key of the file (a global-sequence track is copied into
 /// every clip), beyond [`KEY_BUDGET_FIXED`].
@@ -83,33 +83,8 @@ pub(super) fn channel(
     }
     let keep = |frame: i32| global.is_some() || (start..=end).contains(&i64::from(frame));
     let base = if global.is_some() { 0 } else { start };
-    let interpolation = match t.interpolation {
-        DONT_INTERP => Interpolation::Step,
-        LINEAR => Interpolation::Linear,
-        _ => Interpolation::CubicSpline,
-    };
     let bezier = t.interpolation == BEZIER;
-    // One key holds one value: its tangents shape nothing, and glTF wants two keys or more for
-    // a cubic spline (the validator's ANIMATION_SAMPLER_INPUT_ACCESSOR_TOO_FEW_ELEMENTS).
-    let effective = |keys: usize| {
-        if keys < 2 && interpolation == Interpolation::CubicSpline { Interpolation::Linear } else { interpolation }
-    };
-    fn pick<T: Value + Copy, const N: usize>(
-        keys: &[Key<T>],
-        keep: impl Fn(i32) -> bool,
-        base: i64,
-        value: impl Fn(T, bool) -> [f32; N],
-    ) -> (Vec<f32>, Vec<FrameKey<N>>) {
-        let mut chosen: Vec<&Key<T>> = keys.iter().filter(|k| keep(k.frame)).collect();
-        chosen.sort_by_key(|k| k.frame);
-        chosen.dedup_by_key(|k| k.frame);
-        let times = chosen.iter().map(|k| seconds(i64::from(k.frame) - base)).collect();
-        let values = chosen
-            .iter()
-            .map(|k| (value(k.value, false), k.tangents.map(|[a, b]| [value(a, true), value(b, true)])))
-            .collect();
-        (times, values)
-    }
+    let effective = |keys: usize| interpolation(t.interpolation, keys);
     let values = match (&t.tag.0, &t.keys) {
         (b"KGTR", Keys::Vec3(k)) => {
             // Values and Bezier control points get the rest offset; Hermite tangents do not.
@@ -147,6 +122,38 @@ pub(super) fn channel(
     }
     let clock = global.map_or(Clock::Animation, Clock::Global);
     Some(Channel { bone, clock, interpolation: effective(times.len()), times, values })
+}
+
+/// The model's interpolation of a track of interpolation `code` holding `keys` keys: one key holds
+/// one value, its tangents shape nothing, and glTF wants two keys or more for a cubic spline (the
+/// validator's ANIMATION_SAMPLER_INPUT_ACCESSOR_TOO_FEW_ELEMENTS), so it is linear.
+pub(super) fn interpolation(code: u32, keys: usize) -> Interpolation {
+    match code {
+        DONT_INTERP => Interpolation::Step,
+        LINEAR => Interpolation::Linear,
+        _ if keys < 2 => Interpolation::Linear,
+        _ => Interpolation::CubicSpline,
+    }
+}
+
+/// The keys of a track that `keep` keeps, sorted, one a frame (the first), with their times in
+/// seconds from `base` and their values (and tangents) converted by `value` (told whether it
+/// converts a tangent).
+pub(super) fn pick<T: Value + Copy, const N: usize>(
+    keys: &[Key<T>],
+    keep: impl Fn(i32) -> bool,
+    base: i64,
+    value: impl Fn(T, bool) -> [f32; N],
+) -> (Vec<f32>, Vec<FrameKey<N>>) {
+    let mut chosen: Vec<&Key<T>> = keys.iter().filter(|k| keep(k.frame)).collect();
+    chosen.sort_by_key(|k| k.frame);
+    chosen.dedup_by_key(|k| k.frame);
+    let times = chosen.iter().map(|k| seconds(i64::from(k.frame) - base)).collect();
+    let values = chosen
+        .iter()
+        .map(|k| (value(k.value, false), k.tangents.map(|[a, b]| [value(a, true), value(b, true)])))
+        .collect();
+    (times, values)
 }
 
 /// Values for the channel: one per key, or (in, value, out) per key for a cubic spline with the

@@ -22,7 +22,9 @@
 //! * Emitters: each PREM, PRE2 and RIBB on its node's bone (`emitters`), the record whole as its
 //!   [`crate::EmitterRecord`].
 //! * Lights, cameras and collision shapes: `scene`.
-//! * Not mapped (listed as losses): PopcornFX emitters (CORN), texture and geoset animations.
+//! * Geoset animations, layer alpha and texture animations → tints and UV animations
+//!   (`surface`, which lists what they do not carry).
+//! * Not mapped (listed as losses): PopcornFX emitters (CORN).
 
 use std::collections::HashMap;
 
@@ -39,6 +41,7 @@ pub(crate) mod scene;
 
 pub(crate) use emitters::ribbon_material;
 mod squad;
+pub(crate) mod surface;
 
 use animation::{channel, check_key_budget};
 use mesh::{materials, mesh};
@@ -323,17 +326,6 @@ pub(crate) fn to_ir(file: &MdxFile) -> Result<Converted<Model>, ReadError> {
                 }
             }
         }
-        let lost = match chunk {
-            Chunk::TextureAnims(v) if !v.is_empty() => Some("texture animations (TXAN)"),
-            Chunk::GeosetAnims(v) if !v.is_empty() => Some("geoset animations (GEOA: alpha and colour)"),
-            _ => None,
-        };
-        if let Some(what) = lost {
-            losses.push(Loss::new(
-                chunk.tag().text(),
-                format!("{what}: kept as nodes only; the model has no place for them yet"),
-            ));
-        }
     }
     losses.extend(emitters::popcorn_loss(file));
     let emitters = emitters::emitters_to_ir(&emitters::Context {
@@ -348,6 +340,8 @@ pub(crate) fn to_ir(file: &MdxFile) -> Result<Converted<Model>, ReadError> {
         globals: globals.len(),
     };
     let scene = scene::scene(file, &sk, &pivot, &clips, &mut losses);
+    let surface_clips = surface::Clips { sequences: &sequences, globals: globals.len() };
+    let (tints, uv_animations) = surface::surfaces(file, &surface_clips, meshes.len(), &mut losses)?;
     let model = Model {
         name: file
             .chunks
@@ -365,6 +359,8 @@ pub(crate) fn to_ir(file: &MdxFile) -> Result<Converted<Model>, ReadError> {
         lights: scene.lights,
         cameras: scene.cameras,
         collision_shapes: scene.collision_shapes,
+        tints,
+        uv_animations,
         ..Model::default()
     };
     model.validate().map_err(|e| ReadError::document(format!("the model read from the MDX is not valid: {e}")))?;

@@ -98,6 +98,12 @@ pub(crate) struct Model {
     #[pyo3(get, set)]
     global_sequences: Vec<f32>,
     records: Option<Records>,
+    /// The tints and UV animations, carried as read (not yet exposed to Python); those whose
+    /// mesh or layer Python removed are dropped on the way back.
+    surfaces: (Vec<ir::Tint>, Vec<ir::UvAnimation>),
+    /// The lights, cameras and collision shapes, carried as read (not yet exposed to Python);
+    /// those whose bone Python removed are dropped on the way back.
+    scene: (Vec<ir::Light>, Vec<ir::Camera>, Vec<ir::CollisionShape>),
     source: Option<ir::SourceInfo>,
     original: Option<ir::Original>,
     notes: Vec<Note>,
@@ -125,6 +131,8 @@ impl Model {
             emitters: try_list_of(py, model.emitters.iter().map(|e| Emitter::from_ir(py, e)))?,
             global_sequences: model.global_sequences.clone(),
             records: model.extras.clone().map(|extras| Records { extras }),
+            surfaces: (model.tints.clone(), model.uv_animations.clone()),
+            scene: (model.lights.clone(), model.cameras.clone(), model.collision_shapes.clone()),
             source: model.source,
             original: model.original.clone(),
             notes: Vec::new(),
@@ -168,7 +176,7 @@ impl Model {
             clips.iter().enumerate().map(|(i, c)| c.to_ir(py, &format!("clips[{i}]"))).collect::<PyResult<_>>()?;
         let attachments = items::<Attachment>(py, &self.attachments, "attachments")?;
         let emitters = items::<Emitter>(py, &self.emitters, "emitters")?;
-        Ok(ir::Model {
+        let mut model = ir::Model {
             name: self.name.clone(),
             source: self.source,
             bones: ir_bones,
@@ -178,9 +186,17 @@ impl Model {
             global_sequences: self.global_sequences.clone(),
             attachments: attachments.iter().map(|a| a.to_ir(py)).collect(),
             emitters: emitters.iter().map(|e| e.to_ir(py)).collect(),
+            tints: self.surfaces.0.clone(),
+            uv_animations: self.surfaces.1.clone(),
+            lights: self.scene.0.clone(),
+            cameras: self.scene.1.clone(),
+            collision_shapes: self.scene.2.clone(),
             extras: self.records.as_ref().map(|r| r.extras.clone()),
             original: self.original.clone(),
-        })
+        };
+        model.keep_surfaces_that_fit();
+        model.keep_scene_that_fits();
+        Ok(model)
     }
 
     /// The images assigned from Python, as the glTF import gives a glTF's images (the layer-0
