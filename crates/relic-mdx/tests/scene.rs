@@ -266,3 +266,32 @@ fn m2_lights_become_lite_records() {
         assert_eq!(back.lights.len(), on_bones, "{name}");
     }
 }
+
+/// Blender's glTF exporter leaves lights and cameras out unless "Punctual Lights" and "Cameras"
+/// are ticked: a model that comes back with none of either, its kept file otherwise its own, is
+/// still that file's model and is written back byte for byte (File00001202 and blob.mdx were
+/// rebuilt without their LITE, CORN and BPOS through Blender with Custom Properties). A model that
+/// lost one light of two, or anything else, is an edit.
+#[test]
+fn a_model_without_any_light_or_camera_is_still_the_files() {
+    let mut seen = 0;
+    for path in files() {
+        let bytes = std::fs::read(&path).unwrap();
+        let mut model = relic_mdx::read_model(&bytes).unwrap();
+        if model.lights.is_empty() && model.cameras.is_empty() {
+            continue;
+        }
+        seen += 1;
+        model.lights.clear();
+        model.cameras.clear();
+        let out = relic_mdx::from_ir(&model, &WriteOptions::default()).unwrap();
+        assert_eq!(relic_mdx::write(&out.value).unwrap(), bytes, "{}: {:?}", path.display(), out.losses);
+        // Without its collision shapes too, it is an edit: built from the model.
+        if !model.collision_shapes.is_empty() {
+            model.collision_shapes.clear();
+            let out = relic_mdx::from_ir(&model, &WriteOptions::default()).unwrap();
+            assert!(out.losses.iter().any(|l| l.what.contains("no longer the one read")), "{:?}", out.losses);
+        }
+    }
+    assert!(seen >= 5, "{seen}");
+}
