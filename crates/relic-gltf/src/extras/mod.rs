@@ -28,7 +28,7 @@ pub use animation::{AnimationExtras, EventJson, StashedChannel};
 pub use emitter::{
     EmitterExtension, EmitterExtras, PARTICLE_EXTENSION, RIBBON_EXTENSION, RecordJson, StandInExtras, TrackJson,
 };
-pub use scene::{ParameterTrackJson, SceneObjectExtras};
+pub use scene::SceneObjectExtras;
 pub(crate) use scene::{tracks_of_text, tracks_text};
 pub use surface::{KeysJson, SurfacesJson, TintJson, UvAnimationJson};
 

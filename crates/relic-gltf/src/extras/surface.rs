@@ -48,7 +48,7 @@ pub struct UvAnimationJson {
     pub tracks: Vec<KeysJson>,
 }
 
-/// An [`EmitterTrack`] of a tint or UV animation, its keys inline.
+/// An [`EmitterTrack`] of a tint, UV animation, light or camera, its keys inline.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct KeysJson {
     /// `color`, `alpha`, `offset`, `rotation`, `scale`.
@@ -153,7 +153,7 @@ impl From<&EmitterTrack> for KeysJson {
 impl KeysJson {
     /// The track back; `None` for an interpolation it does not name, a value count that is not
     /// `components` (three times that for cubic keys) a key, a number that is not finite, or times that do not ascend.
-    fn track(&self) -> Option<EmitterTrack> {
+    pub(crate) fn track(&self) -> Option<EmitterTrack> {
         let interpolation = interpolation_named(&self.interpolation)?;
         let per_key = self.components * if interpolation == Interpolation::CubicSpline { 3 } else { 1 };
         let finite = self.times.iter().chain(&self.values).all(|x| x.is_finite());
