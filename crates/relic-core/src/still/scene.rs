@@ -14,13 +14,19 @@ fn tracks(model: &[EmitterTrack], read: &[EmitterTrack]) -> bool {
     model.is_empty() || model == read
 }
 
-/// `Ok` when the model's lights, cameras and collision shapes are the file's.
+/// `Ok` when the model's lights, cameras and collision shapes are the file's. A model without
+/// any light and any camera is judged on its collision shapes alone: Blender's glTF exporter
+/// leaves lights and cameras out unless its "Punctual Lights" and "Cameras" boxes are ticked,
+/// which is no edit of the model (as a model without any emitter keeps the kept file's).
 pub(super) fn scene(model: &Model, read: &Model) -> Result<(), String> {
-    let counts = |m: &Model| (m.lights.len(), m.cameras.len(), m.collision_shapes.len());
-    if counts(model) != counts(read) {
-        return Err(format!("{:?} lights, cameras and collision shapes, the file {:?}", counts(model), counts(read)));
+    let left_out = model.lights.is_empty() && model.cameras.is_empty();
+    let (read_lights, read_cameras) = if left_out { (&[][..], &[][..]) } else { (&read.lights[..], &read.cameras[..]) };
+    let counts = (model.lights.len(), model.cameras.len(), model.collision_shapes.len());
+    let file = (read_lights.len(), read_cameras.len(), read.collision_shapes.len());
+    if counts != file {
+        return Err(format!("{counts:?} lights, cameras and collision shapes, the file {file:?}"));
     }
-    for (a, b) in model.lights.iter().zip(&read.lights) {
+    for (a, b) in model.lights.iter().zip(read_lights) {
         let numbers = |l: &crate::model::Light| {
             let mut v: Vec<f32> = l.color.iter().copied().chain([l.intensity]).collect();
             v.extend(l.attenuation.iter().flatten());
@@ -36,7 +42,7 @@ pub(super) fn scene(model: &Model, read: &Model) -> Result<(), String> {
             return Err(format!("the light {:?} differs", b.name));
         }
     }
-    for (a, b) in model.cameras.iter().zip(&read.cameras) {
+    for (a, b) in model.cameras.iter().zip(read_cameras) {
         let numbers =
             |c: &crate::model::Camera| c.position.into_iter().chain(c.target).chain([c.yfov, c.znear, c.zfar]);
         let same =
@@ -57,4 +63,39 @@ pub(super) fn scene(model: &Model, read: &Model) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::scene;
+    use crate::model::{Light, LightKind, Model, Transform};
+
+    fn light(name: &str) -> Light {
+        Light {
+            name: name.into(),
+            kind: LightKind::Point,
+            bone: 0,
+            transform: Transform::IDENTITY,
+            color: [1.0, 0.5, 0.25],
+            intensity: 4.0,
+            attenuation: Some([10.0, 15.0]),
+            ambient: None,
+            cone: None,
+            tracks: Vec::new(),
+            record: None,
+        }
+    }
+
+    /// An exporter that leaves every light and camera out (Blender's default) makes no edit; one
+    /// light of two gone, or another light, is one.
+    #[test]
+    fn a_model_without_lights_and_cameras_is_judged_on_its_shapes() {
+        let read = Model { lights: vec![light("a"), light("b")], ..Model::default() };
+        assert_eq!(scene(&read, &read), Ok(()));
+        assert_eq!(scene(&Model::default(), &read), Ok(()));
+        let one = Model { lights: vec![light("a")], ..Model::default() };
+        assert!(scene(&one, &read).is_err());
+        let other = Model { lights: vec![light("a"), light("c")], ..Model::default() };
+        assert!(scene(&other, &read).is_err());
+    }
 }

@@ -150,18 +150,9 @@ pub(crate) fn from_ir(model: &Model, options: &WriteOptions) -> Result<Converted
 }
 
 /// `Ok` when `model` is the one `file` maps to, but for a tool's noise
-/// ([`relic_core::still::judge`]); else the first difference, in words. A model without any
-/// light and camera is judged with the file's: Blender's glTF exporter leaves both out unless its
-/// "Punctual Lights" and "Cameras" boxes are ticked, which is no edit of the model (as a model
-/// without any emitter takes the kept file's, ARCHITECTURE "emitters").
+/// ([`relic_core::still::judge`]); else the first difference, in words.
 fn still(model: &Model, file: &MdxFile) -> Result<(), String> {
     let read = crate::to_ir::to_ir(file).map_err(|e| format!("the kept file does not map: {e}"))?.value;
-    if model.lights.is_empty() && model.cameras.is_empty() && !(read.lights.is_empty() && read.cameras.is_empty()) {
-        let mut with_the_files = model.clone();
-        with_the_files.lights.clone_from(&read.lights);
-        with_the_files.cameras.clone_from(&read.cameras);
-        return relic_core::still::judge(&with_the_files, &read);
-    }
     relic_core::still::judge(model, &read)
 }
 
