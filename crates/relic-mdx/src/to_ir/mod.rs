@@ -335,13 +335,9 @@ pub(crate) fn to_ir(file: &MdxFile) -> Result<Converted<Model>, ReadError> {
         sequences: &sequences,
         globals: globals.len(),
     });
-    let clips = scene::Clips {
-        intervals: sequences.iter().map(|s| (i64::from(s.interval_start), i64::from(s.interval_end))).collect(),
-        globals: globals.len(),
-    };
+    let clips = surface::Clips { sequences: &sequences, globals: globals.len() };
     let scene = scene::scene(file, &sk, &pivot, &clips, &mut losses);
-    let surface_clips = surface::Clips { sequences: &sequences, globals: globals.len() };
-    let (tints, uv_animations) = surface::surfaces(file, &surface_clips, meshes.len(), &mut losses)?;
+    let (tints, uv_animations) = surface::surfaces(file, &clips, meshes.len(), &mut losses)?;
     let model = Model {
         name: file
             .chunks

@@ -14,10 +14,10 @@
 //!   tracks are read.
 
 use relic_core::Loss;
-use relic_core::model::{self as ir, Clock, EmitterTrack, Interpolation, LightKind, ShapeKind, Transform};
+use relic_core::model::{self as ir, EmitterTrack, LightKind, ShapeKind, Transform};
 
-use super::animation::cubic;
-use super::{Skeleton, WARCRAFT, seconds};
+use super::surface::{Clips, keyed};
+use super::{Skeleton, WARCRAFT};
 use crate::file::*;
 
 /// Each light and camera track tag and the model's name for the parameter.
@@ -49,68 +49,14 @@ fn value_to_ir(tag: &Tag, v: [f32; 3]) -> [f32; 3] {
     }
 }
 
-/// The clips' intervals (ms) and the number of global sequences the tracks are read against.
-pub(super) struct Clips {
-    pub(super) intervals: Vec<(i64, i64)>,
-    pub(super) globals: usize,
-}
-
 /// A track's keys per clip (or once on its global sequence).
-pub(super) fn parameter_tracks(t: &Track, clips: &Clips) -> Vec<EmitterTrack> {
+pub(super) fn parameter_tracks(t: &Track, clips: &Clips<'_>) -> Vec<EmitterTrack> {
+    let name = property(&t.tag);
     match &t.keys {
-        Keys::Float(k) => {
-            let keys: Vec<_> = k.iter().map(|k| (k.frame, [k.value], k.tangents.map(|[a, b]| [[a], [b]]))).collect();
-            split(t, &keys, clips)
-        }
-        Keys::Vec3(k) => {
-            let conv = |v| value_to_ir(&t.tag, v);
-            let keys: Vec<_> = k.iter().map(|k| (k.frame, conv(k.value), k.tangents.map(|ts| ts.map(conv)))).collect();
-            split(t, &keys, clips)
-        }
+        Keys::Float(k) => keyed(t, k, &name, clips, |v: f32, _| [v]),
+        Keys::Vec3(k) => keyed(t, k, &name, clips, |v, _| value_to_ir(&t.tag, v)),
         Keys::Int(_) | Keys::Quat(_) => Vec::new(),
     }
-}
-
-type FileKey<const N: usize> = (i32, [f32; N], Option<[[f32; N]; 2]>);
-
-fn split<const N: usize>(t: &Track, keys: &[FileKey<N>], clips: &Clips) -> Vec<EmitterTrack> {
-    let global = usize::try_from(t.global_sequence_id).ok();
-    if global.is_some_and(|g| g >= clips.globals) {
-        return Vec::new();
-    }
-    let windows: Vec<(Option<usize>, i64, i64)> = match global {
-        Some(_) => vec![(None, 0, i64::MAX)],
-        None => clips.intervals.iter().enumerate().map(|(a, &(s, e))| (Some(a), s, e)).collect(),
-    };
-    let mut out = Vec::new();
-    for (animation, start, end) in windows {
-        let mut chosen: Vec<&FileKey<N>> = keys.iter().filter(|k| (start..=end).contains(&i64::from(k.0))).collect();
-        chosen.sort_by_key(|k| k.0);
-        chosen.dedup_by_key(|k| k.0);
-        if chosen.is_empty() {
-            continue;
-        }
-        let base = if global.is_some() { 0 } else { start };
-        let times: Vec<f32> = chosen.iter().map(|k| seconds(i64::from(k.0) - base)).collect();
-        let interpolation = match t.interpolation {
-            DONT_INTERP => Interpolation::Step,
-            LINEAR => Interpolation::Linear,
-            _ if times.len() < 2 => Interpolation::Linear,
-            _ => Interpolation::CubicSpline,
-        };
-        let values =
-            cubic(&times, chosen.iter().map(|k| (k.1, k.2)).collect(), t.interpolation == BEZIER, interpolation);
-        out.push(EmitterTrack {
-            property: property(&t.tag),
-            animation,
-            clock: global.map_or(Clock::Animation, Clock::Global),
-            interpolation,
-            times,
-            components: N,
-            values: values.into_iter().flatten().collect(),
-        });
-    }
-    out
 }
 
 /// The model's lights, cameras and collision shapes, and what they could not keep.
@@ -126,7 +72,7 @@ pub(super) fn scene(
     file: &MdxFile,
     sk: &Skeleton,
     pivot: &dyn Fn(usize) -> [f32; 3],
-    clips: &Clips,
+    clips: &Clips<'_>,
     losses: &mut Vec<Loss>,
 ) -> Scene {
     let mut out = Scene::default();

@@ -148,7 +148,7 @@ fn uv_animation(a: &TextureAnim, clips: &Clips<'_>, counts: &mut Counts) -> UvAn
 
 /// The keys of `t` as the model's tracks of `property`: one on its global sequence, else one per
 /// sequence with keys in its interval. `value` converts a value (told whether it is a tangent).
-fn keyed<T: Value + Copy, const N: usize>(
+pub(super) fn keyed<T: Value + Copy, const N: usize>(
     t: &Track,
     keys: &[Key<T>],
     property: &str,
