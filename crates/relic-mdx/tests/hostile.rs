@@ -215,6 +215,46 @@ fn clips_that_would_copy_keys_past_the_budget_are_refused() {
     relic_testkit::check("budget", &bytes, relic_testkit::Limits::default(), relic_mdx::read_model).unwrap();
 }
 
+/// Overlapping sequences that each hold a light's long track: the clips would copy its keys as
+/// they copy a node's; refused the same way (before, only node, GEOA, layer and TXAN keys were
+/// counted, and a light, camera or emitter track was copied into every clip unbounded).
+#[test]
+fn a_light_track_copied_past_the_budget_is_refused() {
+    use relic_mdx::file::{Chunk, Extent, Key, Keys, Sequence, Tag, Track};
+    let mut file = relic_mdx::read(&read("v800_full.mdx")).unwrap();
+    let sequence = Sequence {
+        name: Default::default(),
+        interval_start: 0,
+        interval_end: 1000,
+        move_speed: 0.0,
+        flags: 0,
+        rarity: 0.0,
+        sync_point: 0,
+        extent: Extent::default(),
+    };
+    let track = Track {
+        tag: Tag(*b"KLAI"),
+        interpolation: 1,
+        global_sequence_id: -1,
+        keys: Keys::Float((0..=1000).map(|f| Key { frame: f, value: 1.0, tangents: None }).collect()),
+    };
+    let mut lights = 0;
+    for chunk in &mut file.chunks {
+        match chunk {
+            Chunk::Sequences(s) => *s = vec![sequence.clone(); 2_000],
+            Chunk::Lights(l) => {
+                lights = l.len();
+                l[0].tracks = vec![track.clone()];
+            }
+            _ => {}
+        }
+    }
+    assert_eq!(lights, 1, "v800_full has one light");
+    let bytes = relic_mdx::write(&file).unwrap();
+    let err = relic_mdx::read_model(&bytes).unwrap_err().to_string();
+    assert!(err.contains("the 2000 sequences would copy the file's 1039 keys into 2072001 model keys"), "{err}");
+}
+
 /// Whatever version-800 file reads goes MDX → MDL → MDX → MDL to the same text (the fuzz
 /// target's check, here on mutations of the fixture).
 #[test]

@@ -15,8 +15,36 @@ const KEY_BUDGET_PER_KEY: u64 = 8;
 /// See [`KEY_BUDGET_PER_KEY`].
 const KEY_BUDGET_FIXED: u64 = 100_000;
 
+/// How often the model holds a track's keys.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Copies {
+    /// In every clip whose interval holds the key.
+    Within,
+    /// In every clip: a node's global-sequence track.
+    EveryClip,
+    /// Once, on its global sequence's clock: a global-sequence track of another record.
+    Once,
+}
+
+/// The tracks of the records that are not nodes' own (GEOA, layers, TXAN, lights, cameras,
+/// emitters): cut into clips as the node tracks are, but a global-sequence one is kept once.
+pub(super) fn record_tracks(file: &MdxFile) -> impl Iterator<Item = &Track> {
+    let others = file.chunks.iter().flat_map(|c| -> Box<dyn Iterator<Item = &Track> + '_> {
+        match c {
+            Chunk::Lights(v) => Box::new(v.iter().flat_map(|l| &l.tracks)),
+            Chunk::Cameras(v) => Box::new(v.iter().flat_map(|c| &c.tracks)),
+            Chunk::ParticleEmitters(v) => Box::new(v.iter().flat_map(|e| &e.tracks)),
+            Chunk::ParticleEmitters2(v) => Box::new(v.iter().flat_map(|e| &e.tracks)),
+            Chunk::RibbonEmitters(v) => Box::new(v.iter().flat_map(|e| &e.tracks)),
+            _ => Box::new(std::iter::empty()),
+        }
+    });
+    super::surface::surface_tracks(file).chain(others)
+}
+
 /// Refuses a file whose clips would copy its keys (and events) so many times that the model would
-/// be far larger than the file: many sequences times long global-sequence tracks.
+/// be far larger than the file: many sequences times long global-sequence tracks, or overlapping
+/// sequences that hold the same keys of any track (a node's, or [`record_tracks`]).
 pub(super) fn check_key_budget(
     nodes: &[NodeRef<'_>],
     sequences: &[&Sequence],
@@ -28,32 +56,39 @@ pub(super) fn check_key_budget(
     // Each list: its frames, whether on a global sequence, and how many model keys one key
     // becomes (a squad rotation key up to `MOST_STEPS` linear keys, `squad`), counted so on
     // both sides: a file of such keys may build its clips as one of other keys may.
-    let frame_lists: Vec<(Vec<i64>, bool, u64)> = nodes
+    let frame_lists: Vec<(Vec<i64>, Copies, u64)> = nodes
         .iter()
         .flat_map(|r| {
             r.node.tracks.iter().map(|t| {
                 let squad = t.tag.0 == *b"KGRT" && t.interpolation >= HERMITE;
                 let weight = if squad { super::squad::MOST_STEPS as u64 } else { 1 };
-                (t.keys.frames().into_iter().map(i64::from).collect(), t.global_sequence_id != -1, weight)
+                let copies = if t.global_sequence_id != -1 { Copies::EveryClip } else { Copies::Within };
+                (t.keys.frames().into_iter().map(i64::from).collect(), copies, weight)
             })
         })
         .chain(
             events
                 .filter_map(|e| e.track.as_ref())
-                .map(|t| (t.frames.iter().map(|&f| i64::from(f)).collect(), false, 1)),
+                .map(|t| (t.frames.iter().map(|&f| i64::from(f)).collect(), Copies::Within, 1)),
         )
+        .chain(record_tracks(file).map(|t| {
+            let copies = if t.global_sequence_id != -1 { Copies::Once } else { Copies::Within };
+            (t.keys.frames().into_iter().map(i64::from).collect(), copies, 1)
+        }))
         .collect();
-    for (frames, global, weight) in &frame_lists {
+    for (frames, copies, weight) in &frame_lists {
         stored = stored.saturating_add((frames.len() as u64).saturating_mul(*weight));
-        for s in sequences {
+        let clips = if *copies == Copies::Once { &[][..] } else { sequences };
+        let mut keys = if *copies == Copies::Once { frames.len() as u64 } else { 0 };
+        for s in clips {
             let (start, end) = (i64::from(s.interval_start), i64::from(s.interval_end));
-            let keys = if *global {
+            keys = keys.saturating_add(if *copies == Copies::EveryClip {
                 frames.len() as u64
             } else {
                 frames.iter().filter(|&&f| (start..=end).contains(&f)).count() as u64
-            };
-            copied = copied.saturating_add(keys.saturating_mul(*weight));
+            });
         }
+        copied = copied.saturating_add(keys.saturating_mul(*weight));
     }
     let budget = stored.saturating_mul(KEY_BUDGET_PER_KEY).saturating_add(KEY_BUDGET_FIXED);
     if copied > budget {

@@ -57,7 +57,7 @@ pub(super) fn surfaces(
     meshes: usize,
     losses: &mut Vec<Loss>,
 ) -> Result<(Vec<Tint>, Vec<UvAnimation>), ReadError> {
-    let mut counts = Counts { outside: budget(file, clips)?, ..Counts::default() };
+    let mut counts = Counts { outside: outside(file, clips), ..Counts::default() };
     let mut tints = Vec::new();
     for a in file.chunks.iter().filter_map(|c| if let Chunk::GeosetAnims(v) = c { Some(v) } else { None }).flatten() {
         let Some(mesh) = usize::try_from(a.geoset_id).ok().filter(|&g| g < meshes) else {
@@ -190,45 +190,27 @@ pub(super) fn keyed<T: Value + Copy, const N: usize>(
     out
 }
 
-/// Keys the tracks may become for every key of the file (a key is copied into every sequence
-/// whose interval holds it), beyond [`BUDGET_FIXED`]: as `animation::check_key_budget`.
-const BUDGET_PER_KEY: u64 = 8;
-/// See [`BUDGET_PER_KEY`].
-const BUDGET_FIXED: u64 = 100_000;
-
-/// Refuses a file whose overlapping sequences would copy its GEOA, layer and TXAN keys far more
-/// often than it stores them; else the number of those keys (off a global sequence) that no
-/// sequence's interval holds.
-fn budget(file: &MdxFile, clips: &Clips<'_>) -> Result<usize, ReadError> {
-    let mut tracks: Vec<&Track> = Vec::new();
-    for c in &file.chunks {
+/// The GEOA, layer and TXAN tracks, in file order.
+pub(super) fn surface_tracks(file: &MdxFile) -> impl Iterator<Item = &Track> {
+    file.chunks.iter().flat_map(|c| -> Box<dyn Iterator<Item = &Track> + '_> {
         match c {
-            Chunk::GeosetAnims(v) => tracks.extend(v.iter().flat_map(|a| &a.tracks)),
-            Chunk::TextureAnims(v) => tracks.extend(v.iter().flat_map(|a| &a.tracks)),
-            Chunk::Materials(v) => tracks.extend(v.iter().flat_map(|m| &m.layers).flat_map(|l| &l.tracks)),
-            _ => {}
+            Chunk::GeosetAnims(v) => Box::new(v.iter().flat_map(|a| &a.tracks)),
+            Chunk::TextureAnims(v) => Box::new(v.iter().flat_map(|a| &a.tracks)),
+            Chunk::Materials(v) => Box::new(v.iter().flat_map(|m| &m.layers).flat_map(|l| &l.tracks)),
+            _ => Box::new(std::iter::empty()),
         }
-    }
-    let (mut stored, mut copied, mut outside) = (0u64, 0u64, 0usize);
+    })
+}
+
+/// How many keys of the [`surface_tracks`] (off a global sequence) no sequence's interval holds
+/// (the copies into clips are bounded by `animation::check_key_budget`).
+fn outside(file: &MdxFile, clips: &Clips<'_>) -> usize {
     let within =
         |s: &Sequence, f: i32| (i64::from(s.interval_start)..=i64::from(s.interval_end)).contains(&i64::from(f));
-    for t in tracks.iter().filter(|t| t.global_sequence_id == -1) {
-        let frames = t.keys.frames();
-        stored = stored.saturating_add(frames.len() as u64);
-        for s in clips.sequences {
-            copied = copied.saturating_add(frames.iter().filter(|&&f| within(s, f)).count() as u64);
-        }
-        outside += frames.iter().filter(|&&f| !clips.sequences.iter().any(|s| within(s, f))).count();
-    }
-    let allowed = stored.saturating_mul(BUDGET_PER_KEY).saturating_add(BUDGET_FIXED);
-    if copied > allowed {
-        return Err(ReadError::document(format!(
-            "the {} sequences would copy the file's {stored} GEOA, layer and TXAN keys into {copied} model keys, more \
-             than the {allowed} relic builds for them",
-            clips.sequences.len()
-        )));
-    }
-    Ok(outside)
+    surface_tracks(file)
+        .filter(|t| t.global_sequence_id == -1)
+        .map(|t| t.keys.frames().into_iter().filter(|&f| !clips.sequences.iter().any(|s| within(s, f))).count())
+        .sum()
 }
 
 /// `n what` as a loss of `tag`, when `n` is not 0 (the notes of both directions).
