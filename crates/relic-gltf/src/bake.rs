@@ -178,7 +178,7 @@ fn refine(
 /// Whether `m` is halfway between `a` and `b` as a viewer interpolates (lerp, nlerp) within the
 /// key tolerances, relative above 1.
 fn on_line(a: &Transform, b: &Transform, m: &Transform) -> bool {
-    use crate::keys::{ROTATION_TOLERANCE, SCALE_TOLERANCE, TRANSLATION_TOLERANCE};
+    let crate::keys::Tolerance { translation, rotation, scale, .. } = crate::keys::Tolerance::FINE;
     let near = |x: f32, y: f32, tolerance: f32| (x - y).abs() <= tolerance * x.abs().max(y.abs()).max(1.0);
     let halfway = |x: &[f32], y: &[f32], z: &[f32], tolerance| {
         x.iter().zip(y).zip(z).all(|((x, y), z)| near(0.5 * (x + y), *z, tolerance))
@@ -190,9 +190,9 @@ fn on_line(a: &Transform, b: &Transform, m: &Transform) -> bool {
     sum.iter_mut().zip(&b_rotation).for_each(|(x, y)| *x += y);
     let mid = relic_core::sample::normalize4(sum);
     let m_rotation = toward(m.rotation, &mid);
-    halfway(&a.translation, &b.translation, &m.translation, TRANSLATION_TOLERANCE)
-        && halfway(&a.scale, &b.scale, &m.scale, SCALE_TOLERANCE)
-        && mid.iter().zip(&m_rotation).all(|(x, y)| near(*x, *y, ROTATION_TOLERANCE))
+    halfway(&a.translation, &b.translation, &m.translation, translation)
+        && halfway(&a.scale, &b.scale, &m.scale, scale)
+        && mid.iter().zip(&m_rotation).all(|(x, y)| near(*x, *y, rotation))
 }
 
 /// Flips each quaternion into the hemisphere of the previous one.

@@ -168,3 +168,89 @@ fn a_bone_that_does_not_inherit_its_parents_turn_plays_the_same_after_another_to
         assert!(off < 1e-3, "level at {t} s is {off} off");
     }
 }
+
+/// A slow sway of the hips, baked at every frame as an editor's export gives it back: 2 units
+/// along X and 0.8 rad about Y over 3 s, at 24 frames a second.
+fn swaying(format: &str, keep_file: bool) -> relic_core::Model {
+    use relic_core::model::{Channel, Clock, Interpolation, Original};
+    let mut model = relic_gltf::samples::skinned_animated();
+    let times: Vec<f32> = (0..=72).map(|f| f as f32 / 24.0).collect();
+    let phase = |t: f32| (std::f32::consts::PI * t / 3.0).sin();
+    let turn = |t: f32| {
+        let half = 0.4 * phase(t);
+        [0.0, half.sin(), 0.0, half.cos()]
+    };
+    let clip = &mut model.animations[0];
+    clip.duration = 3.0;
+    clip.channels = vec![
+        Channel {
+            bone: 1,
+            clock: Clock::Animation,
+            interpolation: Interpolation::Linear,
+            times: times.clone(),
+            values: ChannelValues::Translation(times.iter().map(|&t| [2.0 * phase(t), 1.0, 0.0]).collect()),
+        },
+        Channel {
+            bone: 1,
+            clock: Clock::Animation,
+            interpolation: Interpolation::Linear,
+            times: times.clone(),
+            values: ChannelValues::Rotation(times.iter().map(|&t| turn(t)).collect()),
+        },
+    ];
+    model.animations.truncate(1);
+    model.original = Some(Original {
+        format: format.into(),
+        version: 800,
+        counts: Vec::new(),
+        files: if keep_file { vec![("sway".into(), b"MDLX".to_vec())] } else { Vec::new() },
+    });
+    model
+}
+
+/// The keys per channel of the first clip, and the largest distance of the baked values from the
+/// channel that comes back (per component; rotations in either hemisphere).
+fn kept_and_error(baked: &relic_core::Model, back: &relic_core::Model) -> (Vec<usize>, [f32; 2]) {
+    use relic_core::sample::Sample;
+    let (clip, back_clip) = (&baked.animations[0], &back.animations[0]);
+    let mut worst = [0.0f32; 2];
+    let mut kept = Vec::new();
+    for c in &clip.channels {
+        let d =
+            back_clip.channels.iter().find(|d| d.bone == c.bone && d.values.property() == c.values.property()).unwrap();
+        kept.push(d.times.len());
+        for &t in &c.times {
+            let gap = match (c.sample(t).unwrap(), d.sample(t).unwrap()) {
+                (Sample::Vector(a), Sample::Vector(b)) => {
+                    (0, a.iter().zip(b).map(|(x, y)| (x - y).abs()).fold(0.0, f32::max))
+                }
+                (Sample::Rotation(a), Sample::Rotation(b)) => {
+                    let gap = |b: [f32; 4]| a.iter().zip(b).map(|(x, y)| (x - y).abs()).fold(0.0, f32::max);
+                    (1, gap(b).min(gap(b.map(|x| -x))))
+                }
+                _ => panic!("another kind of channel"),
+            };
+            worst[gap.0] = worst[gap.0].max(gap.1);
+        }
+    }
+    (kept, worst)
+}
+
+/// Keys another tool baked are reduced to those the motion needs: within the tolerance relic's
+/// export follows curves by (1e-3, plus 5e-5 of the channel's largest value) where the glTF
+/// carries no game file and the model came from a game that keys each channel on its own (MDX
+/// here), within 1e-4 where it does (that model is judged against the file's,
+/// within 2e-3, and the export's error and the reduction's must stay inside it together), and
+/// where the model came from ABC (its writer finds the clip's shared key times in the frames).
+#[test]
+fn baked_keys_are_reduced_finely_only_where_the_game_file_travels() {
+    let plain = swaying("mdx", false);
+    let (kept, [moved, turned]) = kept_and_error(&plain, &through_another_tool(&plain));
+    assert!(moved <= 1e-3 + 5e-5 * 2.0 + 1e-5 && turned <= 1e-3 + 1e-6, "{moved} {turned}");
+    for fine in [swaying("mdx", true), swaying("abc", false)] {
+        let (kept_fine, [moved, turned]) = kept_and_error(&fine, &through_another_tool(&fine));
+        assert!(moved <= 1e-4 + 1e-5 && turned <= 1e-4 + 1e-6, "{moved} {turned}");
+        assert_eq!(kept_fine, [71, 65], "keys kept of 73 ({:?}): translation, rotation", fine.original);
+    }
+    assert_eq!(kept, [55, 21], "keys kept of 73: translation, rotation");
+}

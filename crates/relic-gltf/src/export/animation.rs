@@ -342,7 +342,7 @@ pub(crate) fn bake(model: &Model, anim: &Animation, fps: f32) -> Baked {
                 times: times.clone(),
                 values,
             };
-            crate::keys::reduce(&mut channel);
+            crate::keys::reduce(&mut channel, crate::keys::Tolerance::FINE);
             channels.push(channel);
         }
     }

@@ -14,9 +14,9 @@ use relic_core::sample::{Sample, fewest_linear_steps, rotation_gap};
 pub(super) const MOST_STEPS: usize = 128;
 /// How far (per component, plus [`RELATIVE`] of the value) the linear keys may leave the curve
 /// at the quarter points between two of them.
-pub(super) const TOLERANCE: f32 = 1e-3;
+pub(super) const TOLERANCE: f32 = crate::keys::CURVE_TOLERANCE;
 /// The share of a value's size added to [`TOLERANCE`].
-const RELATIVE: f32 = 5e-5;
+const RELATIVE: f32 = crate::keys::CURVE_RELATIVE;
 
 /// Most linear keys one channel becomes: a channel whose curve needs more stays a cubic spline
 /// (glTF's exact form of it), with a note. It bounds what a file of wild tangents costs.

@@ -145,7 +145,7 @@ impl Importer<'_> {
             }
             if self.foreign {
                 for (_, c) in &mut channels {
-                    crate::keys::reduce(c);
+                    crate::keys::reduce(c, self.key_tolerance());
                 }
             }
             let bounds = |b: [[f32; 3]; 2]| Aabb { min: b[0], max: b[1] };

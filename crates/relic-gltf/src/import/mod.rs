@@ -57,6 +57,11 @@ pub const WEIGHT_IMPORT_TOLERANCE: f32 = 0.01;
 /// Decoded data may total this many bytes per input byte (plus [`DECODE_FIXED`]).
 const DECODE_PER_INPUT_BYTE: u64 = 32;
 const DECODE_FIXED: u64 = 1 << 20;
+/// The formats (as a model's [`Original`] names them) whose clips key each channel at its own times:
+/// another tool's baked keys of their models are reduced within relic's curve tolerance
+/// ([`crate::keys::Tolerance::CURVE`]).
+const KEYED_PER_CHANNEL: &[&str] = &["m2", "mdx"];
+
 /// A mesh drawn by several nodes is decoded once; the copies for the other nodes may total this
 /// many times the decode budget (the model has no instancing: each node gets its own mesh).
 const COPIES_PER_DECODED_BYTE: u64 = 4;
@@ -167,10 +172,23 @@ impl Importer<'_> {
         self.surfaces(root_extras.as_ref());
         frames::restore(&mut self.model, &self.bone_records, &self.attachment_records);
         if self.foreign {
-            unbake::unbake(&mut self.model);
+            let tolerance = self.key_tolerance();
+            unbake::unbake(&mut self.model, tolerance);
             self.drop_rest_channels();
         }
         Ok(())
+    }
+
+    /// How closely another tool's baked keys are followed ([`crate::keys::Tolerance`], whose notes
+    /// say why): within relic's curve tolerance for a model of a game that keys each channel on its
+    /// own, without its game file; else finely.
+    fn key_tolerance(&self) -> crate::keys::Tolerance {
+        let own_channels = |o: &Original| KEYED_PER_CHANNEL.contains(&o.format.as_str()) && o.files.is_empty();
+        if self.model.original.as_ref().is_some_and(own_channels) {
+            crate::keys::Tolerance::CURVE
+        } else {
+            crate::keys::Tolerance::FINE
+        }
     }
 
     fn model_info(&mut self, extras: Option<&ex::RootExtras>) {

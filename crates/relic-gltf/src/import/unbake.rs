@@ -13,8 +13,9 @@ use relic_core::model::{Animation, BoneFlags, Channel, ChannelValues, Clock, Int
 
 use crate::bake;
 
-/// Re-keys every flagged bone of every clip in the model's composition (see the module docs).
-pub(super) fn unbake(model: &mut Model) {
+/// Re-keys every flagged bone of every clip in the model's composition (see the module docs), the
+/// keys reduced within `tolerance`.
+pub(super) fn unbake(model: &mut Model, tolerance: crate::keys::Tolerance) {
     let flagged: Vec<usize> =
         (0..model.bones.len()).filter(|&b| model.bones.get(b).is_some_and(bake::flagged)).collect();
     if flagged.is_empty() {
@@ -30,7 +31,7 @@ pub(super) fn unbake(model: &mut Model) {
         let keyed: Vec<(usize, Vec<f32>)> =
             flagged.iter().filter_map(|&b| chain_times(&as_gltf, anim, b).map(|t| (b, t))).collect();
         for (b, times) in keyed {
-            let channels = rekeyed(&as_gltf, model_flags(&model.bones, b), anim, b, &times);
+            let channels = rekeyed(&as_gltf, model_flags(&model.bones, b), anim, b, &times, tolerance);
             anim.channels.retain(|c| c.bone != b);
             anim.channels.extend(channels);
         }
@@ -67,7 +68,14 @@ fn chain_times(model: &Model, anim: &Animation, b: usize) -> Option<Vec<f32>> {
 
 /// Bone `b`'s keys at `times` in the model's composition under `flags`, from the pose glTF
 /// composes (`as_gltf`).
-fn rekeyed(as_gltf: &Model, flags: BoneFlags, anim: &Animation, b: usize, times: &[f32]) -> Vec<Channel> {
+fn rekeyed(
+    as_gltf: &Model,
+    flags: BoneFlags,
+    anim: &Animation,
+    b: usize,
+    times: &[f32],
+    tolerance: crate::keys::Tolerance,
+) -> Vec<Channel> {
     let parent = as_gltf.bones.get(b).and_then(|bone| bone.parent);
     let mut evaluator = Evaluator::new(as_gltf, anim).only(&[b], &[]);
     let (mut t, mut r, mut s) = (Vec::new(), Vec::new(), Vec::new());
@@ -97,7 +105,7 @@ fn rekeyed(as_gltf: &Model, flags: BoneFlags, anim: &Animation, b: usize, times:
         channel(ChannelValues::Scale(s)),
     ];
     for c in &mut channels {
-        crate::keys::reduce(c);
+        crate::keys::reduce(c, tolerance);
     }
     channels
 }

@@ -20,7 +20,7 @@
 use relic_core::sample::slerp;
 
 use super::span::{Bounds, Motion, increasing, seconds};
-use super::{ROTATION_TOLERANCE, fraction, near};
+use super::{fraction, near};
 
 /// Keys and spans further than this from the anchor (radians between the unit quaternions) are
 /// not certified, and no span reaches further ([`Rotation::fits`]): viewers that interpolate
@@ -61,6 +61,8 @@ pub(crate) fn angle(p: [f32; 4], q: [f32; 4]) -> f64 {
 pub(super) struct Rotation<'a> {
     times: &'a [f32],
     values: &'a [[f32; 4]],
+    /// Per component of the unit quaternion.
+    tolerance: f32,
     step: bool,
     /// Each key as a unit quaternion in f64 and how far its length is from 1; empty where the
     /// channel cannot be certified.
@@ -77,7 +79,7 @@ pub(super) struct Rotation<'a> {
 }
 
 impl<'a> Rotation<'a> {
-    pub(super) fn new(times: &'a [f32], values: &'a [[f32; 4]], step: bool) -> Self {
+    pub(super) fn new(times: &'a [f32], values: &'a [[f32; 4]], tolerance: f32, step: bool) -> Self {
         let mut units = Vec::new();
         if !step && times.len() == values.len() && increasing(times) {
             units.reserve(values.len());
@@ -93,7 +95,17 @@ impl<'a> Rotation<'a> {
         }
         let worst = units.iter().map(|u| u.1).fold(0.0, f64::max);
         let budget = (LENGTH_ERROR * worst * MAX_ANGLE).min(MAX_BUDGET);
-        Self { times, values, step, units, budget, anchor: 0, anchor_unit: ([0.0, 0.0, 0.0, 1.0], 0.0), last: None }
+        Self {
+            times,
+            values,
+            tolerance,
+            step,
+            units,
+            budget,
+            anchor: 0,
+            anchor_unit: ([0.0, 0.0, 0.0, 1.0], 0.0),
+            last: None,
+        }
     }
 
     fn at(&self, i: usize) -> [f32; 4] {
@@ -139,7 +151,7 @@ impl Motion<4> for Rotation<'_> {
         if want.iter().zip(got).map(|(x, y)| x * y).sum::<f32>() < 0.0 {
             want = want.map(|c| -c);
         }
-        near(got, want, ROTATION_TOLERANCE)
+        near(got, want, self.tolerance)
     }
 
     fn certifiable(&self) -> bool {
@@ -160,7 +172,7 @@ impl Motion<4> for Rotation<'_> {
             return None;
         }
         let per_second = 1.0 / seconds(self.times, self.anchor, k);
-        let tolerance = f64::from(ROTATION_TOLERANCE);
+        let tolerance = f64::from(self.tolerance);
         let reach = (tolerance - SLERP_ERROR - self.budget - length_error) / (1.0 + 2.0 * (angle + 2.0 * tolerance));
         Some(w.map(|c| ((c - reach) * per_second, (c + reach) * per_second)))
     }

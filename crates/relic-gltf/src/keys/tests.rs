@@ -8,27 +8,29 @@ use relic_core::model::{Channel, ChannelValues, Clock, Interpolation};
 use super::*;
 
 thread_local! {
-    /// Every channel [`reduce`] was given on this thread since [`recorded`] last drained it.
-    static RECORDED: RefCell<Vec<Channel>> = const { RefCell::new(Vec::new()) };
+    /// Every channel [`reduce`] was given on this thread since [`recorded`] last drained it, with
+    /// the tolerance it was given.
+    static RECORDED: RefCell<Vec<(Channel, Tolerance)>> = const { RefCell::new(Vec::new()) };
 }
 
 /// Called by [`reduce`] in this crate's tests: keeps a copy of the channel it is about to reduce.
-pub(super) fn record(channel: &Channel) {
-    RECORDED.with(|r| r.borrow_mut().push(channel.clone()));
+pub(super) fn record(channel: &Channel, tolerance: Tolerance) {
+    RECORDED.with(|r| r.borrow_mut().push((channel.clone(), tolerance)));
 }
 
-fn recorded() -> Vec<Channel> {
+fn recorded() -> Vec<(Channel, Tolerance)> {
     RECORDED.with(|r| std::mem::take(&mut *r.borrow_mut()))
 }
 
 /// The reduction as it was before the certificate (8741493), verbatim but for its name and the
-/// rule added since (no rotation span wider than `MAX_ANGLE`, for viewers that interpolate
-/// quaternion components on their own): every span checked key by key.
+/// rules added since (no rotation span wider than `MAX_ANGLE`, for viewers that interpolate
+/// quaternion components on their own; the tolerance a parameter, relative to the channel's
+/// largest value for translation and scale): every span checked key by key.
 mod reference {
     use relic_core::model::{Channel, ChannelValues, Interpolation};
     use relic_core::sample::slerp;
 
-    use super::super::{ROTATION_TOLERANCE, SCALE_TOLERANCE, TRANSLATION_TOLERANCE};
+    use super::super::Tolerance;
 
     fn lerp3(a: [f32; 3], b: [f32; 3], f: f32) -> [f32; 3] {
         relic_core::math::zip3(a, b, |x, y| x + (y - x) * f)
@@ -57,7 +59,7 @@ mod reference {
     }
 
     /// The indices the reduction before the certificate kept.
-    pub(super) fn kept(channel: &Channel) -> Vec<usize> {
+    pub(super) fn kept(channel: &Channel, tolerance: Tolerance) -> Vec<usize> {
         let times = channel.times.clone();
         let step = channel.interpolation == Interpolation::Step;
         let fraction = |a: usize, b: usize, k: usize| {
@@ -71,11 +73,13 @@ mod reference {
         let n = times.len();
         match &channel.values {
             ChannelValues::Translation(v) | ChannelValues::Scale(v) => {
-                let tolerance = if matches!(channel.values, ChannelValues::Scale(_)) {
-                    SCALE_TOLERANCE
+                let base = if matches!(channel.values, ChannelValues::Scale(_)) {
+                    tolerance.scale
                 } else {
-                    TRANSLATION_TOLERANCE
+                    tolerance.translation
                 };
+                let largest = v.iter().flatten().map(|x| x.abs()).filter(|x| x.is_finite()).fold(0.0, f32::max);
+                let tolerance = base + tolerance.relative * largest;
                 let at = |i: usize| v.get(i).copied().unwrap_or_default();
                 keep(n, |a, b, k| near(lerp3(at(a), at(b), fraction(a, b, k)), at(k), tolerance))
             }
@@ -90,7 +94,7 @@ mod reference {
                     if want.iter().zip(got).map(|(x, y)| x * y).sum::<f32>() < 0.0 {
                         want = want.map(|c| -c);
                     }
-                    near(got, want, ROTATION_TOLERANCE)
+                    near(got, want, tolerance.rotation)
                 })
             }
         }
@@ -99,10 +103,10 @@ mod reference {
 
 /// Checks every distinct channel against the reference; returns (distinct channels, their keys,
 /// keys kept).
-fn same_as_reference(channels: &[Channel], what: &str) -> (usize, usize, usize) {
+fn same_as_reference(channels: &[(Channel, Tolerance)], what: &str) -> (usize, usize, usize) {
     let mut seen = std::collections::HashSet::new();
     let (mut distinct, mut keys, mut kept_keys) = (0, 0, 0);
-    for (i, c) in channels.iter().enumerate() {
+    for (i, (c, tolerance)) in channels.iter().enumerate() {
         let bits = match &c.values {
             ChannelValues::Translation(v) | ChannelValues::Scale(v) => {
                 v.iter().flatten().map(|x| x.to_bits()).collect()
@@ -110,14 +114,15 @@ fn same_as_reference(channels: &[Channel], what: &str) -> (usize, usize, usize) 
             ChannelValues::Rotation(q) => q.iter().flatten().map(|x| x.to_bits()).collect::<Vec<u32>>(),
         };
         let times: Vec<u32> = c.times.iter().map(|t| t.to_bits()).collect();
-        if !seen.insert((c.values.property(), c.interpolation == Interpolation::Step, times, bits)) {
+        let fine = *tolerance == Tolerance::FINE;
+        if !seen.insert((c.values.property(), c.interpolation == Interpolation::Step, times, bits, fine)) {
             continue;
         }
-        let (new, old) = (kept(c), reference::kept(c));
+        let (new, old) = (kept(c, *tolerance), reference::kept(c, *tolerance));
         assert_eq!(
             new,
             old,
-            "{what}: channel {i} ({} keys, {:?}) keeps other keys",
+            "{what}: channel {i} ({} keys, {:?}, {tolerance:?}) keeps other keys",
             c.times.len(),
             c.values.property()
         );
@@ -138,11 +143,11 @@ fn baked_straight_lines_become_their_ends_and_corners_stay() {
     let times: Vec<f32> = (0..=48).map(|f| f as f32 / 24.0).collect();
     let values = times.iter().map(|&t| [if t <= 1.0 { t } else { 2.0 - t }, 0.0, 0.0]).collect();
     let mut c = channel(times, ChannelValues::Translation(values));
-    assert_eq!(reduce(&mut c), 46);
+    assert_eq!(reduce(&mut c, Tolerance::FINE), 46);
     assert_eq!(c.times, vec![0.0, 1.0, 2.0]);
     // A rotation held still keeps its two ends.
     let mut r = channel(vec![0.0, 0.5, 1.0, 1.5], ChannelValues::Rotation(vec![[0.0, 0.0, 0.0, 1.0]; 4]));
-    assert_eq!(reduce(&mut r), 2);
+    assert_eq!(reduce(&mut r, Tolerance::FINE), 2);
     assert_eq!(r.times, vec![0.0, 1.5]);
     recorded();
 }
@@ -154,8 +159,10 @@ fn a_held_quaternion_off_unit_length_keeps_its_keys_as_before() {
     // shortcut for held values must not drop them.
     let q = [0.0, 0.0, 0.6, 0.8].map(|c: f32| c * 1.0005);
     let c = channel((0..10).map(|i| i as f32 / 30.0).collect(), ChannelValues::Rotation(vec![q; 10]));
-    assert_eq!(kept(&c), reference::kept(&c));
-    assert_eq!(kept(&c).len(), 10);
+    for tolerance in [Tolerance::FINE, Tolerance::CURVE] {
+        assert_eq!(kept(&c, tolerance), reference::kept(&c, tolerance));
+    }
+    assert_eq!(kept(&c, Tolerance::FINE).len(), 10);
 }
 
 /// A small deterministic generator (xorshift64*).
@@ -253,7 +260,9 @@ fn random_channel(r: &mut Random) -> Channel {
 #[test]
 fn random_channels_keep_the_keys_the_literal_check_keeps() {
     let mut r = Random(0x9e37_79b9_7f4a_7c15);
-    let channels: Vec<Channel> = (0..1000).map(|_| random_channel(&mut r)).collect();
+    // Every other channel at each tolerance.
+    let tolerances = [Tolerance::FINE, Tolerance::CURVE];
+    let channels: Vec<(Channel, Tolerance)> = (0..1000).map(|i| (random_channel(&mut r), tolerances[i % 2])).collect();
     let (n, keys, kept) = same_as_reference(&channels, "random");
     assert!(
         kept * 3 < keys * 2,
@@ -388,7 +397,7 @@ fn a_channel_with_more_values_than_keys_is_left_for_validation_to_refuse() {
     // looking whole (and an import passed the model's validation).
     let values = vec![[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [2.0, 0.0, 0.0], [9.0, 0.0, 0.0]];
     let mut c = channel(vec![0.0, 1.0, 2.0], ChannelValues::Translation(values.clone()));
-    assert_eq!(reduce(&mut c), 0);
+    assert_eq!(reduce(&mut c, Tolerance::CURVE), 0);
     assert_eq!(c.times.len(), 3);
     assert_eq!(c.values, ChannelValues::Translation(values));
     recorded();
