@@ -47,13 +47,13 @@ def report_lines(operator, lines, level="INFO"):
 
 
 class ImportRelic(bpy.types.Operator, ImportHelper):
-    """Import a model relic reads (LithTech ABC/LTB, World of Warcraft M2, Nod NOD, glTF with relic's records)"""
+    """Import a model relic reads (LithTech ABC/LTB, World of Warcraft M2, Warcraft III MDX/MDL, Nod NOD, glTF with relic's records)"""
 
     bl_idname = "import_scene.relic"
     bl_label = "Import (relic)"
     bl_options = {"REGISTER", "UNDO", "PRESET"}
 
-    filter_glob: StringProperty(default="*.abc;*.ltb;*.m2;*.nod;*.glb;*.gltf", options={"HIDDEN"})
+    filter_glob: StringProperty(default="*.abc;*.ltb;*.m2;*.mdx;*.mdl;*.nod;*.glb;*.gltf", options={"HIDDEN"})
     data: StringProperty(
         name="Data folders",
         description="Game data folders where M2 texture paths are found (';' between several); "
@@ -164,7 +164,7 @@ class ExportRelic(bpy.types.Operator, ExportHelper):
     bl_options = {"REGISTER", "PRESET"}
 
     filename_ext = ""
-    filter_glob: StringProperty(default="*.abc;*.ltb;*.m2;*.nod;*.glb;*.gltf", options={"HIDDEN"})
+    filter_glob: StringProperty(default="*.abc;*.ltb;*.m2;*.mdx;*.mdl;*.nod;*.glb;*.gltf", options={"HIDDEN"})
     format: EnumProperty(name="Format", items=format_items, description="The format written")
     version: IntProperty(
         name="Version",

@@ -101,7 +101,16 @@ def export_file(path, fmt, **options):
 
 
 def same_files(relic, source, out):
-    """Every file the source model was read from, against the one written beside ``out``."""
+    """Every file the source model was read from, against the one written beside ``out``. MDL text
+    is relic's print of the file it describes (another tool's comments and layout are not kept):
+    the two texts are compared as the MDX files they describe, byte for byte."""
+    if relic.detect(source).format == "mdl":
+        described = []
+        for i, text in enumerate((source, out)):
+            mdx = os.path.join(os.path.dirname(out), f"described_{i}.mdx")
+            relic.open(text).save(mdx, format="mdx")
+            described.append(mdx)
+        return [] if filecmp.cmp(*described, shallow=False) else [f"{os.path.basename(source)}: describes another MDX"]
     model = relic.open(source)
     diffs = []
     folder = os.path.dirname(out)

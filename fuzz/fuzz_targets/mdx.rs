@@ -1,7 +1,8 @@
 //! Warcraft III MDX: `detect`, `info`; `read` → `write` gives the input back, and the re-read
 //! equals the first read and writes the same bytes; `read_model` → glTF and the game formats
 //! (`model_checks`); a file that reads and is version 800 goes MDX → MDL → MDX → MDL to the same
-//! text. `read_mdl` on the input as text.
+//! text. The input as MDL text, as the registry's MDL entry reads it: `mdl::detect`, `mdl_info`,
+//! the model (`model_checks`).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -14,7 +15,11 @@ static ALLOCATOR: CountingAllocator = CountingAllocator;
 fuzz_target!(|data: &[u8]| {
     let _ = bounded("detect", data, relic_mdx::detect);
     let _ = bounded("info", data, relic_mdx::info);
-    let _ = bounded("read_mdl", data, |b| read_mdl(&String::from_utf8_lossy(b)));
+    let _ = bounded("mdl::detect", data, relic_mdx::mdl::detect);
+    let _ = bounded("mdl_info", data, relic_mdx::mdl_info);
+    if let Ok((model, _)) = bounded("read_mdl_model", data, relic_mdx::read_mdl_model_with_info) {
+        model_checks(&model.value, &all_writers());
+    }
     if let Ok(model) = bounded("read_model", data, relic_mdx::read_model) {
         model_checks(&model, &all_writers());
     }

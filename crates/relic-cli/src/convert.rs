@@ -197,8 +197,9 @@ pub fn source_line(
 }
 
 /// After a conversion into a game format: how the file compares with the game file the model was
-/// first read from (when relic recorded it in the glTF; the facade's `comparison`), or that an input which carries such a
-/// record (a glTF), but not this one, cannot be compared.
+/// first read from (when relic recorded it in the glTF; the facade's `comparison`), or that an
+/// input which carries such a record (a glTF), but not this one, cannot be compared. (An MDL is
+/// the text of a game file, not a carrier of records: nothing is said.)
 pub fn comparison_line(
     model: &relic::Model,
     target: Target,
@@ -211,7 +212,7 @@ pub fn comparison_line(
     }
     match &model.original {
         Some(_) => comparison.map(relic::original::Comparison::summary),
-        None if !records(kind.entry) => Some(format!(
+        None if kind.entry.family == relic_gltf::GLB_ENTRY.family => Some(format!(
             "note: the {} file carries no record of a game file (relic's extras or its \"relic original\" \
              nodes): what it held before editing cannot be compared",
             kind.entry.name

@@ -24,7 +24,7 @@ mod to_ir;
 pub mod verify;
 
 pub use emitter_record::{EmitterChunk, EmitterRecord};
-pub use entry::ENTRY;
+pub use entry::{ENTRY, MDL_ENTRY};
 pub use file::MdxFile;
 
 use relic_core::format::{Content, Detected};
@@ -110,7 +110,11 @@ pub fn read_model_with_losses(bytes: &[u8]) -> Result<Converted<Model>, ReadErro
 
 /// [`read_model_with_losses`] and [`info`] from one parse.
 pub fn read_model_with_info(bytes: &[u8]) -> Result<(Converted<Model>, Info), ReadError> {
-    let file = read(bytes)?;
+    model_and_info(read(bytes)?)
+}
+
+/// The model of a parsed file, the file kept in its extras, and the file's counts.
+fn model_and_info(file: MdxFile) -> Result<(Converted<Model>, Info), ReadError> {
     let info = counts::info(&file);
     let mut model = to_ir::to_ir(&file)?;
     extras::attach(&mut model.value, file);
@@ -121,4 +125,25 @@ pub fn read_model_with_info(bytes: &[u8]) -> Result<(Converted<Model>, Info), Re
 pub fn write_model(model: &Model, options: &WriteOptions) -> Result<Converted<Vec<u8>>, WriteError> {
     let Converted { value, losses } = from_ir(model, options)?;
     Ok(Converted { value: write(&value)?, losses })
+}
+
+/// An MDL's counts: [`info`]'s of the file its text describes ([`mdl::read`]).
+pub fn mdl_info(bytes: &[u8]) -> Result<Info, ReadError> {
+    Ok(Info { format: mdl::FORMAT, ..counts::info(&mdl::read(bytes)?) })
+}
+
+/// MDL text → common model, and [`mdl_info`]: the file the text describes, as [`to_ir`] maps it
+/// (kept in the model's extras, so that the model written as MDX is that file while unedited).
+pub fn read_mdl_model_with_info(bytes: &[u8]) -> Result<(Converted<Model>, Info), ReadError> {
+    model_and_info(mdl::read(bytes)?)
+}
+
+/// Common model → MDL text (version 800): [`from_ir`] at version 800 (a model read from a Reforged
+/// file is built again from the model, with a note), printed by [`mdl::write`].
+pub fn write_mdl_model(model: &Model, options: &WriteOptions) -> Result<Converted<Vec<u8>>, WriteError> {
+    let options = WriteOptions { version: Some(options.version.unwrap_or(DEFAULT_VERSION)) };
+    let Converted { value, mut losses } = from_ir(model, &options)?;
+    let text = mdl::write(&value)?;
+    losses.extend(text.losses);
+    Ok(Converted { value: text.value, losses })
 }

@@ -8,7 +8,8 @@ use relic_core::format::{Detected, FormatEntry};
 /// Every format relic reads, in detection order: strong signatures first (ABC, MDX's `MDLX`, M2, BLP); LTB, whose container
 /// header or LZMA wrapper must decode to one; DTX, whose signature is
 /// weak but whose detection requires the sizes to add up to the file; NOD/NAD (weak, strict
-/// sizes); then glTF, binary (a magic) and JSON (an object with an `asset` member).
+/// sizes); then glTF, binary (a magic) and JSON (an object with an `asset` member); then MDL text
+/// (its first word `Version` or `Model`).
 pub static FORMATS: &[&FormatEntry] = &[
     #[cfg(feature = "abc")]
     &relic_abc::ENTRY,
@@ -29,6 +30,8 @@ pub static FORMATS: &[&FormatEntry] = &[
     &relic_gltf::GLB_ENTRY,
     #[cfg(feature = "gltf")]
     &relic_gltf::GLTF_ENTRY,
+    #[cfg(feature = "mdx")]
+    &relic_mdx::MDL_ENTRY,
 ];
 
 /// The format of a file, judged by its bytes only.
@@ -96,7 +99,7 @@ mod tests {
         assert_eq!(by_name("nad").map(|f| f.name), Some("nod"));
         assert!(by_name("obj").is_none());
         let names: Vec<&str> = FORMATS.iter().map(|f| f.name).collect();
-        assert_eq!(names, ["abc", "mdx", "m2", "blp", "ltb", "dtx", "nod", "glb", "gltf"]);
+        assert_eq!(names, ["abc", "mdx", "m2", "blp", "ltb", "dtx", "nod", "glb", "gltf", "mdl"]);
         assert_eq!(by_name("BLP").map(|f| f.name), Some("blp"));
         assert!(by_name("dtx").is_some_and(|f| f.texture.is_some() && f.model.is_none()));
     }

@@ -183,7 +183,10 @@ mod tests {
 
     #[test]
     fn the_message_lists_every_model_and_texture_format() {
-        assert_eq!(Registry::builtin().reads(), "models: ABC, MDX, M2, LTB, NOD/NAD, GLB, GLTF; textures: BLP, DTX");
+        assert_eq!(
+            Registry::builtin().reads(),
+            "models: ABC, MDX, M2, LTB, NOD/NAD, GLB, GLTF, MDL; textures: BLP, DTX"
+        );
         assert_eq!(Registry::empty().reads(), "models: none; textures: none");
     }
 

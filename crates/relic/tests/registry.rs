@@ -106,7 +106,10 @@ fn files_relic_does_not_read_are_named() {
         std::fs::write(&path, &bytes).unwrap();
         let message = relic::open(&path).unwrap_err().to_string();
         assert!(message.contains("LithTech LTA model text"), "{message}");
-        assert!(message.contains("models: ABC, MDX, M2, LTB, NOD/NAD, GLB, GLTF; textures: BLP, DTX"), "{message}");
+        assert!(
+            message.contains("models: ABC, MDX, M2, LTB, NOD/NAD, GLB, GLTF, MDL; textures: BLP, DTX"),
+            "{message}"
+        );
     }
     // CrossFire's LTB, wrapped in LZMA and plain, are models relic reads.
     for rel in ["ltb/PV-M4A1.LTB", "ltb/SAS_BODY_GR.LTB"] {
