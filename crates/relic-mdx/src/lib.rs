@@ -132,10 +132,19 @@ pub fn mdl_info(bytes: &[u8]) -> Result<Info, ReadError> {
     Ok(Info { format: mdl::FORMAT, ..counts::info(&mdl::read(bytes)?) })
 }
 
+/// Whether a model was read from Warcraft III's files, MDX or MDL (its materials name their
+/// replaceable textures as the game does).
+pub(crate) fn from_warcraft(model: &Model) -> bool {
+    model.source.is_some_and(|s| s.format == FORMAT || s.format == mdl::FORMAT)
+}
+
 /// MDL text → common model, and [`mdl_info`]: the file the text describes, as [`to_ir`] maps it
 /// (kept in the model's extras, so that the model written as MDX is that file while unedited).
 pub fn read_mdl_model_with_info(bytes: &[u8]) -> Result<(Converted<Model>, Info), ReadError> {
-    model_and_info(mdl::read(bytes)?)
+    let (mut model, info) = model_and_info(mdl::read(bytes)?)?;
+    // Read from MDL: written back as MDL when no other format is asked for.
+    model.value.source = Some(relic_core::model::SourceInfo { format: mdl::FORMAT, version: info.version });
+    Ok((model, Info { format: mdl::FORMAT, ..info }))
 }
 
 /// Common model → MDL text (version 800): [`from_ir`] at version 800 (a model read from a Reforged

@@ -87,7 +87,7 @@ pub(crate) fn from_ir(model: &Model, options: &WriteOptions) -> Result<Converted
     if extra_material {
         losses.push(Loss::new("materials", "meshes without a material: drawn with an added plain material"));
     }
-    let from_mdx = model.source.is_some_and(|s| s.format == crate::FORMAT);
+    let from_mdx = crate::from_warcraft(model);
     let (mut materials, mut textures) = material::materials(model, extra_material, from_mdx, &mut names, &mut losses);
     let material_of = |m: Option<usize>| m.filter(|&i| i < count).unwrap_or(count) as u32;
     let extents: Vec<_> = tl.sequences.iter().map(|s| s.extent).collect();
