@@ -176,17 +176,9 @@ fn random_mutations_are_survived_and_what_reads_rewrites() {
     assert!(accepted > 0);
 }
 
-/// Many sequences times a long global-sequence track: the clips would copy the track's keys into
-/// each of them; refused before the model is built, within the allocation budget.
-#[test]
-fn clips_that_would_copy_keys_past_the_budget_are_refused() {
-    use relic_mdx::file::{Chunk, Extent, Key, Keys, Sequence, Tag, Track};
-    let (_, mut file) = {
-        let bytes = read("v800_full.mdx");
-        let file = relic_mdx::read(&bytes).unwrap();
-        (bytes, file)
-    };
-    let sequence = Sequence {
+/// A sequence over frames 0 to 1000, for files that repeat it many times.
+fn one_second() -> relic_mdx::file::Sequence {
+    relic_mdx::file::Sequence {
         name: Default::default(),
         interval_start: 0,
         interval_end: 1000,
@@ -194,8 +186,21 @@ fn clips_that_would_copy_keys_past_the_budget_are_refused() {
         flags: 0,
         rarity: 0.0,
         sync_point: 0,
-        extent: Extent::default(),
+        extent: relic_mdx::file::Extent::default(),
+    }
+}
+
+/// Many sequences times a long global-sequence track: the clips would copy the track's keys into
+/// each of them; refused before the model is built, within the allocation budget.
+#[test]
+fn clips_that_would_copy_keys_past_the_budget_are_refused() {
+    use relic_mdx::file::{Chunk, Key, Keys, Tag, Track};
+    let (_, mut file) = {
+        let bytes = read("v800_full.mdx");
+        let file = relic_mdx::read(&bytes).unwrap();
+        (bytes, file)
     };
+    let sequence = one_second();
     let track = Track {
         tag: Tag(*b"KGTR"),
         interpolation: 1,
@@ -220,18 +225,9 @@ fn clips_that_would_copy_keys_past_the_budget_are_refused() {
 /// counted, and a light, camera or emitter track was copied into every clip unbounded).
 #[test]
 fn a_light_track_copied_past_the_budget_is_refused() {
-    use relic_mdx::file::{Chunk, Extent, Key, Keys, Sequence, Tag, Track};
+    use relic_mdx::file::{Chunk, Key, Keys, Tag, Track};
     let mut file = relic_mdx::read(&read("v800_full.mdx")).unwrap();
-    let sequence = Sequence {
-        name: Default::default(),
-        interval_start: 0,
-        interval_end: 1000,
-        move_speed: 0.0,
-        flags: 0,
-        rarity: 0.0,
-        sync_point: 0,
-        extent: Extent::default(),
-    };
+    let sequence = one_second();
     let track = Track {
         tag: Tag(*b"KLAI"),
         interpolation: 1,
