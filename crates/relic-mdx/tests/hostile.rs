@@ -251,6 +251,40 @@ fn a_light_track_copied_past_the_budget_is_refused() {
     assert!(err.contains("the 2000 sequences would copy the file's 1039 keys into 2072001 model keys"), "{err}");
 }
 
+/// A light's track written after its LITE chunk, counted in no size (as AMISD666/War3ModelView's
+/// test model nwdg32.mdx holds one): refused where the track stands, naming the chunk before it,
+/// not as a chunk named KLAC whose "size" sends the next header into the track's keys.
+#[test]
+fn a_track_after_its_chunk_is_refused_naming_the_chunk() {
+    let bytes = read("v800_full.mdx");
+    let mut at = 4;
+    let mut lite_end = None;
+    while at + 8 <= bytes.len() {
+        let size = u32::from_le_bytes(bytes[at + 4..at + 8].try_into().unwrap()) as usize;
+        if &bytes[at..at + 4] == b"LITE" {
+            lite_end = Some(at + 8 + size);
+        }
+        at += 8 + size;
+    }
+    let lite_end = lite_end.expect("v800_full has a LITE chunk");
+    let mut track = b"KLAC".to_vec();
+    for word in [1u32, 0, u32::MAX, 0] {
+        track.extend(word.to_le_bytes());
+    }
+    track.extend([0u8; 8].iter().chain(&1f32.to_le_bytes()));
+    let mut broken = bytes[..lite_end].to_vec();
+    broken.extend(&track);
+    broken.extend(&bytes[lite_end..]);
+    let err = relic_mdx::read(&broken).unwrap_err().to_string();
+    assert!(
+        err.contains(&format!(
+            "a KLAC track where a chunk should start: the LITE chunk before it does not count it in its size (at byte \
+             {lite_end:#x})"
+        )),
+        "{err}"
+    );
+}
+
 /// Whatever version-800 file reads goes MDX → MDL → MDX → MDL to the same text (the fuzz
 /// target's check, here on mutations of the fixture).
 #[test]

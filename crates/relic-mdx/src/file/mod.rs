@@ -319,6 +319,21 @@ fn read_chunks<R: Read + Seek>(reader: &mut R, version: u32) -> BinResult<MdxFil
             ));
         }
         let tag = Tag::read_options(reader, Endian::Little, ())?;
+        if track::value_kind(tag.0).is_some() {
+            // No chunk is named like a track: a tool wrote a record's track after the chunk
+            // without counting it in the sizes (a light's KLAC after its LITE, seen in the wild).
+            let before = chunks.last().map_or_else(|| "the header".to_string(), |c: &Chunk| c.tag().text());
+            return Err(in_field(
+                custom(
+                    at,
+                    ReadErrorKind::Invalid(format!(
+                        "a {tag} track where a chunk should start: the {before} chunk before it does not count it in \
+                         its size"
+                    )),
+                ),
+                &tag.text(),
+            ));
+        }
         let size = u32::read_options(reader, Endian::Little, ())?;
         let start = at + 8;
         let end = start + u64::from(size);
