@@ -224,6 +224,34 @@ impl Chunk {
 }
 
 impl MdxFile {
+    /// The GEOA, layer and TXAN tracks, in file order.
+    pub(crate) fn surface_tracks(&self) -> impl Iterator<Item = &Track> {
+        self.chunks.iter().flat_map(|c| -> Box<dyn Iterator<Item = &Track> + '_> {
+            match c {
+                Chunk::GeosetAnims(v) => Box::new(v.iter().flat_map(|a| &a.tracks)),
+                Chunk::TextureAnims(v) => Box::new(v.iter().flat_map(|a| &a.tracks)),
+                Chunk::Materials(v) => Box::new(v.iter().flat_map(|m| &m.layers).flat_map(|l| &l.tracks)),
+                _ => Box::new(std::iter::empty()),
+            }
+        })
+    }
+
+    /// The tracks of the records that are not nodes' own: the [`MdxFile::surface_tracks`], then
+    /// the lights', cameras' and emitters' (PREM, PRE2, RIBB).
+    pub(crate) fn record_tracks(&self) -> impl Iterator<Item = &Track> {
+        let others = self.chunks.iter().flat_map(|c| -> Box<dyn Iterator<Item = &Track> + '_> {
+            match c {
+                Chunk::Lights(v) => Box::new(v.iter().flat_map(|l| &l.tracks)),
+                Chunk::Cameras(v) => Box::new(v.iter().flat_map(|c| &c.tracks)),
+                Chunk::ParticleEmitters(v) => Box::new(v.iter().flat_map(|e| &e.tracks)),
+                Chunk::ParticleEmitters2(v) => Box::new(v.iter().flat_map(|e| &e.tracks)),
+                Chunk::RibbonEmitters(v) => Box::new(v.iter().flat_map(|e| &e.tracks)),
+                _ => Box::new(std::iter::empty()),
+            }
+        });
+        self.surface_tracks().chain(others)
+    }
+
     /// The version its first `VERS` chunk states (800 when it has none).
     pub fn version(&self) -> u32 {
         self.chunks

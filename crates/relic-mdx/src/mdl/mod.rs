@@ -51,7 +51,7 @@ fn after_comments(text: &str) -> &str {
     rest
 }
 
-/// Recognises MDL text: its first word ([`FIRST_BLOCKS`]) followed by a space, a quote or `{`.
+/// Recognises MDL text: its first word (`Version` or `Model`) followed by a space or `{`.
 /// The version is the number after `FormatVersion` in the text's first 4 KB (800 without one).
 pub fn detect(bytes: &[u8]) -> Option<Detected> {
     let head = text(bytes.get(..4096).unwrap_or(bytes));

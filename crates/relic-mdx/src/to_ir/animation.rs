@@ -26,25 +26,10 @@ enum Copies {
     Once,
 }
 
-/// The tracks of the records that are not nodes' own (GEOA, layers, TXAN, lights, cameras,
-/// emitters): cut into clips as the node tracks are, but a global-sequence one is kept once.
-pub(super) fn record_tracks(file: &MdxFile) -> impl Iterator<Item = &Track> {
-    let others = file.chunks.iter().flat_map(|c| -> Box<dyn Iterator<Item = &Track> + '_> {
-        match c {
-            Chunk::Lights(v) => Box::new(v.iter().flat_map(|l| &l.tracks)),
-            Chunk::Cameras(v) => Box::new(v.iter().flat_map(|c| &c.tracks)),
-            Chunk::ParticleEmitters(v) => Box::new(v.iter().flat_map(|e| &e.tracks)),
-            Chunk::ParticleEmitters2(v) => Box::new(v.iter().flat_map(|e| &e.tracks)),
-            Chunk::RibbonEmitters(v) => Box::new(v.iter().flat_map(|e| &e.tracks)),
-            _ => Box::new(std::iter::empty()),
-        }
-    });
-    super::surface::surface_tracks(file).chain(others)
-}
-
 /// Refuses a file whose clips would copy its keys (and events) so many times that the model would
 /// be far larger than the file: many sequences times long global-sequence tracks, or overlapping
-/// sequences that hold the same keys of any track (a node's, or [`record_tracks`]).
+/// sequences that hold the same keys of any track (a node's, or another record's:
+/// `MdxFile::record_tracks`).
 pub(super) fn check_key_budget(
     nodes: &[NodeRef<'_>],
     sequences: &[&Sequence],
@@ -71,7 +56,7 @@ pub(super) fn check_key_budget(
                 .filter_map(|e| e.track.as_ref())
                 .map(|t| (t.frames.iter().map(|&f| i64::from(f)).collect(), Copies::Within, 1)),
         )
-        .chain(record_tracks(file).map(|t| {
+        .chain(file.record_tracks().map(|t| {
             let copies = if t.global_sequence_id != -1 { Copies::Once } else { Copies::Within };
             (t.keys.frames().into_iter().map(i64::from).collect(), copies, 1)
         }))

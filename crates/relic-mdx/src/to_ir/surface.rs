@@ -190,24 +190,12 @@ pub(super) fn keyed<T: Value + Copy, const N: usize>(
     out
 }
 
-/// The GEOA, layer and TXAN tracks, in file order.
-pub(super) fn surface_tracks(file: &MdxFile) -> impl Iterator<Item = &Track> {
-    file.chunks.iter().flat_map(|c| -> Box<dyn Iterator<Item = &Track> + '_> {
-        match c {
-            Chunk::GeosetAnims(v) => Box::new(v.iter().flat_map(|a| &a.tracks)),
-            Chunk::TextureAnims(v) => Box::new(v.iter().flat_map(|a| &a.tracks)),
-            Chunk::Materials(v) => Box::new(v.iter().flat_map(|m| &m.layers).flat_map(|l| &l.tracks)),
-            _ => Box::new(std::iter::empty()),
-        }
-    })
-}
-
-/// How many keys of the [`surface_tracks`] (off a global sequence) no sequence's interval holds
+/// How many keys of the file's surface tracks (GEOA, layers, TXAN; off a global sequence) no sequence's interval holds
 /// (the copies into clips are bounded by `animation::check_key_budget`).
 fn outside(file: &MdxFile, clips: &Clips<'_>) -> usize {
     let within =
         |s: &Sequence, f: i32| (i64::from(s.interval_start)..=i64::from(s.interval_end)).contains(&i64::from(f));
-    surface_tracks(file)
+    file.surface_tracks()
         .filter(|t| t.global_sequence_id == -1)
         .map(|t| t.keys.frames().into_iter().filter(|&f| !clips.sequences.iter().any(|s| within(s, f))).count())
         .sum()
