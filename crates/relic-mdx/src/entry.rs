@@ -58,7 +58,7 @@ pub static MDL_ENTRY: FormatEntry = FormatEntry {
     }),
     animation: None,
     texture: None,
-    checks: None,
+    checks: MDL_CHECKS,
     not_read: None,
 };
 
@@ -67,3 +67,9 @@ pub static MDL_ENTRY: FormatEntry = FormatEntry {
 const CHECKS: Option<relic_core::format::CorpusChecks> = Some(|input| crate::verify::corpus_checks(input.bytes));
 #[cfg(not(feature = "verify"))]
 const CHECKS: Option<relic_core::format::CorpusChecks> = None;
+
+/// The MDL entry's corpus checks: with the `verify` feature only.
+#[cfg(feature = "verify")]
+const MDL_CHECKS: Option<relic_core::format::CorpusChecks> = Some(|input| crate::verify::mdl_checks(input.bytes));
+#[cfg(not(feature = "verify"))]
+const MDL_CHECKS: Option<relic_core::format::CorpusChecks> = None;

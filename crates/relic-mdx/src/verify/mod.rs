@@ -66,6 +66,44 @@ pub fn corpus_checks(bytes: &[u8]) -> Checks {
     checks
 }
 
+/// The corpus checks of an MDL file (the registry's MDL entry): its text parses, the MDX it
+/// describes writes and reads back as the same file, maps to the model, and relic's MDL of it
+/// reads back as the same file.
+pub fn mdl_checks(bytes: &[u8]) -> Checks {
+    let mut checks = Checks::new();
+    let Some(file) = checks.parsed(crate::mdl::read(bytes), |file| {
+        format!("version {}, {} chunks described", file.version(), file.chunks.len())
+    }) else {
+        return checks;
+    };
+    checks.run("as-mdx", || {
+        let out = crate::write(&file).map_err(|e| e.to_string())?;
+        let back = crate::read(&out).map_err(|e| format!("the MDX written does not read: {e}"))?;
+        if back != file {
+            return Err("the MDX written reads as another file".into());
+        }
+        Ok(format!("{} bytes, reads back as the file", out.len()))
+    });
+    checks.run("to-ir", || {
+        let model = crate::to_ir::to_ir(&file).map_err(|e| e.to_string())?;
+        Ok(format!(
+            "{} bones, {} meshes, {} animations",
+            model.value.bones.len(),
+            model.value.meshes.len(),
+            model.value.animations.len()
+        ))
+    });
+    checks.run("mdl-again", || {
+        let text = crate::mdl::write(&file).map_err(|e| e.to_string())?;
+        let back = crate::mdl::read(&text.value).map_err(|e| format!("relic's MDL does not read: {e}"))?;
+        if back != file {
+            return Err("relic's MDL of it reads as another file".into());
+        }
+        Ok(format!("{} bytes of text, the same file ({} notes)", text.value.len(), text.losses.len()))
+    });
+    checks
+}
+
 /// The model without its kept file, written as MDX 800 and read again: the same model, but for
 /// what the writer lists as losses that the file cannot hold (meshes of a level of detail past 0
 /// are not written; float noise within 1e-4 of the values' size is allowed in the keys, whose
